@@ -1,0 +1,1 @@
+//! Detects the installed Claude Code version (installer work).

@@ -1,0 +1,1 @@
+//! Stop hook: the close guard (discipline work).

@@ -1,0 +1,1 @@
+//! Citation corroboration against the evidence log (discipline work).

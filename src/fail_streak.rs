@@ -1,0 +1,1 @@
+//! PostToolUse(Failure) hook: the fail-streak guard (discipline work).

@@ -1,0 +1,1 @@
+//! SessionStart hook: context injection (discipline work).

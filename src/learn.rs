@@ -1,0 +1,1 @@
+//! The learning pipeline and the SessionEnd hook (learning work).

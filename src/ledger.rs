@@ -1,0 +1,1 @@
+//! Ledger parser (discipline work).

@@ -1,0 +1,43 @@
+//! fable: fast, fail-open Claude Code hooks that make work discipline bind by structure,
+//! and learn standing rules from the agent's own recurring failures.
+//!
+//! Every decision lives in this library as a function of its inputs; the binaries in
+//! `src/bin/` only read stdin, call one function here, and map its [`hook::Answer`] to an
+//! exit code and output through the fail-open [`runner`].
+
+// Foundation: protocol, discovery, evidence.
+pub mod error;
+pub mod evidence;
+pub mod hook;
+pub mod journal;
+pub mod logger;
+pub mod project;
+pub mod redact;
+pub mod runner;
+
+// Installation and set-up.
+pub mod claude_version;
+pub mod init;
+pub mod install;
+pub mod registrations;
+pub mod settings;
+
+// Discipline guards.
+pub mod close_guard;
+pub mod corroborate;
+pub mod fail_streak;
+pub mod inject;
+pub mod ledger;
+pub mod lint;
+pub mod replay;
+pub mod session_state;
+pub mod spawn_guard;
+pub mod status;
+pub mod trust_store;
+
+// Learning.
+pub mod learn;
+pub mod rules_cli;
+
+// Command line.
+pub mod evidence_cli;

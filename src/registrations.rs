@@ -1,0 +1,1 @@
+//! Hook registrations from `hooks/hooks.json` (owned by the installer work).

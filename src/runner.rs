@@ -1,0 +1,150 @@
+//! The fail-open runner every hook binary goes through.
+//!
+//! A hook must never block an agent because of a bug of ours: a panic, an I/O error,
+//! empty, binary or malformed stdin all end in exit 0 with one stderr line
+//! `[fable] <hook>: <what> (ignored)`. Only a deliberate decision (an [`Answer`] with
+//! exit 2) blocks.
+
+use crate::hook::{ignored_note, Answer, HookInput};
+use crate::project::{self, Project};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Largest stdin we read; Claude Code cuts tool output at 30,000 chars, so real payloads
+/// are far smaller. Anything beyond is not read (and the truncated JSON fails open).
+const MAX_STDIN: u64 = 64 * 1024 * 1024;
+
+/// The environment a hook decision may depend on, captured once at the edge so the
+/// decision functions stay pure and testable.
+#[derive(Debug, Clone, Default)]
+pub struct HookEnv {
+    /// `CLAUDE_PROJECT_DIR`, when set and non-empty.
+    pub project_dir: Option<String>,
+    /// The process's own working directory.
+    pub process_cwd: Option<PathBuf>,
+    vars: BTreeMap<String, String>,
+}
+
+impl HookEnv {
+    /// Captures the process environment (`CLAUDE_*` and `FABLE_*` variables, HOME, XDG paths).
+    pub fn from_process() -> HookEnv {
+        let vars = std::env::vars()
+            .filter(|(k, _)| {
+                k.starts_with("FABLE_")
+                    || k.starts_with("CLAUDE_")
+                    || matches!(k.as_str(), "HOME" | "XDG_CONFIG_HOME" | "XDG_STATE_HOME" | "PATH" | "TMPDIR")
+            })
+            .collect::<BTreeMap<_, _>>();
+        HookEnv {
+            project_dir: vars.get("CLAUDE_PROJECT_DIR").filter(|s| !s.is_empty()).cloned(),
+            process_cwd: std::env::current_dir().ok(),
+            vars,
+        }
+    }
+
+    /// An environment for tests: only the given variables.
+    pub fn with_vars<I, K, V>(vars: I) -> HookEnv
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let vars: BTreeMap<String, String> = vars.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
+        HookEnv {
+            project_dir: vars.get("CLAUDE_PROJECT_DIR").filter(|s| !s.is_empty()).cloned(),
+            process_cwd: std::env::current_dir().ok(),
+            vars,
+        }
+    }
+
+    pub fn var(&self, key: &str) -> Option<&str> {
+        self.vars.get(key).map(String::as_str).filter(|s| !s.is_empty())
+    }
+
+    /// An integer setting, falling back to `default` when unset or not a number.
+    pub fn var_u64(&self, key: &str, default: u64) -> u64 {
+        self.var(key).and_then(|s| s.trim().parse().ok()).unwrap_or(default)
+    }
+
+    /// The project this invocation belongs to, if it opted in.
+    pub fn project(&self, input: &HookInput) -> Option<Project> {
+        project::discover(self.project_dir.as_deref(), &input.cwd, self.process_cwd.as_deref())
+    }
+}
+
+/// What a hook's decision function returns: an answer, or an error we report and ignore.
+pub type HookResult = crate::error::Result<Answer>;
+
+/// Decides, catching panics and errors: the pure core of [`run_hook`], testable in-process.
+pub fn decide_fail_open(
+    name: &str,
+    stdin: &[u8],
+    env: &HookEnv,
+    decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult,
+) -> Answer {
+    let input = match HookInput::parse(stdin) {
+        Ok(i) => i,
+        Err(e) => return Answer::allow().with_note(ignored_note(name, &e.to_string())),
+    };
+    match panic::catch_unwind(AssertUnwindSafe(|| decide(&input, env))) {
+        Ok(Ok(answer)) if answer.exit == 0 || answer.exit == 2 => answer,
+        Ok(Ok(answer)) => Answer::allow().with_note(ignored_note(name, &format!("unexpected exit {}", answer.exit))),
+        Ok(Err(e)) => Answer::allow().with_note(ignored_note(name, &e.to_string())),
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Answer::allow().with_note(ignored_note(name, &format!("internal error: {msg}")))
+        }
+    }
+}
+
+/// Runs a hook binary: reads stdin, decides fail-open, writes the answer, returns the exit code.
+pub fn run_hook(name: &str, decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult) -> ExitCode {
+    // The default panic hook prints several lines; the runner prints exactly one.
+    panic::set_hook(Box::new(|_| {}));
+    let mut buf = Vec::new();
+    if let Err(e) = std::io::stdin().take(MAX_STDIN).read_to_end(&mut buf) {
+        eprint!("{}", ignored_note(name, &format!("cannot read stdin: {e}")));
+        return ExitCode::SUCCESS;
+    }
+    let env = HookEnv::from_process();
+    let answer = decide_fail_open(name, &buf, &env, decide);
+    emit(&answer)
+}
+
+/// Writes an answer; a closed stdout or stderr is not our failure to report.
+pub fn emit(answer: &Answer) -> ExitCode {
+    if !answer.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(answer.stdout.as_bytes());
+        let _ = out.flush();
+    }
+    if !answer.stderr.is_empty() {
+        let _ = std::io::stderr().lock().write_all(answer.stderr.as_bytes());
+    }
+    ExitCode::from(if answer.exit == 2 { 2 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_and_errors_fail_open_with_one_line() {
+        let env = HookEnv::with_vars(Vec::<(String, String)>::new());
+        let a = decide_fail_open("h", b"{}", &env, |_, _| panic!("boom"));
+        assert_eq!((a.exit, a.stderr.as_str()), (0, "[fable] h: internal error: boom (ignored)\n"));
+        let a = decide_fail_open("h", b"{}", &env, |_, _| Err(crate::error::Error::msg("disk full")));
+        assert_eq!((a.exit, a.stderr.lines().count()), (0, 1));
+        let a = decide_fail_open("h", b"\x00\x01garbage", &env, |_, _| Ok(Answer::block("x")));
+        assert_eq!(a.exit, 0);
+        let a = decide_fail_open("h", b"{}", &env, |_, _| Ok(Answer::block("x")));
+        assert_eq!(a.exit, 2);
+    }
+}

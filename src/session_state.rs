@@ -1,0 +1,1 @@
+//! Per-session state under `.fable/` (discipline work).

@@ -1,0 +1,1 @@
+//! Pure merge of our hook entries into a Claude Code settings document (installer work).

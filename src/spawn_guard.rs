@@ -1,0 +1,1 @@
+//! PreToolUse hook: spawn guard (discipline work).
