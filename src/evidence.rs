@@ -98,7 +98,10 @@ pub fn parse_exit_line(text: &str) -> Option<(i64, &str)> {
 /// Finds `Exit code N` anywhere in a text (other hosts' string responses).
 fn find_exit_code(text: &str) -> Option<i64> {
     let i = text.find("Exit code ")?;
-    let digits: String = text[i + 10..].chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+    let digits: String = text[i + 10..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
     digits.parse().ok()
 }
 
@@ -113,11 +116,14 @@ fn joined_output(resp: &Value) -> String {
     if let Some(s) = resp.as_str() {
         return s.to_string();
     }
-    let stdout = resp.get("stdout").and_then(Value::as_str).or_else(|| resp.get("output").and_then(Value::as_str));
+    let stdout = resp
+        .get("stdout")
+        .and_then(Value::as_str)
+        .or_else(|| resp.get("output").and_then(Value::as_str));
     let stderr = resp.get("stderr").and_then(Value::as_str).unwrap_or("");
     match (stdout, stderr.is_empty()) {
         (Some(o), true) => o.to_string(),
-        (Some(o), false) if o.is_empty() => stderr.to_string(),
+        (Some(""), false) => stderr.to_string(),
         (Some(o), false) => format!("{o}\n{stderr}"),
         (None, _) => stderr.to_string(),
     }
@@ -146,7 +152,10 @@ pub fn outcome(input: &HookInput) -> (Option<i64>, bool, String) {
         // grep/find/diff/test "expected" exit 1: a success by the host, status 1.
         return (Some(1), true, output);
     }
-    if resp.is_object() && (resp.get("is_error").and_then(Value::as_bool) == Some(true) || resp.get("isError").and_then(Value::as_bool) == Some(true)) {
+    if resp.is_object()
+        && (resp.get("is_error").and_then(Value::as_bool) == Some(true)
+            || resp.get("isError").and_then(Value::as_bool) == Some(true))
+    {
         return (find_exit_code(&output).or(Some(1)), false, output);
     }
     if let Some(s) = resp.as_str() {
@@ -170,7 +179,11 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
     let (exit, ok, output) = outcome(input);
     let cmd = redact(cmd);
     let tail = redact(&output);
-    let session = if input.session_id.is_empty() { env_session.unwrap_or("").to_string() } else { input.session_id.clone() };
+    let session = if input.session_id.is_empty() {
+        env_session.unwrap_or("").to_string()
+    } else {
+        input.session_id.clone()
+    };
     Some(Record {
         v: 1,
         ts,
@@ -202,7 +215,9 @@ mod tests {
 
     #[test]
     fn failure_payload_gives_exit_and_tail() {
-        let r = rec(r#"{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"ls /nonexistent"},"tool_use_id":"t1","error":"Exit code 2\nls: cannot access '/nonexistent': No such file or directory","duration_ms":21}"#);
+        let r = rec(
+            r#"{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"ls /nonexistent"},"tool_use_id":"t1","error":"Exit code 2\nls: cannot access '/nonexistent': No such file or directory","duration_ms":21}"#,
+        );
         assert_eq!((r.exit, r.ok), (Some(2), false));
         assert_eq!(r.tail, "ls: cannot access '/nonexistent': No such file or directory");
         assert_eq!(r.event.as_deref(), Some("PostToolUseFailure"));
@@ -212,23 +227,35 @@ mod tests {
 
     #[test]
     fn success_payload_is_exit_zero_and_merges_stderr() {
-        let r = rec(r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"echo out"},"tool_response":{"stdout":"out","stderr":"err","interrupted":false}}"#);
+        let r = rec(
+            r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"echo out"},"tool_response":{"stdout":"out","stderr":"err","interrupted":false}}"#,
+        );
         assert_eq!((r.exit, r.ok, r.tail.as_str()), (Some(0), true, "out\nerr"));
-        let r = rec(r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"grep x f"},"tool_response":{"stdout":"","stderr":"","returnCodeInterpretation":"No matches found"}}"#);
+        let r = rec(
+            r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"grep x f"},"tool_response":{"stdout":"","stderr":"","returnCodeInterpretation":"No matches found"}}"#,
+        );
         assert_eq!((r.exit, r.ok), (Some(1), true));
     }
 
     #[test]
     fn other_host_shapes_and_unknowns() {
-        let r = rec(r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"make"},"tool_response":{"output":"boom","exit_code":3}}"#);
+        let r = rec(
+            r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"make"},"tool_response":{"output":"boom","exit_code":3}}"#,
+        );
         assert_eq!((r.exit, r.ok, r.tail.as_str()), (Some(3), false, "boom"));
-        let r = rec(r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"make"},"tool_response":"Exit code 4\nno rule"}"#);
+        let r = rec(
+            r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"make"},"tool_response":"Exit code 4\nno rule"}"#,
+        );
         assert_eq!((r.exit, r.ok), (Some(4), false));
         let r = rec(r#"{"tool_input":{"command":"make"},"tool_response":"plain text"}"#);
         assert_eq!(r.exit, None);
-        let r = rec(r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"sleep 9","run_in_background":true},"tool_response":{"stdout":"","backgroundTaskId":"b1"}}"#);
+        let r = rec(
+            r#"{"hook_event_name":"PostToolUse","tool_input":{"command":"sleep 9","run_in_background":true},"tool_response":{"stdout":"","backgroundTaskId":"b1"}}"#,
+        );
         assert_eq!(r.exit, None);
-        let r = rec(r#"{"hook_event_name":"PostToolUseFailure","tool_input":{"command":"x"},"error":"Interrupted by user","is_interrupt":true}"#);
+        let r = rec(
+            r#"{"hook_event_name":"PostToolUseFailure","tool_input":{"command":"x"},"error":"Interrupted by user","is_interrupt":true}"#,
+        );
         assert_eq!((r.exit, r.ok), (None, false));
         assert!(record_from(&input(r#"{"tool_input":{"command":"  "}}"#), None, String::new()).is_none());
         assert!(record_from(&input(r#"{"tool_input":{}}"#), None, String::new()).is_none());
@@ -248,7 +275,9 @@ mod tests {
 
     #[test]
     fn record_line_round_trips_and_omits_absent_optionals() {
-        let r = rec(r#"{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_input":{"command":"true"},"tool_response":{"stdout":""}}"#);
+        let r = rec(
+            r#"{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_input":{"command":"true"},"tool_response":{"stdout":""}}"#,
+        );
         let line = r.to_line();
         assert!(line.ends_with('\n') && !line.contains("\"agent\"") && !line.contains("\"trust\""));
         let back: Record = serde_json::from_str(&line).unwrap();

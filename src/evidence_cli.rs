@@ -36,15 +36,28 @@ pub enum EvidenceCmd {
 pub fn journal_here(dir: Option<&std::path::Path>) -> Result<Journal> {
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let start = dir.map(|d| d.to_path_buf()).unwrap_or(cwd);
-    let p = project::find_from(&start)
-        .ok_or_else(|| Error::msg(format!("no .fable/ folder at or above {} (run `fable init` to opt this project in)", start.display())))?;
-    Ok(Journal::new(p.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok())))
+    let p = project::find_from(&start).ok_or_else(|| {
+        Error::msg(format!(
+            "no .fable/ folder at or above {} (run `fable init` to opt this project in)",
+            start.display()
+        ))
+    })?;
+    Ok(Journal::new(
+        p.fable_dir,
+        Rotation::from_lookup(|k| std::env::var(k).ok()),
+    ))
 }
 
 fn human(r: &Record) -> String {
     let exit = r.exit.map(|e| e.to_string()).unwrap_or_else(|| "?".into());
     let last = r.tail.lines().last().unwrap_or("");
-    format!("{} {} exit={exit:<3} {}  {}", r.ts, if r.ok { "ok  " } else { "FAIL" }, r.cmd, last)
+    format!(
+        "{} {} exit={exit:<3} {}  {}",
+        r.ts,
+        if r.ok { "ok  " } else { "FAIL" },
+        r.cmd,
+        last
+    )
 }
 
 pub fn run(a: &EvidenceArgs) -> Result<i32> {

@@ -230,7 +230,10 @@ mod tests {
         assert_eq!(HookInput::parse(b"  \n").unwrap_err(), InputError::Empty);
         assert_eq!(HookInput::parse(&[0xff, 0xfe, 0x00]).unwrap_err(), InputError::NotUtf8);
         assert_eq!(HookInput::parse(b"[1,2]").unwrap_err(), InputError::NotObject);
-        assert!(matches!(HookInput::parse(b"{nope").unwrap_err(), InputError::Malformed(_)));
+        assert!(matches!(
+            HookInput::parse(b"{nope").unwrap_err(),
+            InputError::Malformed(_)
+        ));
     }
 
     #[test]
@@ -242,6 +245,9 @@ mod tests {
         assert_eq!(v["hookSpecificOutput"]["additionalContext"], "hi");
         assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
         assert_eq!(c.exit, 0);
-        assert_eq!(ignored_note("fable-evidence", "bad\nthing"), "[fable] fable-evidence: bad thing (ignored)\n");
+        assert_eq!(
+            ignored_note("fable-evidence", "bad\nthing"),
+            "[fable] fable-evidence: bad thing (ignored)\n"
+        );
     }
 }

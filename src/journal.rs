@@ -45,8 +45,12 @@ impl Rotation {
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Rotation {
         let num = |k: &str| get(k).and_then(|v| v.trim().parse::<u64>().ok());
         Rotation {
-            max_bytes: num("FABLE_EVIDENCE_MAX_BYTES").filter(|n| *n >= 1024).unwrap_or(DEFAULT_MAX_BYTES),
-            keep: num("FABLE_EVIDENCE_KEEP").map(|n| n.min(1000) as usize).unwrap_or(DEFAULT_KEEP),
+            max_bytes: num("FABLE_EVIDENCE_MAX_BYTES")
+                .filter(|n| *n >= 1024)
+                .unwrap_or(DEFAULT_MAX_BYTES),
+            keep: num("FABLE_EVIDENCE_KEEP")
+                .map(|n| n.min(1000) as usize)
+                .unwrap_or(DEFAULT_KEEP),
         }
     }
 }
@@ -66,7 +70,13 @@ pub struct ReadOutcome {
 }
 
 fn open_lock(path: &Path) -> Result<File> {
-    OpenOptions::new().create(true).truncate(false).write(true).mode(0o600).open(path).at(path)
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(path)
+        .at(path)
 }
 
 fn lock_with_deadline(f: &File, path: &Path, exclusive: bool) -> Result<()> {
@@ -81,7 +91,11 @@ fn lock_with_deadline(f: &File, path: &Path, exclusive: bool) -> Result<()> {
                 pause = (pause * 2).min(Duration::from_millis(20));
             }
             Err(fs::TryLockError::WouldBlock) => {
-                return Err(crate::error::Error::msg(format!("{}: still locked after {}s", path.display(), LOCK_WAIT.as_secs())))
+                return Err(crate::error::Error::msg(format!(
+                    "{}: still locked after {}s",
+                    path.display(),
+                    LOCK_WAIT.as_secs()
+                )))
             }
             Err(fs::TryLockError::Error(e)) => return Err(crate::error::Error::io(path, e)),
         }
@@ -123,7 +137,12 @@ impl Journal {
         if size > 0 && size + line.len() as u64 > self.rotation.max_bytes {
             self.rotate()?;
         }
-        let mut f = OpenOptions::new().create(true).append(true).mode(0o600).open(&live).at(&live)?;
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(&live)
+            .at(&live)?;
         f.write_all(line.as_bytes()).at(&live)?;
         // The lock is released when `lock` drops, after the write has reached the file.
         drop(f);
@@ -166,7 +185,7 @@ impl Journal {
                 Some((n, e.path()))
             })
             .collect();
-        gens.sort_by(|a, b| b.0.cmp(&a.0));
+        gens.sort_by_key(|g| std::cmp::Reverse(g.0));
         let mut out: Vec<PathBuf> = gens.into_iter().map(|(_, p)| p).collect();
         let live = self.live_path();
         if live.exists() {
@@ -252,7 +271,13 @@ mod tests {
     #[test]
     fn rotates_by_rename_and_reads_in_order() {
         let t = tempfile::tempdir().unwrap();
-        let j = Journal::new(t.path(), Rotation { max_bytes: 2048, keep: 100 });
+        let j = Journal::new(
+            t.path(),
+            Rotation {
+                max_bytes: 2048,
+                keep: 100,
+            },
+        );
         for i in 0..100 {
             j.append(&rec(i)).unwrap();
         }
@@ -271,7 +296,13 @@ mod tests {
     #[test]
     fn keeps_only_the_configured_generations() {
         let t = tempfile::tempdir().unwrap();
-        let j = Journal::new(t.path(), Rotation { max_bytes: 1024, keep: 2 });
+        let j = Journal::new(
+            t.path(),
+            Rotation {
+                max_bytes: 1024,
+                keep: 2,
+            },
+        );
         for i in 0..60 {
             j.append(&rec(i)).unwrap();
         }
@@ -285,7 +316,12 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let j = Journal::new(t.path(), Rotation::default());
         j.append(&rec(1)).unwrap();
-        fs::OpenOptions::new().append(true).open(j.live_path()).unwrap().write_all(b"{torn\n\xff\xfe\n\n").unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(j.live_path())
+            .unwrap()
+            .write_all(b"{torn\n\xff\xfe\n\n")
+            .unwrap();
         j.append(&rec(2)).unwrap();
         let all = j.read_all().unwrap();
         assert_eq!((all.records.len(), all.malformed), (2, 2));
@@ -298,7 +334,13 @@ mod tests {
             "FABLE_EVIDENCE_KEEP" => Some("7".into()),
             _ => None,
         });
-        assert_eq!(r, Rotation { max_bytes: 4096, keep: 7 });
+        assert_eq!(
+            r,
+            Rotation {
+                max_bytes: 4096,
+                keep: 7
+            }
+        );
         assert_eq!(Rotation::from_lookup(|_| Some("junk".into())), Rotation::default());
     }
 }

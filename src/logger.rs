@@ -12,7 +12,10 @@ pub const HOOK_NAME: &str = "fable-evidence";
 /// The log of the project this payload belongs to, if it opted in.
 pub fn journal_for(input: &HookInput, env: &HookEnv) -> Option<Journal> {
     let project = env.project(input)?;
-    Some(Journal::new(project.fable_dir, Rotation::from_lookup(|k| env.var(k).map(str::to_string))))
+    Some(Journal::new(
+        project.fable_dir,
+        Rotation::from_lookup(|k| env.var(k).map(str::to_string)),
+    ))
 }
 
 /// Appends the record for this tool call; allow in every case.

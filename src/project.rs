@@ -36,7 +36,10 @@ impl Project {
 
 /// Picks the start directory: the first candidate that is an existing directory.
 pub fn start_dir(project_dir_env: Option<&str>, payload_cwd: &str, process_cwd: Option<&Path>) -> Option<PathBuf> {
-    let candidates = [project_dir_env.map(PathBuf::from), (!payload_cwd.is_empty()).then(|| PathBuf::from(payload_cwd))];
+    let candidates = [
+        project_dir_env.map(PathBuf::from),
+        (!payload_cwd.is_empty()).then(|| PathBuf::from(payload_cwd)),
+    ];
     candidates
         .into_iter()
         .flatten()
@@ -107,8 +110,14 @@ mod tests {
         fs::create_dir_all(&a).unwrap();
         fs::create_dir_all(&b).unwrap();
         let pc = t.path().to_path_buf();
-        assert_eq!(start_dir(Some(a.to_str().unwrap()), b.to_str().unwrap(), Some(&pc)), Some(a.clone()));
-        assert_eq!(start_dir(Some("/no/such/dir"), b.to_str().unwrap(), Some(&pc)), Some(b.clone()));
+        assert_eq!(
+            start_dir(Some(a.to_str().unwrap()), b.to_str().unwrap(), Some(&pc)),
+            Some(a.clone())
+        );
+        assert_eq!(
+            start_dir(Some("/no/such/dir"), b.to_str().unwrap(), Some(&pc)),
+            Some(b.clone())
+        );
         assert_eq!(start_dir(None, "", Some(&pc)), Some(pc.clone()));
         assert_eq!(start_dir(None, "relative/x", Some(&pc)), Some(pc));
     }

@@ -72,19 +72,43 @@ mod tests {
     #[test]
     fn redacts_every_documented_kind() {
         hidden("aws s3 ls # AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE");
-        hidden("git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/x", "ghp_abcdefghijklmnopqrstuvwxyz0123456789");
-        hidden("GITHUB_TOKEN=github_pat_11ABCDEFG0123456789_abcdefghijkl", "github_pat_11ABCDEFG0123456789_abcdefghijkl");
-        hidden("glab auth login --token glpat-abcdefghij0123456789", "glpat-abcdefghij0123456789");
+        hidden(
+            "git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/x",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        );
+        hidden(
+            "GITHUB_TOKEN=github_pat_11ABCDEFG0123456789_abcdefghijkl",
+            "github_pat_11ABCDEFG0123456789_abcdefghijkl",
+        );
+        hidden(
+            "glab auth login --token glpat-abcdefghij0123456789",
+            "glpat-abcdefghij0123456789",
+        );
         hidden("SLACK=xoxb-1234567890-abcdefghij", "xoxb-1234567890-abcdefghij");
-        hidden("export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv123", "sk-proj-abcdefghijklmnopqrstuv123");
-        hidden("ANTHROPIC=sk-ant-api03-abcdefghijklmnopqrstuvwx", "sk-ant-api03-abcdefghijklmnopqrstuvwx");
-        hidden("curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig' https://api", "eyJhbGciOiJIUzI1NiJ9");
+        hidden(
+            "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv123",
+            "sk-proj-abcdefghijklmnopqrstuv123",
+        );
+        hidden(
+            "ANTHROPIC=sk-ant-api03-abcdefghijklmnopqrstuvwx",
+            "sk-ant-api03-abcdefghijklmnopqrstuvwx",
+        );
+        hidden(
+            "curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig' https://api",
+            "eyJhbGciOiJIUzI1NiJ9",
+        );
         hidden("mysql --password=hunter2secret -u root", "hunter2secret");
         hidden("DB_PASSWORD=hunter2 ./run", "hunter2");
         hidden("{\"api_key\": \"abc123xyz\"}", "abc123xyz");
         hidden("secret=s3cr3t&x=1", "s3cr3t");
-        hidden("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA");
-        hidden("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut", "b3BlbnNzaC1rZXktdjEAAAAA");
+        hidden(
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+            "MIIEowIBAAKCAQEA",
+        );
+        hidden(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut",
+            "b3BlbnNzaC1rZXktdjEAAAAA",
+        );
         hidden("git push https://alice:pa55word@example.com/r.git", "pa55word");
     }
 

@@ -35,7 +35,10 @@ impl HookEnv {
             .filter(|(k, _)| {
                 k.starts_with("FABLE_")
                     || k.starts_with("CLAUDE_")
-                    || matches!(k.as_str(), "HOME" | "XDG_CONFIG_HOME" | "XDG_STATE_HOME" | "PATH" | "TMPDIR")
+                    || matches!(
+                        k.as_str(),
+                        "HOME" | "XDG_CONFIG_HOME" | "XDG_STATE_HOME" | "PATH" | "TMPDIR"
+                    )
             })
             .collect::<BTreeMap<_, _>>();
         HookEnv {
@@ -139,7 +142,10 @@ mod tests {
     fn panics_and_errors_fail_open_with_one_line() {
         let env = HookEnv::with_vars(Vec::<(String, String)>::new());
         let a = decide_fail_open("h", b"{}", &env, |_, _| panic!("boom"));
-        assert_eq!((a.exit, a.stderr.as_str()), (0, "[fable] h: internal error: boom (ignored)\n"));
+        assert_eq!(
+            (a.exit, a.stderr.as_str()),
+            (0, "[fable] h: internal error: boom (ignored)\n")
+        );
         let a = decide_fail_open("h", b"{}", &env, |_, _| Err(crate::error::Error::msg("disk full")));
         assert_eq!((a.exit, a.stderr.lines().count()), (0, 1));
         let a = decide_fail_open("h", b"\x00\x01garbage", &env, |_, _| Ok(Answer::block("x")));

@@ -5,7 +5,12 @@ use clap::{Parser, Subcommand};
 use fable::*;
 
 #[derive(Parser)]
-#[command(name = "fable", version, about = "Evidence, discipline and learned rules for Claude Code", propagate_version = true)]
+#[command(
+    name = "fable",
+    version,
+    about = "Evidence, discipline and learned rules for Claude Code",
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
