@@ -38,6 +38,7 @@ pub mod trust_store;
 // Learning.
 pub mod learn;
 pub mod rules_cli;
+pub mod rules_inject;
 
 // Command line.
 pub mod evidence_cli;
