@@ -30,6 +30,13 @@ pub enum EvidenceCmd {
     },
     /// Counts: records, failures, malformed lines, files, commands most often failing.
     Stats,
+    /// Append records from JSONL files (`-` for stdin), e.g. another host's log:
+    /// each valid record is one locked append; malformed lines are skipped and counted.
+    Import {
+        /// JSONL files of evidence records.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
 }
 
 /// The journal of the project at `dir` or discovered from the current directory.
@@ -62,48 +69,81 @@ fn human(r: &Record) -> String {
 
 pub fn run(a: &EvidenceArgs) -> Result<i32> {
     let journal = journal_here(a.project.as_deref())?;
+    let newest = match &a.what {
+        EvidenceCmd::Import { files } => return import(&journal, files, a.json),
+        EvidenceCmd::Stats => return stats(&journal, a.json),
+        EvidenceCmd::Show => usize::MAX,
+        EvidenceCmd::Tail { count } => *count,
+    };
     let read = journal.read_all()?;
-    match &a.what {
-        EvidenceCmd::Show | EvidenceCmd::Tail { .. } => {
-            let skip = match a.what {
-                EvidenceCmd::Tail { count } => read.records.len().saturating_sub(count),
-                _ => 0,
-            };
-            for r in &read.records[skip..] {
-                if a.json {
-                    print!("{}", r.to_line());
-                } else {
-                    println!("{}", human(r));
-                }
-            }
+    let skip = read.records.len().saturating_sub(newest);
+    for r in &read.records[skip..] {
+        if a.json {
+            print!("{}", r.to_line());
+        } else {
+            println!("{}", human(r));
         }
-        EvidenceCmd::Stats => {
-            let failures = read.records.iter().filter(|r| !r.ok).count();
-            let mut failing: BTreeMap<&str, usize> = BTreeMap::new();
-            for r in read.records.iter().filter(|r| !r.ok) {
-                *failing.entry(r.cmd.as_str()).or_default() += 1;
-            }
-            let mut top: Vec<(&str, usize)> = failing.into_iter().collect();
-            top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-            top.truncate(10);
-            let files = journal.files();
-            if a.json {
-                let v = serde_json::json!({
-                    "records": read.records.len(), "failures": failures, "malformed": read.malformed,
-                    "files": files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-                    "top_failing": top.iter().map(|(c, n)| serde_json::json!({"cmd": c, "count": n})).collect::<Vec<_>>(),
-                });
-                println!("{v}");
-            } else {
-                println!("records:   {}", read.records.len());
-                println!("failures:  {failures}");
-                println!("malformed: {}", read.malformed);
-                println!("files:     {}", files.len());
-                for (c, n) in top {
-                    println!("  {n:>4}  {c}");
-                }
-            }
+    }
+    Ok(0)
+}
+
+fn stats(journal: &Journal, json: bool) -> Result<i32> {
+    let read = journal.read_all()?;
+    let failures = read.records.iter().filter(|r| !r.ok).count();
+    let mut failing: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in read.records.iter().filter(|r| !r.ok) {
+        *failing.entry(r.cmd.as_str()).or_default() += 1;
+    }
+    let mut top: Vec<(&str, usize)> = failing.into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    top.truncate(10);
+    let files = journal.files();
+    if json {
+        let v = serde_json::json!({
+            "records": read.records.len(), "failures": failures, "malformed": read.malformed,
+            "files": files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "top_failing": top.iter().map(|(c, n)| serde_json::json!({"cmd": c, "count": n})).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+    } else {
+        println!("records:   {}", read.records.len());
+        println!("failures:  {failures}");
+        println!("malformed: {}", read.malformed);
+        println!("files:     {}", files.len());
+        for (c, n) in top {
+            println!("  {n:>4}  {c}");
         }
+    }
+    Ok(0)
+}
+
+fn import(journal: &Journal, files: &[std::path::PathBuf], json: bool) -> Result<i32> {
+    use crate::journal::{read_lines_into, ReadOutcome};
+    let mut total = ReadOutcome::default();
+    let mut appended = 0usize;
+    for f in files {
+        let mut one = ReadOutcome::default();
+        if f.as_os_str() == "-" {
+            read_lines_into(std::io::stdin().lock(), &mut one);
+        } else {
+            one = crate::journal::read_file(f)?;
+        }
+        for r in &one.records {
+            journal.append(r)?;
+            appended += 1;
+        }
+        total.malformed += one.malformed;
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"appended": appended, "malformed": total.malformed})
+        );
+    } else {
+        println!(
+            "appended {appended} records, skipped {} malformed lines",
+            total.malformed
+        );
     }
     Ok(0)
 }
