@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The project's test command (the README names it; CI runs it through .ci/run).
+# Formatting and lints first (cheap, and a red build should say so early), then every
+# unit, integration and end-to-end test, then the corpus checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy -D warnings"
+cargo clippy --locked --all-targets -- -D warnings
+
+echo "== cargo test (unit, integration, end-to-end under the real Claude Code CLI)"
+# Two test binaries at a time: the end-to-end tests start the real CLI, and this machine
+# class has 2 cores.
+cargo test --locked -- --test-threads=2
+
+if [ -f scripts/check_corpora.py ] && [ -d tests/corpora ]; then
+  echo "== corpus format check"
+  python3 scripts/check_corpora.py tests/corpora
+fi

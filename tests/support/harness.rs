@@ -1,0 +1,228 @@
+//! Drives the real Claude Code CLI through `../shared/tools/cc-harness` (a scripted mock
+//! of the Messages API on loopback inside a private network namespace), so our hooks are
+//! proven under the real host, not only with hand-made JSON.
+//!
+//! Where the CLI or the harness is missing the tests skip with a note, unless
+//! `FABLE_E2E_REQUIRED=1` or `CI` is set: then a missing CLI is a failure, so CI can never
+//! pass by silently skipping the end-to-end tests.
+
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn harness_dir() -> PathBuf {
+    std::env::var_os("FABLE_CC_HARNESS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/cc-harness"))
+}
+
+pub fn claude_bin() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CLAUDE_BIN") {
+        return Some(PathBuf::from(p));
+    }
+    let cache = std::env::var_os("CC_HARNESS_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/cc-harness"));
+    let p = cache.join("claude");
+    p.exists().then_some(p)
+}
+
+fn required() -> bool {
+    std::env::var("FABLE_E2E_REQUIRED").is_ok_and(|v| v == "1") || std::env::var_os("CI").is_some()
+}
+
+/// The CLI and harness, or `None` (with a note) when they are absent and not required.
+pub fn available() -> Option<PathBuf> {
+    let run = harness_dir().join("run.sh");
+    match claude_bin() {
+        Some(c) if run.exists() => Some(c),
+        other => {
+            let msg = format!(
+                "end-to-end test skipped: claude={:?} harness={} (run ../shared/tools/cc-harness/install-claude.sh)",
+                other,
+                run.display()
+            );
+            assert!(!required(), "{msg}; FABLE_E2E_REQUIRED/CI is set, so this is a failure");
+            eprintln!("{msg}");
+            None
+        }
+    }
+}
+
+/// Directory holding the freshly built `fable` and hook binaries.
+pub fn bin_dir() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("fable").parent().unwrap().to_path_buf()
+}
+
+pub fn sh_quote(p: &Path) -> String {
+    shell_words::quote(&p.to_string_lossy()).into_owned()
+}
+
+/// One scripted Claude Code session.
+pub struct Session {
+    pub name: String,
+    pub steps: Vec<Value>,
+    pub project: tempfile::TempDir,
+    pub pre: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub timeout: u32,
+}
+
+/// What the harness left behind.
+pub struct Outcome {
+    pub out: PathBuf,
+    pub summary: Value,
+    pub rc: i32,
+}
+
+impl Session {
+    /// A session whose project has `.fable/` (via `fable init`) and our hooks registered by
+    /// `fable install --project`, exactly as a user would set it up.
+    pub fn new(name: &str) -> Session {
+        let project = tempfile::tempdir().unwrap();
+        Session {
+            name: name.to_string(),
+            steps: Vec::new(),
+            project,
+            pre: Vec::new(),
+            env: Vec::new(),
+            timeout: 60,
+        }
+    }
+
+    pub fn project_path(&self) -> &Path {
+        self.project.path()
+    }
+
+    pub fn bash(mut self, cmd: &str) -> Session {
+        self.steps.push(json!({"tool_use": {"name": "Bash", "input": {"command": cmd, "description": "run it"}}}));
+        self
+    }
+
+    pub fn text(mut self, text: &str) -> Session {
+        self.steps.push(json!({"text": text}));
+        self
+    }
+
+    pub fn step(mut self, v: Value) -> Session {
+        self.steps.push(v);
+        self
+    }
+
+    pub fn pre(mut self, cmd: &str) -> Session {
+        self.pre.push(cmd.to_string());
+        self
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> Session {
+        self.env.push((k.to_string(), v.to_string()));
+        self
+    }
+
+    /// Writes a file into the project before the run.
+    pub fn file(self, rel: &str, content: &str) -> Session {
+        let p = self.project.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+        self
+    }
+
+    pub fn run(self, claude: &Path) -> Outcome {
+        let work = tempfile::Builder::new().prefix(&format!("fable-e2e-{}-", self.name)).tempdir().unwrap().keep();
+        let script = work.join("script.json");
+        std::fs::write(&script, json!({"steps": self.steps, "default": {"text": "Nothing more to do."}}).to_string())
+            .unwrap();
+        let bins = bin_dir();
+        let fable = sh_quote(&bins.join("fable"));
+        let mut pre = vec![format!(
+            "{fable} init && {fable} install --project --bin-dir {} --claude {}",
+            sh_quote(&bins),
+            sh_quote(claude)
+        )];
+        pre.extend(self.pre.iter().cloned());
+        let out = work.join("out");
+        let mut cmd = Command::new("bash");
+        cmd.arg(harness_dir().join("run.sh"))
+            .args(["-q", "-S"])
+            .arg(&script)
+            .arg("-o")
+            .arg(&out)
+            .arg("--project")
+            .arg(self.project.path())
+            .arg("--pre")
+            .arg(pre.join(" && "))
+            .arg("--claude")
+            .arg(claude)
+            .arg("--timeout")
+            .arg(self.timeout.to_string());
+        for (k, v) in &self.env {
+            cmd.arg("--env").arg(format!("{k}={v}"));
+        }
+        let res = cmd.output().expect("run.sh starts");
+        let summary_path = out.join("summary.json");
+        let summary: Value = std::fs::read_to_string(&summary_path)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or_else(|| {
+                panic!(
+                    "no summary at {}: rc={:?}\nstdout: {}\nstderr: {}\npre.log: {}",
+                    summary_path.display(),
+                    res.status.code(),
+                    String::from_utf8_lossy(&res.stdout),
+                    String::from_utf8_lossy(&res.stderr),
+                    std::fs::read_to_string(out.join("pre.log")).unwrap_or_default()
+                )
+            });
+        Outcome {
+            out,
+            summary,
+            rc: res.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+impl Outcome {
+    pub fn proj(&self) -> PathBuf {
+        self.out.join("proj")
+    }
+
+    /// Evidence records, oldest first, from the live log (tests keep it below rotation).
+    pub fn evidence(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.proj().join(".fable/evidence.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("every evidence line is JSON"))
+            .collect()
+    }
+
+    /// Payloads each hook of `event` read on stdin (only events the capture saw).
+    pub fn hook_payloads(&self, event: &str) -> Vec<Value> {
+        self.summary["hooks"]
+            .as_array()
+            .map(|a| a.iter().filter(|h| h["event"] == event).map(|h| h["payload"].clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Main-loop API requests, in order; `new_user_content` is what Claude Code sent next.
+    pub fn main_requests(&self) -> Vec<Value> {
+        self.summary["requests"]
+            .as_array()
+            .map(|a| a.iter().filter(|r| r["kind"] == "main").cloned().collect())
+            .unwrap_or_default()
+    }
+
+    pub fn sent_text(req: &Value) -> String {
+        req["new_user_content"].to_string()
+    }
+
+    pub fn debug(&self) -> String {
+        format!(
+            "out={} rc={} claude.stderr={}",
+            self.out.display(),
+            self.rc,
+            std::fs::read_to_string(self.out.join("claude.stderr")).unwrap_or_default()
+        )
+    }
+}
