@@ -1,1 +1,168 @@
-//! Citation corroboration against the evidence log (discipline work).
+//! Citation corroboration: a command cited in an evidence note must be a command that
+//! really ran, as written, and whose **newest** run passed.
+//!
+//! The ancestor matched by substring in either direction and accepted any historical
+//! pass, so `echo "pytest -q"` corroborated `pytest -q`, `make` corroborated every
+//! citation containing it, and pass → fail → stop was allowed. Here a citation matches a
+//! logged command only when both are equal after whitespace collapsing, with one allowance
+//! on the logged side: a leading `cd <dir> &&` (the agent's usual way to run in a
+//! subfolder). The newest record of the command decides: `ok: true` and `exit: 0`.
+
+use crate::evidence::Record;
+use crate::journal::{self, Journal, ReadOutcome};
+use crate::ledger::normalize;
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// What the log says about one citation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The newest record of the command passed.
+    Corroborated,
+    /// No record of exactly this command.
+    NeverRan,
+    /// The newest record did not pass.
+    LastFailed { exit: Option<i64> },
+}
+
+/// Strips one leading `cd <dir> &&` from a normalised command. Returns the directory
+/// token as written and the rest.
+pub fn strip_cd(cmd: &str) -> Option<(&str, &str)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r#"^cd\s+("[^"]*"|'[^']*'|[^\s&;|]+)\s*&&\s*(\S.*)$"#).expect("cd pattern compiles")
+    });
+    let c = re.captures(cmd)?;
+    Some((c.get(1)?.as_str(), c.get(2)?.as_str()))
+}
+
+/// The newest record of every logged command, keyed by normalised command and, for
+/// `cd <dir> && X`, also by `X`.
+#[derive(Debug, Default)]
+pub struct Index {
+    newest: HashMap<String, Record>,
+}
+
+impl Index {
+    /// Builds the index from records in log order (oldest first): later ones win.
+    pub fn build(records: impl IntoIterator<Item = Record>) -> Index {
+        let mut newest = HashMap::new();
+        for r in records {
+            let n = normalize(&r.cmd);
+            if let Some((_, rest)) = strip_cd(&n) {
+                newest.insert(rest.to_string(), r.clone());
+            }
+            newest.insert(n, r);
+        }
+        Index { newest }
+    }
+
+    /// The newest record of exactly this (normalised) command.
+    pub fn newest(&self, cited: &str) -> Option<&Record> {
+        self.newest.get(&normalize(cited))
+    }
+
+    pub fn verdict(&self, cited: &str) -> Verdict {
+        match self.newest(cited) {
+            None => Verdict::NeverRan,
+            Some(r) if r.passed() => Verdict::Corroborated,
+            Some(r) => Verdict::LastFailed { exit: r.exit },
+        }
+    }
+}
+
+/// The longest run of `[A-Za-z0-9_]` in a citation: JSON never escapes those bytes, so a
+/// log line lacking it cannot hold a record of that command. Used to skip parsing.
+fn needle(cited: &str) -> Option<&str> {
+    cited
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .max_by_key(|t| t.len())
+        .filter(|t| !t.is_empty())
+}
+
+/// Reads only the log lines that may record one of `citations` (oldest first), so the
+/// close guard stays fast on a full log. Malformed lines are skipped and counted.
+pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
+    let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
+    let all_needed = citations.iter().any(|c| needle(c).is_none());
+    let mut out = ReadOutcome::default();
+    if citations.is_empty() {
+        return out;
+    }
+    for path in journal.files() {
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        for line in bytes.split(|b| *b == b'\n') {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let keep = all_needed
+                || std::str::from_utf8(line)
+                    .map(|s| needles.iter().any(|n| s.contains(n)))
+                    .unwrap_or(true);
+            if keep {
+                journal::read_lines_into(line, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// An actionable message for a citation that is not corroborated.
+pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::Corroborated => None,
+        Verdict::NeverRan => Some(format!(
+            "`{cited}` has no run in the evidence log — run exactly this command, or cite the command you did run"
+        )),
+        Verdict::LastFailed { exit } => Some(format!(
+            "`{cited}` failed on its latest run (exit {}) — fix it and run it again until it passes",
+            exit.map_or("unknown".to_string(), |e| e.to_string())
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(cmd: &str, exit: i64) -> Record {
+        Record {
+            v: 1,
+            ts: String::new(),
+            session: String::new(),
+            cwd: "/p".into(),
+            cmd: cmd.into(),
+            exit: Some(exit),
+            ok: exit == 0,
+            tail: String::new(),
+            event: None,
+            tool_use_id: None,
+            agent: None,
+            ms: None,
+            trust: None,
+        }
+    }
+
+    #[test]
+    fn exact_match_only() {
+        let i = Index::build(vec![rec("echo \"pytest -q\"", 0), rec("pytest", 0), rec("make", 0)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::NeverRan);
+        assert_eq!(i.verdict("make test"), Verdict::NeverRan);
+        let i = Index::build(vec![rec("pytest -q", 0)]);
+        assert_eq!(i.verdict("pytest"), Verdict::NeverRan);
+        assert_eq!(i.verdict("pytest   -q"), Verdict::Corroborated);
+    }
+
+    #[test]
+    fn cd_prefix_and_newest_wins() {
+        let i = Index::build(vec![rec("cd /x &&  pytest -q", 0)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::Corroborated);
+        let i = Index::build(vec![rec("pytest -q", 0), rec("pytest -q", 1)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::LastFailed { exit: Some(1) });
+        let i = Index::build(vec![rec("pytest -q", 1), rec("cd '/a b' && pytest -q", 0)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::Corroborated);
+        assert_eq!(strip_cd("cd \"/a b\" && x y"), Some(("\"/a b\"", "x y")));
+        assert_eq!(strip_cd("cd x; y"), None);
+    }
+}

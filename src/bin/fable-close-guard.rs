@@ -1,4 +1,4 @@
-//! fable-close-guard hook binary: a thin adapter over `fable::close_guard`. (Stub until its issue lands.)
+//! `fable-close-guard` (Stop): a thin adapter over [`fable::close_guard::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook("fable-close-guard", |_, _| Ok(fable::hook::Answer::allow()))
+    fable::runner::run_hook(fable::close_guard::HOOK_NAME, fable::close_guard::decide)
 }

@@ -1,4 +1,5 @@
-//! fable-fail-streak hook binary: a thin adapter over `fable::fail_streak`. (Stub until its issue lands.)
+//! `fable-fail-streak` (PostToolUse + PostToolUseFailure, Bash): a thin adapter over
+//! [`fable::fail_streak::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook("fable-fail-streak", |_, _| Ok(fable::hook::Answer::allow()))
+    fable::runner::run_hook(fable::fail_streak::HOOK_NAME, fable::fail_streak::decide)
 }

@@ -1,4 +1,4 @@
-//! fable-inject hook binary: a thin adapter over `fable::inject`. (Stub until its issue lands.)
+//! `fable-inject` (SessionStart): a thin adapter over [`fable::inject::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook("fable-inject", |_, _| Ok(fable::hook::Answer::allow()))
+    fable::runner::run_hook(fable::inject::HOOK_NAME, fable::inject::decide)
 }

@@ -1,4 +1,5 @@
-//! fable-spawn-guard hook binary: a thin adapter over `fable::spawn_guard`. (Stub until its issue lands.)
+//! `fable-spawn-guard` (PreToolUse: Agent | Task | Workflow): a thin adapter over
+//! [`fable::spawn_guard::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook("fable-spawn-guard", |_, _| Ok(fable::hook::Answer::allow()))
+    fable::runner::run_hook(fable::spawn_guard::HOOK_NAME, fable::spawn_guard::decide)
 }
