@@ -36,9 +36,22 @@ pub mod status;
 pub mod trust_store;
 
 // Learning.
+pub mod candidates;
+pub mod command_norm;
+pub mod directive_evidence;
+pub mod episodes;
 pub mod learn;
+pub mod matcher;
+pub mod origin_trust;
+pub mod rule_export;
+pub mod rule_replay;
+pub mod rules;
 pub mod rules_cli;
 pub mod rules_inject;
+pub mod safety;
+pub mod signature;
+pub mod wilson;
 
 // Command line.
+pub mod bench;
 pub mod evidence_cli;

@@ -10,50 +10,100 @@ use std::sync::OnceLock;
 
 pub const MASK: &str = "[REDACTED]";
 
+/// A secret pattern with cheap literal needles: the regex is compiled (once per process)
+/// only when a needle occurs in the text. Most command output holds no needle at all, and
+/// compiling every pattern up front costs milliseconds — more than the whole hook budget.
 struct Pattern {
-    re: Regex,
-    /// Replacement; `$1`-style groups keep the non-secret prefix.
+    /// Lower-case literals, one of which any match must contain.
+    needles: &'static [&'static str],
+    source: &'static str,
+    /// Replacement; `${1}`-style groups keep the non-secret prefix.
     with: &'static str,
+    re: OnceLock<Option<Regex>>,
 }
 
-fn patterns() -> &'static [Pattern] {
-    static P: OnceLock<Vec<Pattern>> = OnceLock::new();
-    P.get_or_init(|| {
-        let p = |re: &str, with: &'static str| Pattern {
-            re: Regex::new(re).expect("redaction pattern compiles"),
+impl Pattern {
+    const fn new(needles: &'static [&'static str], source: &'static str, with: &'static str) -> Pattern {
+        Pattern {
+            needles,
+            source,
             with,
-        };
-        vec![
-            // PEM private keys, whole block; an unterminated block (cut tail) to the end.
-            p(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)", "[REDACTED PRIVATE KEY]"),
-            // Authorization headers (Bearer, Basic, token) — keep the header name.
-            p(r"(?i)(authorization\s*[:=]\s*(?:bearer|basic|token)?\s*)[A-Za-z0-9._~+/=\-]{6,}", "${1}[REDACTED]"),
-            p(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/\-]{16,}=*", "${1}[REDACTED]"),
-            // Provider token shapes.
-            p(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b", MASK),
-            p(r"\bgh[pousr]_[A-Za-z0-9]{30,255}\b", MASK),
-            p(r"\bgithub_pat_[A-Za-z0-9_]{20,255}\b", MASK),
-            p(r"\bglpat-[A-Za-z0-9_\-]{20,}\b", MASK),
-            p(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", MASK),
-            p(r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{20,}", MASK),
-            p(r"\bAIza[0-9A-Za-z_\-]{35}\b", MASK),
-            p(r"\bnpm_[A-Za-z0-9]{36}\b", MASK),
-            // user:password@ in URLs — keep scheme and host.
-            p(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s:@]+:[^/\s@]+@", "${1}[REDACTED]@"),
-            // Flags: --password X, --token=X, --api-key X.
-            p(r"(?i)(--(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)(?:=|\s+))(?:'[^']*'|\x22[^\x22]*\x22|[^\s'\x22]+)", "${1}[REDACTED]"),
-            // Assignments: PASSWORD=x, api_key = "x", secret: x (key-like names only).
-            p(r#"(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|token|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_]*)(\s*=\s*|"?\s*:\s*"?)('[^']*'|"[^"]*"|[^\s'",}&]+)"#, "${1}${2}[REDACTED]"),
-        ]
-    })
+            re: OnceLock::new(),
+        }
+    }
+
+    fn regex(&self) -> Option<&Regex> {
+        self.re.get_or_init(|| Regex::new(self.source).ok()).as_ref()
+    }
 }
+
+static PATTERNS: [Pattern; 14] = [
+    // PEM private keys, whole block; an unterminated block (cut tail) to the end.
+    Pattern::new(
+        &["private key-----"],
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
+        "[REDACTED PRIVATE KEY]",
+    ),
+    // Authorization headers (Bearer, Basic, token) — keep the header name.
+    Pattern::new(
+        &["authorization"],
+        r"(?i)(authorization\s*[:=]\s*(?:bearer|basic|token)?\s*)[A-Za-z0-9._~+/=\-]{6,}",
+        "${1}[REDACTED]",
+    ),
+    Pattern::new(
+        &["bearer"],
+        r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/\-]{16,}=*",
+        "${1}[REDACTED]",
+    ),
+    // Provider token shapes.
+    Pattern::new(
+        &["akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"],
+        r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b",
+        MASK,
+    ),
+    Pattern::new(
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        r"\bgh[pousr]_[A-Za-z0-9]{30,255}\b",
+        MASK,
+    ),
+    Pattern::new(&["github_pat_"], r"\bgithub_pat_[A-Za-z0-9_]{20,255}\b", MASK),
+    Pattern::new(&["glpat-"], r"\bglpat-[A-Za-z0-9_\-]{20,}\b", MASK),
+    Pattern::new(&["xox"], r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", MASK),
+    Pattern::new(&["sk-"], r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{20,}", MASK),
+    Pattern::new(&["aiza"], r"\bAIza[0-9A-Za-z_\-]{35}\b", MASK),
+    Pattern::new(&["npm_"], r"\bnpm_[A-Za-z0-9]{36}\b", MASK),
+    // user:password@ in URLs — keep scheme and host.
+    Pattern::new(
+        &["://"],
+        r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s:@]+:[^/\s@]+@",
+        "${1}[REDACTED]@",
+    ),
+    // Flags: --password X, --token=X, --api-key X.
+    Pattern::new(
+        &["--pass", "--token", "--secret", "--api", "--access"],
+        r#"(?i)(--(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)(?:=|\s+))(?:'[^']*'|"[^"]*"|[^\s'"]+)"#,
+        "${1}[REDACTED]",
+    ),
+    // Assignments: PASSWORD=x, api_key = "x", secret: x (key-like names only).
+    Pattern::new(
+        &["pass", "pwd", "token", "secret", "key", "credential"],
+        r#"(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|token|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_]*)(\s*=\s*|"?\s*:\s*"?)('[^']*'|"[^"]*"|[^\s'",}&]+)"#,
+        "${1}${2}[REDACTED]",
+    ),
+];
 
 /// Redacts every secret pattern in `text`.
 pub fn redact(text: &str) -> String {
     let mut out = std::borrow::Cow::Borrowed(text);
-    for p in patterns() {
-        if p.re.is_match(&out) {
-            out = std::borrow::Cow::Owned(p.re.replace_all(&out, p.with).into_owned());
+    let mut lower = text.to_ascii_lowercase();
+    for p in &PATTERNS {
+        if !p.needles.iter().any(|n| lower.contains(n)) {
+            continue;
+        }
+        let Some(re) = p.regex() else { continue };
+        if re.is_match(&out) {
+            out = std::borrow::Cow::Owned(re.replace_all(&out, p.with).into_owned());
+            lower = out.to_ascii_lowercase();
         }
     }
     out.into_owned()
@@ -110,6 +160,22 @@ mod tests {
             "b3BlbnNzaC1rZXktdjEAAAAA",
         );
         hidden("git push https://alice:pa55word@example.com/r.git", "pa55word");
+        hidden(
+            "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+            "npm_abcdefghij",
+        );
+    }
+
+    #[test]
+    fn every_pattern_compiles_and_its_needle_is_lower_case() {
+        for p in &super::PATTERNS {
+            assert!(p.regex().is_some(), "{} does not compile", p.source);
+            assert!(
+                p.needles.iter().all(|n| *n == n.to_ascii_lowercase()),
+                "{:?}",
+                p.needles
+            );
+        }
     }
 
     #[test]

@@ -36,6 +36,8 @@ enum Cmd {
     Evidence(evidence_cli::EvidenceArgs),
     /// Learned rules: extract, replay, list, show, promote, retire, export, import.
     Rules(rules_cli::RulesArgs),
+    /// Measure whole-process hook latency against realistic state.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -50,6 +52,7 @@ fn main() -> std::process::ExitCode {
         Cmd::Trust(a) => trust_store::run(a),
         Cmd::Evidence(a) => evidence_cli::run(a),
         Cmd::Rules(a) => rules_cli::run(a),
+        Cmd::Bench(a) => bench::run(a),
     };
     match result {
         Ok(code) => std::process::ExitCode::from(code.clamp(0, 255) as u8),
