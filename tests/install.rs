@@ -1,0 +1,1028 @@
+//! `fable install` / `fable uninstall` driven through the real binary, against settings files
+//! in temporary directories (HOME and CLAUDE_CONFIG_DIR point there; the real ones are never
+//! touched). Includes a port of the ancestor's 14 test_install.py checks (ancestor.md §5).
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+const HOOK_BINARIES: [&str; 6] = [
+    "fable-evidence",
+    "fable-fail-streak",
+    "fable-close-guard",
+    "fable-spawn-guard",
+    "fable-inject",
+    "fable-learn",
+];
+
+/// A sandbox: HOME, a Claude config dir, a project dir and a bin dir whose path has a space.
+struct Sandbox {
+    tmp: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let s = Sandbox {
+            tmp: tempfile::tempdir().unwrap(),
+        };
+        fs::create_dir_all(s.home()).unwrap();
+        fs::create_dir_all(s.project()).unwrap();
+        s.make_bin_dir(&s.bin_dir());
+        s
+    }
+
+    fn root(&self) -> &Path {
+        self.tmp.path()
+    }
+    fn home(&self) -> PathBuf {
+        self.root().join("home")
+    }
+    fn config(&self) -> PathBuf {
+        self.root().join("claude config")
+    }
+    fn settings(&self) -> PathBuf {
+        self.config().join("settings.json")
+    }
+    fn project(&self) -> PathBuf {
+        self.root().join("my project")
+    }
+    fn bin_dir(&self) -> PathBuf {
+        self.root().join("bin dir")
+    }
+
+    /// Fake hook binaries: each prints its own name and its first argument's absence.
+    fn make_bin_dir(&self, dir: &Path) {
+        fs::create_dir_all(dir).unwrap();
+        for b in HOOK_BINARIES {
+            let p = dir.join(b);
+            fs::write(&p, format!("#!/bin/sh\necho \"ran {b} $#\"\n")).unwrap();
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+
+    /// A fake `claude` that prints `output` for `--version`.
+    fn fake_claude(&self, output: &str) -> PathBuf {
+        let dir = self
+            .root()
+            .join(format!("claude-{}", output.replace([' ', '(', ')'], "_")));
+        fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("claude");
+        fs::write(
+            &p,
+            format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo '{output}'; exit 0; fi\nexit 3\n"),
+        )
+        .unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    /// `fable` with a sandboxed environment; the Claude version is unknown unless a test says.
+    fn fable(&self) -> Command {
+        let mut c = Command::cargo_bin("fable").unwrap();
+        c.env("HOME", self.home())
+            .env("CLAUDE_CONFIG_DIR", self.config())
+            .env("FABLE_CLAUDE_BIN", self.root().join("no-claude-here"))
+            .env("PATH", "/usr/bin:/bin")
+            .current_dir(self.project());
+        c
+    }
+
+    fn install(&self) -> Command {
+        let mut c = self.fable();
+        c.arg("install")
+            .arg("--bin-dir")
+            .arg(self.bin_dir())
+            .args(["--claude-version", "2.1.332"]);
+        c
+    }
+
+    fn install_ok(&self) {
+        self.install().assert().success();
+    }
+
+    fn read(&self) -> Value {
+        read_json(&self.settings())
+    }
+
+    fn write(&self, v: &Value) {
+        fs::create_dir_all(self.config()).unwrap();
+        fs::write(self.settings(), serde_json::to_string_pretty(v).unwrap()).unwrap();
+    }
+}
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn groups<'a>(doc: &'a Value, event: &str) -> &'a [Value] {
+    doc["hooks"][event].as_array().map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// Every command string in the document.
+fn commands(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(events) = doc["hooks"].as_object() {
+        for groups in events.values() {
+            for g in groups.as_array().into_iter().flatten() {
+                for h in g["hooks"].as_array().into_iter().flatten() {
+                    if let Some(c) = h["command"].as_str() {
+                        out.push(c.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn program(command: &str) -> String {
+    shell_words::split(command).unwrap().remove(0)
+}
+
+fn foreign_settings() -> Value {
+    json!({
+        "permissions": {"allow": ["Bash(cargo test:*)"], "deny": []},
+        "hooks": {
+            "PostToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/my-bash-logger --quiet", "timeout": 5}]}
+            ],
+            "Stop": [
+                {"hooks": [{"type": "command", "command": "notify-send 'done'"}]}
+            ]
+        },
+        "env": {"RUST_LOG": "info"},
+        "model": "sonnet"
+    })
+}
+
+fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------
+// The ancestor's test_install.py, check by check.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn ancestor_01_fresh_install_creates_the_events() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let doc = s.read();
+    for e in [
+        "SessionStart",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "PostToolUseFailure",
+        "SessionEnd",
+    ] {
+        assert!(!groups(&doc, e).is_empty(), "{e} missing in {doc}");
+    }
+}
+
+#[test]
+fn ancestor_02_commands_are_absolute_paths() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let cmds = commands(&s.read());
+    assert_eq!(cmds.len(), 8);
+    for c in cmds {
+        let p = PathBuf::from(program(&c));
+        assert!(p.is_absolute(), "{c}");
+        assert_eq!(p.parent().unwrap(), s.bin_dir(), "{c}");
+        assert!(p.is_file(), "{c} does not name an existing file");
+    }
+}
+
+#[test]
+fn ancestor_03_pre_tool_use_matcher() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let doc = s.read();
+    assert_eq!(groups(&doc, "PreToolUse")[0]["matcher"], "Agent|Task|Workflow");
+}
+
+#[test]
+fn ancestor_04_post_tool_use_matcher_is_bash() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let doc = s.read();
+    for e in ["PostToolUse", "PostToolUseFailure"] {
+        assert!(groups(&doc, e).iter().all(|g| g["matcher"] == "Bash"), "{e}");
+    }
+}
+
+#[test]
+fn ancestor_05_idempotent_group_counts_keep_both_post_tool_use_groups() {
+    let s = Sandbox::new();
+    for _ in 0..3 {
+        s.install_ok();
+    }
+    let doc = s.read();
+    let count = |e| groups(&doc, e).len();
+    assert_eq!(count("SessionStart"), 1);
+    assert_eq!(count("PreToolUse"), 1);
+    assert_eq!(
+        count("PostToolUse"),
+        2,
+        "PR #1 regression: both PostToolUse/Bash groups must survive"
+    );
+    assert_eq!(count("PostToolUseFailure"), 2);
+    assert_eq!(count("Stop"), 1);
+    assert_eq!(count("SessionEnd"), 1);
+    let post: Vec<String> = groups(&doc, "PostToolUse")
+        .iter()
+        .map(|g| program(g["hooks"][0]["command"].as_str().unwrap()))
+        .collect();
+    assert!(post[0].ends_with("/fable-evidence"));
+    assert!(post[1].ends_with("/fable-fail-streak"));
+}
+
+#[test]
+fn ancestor_06_preserves_permissions() {
+    let s = Sandbox::new();
+    s.write(&foreign_settings());
+    s.install_ok();
+    assert_eq!(s.read()["permissions"], foreign_settings()["permissions"]);
+}
+
+#[test]
+fn ancestor_07_08_preserves_the_users_hook_and_adds_alongside() {
+    let s = Sandbox::new();
+    s.write(&foreign_settings());
+    s.install_ok();
+    let doc = s.read();
+    let post = groups(&doc, "PostToolUse");
+    assert_eq!(
+        post[0],
+        foreign_settings()["hooks"]["PostToolUse"][0],
+        "user's group kept first, unchanged"
+    );
+    assert_eq!(post.len(), 3, "user's group plus our two");
+    assert_eq!(groups(&doc, "Stop")[0], foreign_settings()["hooks"]["Stop"][0]);
+    assert_eq!(groups(&doc, "Stop").len(), 2);
+}
+
+#[test]
+fn ancestor_09_10_11_repoints_without_stale_paths_or_duplicates() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let moved = s.root().join("moved bin");
+    s.make_bin_dir(&moved);
+    s.fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(&moved)
+        .args(["--claude-version", "2.1.332"])
+        .assert()
+        .success();
+    let doc = s.read();
+    let text = fs::read_to_string(s.settings()).unwrap();
+    // 09: re-pointed to the new path.
+    for c in commands(&doc) {
+        assert_eq!(PathBuf::from(program(&c)).parent().unwrap(), moved, "{c}");
+    }
+    // 10: no stale old path.
+    assert!(
+        !text.contains(s.bin_dir().to_str().unwrap()),
+        "stale path left:\n{text}"
+    );
+    // 11: no duplicates.
+    assert_eq!(commands(&doc).len(), 8);
+    assert_eq!(groups(&doc, "PostToolUse").len(), 2);
+}
+
+#[test]
+fn ancestor_12_13_uninstall_removes_ours_and_keeps_the_users_hook() {
+    let s = Sandbox::new();
+    s.write(&foreign_settings());
+    s.install_ok();
+    s.fable().arg("uninstall").assert().success();
+    let doc = s.read();
+    let cmds = commands(&doc);
+    assert!(cmds.iter().all(|c| !c.contains("fable-")), "{cmds:?}");
+    assert!(cmds.contains(&"/usr/local/bin/my-bash-logger --quiet".to_string()));
+    assert!(cmds.contains(&"notify-send 'done'".to_string()));
+    for e in ["SessionStart", "PreToolUse", "PostToolUseFailure", "SessionEnd"] {
+        assert!(doc["hooks"].get(e).is_none(), "{e} should be dropped once emptied");
+    }
+}
+
+#[test]
+fn ancestor_14_bad_json_is_refused_and_left_untouched() {
+    let s = Sandbox::new();
+    fs::create_dir_all(s.config()).unwrap();
+    let bad = b"{\"hooks\": {\"Stop\": [ }\n";
+    fs::write(s.settings(), bad).unwrap();
+    let out = s.install().output().unwrap();
+    assert!(!out.status.success());
+    assert_eq!(fs::read(s.settings()).unwrap(), bad);
+    let err = stderr_of(&out);
+    assert!(
+        err.contains(s.settings().to_str().unwrap()),
+        "error must name the file: {err}"
+    );
+    assert!(err.contains("invalid JSON"), "{err}");
+    assert!(err.contains("nothing was changed"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Beyond the ancestor.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn install_three_times_is_byte_identical_and_uninstall_restores_foreign_content() {
+    let s = Sandbox::new();
+    s.write(&foreign_settings());
+    s.install_ok();
+    let once = fs::read(s.settings()).unwrap();
+    s.install_ok();
+    s.install_ok();
+    let thrice = fs::read(s.settings()).unwrap();
+    assert_eq!(once, thrice, "re-install changed the file");
+    s.fable().arg("uninstall").assert().success();
+    assert_eq!(s.read(), foreign_settings());
+    // Key order of foreign content is preserved too.
+    let keys: Vec<String> = s.read().as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["permissions", "hooks", "env", "model"]);
+}
+
+#[test]
+fn written_file_is_pretty_with_two_space_indent_and_trailing_newline() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let text = fs::read_to_string(s.settings()).unwrap();
+    assert!(text.starts_with("{\n  \"hooks\": {\n    \""), "{text}");
+    assert!(text.ends_with("}\n"));
+    assert!(!text.ends_with("\n\n"));
+}
+
+#[test]
+fn non_object_settings_are_refused_untouched() {
+    for bad in [
+        "[1, 2, 3]\n",
+        "{\"hooks\": [\"x\"]}\n",
+        "{\"hooks\": {\"Stop\": {\"a\": 1}}}\n",
+    ] {
+        let s = Sandbox::new();
+        fs::create_dir_all(s.config()).unwrap();
+        fs::write(s.settings(), bad).unwrap();
+        let out = s.install().output().unwrap();
+        assert!(!out.status.success(), "{bad}");
+        assert_eq!(fs::read_to_string(s.settings()).unwrap(), bad);
+        assert!(stderr_of(&out).contains(s.settings().to_str().unwrap()));
+        assert!(stderr_of(&out).contains("nothing was changed"));
+        let out = s.fable().arg("uninstall").output().unwrap();
+        assert!(!out.status.success(), "uninstall must refuse too: {bad}");
+        assert_eq!(fs::read_to_string(s.settings()).unwrap(), bad);
+    }
+}
+
+#[test]
+fn commands_with_spaces_run_through_sh() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let doc = s.read();
+    let mut ran = 0;
+    for c in commands(&doc) {
+        assert!(c.contains("bin dir"), "{c}");
+        let out = std::process::Command::new("sh").arg("-c").arg(&c).output().unwrap();
+        assert!(out.status.success(), "`{c}` failed: {}", stderr_of(&out));
+        let name = Path::new(&program(&c))
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        // "0" arguments: the quoted path stayed one word.
+        assert_eq!(stdout_of(&out), format!("ran {name} 0\n"));
+        ran += 1;
+    }
+    assert_eq!(ran, 8);
+}
+
+#[test]
+fn quotes_in_the_bin_dir_are_handled() {
+    let s = Sandbox::new();
+    let odd = s.root().join("it's $HOME");
+    s.make_bin_dir(&odd);
+    s.fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(&odd)
+        .args(["--claude-version", "2.1.332"])
+        .assert()
+        .success();
+    for c in commands(&s.read()) {
+        assert_eq!(PathBuf::from(program(&c)).parent().unwrap(), odd);
+        let out = std::process::Command::new("sh").arg("-c").arg(&c).output().unwrap();
+        assert!(out.status.success(), "{c}");
+    }
+}
+
+#[test]
+fn only_safe_keys_and_numeric_timeouts_are_written() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let doc = s.read();
+    for groups in doc["hooks"].as_object().unwrap().values() {
+        for g in groups.as_array().unwrap() {
+            for k in g.as_object().unwrap().keys() {
+                assert!(["matcher", "hooks"].contains(&k.as_str()), "group key {k}");
+            }
+            for h in g["hooks"].as_array().unwrap() {
+                for k in h.as_object().unwrap().keys() {
+                    assert!(["type", "command", "timeout"].contains(&k.as_str()), "entry key {k}");
+                }
+                assert_eq!(h["type"], "command");
+                assert!(h["timeout"].as_u64().is_some_and(|t| t > 0), "{h}");
+            }
+        }
+    }
+}
+
+#[test]
+fn hand_registered_copy_elsewhere_is_replaced() {
+    let s = Sandbox::new();
+    s.write(&json!({"hooks": {"PostToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "/other/path/fable-evidence"}]}
+    ]}}));
+    s.install_ok();
+    let text = fs::read_to_string(s.settings()).unwrap();
+    assert!(!text.contains("/other/path"), "{text}");
+    let cmds = commands(&s.read());
+    assert_eq!(cmds.iter().filter(|c| c.contains("fable-evidence")).count(), 2); // PostToolUse + Failure
+    assert_eq!(groups(&s.read(), "PostToolUse").len(), 2);
+}
+
+#[test]
+fn foreign_hook_in_a_mixed_group_keeps_its_place() {
+    let s = Sandbox::new();
+    s.write(&json!({"hooks": {"PostToolUse": [
+        {"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "/old/fable-fail-streak"},
+            {"type": "command", "command": "echo fable-evidence is not ours"}
+        ]},
+        {"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}
+    ]}}));
+    s.install_ok();
+    let doc = s.read();
+    let post = groups(&doc, "PostToolUse");
+    assert_eq!(
+        post[0],
+        json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "echo fable-evidence is not ours"}]})
+    );
+    assert_eq!(post[1]["matcher"], "Edit");
+    assert_eq!(post.len(), 4);
+    s.fable().arg("uninstall").assert().success();
+    assert_eq!(groups(&s.read(), "PostToolUse").len(), 2);
+}
+
+#[test]
+fn stale_entries_under_events_no_longer_registered_are_removed() {
+    let s = Sandbox::new();
+    s.write(&json!({"hooks": {
+        "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old place/fable-close-guard'"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "my-prompt-hook"}]}]
+    }}));
+    s.install_ok();
+    let doc = s.read();
+    assert!(doc["hooks"].get("SubagentStop").is_none(), "{doc}");
+    assert_eq!(groups(&doc, "UserPromptSubmit").len(), 1);
+}
+
+#[test]
+fn scopes_write_the_right_files() {
+    // --project
+    let s = Sandbox::new();
+    s.install().arg("--project").assert().success();
+    let project_settings = s.project().join(".claude/settings.json");
+    assert_eq!(groups(&read_json(&project_settings), "PostToolUse").len(), 2);
+    assert!(s.project().join(".claude/skills/fable/SKILL.md").is_file());
+    assert!(!s.settings().exists(), "user settings must not be touched");
+    assert!(!s.project().join(".claude/settings.local.json").exists());
+
+    // --local, with --dir from elsewhere
+    let s = Sandbox::new();
+    let mut c = s.install();
+    c.arg("--local").arg("--dir").arg(s.project()).current_dir(s.root());
+    c.assert().success();
+    assert!(s.project().join(".claude/settings.local.json").is_file());
+    assert!(!s.project().join(".claude/settings.json").exists());
+    assert!(!s.settings().exists());
+
+    // --user (explicit) honours CLAUDE_CONFIG_DIR ...
+    let s = Sandbox::new();
+    s.install().arg("--user").assert().success();
+    assert!(s.settings().is_file());
+    assert!(s.config().join("skills/fable/SKILL.md").is_file());
+    assert!(!s.project().join(".claude").exists());
+
+    // ... and falls back to $HOME/.claude.
+    let s = Sandbox::new();
+    s.install().env_remove("CLAUDE_CONFIG_DIR").assert().success();
+    assert!(s.home().join(".claude/settings.json").is_file());
+    assert!(s.home().join(".claude/skills/fable/SKILL.md").is_file());
+
+    // Two scopes at once are refused.
+    let s = Sandbox::new();
+    s.install().args(["--project", "--local"]).assert().failure();
+    assert!(!s.project().join(".claude").exists());
+}
+
+#[test]
+fn project_scope_needs_an_existing_directory() {
+    let s = Sandbox::new();
+    let out = s
+        .install()
+        .args(["--project", "--dir"])
+        .arg(s.root().join("nope"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("not a directory"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let s = Sandbox::new();
+    let out = s.install().arg("--dry-run").output().unwrap();
+    assert!(out.status.success());
+    assert!(!s.config().exists(), "dry run created the config dir");
+    assert!(
+        stdout_of(&out).contains("would register 8 hooks"),
+        "{}",
+        stdout_of(&out)
+    );
+    assert!(
+        stdout_of(&out).contains("+     \"PostToolUse\": ["),
+        "shows a diff: {}",
+        stdout_of(&out)
+    );
+
+    s.write(&foreign_settings());
+    let before = fs::read(s.settings()).unwrap();
+    s.install().arg("--dry-run").assert().success();
+    assert_eq!(fs::read(s.settings()).unwrap(), before);
+    assert!(!s.config().join("skills").exists());
+    assert!(!s.config().join("settings.json.fable-backup").exists());
+
+    s.install_ok();
+    let installed = fs::read(s.settings()).unwrap();
+    let out = s.fable().args(["uninstall", "--dry-run"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        stdout_of(&out).contains("would remove 8 fable hooks"),
+        "{}",
+        stdout_of(&out)
+    );
+    assert_eq!(fs::read(s.settings()).unwrap(), installed);
+    assert!(s.config().join("skills/fable/SKILL.md").exists());
+}
+
+#[test]
+fn claude_2_0_55_gets_no_post_tool_use_failure_and_a_warning() {
+    let s = Sandbox::new();
+    let claude = s.fake_claude("2.0.55 (Claude Code)");
+    let out = s
+        .fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(s.bin_dir())
+        .env("PATH", format!("{}:/usr/bin:/bin", claude.parent().unwrap().display()))
+        .env_remove("FABLE_CLAUDE_BIN")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc = s.read();
+    assert!(doc["hooks"].get("PostToolUseFailure").is_none(), "{doc}");
+    assert_eq!(groups(&doc, "PostToolUse").len(), 2);
+    let err = stderr_of(&out);
+    assert!(err.contains("warning") && err.contains("PostToolUseFailure"), "{err}");
+    assert!(err.contains("2.0.55") && err.contains("Upgrade"), "{err}");
+}
+
+#[test]
+fn downgrade_to_2_0_55_removes_an_earlier_post_tool_use_failure() {
+    let s = Sandbox::new();
+    s.install_ok();
+    assert!(!groups(&s.read(), "PostToolUseFailure").is_empty());
+    s.fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(s.bin_dir())
+        .args(["--claude-version", "2.0.55"])
+        .assert()
+        .success();
+    assert!(s.read()["hooks"].get("PostToolUseFailure").is_none());
+}
+
+#[test]
+fn foreign_post_tool_use_failure_on_old_claude_is_flagged() {
+    let s = Sandbox::new();
+    s.write(&json!({"hooks": {"PostToolUseFailure": [{"hooks": [{"type": "command", "command": "mine"}]}]}}));
+    let out = s
+        .fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(s.bin_dir())
+        .args(["--claude-version", "2.0.55"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        groups(&s.read(), "PostToolUseFailure").len(),
+        1,
+        "foreign entry is kept"
+    );
+    assert!(stderr_of(&out).contains("ignore the whole"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn claude_2_0_56_and_2_1_332_get_post_tool_use_failure() {
+    for version in ["2.0.56 (Claude Code)", "2.1.332 (Claude Code)"] {
+        // Through --claude ...
+        let s = Sandbox::new();
+        let claude = s.fake_claude(version);
+        let out = s
+            .fable()
+            .arg("install")
+            .arg("--bin-dir")
+            .arg(s.bin_dir())
+            .arg("--claude")
+            .arg(&claude)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(groups(&s.read(), "PostToolUseFailure").len(), 2, "{version}");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["claude_version"], version.split(' ').next().unwrap());
+        assert_eq!(report["claude_version_source"], "read");
+        assert!(!stderr_of(&out).contains("PostToolUseFailure"), "{}", stderr_of(&out));
+
+        // ... and through FABLE_CLAUDE_BIN.
+        let s = Sandbox::new();
+        let claude = s.fake_claude(version);
+        s.fable()
+            .arg("install")
+            .arg("--bin-dir")
+            .arg(s.bin_dir())
+            .env("FABLE_CLAUDE_BIN", &claude)
+            .assert()
+            .success();
+        assert_eq!(groups(&s.read(), "PostToolUseFailure").len(), 2, "{version}");
+    }
+}
+
+#[test]
+fn unknown_version_writes_post_tool_use_failure_with_a_note() {
+    let s = Sandbox::new();
+    let out = s
+        .fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(s.bin_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(groups(&s.read(), "PostToolUseFailure").len(), 2);
+    let err = stderr_of(&out);
+    assert!(err.contains("could not read the Claude Code version"), "{err}");
+    assert!(err.contains("--claude-version"), "{err}");
+}
+
+#[test]
+fn a_hanging_claude_is_bounded_by_the_timeout() {
+    let s = Sandbox::new();
+    let dir = s.root().join("slow");
+    fs::create_dir_all(&dir).unwrap();
+    let claude = dir.join("claude");
+    fs::write(&claude, "#!/bin/sh\nsleep 30\n").unwrap();
+    fs::set_permissions(&claude, fs::Permissions::from_mode(0o755)).unwrap();
+    let start = std::time::Instant::now();
+    let out = s
+        .fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(s.bin_dir())
+        .arg("--claude")
+        .arg(&claude)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    assert!(stderr_of(&out).contains("did not answer"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn uninstall_without_a_settings_file_creates_nothing() {
+    let s = Sandbox::new();
+    let out = s.fable().arg("uninstall").output().unwrap();
+    assert!(out.status.success());
+    assert!(!s.config().exists(), "uninstall created {}", s.config().display());
+    assert!(stdout_of(&out).contains("no settings file"));
+    s.fable().args(["uninstall", "--project"]).assert().success();
+    assert!(!s.project().join(".claude").exists());
+}
+
+#[test]
+fn uninstall_leaves_a_file_without_our_hooks_byte_identical() {
+    let s = Sandbox::new();
+    fs::create_dir_all(s.config()).unwrap();
+    let text = "{\"model\":\"sonnet\",   \"hooks\":{\"Stop\":[]}}";
+    fs::write(s.settings(), text).unwrap();
+    s.fable().arg("uninstall").assert().success();
+    assert_eq!(fs::read_to_string(s.settings()).unwrap(), text);
+    assert!(!s.config().join("settings.json.fable-backup").exists());
+}
+
+#[test]
+fn uninstall_drops_the_hooks_key_it_emptied() {
+    let s = Sandbox::new();
+    s.write(&json!({"model": "sonnet"}));
+    s.install_ok();
+    s.fable().arg("uninstall").assert().success();
+    assert_eq!(s.read(), json!({"model": "sonnet"}));
+}
+
+#[test]
+fn backup_holds_the_previous_file_after_each_write() {
+    let s = Sandbox::new();
+    s.install_ok();
+    assert!(
+        !s.config().join("settings.json.fable-backup").exists(),
+        "no previous file, no backup"
+    );
+    let first = fs::read(s.settings()).unwrap();
+    let moved = s.root().join("moved");
+    s.make_bin_dir(&moved);
+    s.fable()
+        .arg("install")
+        .arg("--bin-dir")
+        .arg(&moved)
+        .args(["--claude-version", "2.1.332"])
+        .assert()
+        .success();
+    let backup = s.config().join("settings.json.fable-backup");
+    assert_eq!(fs::read(&backup).unwrap(), first);
+    // No temp files left behind.
+    let stray: Vec<_> = fs::read_dir(s.config())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("tmp"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
+
+#[test]
+fn a_symlinked_settings_file_is_written_through() {
+    let s = Sandbox::new();
+    let dotfiles = s.root().join("dotfiles");
+    fs::create_dir_all(&dotfiles).unwrap();
+    fs::write(dotfiles.join("settings.json"), "{\"model\": \"sonnet\"}\n").unwrap();
+    fs::create_dir_all(s.config()).unwrap();
+    std::os::unix::fs::symlink(dotfiles.join("settings.json"), s.settings()).unwrap();
+    s.install_ok();
+    assert!(fs::symlink_metadata(s.settings()).unwrap().file_type().is_symlink());
+    assert_eq!(
+        groups(&read_json(&dotfiles.join("settings.json")), "PostToolUse").len(),
+        2
+    );
+}
+
+#[test]
+fn skill_is_installed_and_removed() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let skill = s.config().join("skills/fable/SKILL.md");
+    let template = fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/SKILL.md")).unwrap();
+    assert_eq!(fs::read(&skill).unwrap(), template);
+    // A user's other skill next to ours stays.
+    fs::create_dir_all(s.config().join("skills/mine")).unwrap();
+    fs::write(s.config().join("skills/mine/SKILL.md"), "x").unwrap();
+    s.fable().arg("uninstall").assert().success();
+    assert!(!skill.exists());
+    assert!(!s.config().join("skills/fable").exists(), "empty folder removed");
+    assert!(s.config().join("skills/mine/SKILL.md").exists());
+}
+
+#[test]
+fn no_skill_skips_the_skill_both_ways() {
+    let s = Sandbox::new();
+    s.install().arg("--no-skill").assert().success();
+    assert!(!s.config().join("skills").exists());
+    s.install_ok();
+    s.fable().args(["uninstall", "--no-skill"]).assert().success();
+    assert!(s.config().join("skills/fable/SKILL.md").exists());
+}
+
+#[test]
+fn human_summary_says_what_happened_and_what_next() {
+    let s = Sandbox::new();
+    let out = s.install().output().unwrap();
+    let text = stdout_of(&out);
+    assert!(
+        text.contains(&format!("8 hooks registered in {}", s.settings().display())),
+        "{text}"
+    );
+    assert!(text.contains("next Claude Code session"), "{text}");
+    assert!(text.contains(".fable/") && text.contains("fable init"), "{text}");
+    let again = stdout_of(&s.install().output().unwrap());
+    assert!(again.contains("already registered"), "{again}");
+}
+
+#[test]
+fn json_summary_is_machine_readable() {
+    let s = Sandbox::new();
+    let out = s.install().arg("--json").output().unwrap();
+    assert!(out.status.success());
+    let r: Value = serde_json::from_slice(&out.stdout).expect("stdout is only JSON");
+    assert_eq!(r["action"], "install");
+    assert_eq!(r["scope"], "user");
+    assert_eq!(r["changed"], true);
+    assert_eq!(r["hooks"].as_array().unwrap().len(), 8);
+    assert_eq!(r["settings"], s.settings().to_str().unwrap());
+    assert_eq!(r["skill"]["action"], "installed");
+    assert_eq!(r["missing_binaries"], json!([]));
+
+    let out = s.fable().args(["uninstall", "--json"]).output().unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["action"], "uninstall");
+    assert_eq!(r["removed"].as_array().unwrap().len(), 8);
+    assert_eq!(r["skill"]["action"], "removed");
+}
+
+#[test]
+fn missing_hook_binaries_are_warned_about() {
+    let s = Sandbox::new();
+    fs::remove_file(s.bin_dir().join("fable-learn")).unwrap();
+    let out = s.install().output().unwrap();
+    assert!(out.status.success());
+    let err = stderr_of(&out);
+    assert!(err.contains("fable-learn") && err.contains("not found"), "{err}");
+    assert!(!err.contains("fable-evidence"), "{err}");
+}
+
+#[test]
+fn default_bin_dir_is_the_directory_of_the_running_fable() {
+    let s = Sandbox::new();
+    let out = s
+        .fable()
+        .args(["install", "--claude-version", "2.1.332", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exe_dir = PathBuf::from(env!("CARGO_BIN_EXE_fable"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    assert_eq!(
+        fs::canonicalize(r["bin_dir"].as_str().unwrap()).unwrap(),
+        fs::canonicalize(exe_dir).unwrap()
+    );
+}
+
+#[test]
+fn plugin_manifest_matches_the_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let plugin = read_json(&root.join(".claude-plugin/plugin.json"));
+    assert_eq!(plugin["name"], "fable");
+    assert_eq!(plugin["version"], env!("CARGO_PKG_VERSION"));
+    assert!(plugin["description"].as_str().is_some_and(|d| !d.is_empty()));
+    let hooks = read_json(&root.join("hooks/hooks.json"));
+    for c in commands(&hooks) {
+        assert!(c.contains("${CLAUDE_PLUGIN_ROOT}/target/release/fable-"), "{c}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// install.sh, with a fake `cargo` so no release build is needed.
+// ---------------------------------------------------------------------------------------
+
+/// A fake cargo that "builds" each binary as a script; the fake `fable` logs its arguments.
+fn fake_cargo(s: &Sandbox) -> (PathBuf, PathBuf) {
+    let tools = s.root().join("tools");
+    fs::create_dir_all(&tools).unwrap();
+    let target = s.root().join("target dir");
+    let log = s.root().join("fable.log");
+    let cargo = tools.join("cargo");
+    fs::write(
+        &cargo,
+        format!(
+            r#"#!/bin/sh
+echo "cargo $*" >> '{log}'
+mkdir -p "$CARGO_TARGET_DIR/release"
+for b in fable fable-evidence fable-fail-streak fable-close-guard fable-spawn-guard fable-inject fable-learn; do
+  printf '#!/bin/sh\necho "%s $*" >> "{log}"\n' "$b" > "$CARGO_TARGET_DIR/release/$b"
+  chmod 755 "$CARGO_TARGET_DIR/release/$b"
+done
+"#,
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&cargo, fs::Permissions::from_mode(0o755)).unwrap();
+    (tools, target)
+}
+
+fn install_sh(s: &Sandbox, tools: &Path, target: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new("bash");
+    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh"))
+        .env("HOME", s.home())
+        .env("PATH", format!("{}:/usr/bin:/bin", tools.display()))
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("PREFIX");
+    c
+}
+
+#[test]
+fn install_sh_builds_copies_and_registers() {
+    let s = Sandbox::new();
+    let (tools, target) = fake_cargo(&s);
+    let prefix = s.root().join("pre fix");
+    let out = install_sh(&s, &tools, &target)
+        .arg("--prefix")
+        .arg(&prefix)
+        .args(["--project", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for b in ["fable"].iter().chain(HOOK_BINARIES.iter()) {
+        let p = prefix.join(b);
+        assert!(p.is_file(), "{b} not installed");
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o755);
+    }
+    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    assert!(log.contains("cargo build --release"), "{log}");
+    assert!(
+        log.contains("--locked"),
+        "Cargo.lock exists, so the build is locked: {log}"
+    );
+    assert!(log.contains("fable install --project --dry-run\n"), "{log}");
+    assert!(stderr_of(&out).contains("not on your PATH"), "{}", stderr_of(&out));
+
+    // Re-runnable, and PREFIX works; no warning once the prefix is on PATH.
+    let out = install_sh(&s, &tools, &target)
+        .env("PREFIX", &prefix)
+        .env(
+            "PATH",
+            format!("{}:{}:/usr/bin:/bin", tools.display(), prefix.display()),
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(!stderr_of(&out).contains("not on your PATH"));
+    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    assert_eq!(log.matches("fable install").count(), 2, "{log}");
+
+    // --uninstall runs `fable uninstall` with the remaining options, then removes the binaries.
+    let out = install_sh(&s, &tools, &target)
+        .arg("--uninstall")
+        .arg("--prefix")
+        .arg(&prefix)
+        .arg("--local")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    assert!(log.contains("fable uninstall --local\n"), "{log}");
+    for b in ["fable"].iter().chain(HOOK_BINARIES.iter()) {
+        assert!(!prefix.join(b).exists(), "{b} left behind");
+    }
+}
+
+#[test]
+fn install_sh_help_and_missing_cargo() {
+    let s = Sandbox::new();
+    let (tools, target) = fake_cargo(&s);
+    let out = install_sh(&s, &tools, &target).arg("--help").output().unwrap();
+    assert!(out.status.success());
+    assert!(stdout_of(&out).contains("--prefix"));
+    assert!(!s.root().join("fable.log").exists(), "--help must not build");
+
+    let empty = s.root().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let out = install_sh(&s, &empty, &target)
+        .env("PATH", format!("{}:/usr/bin:/bin", empty.display()))
+        .arg("--prefix")
+        .arg(s.root().join("p"))
+        .output()
+        .unwrap();
+    if std::process::Command::new("sh")
+        .args(["-c", "PATH=/usr/bin:/bin command -v cargo"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return; // a system cargo exists: this machine cannot show the missing-cargo message
+    }
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("cargo not found"), "{}", stderr_of(&out));
+}
