@@ -1,0 +1,382 @@
+//! Failure signatures: the error lines of an output with the variable parts masked
+//! (Drain-style templating), plus the *anchors* that identify the failure class.
+//!
+//! Why: two runs of the same failure differ in numbers, hashes, paths, quoted names, URLs
+//! and times; masking them lets episodes cluster. Anchors are what must agree for two
+//! failures to be "the same": error codes (`E0432`, `ERESOLVE`, `EADDRINUSE`, `Errno 13`,
+//! HTTP statuses), exception/condition class names (`ModuleNotFoundError`,
+//! `CrashLoopBackOff`) and a lexicon of failure phrases (`non-fast-forward`, `address
+//! already in use`, …). Paraphrases of one failure map to one canonical anchor through a
+//! small alias table (`fetch first` / `remote contains work` / `behind its remote` →
+//! `non-fast-forward`). Bare words like "error", "failed" or "fatal" are deliberately
+//! *not* anchors: every failure has them, so they identify nothing.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// The signature of one output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Signature {
+    /// Masked error lines joined by ` | ` (at most [`MAX_LINES`]).
+    pub template: String,
+    /// Canonical anchors, most specific first (see [`anchors`]).
+    pub anchors: Vec<String>,
+}
+
+impl Signature {
+    /// The most specific anchor, the one clusters are keyed on.
+    pub fn primary(&self) -> Option<&str> {
+        self.anchors.first().map(String::as_str)
+    }
+}
+
+/// Most error lines kept in a template.
+pub const MAX_LINES: usize = 4;
+/// Only the end of an output is read: errors come last, and this bounds the cost.
+const MAX_SCAN_CHARS: usize = 3000;
+
+struct Masks {
+    url: Regex,
+    quoted: Regex,
+    path: Regex,
+    hash: Regex,
+    dur: Regex,
+    num: Regex,
+    code_e: Regex,
+    code_errno: Regex,
+    code_letter: Regex,
+    camel: Regex,
+    http: Regex,
+    errorish: Regex,
+    spaces: Regex,
+}
+
+fn masks() -> &'static Masks {
+    static M: OnceLock<Masks> = OnceLock::new();
+    M.get_or_init(|| Masks {
+        url: Regex::new(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#).unwrap(),
+        quoted: Regex::new(r#"'[^'\n]{0,200}'|"[^"\n]{0,200}"|`[^`\n]{0,200}`|‘[^’\n]{0,200}’"#).unwrap(),
+        path: Regex::new(r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b").unwrap(),
+        hash: Regex::new(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b").unwrap(),
+        dur: Regex::new(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b").unwrap(),
+        num: Regex::new(r"\b\d+(?:[.,]\d+)*\b").unwrap(),
+        code_e: Regex::new(r"\bE[A-Z]{3,}[A-Z0-9_]*\b").unwrap(),
+        code_errno: Regex::new(r"(?i)\berrno\s*(\d+)").unwrap(),
+        code_letter: Regex::new(r"\b(?:[A-Z]{1,3}\d{3,5})\b").unwrap(),
+        camel: Regex::new(r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b").unwrap(),
+        http: Regex::new(r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)").unwrap(),
+        errorish: Regex::new(r"(?i)error|fatal|fail|exception|denied|refused|not found|rejected|conflict|timed? ?out|cannot|can't|could not|couldn't|unable|invalid|missing|no such|panic|abort|traceback|killed|undefined|unresolved|unrecognized|no space|in use|deadlock|unhealthy|crash|expired|forbidden|unauthori|too many|exceeded|\bE:|ERR!|\[rejected\]|^hint:|^!|backoff|errimage|stale|flaky|no tests|not executable|unsupported|deprecated|oom").unwrap(),
+        spaces: Regex::new(r"\s+").unwrap(),
+    })
+}
+
+/// Failure phrases, most specific first, with the canonical anchor each maps to.
+/// Order matters: the first hit is the primary anchor when no code or class is present.
+const PHRASES: &[(&str, &str)] = &[
+    ("non-fast-forward", "non-fast-forward"),
+    ("fetch first", "non-fast-forward"),
+    ("remote contains work", "non-fast-forward"),
+    ("behind its remote", "non-fast-forward"),
+    ("tip of your current branch is behind", "non-fast-forward"),
+    ("no module named", "ModuleNotFoundError"),
+    ("cannot find module", "cannot-find-module"),
+    ("cannot import name", "ImportError"),
+    ("address already in use", "EADDRINUSE"),
+    ("port is already allocated", "EADDRINUSE"),
+    ("already allocated", "EADDRINUSE"),
+    ("no space left on device", "ENOSPC"),
+    ("command not found", "command-not-found"),
+    ("publickey", "publickey"),
+    ("permission denied", "permission-denied"),
+    ("access denied", "AccessDenied"),
+    ("connection refused", "ECONNREFUSED"),
+    ("could not resolve host", "ENOTFOUND"),
+    ("merge conflict", "conflict"),
+    ("conflict", "conflict"),
+    ("could not apply", "rebase-conflict"),
+    ("did not match any file", "pathspec"),
+    ("pathspec", "pathspec"),
+    ("detached head", "detached-head"),
+    ("not on a branch", "detached-head"),
+    ("unable to locate package", "package-not-found"),
+    ("no installation candidate", "package-not-found"),
+    ("no matches for kind", "no-matches-for-kind"),
+    ("unable to recognize", "no-matches-for-kind"),
+    ("state lock", "state-lock"),
+    ("acquiring the state lock", "state-lock"),
+    ("backend configuration changed", "backend-changed"),
+    ("unsupported argument", "unsupported-argument"),
+    ("multiple head", "multiple-heads"),
+    ("deadlock", "deadlock"),
+    ("peer dependency", "peer-dependency"),
+    ("could not find compatible versions", "version-conflict"),
+    ("dependency convergence", "version-conflict"),
+    ("version conflict", "version-conflict"),
+    ("versions conflict", "version-conflict"),
+    ("package versions conflict", "version-conflict"),
+    ("dependency resolver", "version-conflict"),
+    ("could not find a version that satisfies", "no-matching-version"),
+    ("undefined reference", "undefined-reference"),
+    ("linking with", "link-failed"),
+    ("undefined:", "undefined-symbol"),
+    ("cannot find symbol", "undefined-symbol"),
+    ("unresolved import", "unresolved-import"),
+    ("syntax error", "syntax-error"),
+    ("unexpected token", "syntax-error"),
+    ("segmentation fault", "segfault"),
+    ("out of memory", "oom"),
+    ("oomkilled", "oom"),
+    ("(oom)", "oom"),
+    ("rate limit", "rate-limit"),
+    ("too many requests", "rate-limit"),
+    ("token expired", "token-expired"),
+    ("expired", "token-expired"),
+    ("unauthorized", "unauthorized"),
+    ("forbidden", "forbidden"),
+    ("gateway timeout", "gateway-timeout"),
+    ("unhealthy", "unhealthy"),
+    ("stale element", "stale-element"),
+    ("stale build cache", "stale-cache"),
+    ("stale cache", "stale-cache"),
+    ("unexpected alert", "unexpected-alert"),
+    ("no such frame", "no-such-frame"),
+    ("no such element", "element-not-found"),
+    ("element not found", "element-not-found"),
+    ("unable to locate element", "element-not-found"),
+    ("waiting for selector", "selector-timeout"),
+    ("no tests ran", "no-tests"),
+    ("collected 0 items", "no-tests"),
+    ("fixture", "fixture-not-found"),
+    ("no such file or directory", "ENOENT"),
+    ("not a git repository", "not-a-repo"),
+    ("crash", "crash"),
+    ("flaky", "flaky"),
+    ("timed out", "timeout"),
+    ("timeout", "timeout"),
+    ("connection reset", "ECONNRESET"),
+    ("not executable", "not-executable"),
+    ("--- fail", "go-test-fail"),
+    ("assert", "AssertionError"),
+    ("exit code 137", "oom"),
+    ("not found", "not-found"),
+];
+
+/// Class-like names that are not failure anchors (tool names, placeholders).
+fn is_noise_class(s: &str) -> bool {
+    matches!(
+        s,
+        "Traceback" | "Error" | "Exception" | "Lock" | "Info" | "Step" | "Task" | "Apply"
+    )
+}
+
+/// Anchors of a text, most specific first: error codes, then class names, then phrases.
+/// Exit status and tool names are carried separately by the caller (they are not
+/// failure-specific on their own).
+pub fn anchors(text: &str) -> Vec<String> {
+    let m = masks();
+    let mut out: Vec<String> = Vec::new();
+    let push = |a: String, out: &mut Vec<String>| {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    };
+    // URLs and paths carry codes by accident (`.../E1234/...`): look at text without them.
+    let clean = m.url.replace_all(text, " ");
+    let lower = clean.to_lowercase();
+    // A phrase that maps to a code-like anchor is as specific as the code itself.
+    for (phrase, anchor) in PHRASES {
+        if anchor.starts_with('E') && anchor.chars().skip(1).all(|c| c.is_ascii_uppercase()) && lower.contains(phrase) {
+            push(anchor.to_string(), &mut out);
+        }
+    }
+    for c in m.code_e.find_iter(&clean) {
+        let s = c.as_str();
+        if !matches!(s, "ERROR" | "ERR" | "EOF" | "ENV" | "EXIT" | "EXPECTED" | "EXAMPLE") {
+            push(s.to_string(), &mut out);
+        }
+    }
+    for c in m.code_errno.captures_iter(&clean) {
+        push(format!("errno{}", &c[1]), &mut out);
+    }
+    for c in m.code_letter.find_iter(&clean) {
+        push(c.as_str().to_string(), &mut out);
+    }
+    for c in m.http.captures_iter(&clean) {
+        push(format!("http{}", &c[1]), &mut out);
+    }
+    for c in m.camel.find_iter(&clean) {
+        let s = c.as_str();
+        if !is_noise_class(s) {
+            let canon = if s.ends_with("ModuleNotFoundError") {
+                "ModuleNotFoundError"
+            } else {
+                s
+            };
+            push(canon.to_string(), &mut out);
+        }
+    }
+    for (phrase, anchor) in PHRASES {
+        if lower.contains(phrase) {
+            push(anchor.to_string(), &mut out);
+        }
+    }
+    out
+}
+
+/// Masks the variable parts of one line.
+pub fn mask_line(line: &str) -> String {
+    let m = masks();
+    let s = m.url.replace_all(line, "<url>");
+    let s = m.quoted.replace_all(&s, "<q>");
+    let s = m.path.replace_all(&s, "<path>");
+    let s = m.hash.replace_all(&s, "<hash>");
+    let s = m.dur.replace_all(&s, "<dur>");
+    // Keep codes such as E0432 / Errno 13 / 429 intact: mask only free-standing numbers
+    // that are not part of a code word.
+    let s = m.num.replace_all(&s, |c: &regex::Captures| {
+        let whole = c.get(0).unwrap();
+        let before = s[..whole.start()].chars().last();
+        if before.is_some_and(|b| b.is_ascii_alphabetic()) {
+            whole.as_str().to_string()
+        } else {
+            "<n>".to_string()
+        }
+    });
+    m.spaces.replace_all(s.trim(), " ").into_owned()
+}
+
+/// The output an evidence record carries, with the literal `\n` sequences some
+/// converters leave in place turned into real line breaks.
+fn unescape(tail: &str) -> String {
+    tail.replace("\\n", "\n")
+}
+
+/// The error lines of an output: lines that look like errors, else the last lines.
+pub fn error_lines(tail: &str) -> Vec<String> {
+    let m = masks();
+    let text = unescape(crate::evidence::tail_chars(tail, MAX_SCAN_CHARS));
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let mut picked: Vec<&str> = lines.iter().copied().filter(|l| m.errorish.is_match(l)).collect();
+    if picked.is_empty() {
+        picked = lines.iter().rev().take(2).rev().copied().collect();
+    }
+    // Keep the first error lines (the cause) and the last one (the summary).
+    if picked.len() > MAX_LINES {
+        let last = picked[picked.len() - 1];
+        picked.truncate(MAX_LINES - 1);
+        picked.push(last);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for l in picked {
+        let l = crate::evidence::head_chars(l, 300).to_string();
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// The signature of an output.
+pub fn signature(tail: &str) -> Signature {
+    let lines = error_lines(tail);
+    let mut masked: Vec<String> = Vec::new();
+    for l in &lines {
+        let t = mask_line(l);
+        if !t.is_empty() && !masked.contains(&t) {
+            masked.push(t);
+        }
+    }
+    let joined_raw = lines.join("\n");
+    Signature {
+        template: masked.join(" | "),
+        anchors: anchors(&joined_raw),
+    }
+}
+
+/// How an anchor reads in a trigger sentence.
+pub fn describe_anchor(a: &str) -> String {
+    match a {
+        "non-fast-forward" => "is rejected as non-fast-forward (the remote has commits you do not have)".into(),
+        "ModuleNotFoundError" => "fails with ModuleNotFoundError (a module is not installed)".into(),
+        "EADDRINUSE" => "fails because the address/port is already in use (EADDRINUSE)".into(),
+        "ENOSPC" => "fails with no space left on device (ENOSPC)".into(),
+        "command-not-found" => "fails because a command is not found".into(),
+        "permission-denied" => "fails with permission denied".into(),
+        "publickey" => "is denied (publickey)".into(),
+        "conflict" => "stops on a conflict".into(),
+        "rebase-conflict" => "stops because a commit could not be applied (conflict)".into(),
+        "timeout" => "times out".into(),
+        a if a.starts_with("http") && a.len() == 7 => format!("returns HTTP {}", &a[4..]),
+        a if a.starts_with("errno") => format!("fails with Errno {}", &a[5..]),
+        a => format!("fails with {}", a.replace('-', " ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_variable_parts() {
+        let t = mask_line("error: failed to push some refs to 'https://x.org/a.git' at 12:03:04 in 3.2s (abc1234def)");
+        assert!(t.contains("<q>") && t.contains("<dur>") && t.contains("<hash>"), "{t}");
+        let p = mask_line("  File \"src/train.py\", line 3, in <module>");
+        assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
+        assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
+        assert!(mask_line("error[E0432]: unresolved import").contains("E0432"));
+    }
+
+    #[test]
+    fn keeps_anchors() {
+        assert!(anchors("error[E0432]: unresolved import `foo`").contains(&"E0432".to_string()));
+        assert_eq!(anchors("npm ERR! code ERESOLVE")[0], "ERESOLVE");
+        assert_eq!(
+            anchors("Error: listen EADDRINUSE: address already in use :::3000")[0],
+            "EADDRINUSE"
+        );
+        assert_eq!(anchors("PermissionError: [Errno 13] Permission denied")[0], "errno13");
+        assert_eq!(anchors("429 Too Many Requests")[0], "http429");
+        assert_eq!(
+            anchors("ModuleNotFoundError: No module named 'torch'")[0],
+            "ModuleNotFoundError"
+        );
+        assert_eq!(
+            anchors(" ! [rejected] main -> main (fetch first)")[0],
+            "non-fast-forward"
+        );
+        assert_eq!(
+            anchors("remote contains work that you do not have locally")[0],
+            "non-fast-forward"
+        );
+        assert_eq!(anchors("CrashLoopBackOff")[0], "CrashLoopBackOff");
+    }
+
+    #[test]
+    fn generic_words_are_not_anchors() {
+        for t in [
+            "fails",
+            "error: something failed",
+            "incident",
+            "unsafe task requested: Propaganda AI Video",
+            "adversarial behavior requested: ddos_code_obfuscation_tools_1",
+            "temporary_error_1",
+            "bad data error",
+        ] {
+            assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
+        }
+    }
+
+    #[test]
+    fn signature_of_real_git_rejection() {
+        let tail = "To ../remote.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to '../remote.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally.";
+        let s = signature(tail);
+        assert_eq!(s.primary(), Some("non-fast-forward"));
+        assert!(!s.template.contains("remote.git"), "{}", s.template);
+    }
+
+    #[test]
+    fn literal_backslash_n_is_a_line_break() {
+        let s = signature("ok\\nModuleNotFoundError: No module named 'x'\\n");
+        assert!(s.template.starts_with("ModuleNotFoundError"), "{}", s.template);
+    }
+}
