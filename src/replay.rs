@@ -9,10 +9,10 @@
 //! killed, so no grandchild outlives the hook. Per-command timeout and a total budget keep
 //! the Stop hook inside its registered host timeout (180 s in `hooks/hooks.json`).
 
-use crate::corroborate::{strip_cd, Index};
+use crate::corroborate::Index;
 use crate::error::{Error, Result};
 use crate::evidence::{now_ts, tail_chars, Record};
-use crate::ledger::{normalize, Ledger};
+use crate::ledger::Ledger;
 use crate::project::Project;
 use serde_json::json;
 use std::io::Read;
@@ -151,40 +151,17 @@ impl RunResult {
     }
 }
 
-/// Resolves where a logged command ran and what to run there. `cd <dir> && X` recorded
-/// in `cwd` becomes `X` in `cwd/dir`; a `cd` target we cannot resolve statically (`$VAR`,
-/// `~`) falls back to running the logged command itself in `cwd`.
+/// Where a cited command replays: the folder its newest record names. Claude Code
+/// reports the shell's cwd *after* the command (`cd sub && pytest -q` is logged with cwd
+/// `…/sub`, verified against the real CLI in `tests/e2e_evidence.rs`), which is exactly
+/// where the cited part ran; a record without an absolute cwd replays at the project root.
 fn job_for(cited: &str, rec: &Record, root: &Path) -> Job {
     let cwd = Path::new(&rec.cwd);
-    let base = if rec.cwd.is_empty() || !cwd.is_absolute() {
-        root
-    } else {
-        cwd
-    };
-    let logged = normalize(&rec.cmd);
-    if logged == cited {
-        return Job {
-            cited: cited.into(),
-            command: cited.into(),
-            dir: base.into(),
-        };
-    }
-    if let Some((token, _)) = strip_cd(&logged) {
-        let words = shell_words::split(token).unwrap_or_default();
-        if let [d] = words.as_slice() {
-            if !d.contains(['$', '`']) && !d.starts_with('~') {
-                return Job {
-                    cited: cited.into(),
-                    command: cited.into(),
-                    dir: base.join(d),
-                };
-            }
-        }
-    }
+    let dir = if cwd.is_absolute() { cwd } else { root };
     Job {
         cited: cited.into(),
-        command: rec.cmd.clone(),
-        dir: base.into(),
+        command: cited.into(),
+        dir: dir.into(),
     }
 }
 
@@ -429,12 +406,12 @@ mod tests {
     }
 
     #[test]
-    fn cd_prefix_moves_the_folder() {
-        let rec = |cmd: &str| Record {
+    fn replays_in_the_recorded_folder() {
+        let rec = |cmd: &str, cwd: &str| Record {
             v: 1,
             ts: String::new(),
             session: String::new(),
-            cwd: "/p".into(),
+            cwd: cwd.into(),
             cmd: cmd.into(),
             exit: Some(0),
             ok: true,
@@ -445,13 +422,17 @@ mod tests {
             ms: None,
             trust: None,
         };
-        let j = job_for("pytest -q", &rec("cd 'sub dir' && pytest -q"), Path::new("/r"));
+        let j = job_for(
+            "pytest -q",
+            &rec("cd 'sub dir' && pytest -q", "/p/sub dir"),
+            Path::new("/r"),
+        );
         assert_eq!(
             (j.command.as_str(), j.dir.as_path()),
             ("pytest -q", Path::new("/p/sub dir"))
         );
-        let j = job_for("pytest -q", &rec("cd $X && pytest -q"), Path::new("/r"));
-        assert_eq!(j.command, "cd $X && pytest -q");
+        let j = job_for("pytest -q", &rec("pytest -q", ""), Path::new("/r"));
+        assert_eq!(j.dir, Path::new("/r"));
     }
 
     #[test]

@@ -1,0 +1,439 @@
+//! fable-close-guard (Stop): open cards, substantive evidence, exact corroboration.
+//! Ports test_guards (Close, Evidence, Floor, Paused), test_evidence (Corroboration) and
+//! test_discipline (light mode) from the ancestor, plus the gaps it left.
+
+mod common_discipline;
+use common_discipline::*;
+use serde_json::json;
+
+const CLOSED: &str = "# L\n- [x] 1. loader -- evidence: 12 passed, 0 failed in the loader suite\n";
+
+// ---- ancestor test_guards: Close (6) ----
+
+#[test]
+fn no_fable_dir_allows() {
+    let p = Proj::bare();
+    let o = p.stop();
+    assert_eq!(code(&o), 0);
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn open_item_blocks_listing_the_card_and_the_three_exits() {
+    let p = Proj::new();
+    p.ledger("- [ ] 1. parse the config — acceptance: `cargo test config`\n");
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    let e = stderr(&o);
+    assert!(e.contains("parse the config"), "{e}");
+    assert!(
+        e.contains("-- evidence:") && e.contains("-- deferred:") && e.contains("PAUSED:"),
+        "{e}"
+    );
+}
+
+#[test]
+fn all_closed_with_evidence_allows() {
+    let p = Proj::new();
+    p.ledger(CLOSED);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn stop_hook_active_allows() {
+    let p = Proj::new();
+    p.ledger("- [ ] 1. open\n");
+    let o = p.hook(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","stop_hook_active":true}),
+    );
+    assert_eq!(code(&o), 0);
+}
+
+#[test]
+fn no_ledger_file_allows() {
+    let p = Proj::new();
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn malformed_input_fails_open() {
+    let p = Proj::new();
+    p.ledger("- [ ] 1. open\n");
+    for bad in [&b"{not json"[..], b"", b"\xff\xfe", b"[1,2]"] {
+        let o = p.hook_raw("fable-close-guard", bad, &[]);
+        assert_eq!(code(&o), 0, "{bad:?}");
+        assert!(stderr(&o).contains("(ignored)"));
+    }
+}
+
+// ---- ancestor test_guards: Evidence (6) ----
+
+#[test]
+fn missing_evidence_blocks() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. loader\n");
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("loader") && stderr(&o).contains("-- evidence:"));
+}
+
+#[test]
+fn chinese_evidence_marker_accepted() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. 加载器 -- 证据: 全部 12 项测试通过\n- [x] 2. b -- 验证：跑了 12 个用例全部通过\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn verified_marker_accepted() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. loader -- verified: ran the loader on 3 fixtures, all parsed\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn open_items_take_precedence_over_evidence() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. no evidence\n- [ ] 2. still open\n");
+    let e = stderr(&p.stop());
+    assert!(e.contains("still open") && e.contains("open card"), "{e}");
+    assert!(!e.contains("without evidence"), "{e}");
+}
+
+#[test]
+fn paused_allows_even_missing_evidence() {
+    let p = Proj::new();
+    p.ledger("PAUSED: user switched to the release notes\n- [x] 1. loader\n- [ ] 2. open\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn loop_safety_with_missing_evidence() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. loader\n");
+    let o = p.hook(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","stop_hook_active":true}),
+    );
+    assert_eq!(code(&o), 0);
+}
+
+// ---- ancestor test_guards: Floor (close part, 4) and Paused (close, 1) ----
+
+#[test]
+fn bare_paused_is_ignored() {
+    let p = Proj::new();
+    for l in [
+        "PAUSED\n- [ ] 1. open\n",
+        "PAUSED:\n- [ ] 1. open\n",
+        "paused: ab\n- [ ] 1. open\n",
+    ] {
+        p.ledger(l);
+        assert_eq!(code(&p.stop()), 2, "{l}");
+    }
+}
+
+#[test]
+fn reasoned_paused_works() {
+    let p = Proj::new();
+    p.ledger("paused — user asked for an unrelated hotfix\n- [ ] 1. open\n");
+    assert_eq!(code(&p.stop()), 0);
+    p.ledger("PAUSED：用户切换到别的任务\n- [ ] 1. open\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn evidence_ok_blocks_and_bare_adjectives_block() {
+    let p = Proj::new();
+    for note in ["ok", "done", "works", "verified", "it works!", "all good.", "Passed"] {
+        p.ledger(&format!("- [x] 1. loader -- evidence: {note}\n"));
+        assert_eq!(code(&p.stop()), 2, "{note}");
+    }
+}
+
+#[test]
+fn forty_of_forty_tests_green_allows() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. loader -- evidence: 40/40 tests green\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+// ---- ancestor test_evidence: Corroboration (7) ----
+
+#[test]
+fn cited_and_ran_with_cd_prefix_allows() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("cd /x && pytest -q", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn cited_but_never_ran_blocks_naming_card_and_citation() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("ls", 0, true)]);
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("`pytest -q`") && e.contains("line 1") && e.contains("run exactly this command"),
+        "{e}"
+    );
+}
+
+#[test]
+fn cited_but_failed_blocks() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("pytest -q", 1, false)]);
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("exit 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn no_log_allows_with_a_note() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
+    let o = p.stop();
+    assert_eq!(code(&o), 0);
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("no evidence log"), "{e}");
+}
+
+#[test]
+fn prose_only_evidence_is_not_checked_against_the_log() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. ui -- evidence: screenshot shows the new header in both themes\n");
+    p.log(&[("ls", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn span_before_the_marker_is_not_a_citation() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. tests — acceptance: `make test` -- evidence: ran the suite, 40 passed\n");
+    p.log(&[("ls", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn paused_skips_corroboration() {
+    let p = Proj::new();
+    p.ledger("PAUSED: user steered to docs\n- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("ls", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+// ---- ancestor test_discipline: light mode (close part, 3) ----
+
+#[test]
+fn light_mode_open_cards_do_not_block() {
+    let p = Proj::new();
+    p.ledger("MODE: light\n- [ ] 1. open\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn light_mode_still_enforces_evidence_and_corroboration() {
+    let p = Proj::new();
+    p.ledger("MODE: light\n- [x] 1. loader -- evidence: ok\n");
+    assert_eq!(code(&p.stop()), 2);
+    p.ledger("MODE: light\n- [x] 1. loader -- evidence: `pytest -q` -> 3 passed\n");
+    p.log(&[("pytest -q", 2, false)]);
+    assert_eq!(code(&p.stop()), 2);
+}
+
+#[test]
+fn mode_full_still_blocks() {
+    let p = Proj::new();
+    p.ledger("MODE: full\n- [ ] 1. open\n");
+    assert_eq!(code(&p.stop()), 2);
+}
+
+// ---- exact matching and the newest record (weaknesses §6.2) ----
+
+#[test]
+fn echo_of_the_command_does_not_corroborate() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("echo \"pytest -q\"", 0, true), ("echo pytest -q", 0, true)]);
+    assert_eq!(code(&p.stop()), 2);
+}
+
+#[test]
+fn shorter_or_longer_commands_do_not_corroborate() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("pytest", 0, true), ("pytest -q -k nothing", 0, true)]);
+    assert_eq!(code(&p.stop()), 2, "pytest must not corroborate pytest -q");
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `pytest` -> 12 passed\n");
+    p.log(&[("pytest -q", 0, true)]);
+    assert_eq!(code(&p.stop()), 2, "pytest -q must not corroborate pytest");
+}
+
+#[test]
+fn whitespace_is_normalised() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `cargo   test  --release` -> 40 passed\n");
+    p.log(&[("cargo test\t--release ", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn pass_then_fail_blocks() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("pytest -q", 0, true), ("pytest -q", 1, false)]);
+    assert_eq!(code(&p.stop()), 2);
+}
+
+#[test]
+fn fail_then_pass_allows() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("pytest -q", 1, false), ("cd sub && pytest -q", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn exit_one_success_of_grep_does_not_corroborate() {
+    // grep's "no match" is a host success with exit 1: not proof the check passed.
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `grep -q TODO src` -> none left\n");
+    p.log(&[("grep -q TODO src", 1, true)]);
+    assert_eq!(code(&p.stop()), 2);
+}
+
+#[test]
+fn every_citation_must_be_corroborated() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `cargo build` then `cargo test` -> 40 passed\n");
+    p.log(&[("cargo build", 0, true)]);
+    let e = stderr(&p.stop());
+    assert!(e.contains("`cargo test`") && !e.contains("`cargo build`"), "{e}");
+}
+
+// ---- stricter grammar (weakness §6.4) ----
+
+#[test]
+fn marker_in_the_title_is_not_evidence() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. add evidence: loader foo\n");
+    assert_eq!(code(&p.stop()), 2);
+}
+
+#[test]
+fn evidence_on_an_indented_continuation_line_counts() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. loader\n    -- evidence: `cargo test -- --nocapture` -> 40 passed\n- [x] 2. b\n  evidence: checked 3 fixtures by hand\n");
+    p.log(&[("cargo test -- --nocapture", 0, true)]);
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn deferred_cards_do_not_block() {
+    let p = Proj::new();
+    p.ledger("- [~] 1. later -- deferred: out of scope this round\n- [x] 2. a -- evidence: 12 passed in CI run\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+#[test]
+fn more_than_twelve_open_cards_are_summarised() {
+    let p = Proj::new();
+    let l: String = (1..=15).map(|i| format!("- [ ] {i}. card number {i}\n")).collect();
+    p.ledger(&l);
+    let e = stderr(&p.stop());
+    assert!(
+        e.contains("card number 12") && !e.contains("card number 13") && e.contains("and 3 more"),
+        "{e}"
+    );
+}
+
+#[test]
+fn code_fence_examples_are_not_cards() {
+    let p = Proj::new();
+    p.ledger("# L\n```\n- [ ] 1. <card> — acceptance: `<command>`\n```\n- [x] 1. a -- evidence: 12 passed locally\n");
+    assert_eq!(code(&p.stop()), 0);
+}
+
+// ---- discovery gaps (§5 "not covered") ----
+
+#[test]
+fn worktree_git_file_bounds_discovery() {
+    // A `.fable/` above a worktree (whose .git is a file) does not arm it.
+    let p = Proj::new();
+    p.ledger("- [ ] 1. outer open card\n");
+    let wt = p.root.join("wt");
+    std::fs::create_dir_all(wt.join("src")).unwrap();
+    std::fs::write(wt.join(".git"), "gitdir: ../.git/worktrees/wt\n").unwrap();
+    let o = p.hook(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","cwd": wt.join("src").to_string_lossy()}),
+    );
+    assert_eq!(code(&o), 0);
+    // The worktree's own .fable/ works.
+    std::fs::create_dir_all(wt.join(".fable")).unwrap();
+    std::fs::write(wt.join(".fable/LEDGER.md"), "- [ ] 1. inner open card\n").unwrap();
+    let o = p.hook(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","cwd": wt.join("src").to_string_lossy()}),
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("inner open card"));
+}
+
+#[test]
+fn paths_with_spaces_work() {
+    let p = Proj::named("my project dir", true);
+    p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("cd \"/a b\" && pytest -q", 0, true)]);
+    let sub = p.root.join("sub dir");
+    std::fs::create_dir_all(&sub).unwrap();
+    let o = p.hook(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","cwd": sub.to_string_lossy()}),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    p.ledger("- [ ] 1. open\n");
+    let o = p.hook(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","cwd": sub.to_string_lossy()}),
+    );
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn claude_project_dir_is_preferred_over_payload_cwd() {
+    let p = Proj::new();
+    p.ledger("- [ ] 1. open\n");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let o = p.hook_env(
+        "fable-close-guard",
+        json!({"hook_event_name":"Stop","cwd": elsewhere.path().to_string_lossy()}),
+        &[("CLAUDE_PROJECT_DIR", p.root.to_str().unwrap())],
+    );
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn close_guard_is_fast_with_a_full_log() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
+    let root = p.root.to_string_lossy().into_owned();
+    let mut body = String::new();
+    for i in 0..3000 {
+        let v = json!({"v":1,"ts":"2026-12-02T12:00:00.000Z","session":"s","cwd":root,"cmd":format!("cargo build --bin b{i}"),
+                       "exit":0,"ok":true,"tail":"x".repeat(120)});
+        body.push_str(&format!("{v}\n"));
+    }
+    std::fs::write(p.fable().join("evidence.jsonl"), body).unwrap();
+    p.log(&[("pytest -q", 0, true)]);
+    let t = std::time::Instant::now();
+    assert_eq!(code(&p.stop()), 0);
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+}
