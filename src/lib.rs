@@ -52,6 +52,10 @@ pub mod safety;
 pub mod signature;
 pub mod wilson;
 
+// Field test.
+pub mod corpus;
+pub mod extraction_metrics;
+
 // Command line.
 pub mod bench;
 pub mod evidence_cli;
