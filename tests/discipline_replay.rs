@@ -1,0 +1,285 @@
+//! Acceptance replay (`REPLAY: on`) and `fable trust` / `fable replay`.
+//! Ports test_evidence's replay checks and covers what the ancestor never tested:
+//! timeouts, the budget, the folder, process-group kills, and the trust gate.
+
+mod common_discipline;
+use common_discipline::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+fn replay_ledger(cites: &[&str]) -> String {
+    let mut s = String::from("REPLAY: on\n");
+    for (i, c) in cites.iter().enumerate() {
+        s.push_str(&format!("- [x] {}. card -- evidence: `{c}` -> passed\n", i + 1));
+    }
+    s
+}
+
+// ---- ancestor test_evidence: Replay (3) ----
+
+#[test]
+fn passing_replay_allows_and_is_logged() {
+    let p = Proj::new();
+    p.ledger(&replay_ledger(&["true"]));
+    p.log(&[("true", 0, true)]);
+    p.trust();
+    let o = p.stop();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let last = p.records().pop().unwrap();
+    assert_eq!(
+        (last["event"].as_str(), last["cmd"].as_str(), last["ok"].as_bool()),
+        (Some("Replay"), Some("true"), Some(true))
+    );
+    assert_eq!(last["exit"], 0);
+}
+
+#[test]
+fn failing_replay_blocks_with_the_output_tail() {
+    let p = Proj::new();
+    p.ledger(&replay_ledger(&[
+        "test -f built.txt || { echo missing artefact built.txt; false; }",
+    ]));
+    p.log(&[(
+        "test -f built.txt || { echo missing artefact built.txt; false; }",
+        0,
+        true,
+    )]);
+    p.trust();
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    let e = stderr(&o);
+    assert!(e.contains("exit 1") && e.contains("missing artefact built.txt"), "{e}");
+    let last = p.records().pop().unwrap();
+    assert_eq!(
+        (last["event"].as_str(), last["ok"].as_bool()),
+        (Some("Replay"), Some(false))
+    );
+    // The failed replay is now the newest record: the next stop blocks on corroboration.
+    let e = stderr(&p.stop());
+    assert!(e.contains("failed on its latest run"), "{e}");
+}
+
+#[test]
+fn replay_is_off_by_default() {
+    let p = Proj::new();
+    let marker = p.root.join("ran.txt");
+    p.ledger("- [x] 1. card -- evidence: `touch ran.txt` -> done and checked\n");
+    p.log(&[("touch ran.txt", 0, true)]);
+    p.trust();
+    assert_eq!(code(&p.stop()), 0);
+    assert!(!marker.exists());
+}
+
+// ---- the trust gate ----
+
+#[test]
+fn committed_ledger_in_untrusted_project_runs_nothing() {
+    let p = Proj::new();
+    let marker = p.root.join("pwned.txt");
+    p.ledger(&replay_ledger(&["touch pwned.txt"]));
+    p.log(&[("touch pwned.txt", 0, true)]);
+    let o = p.stop();
+    assert_eq!(code(&o), 0);
+    assert!(!marker.exists(), "an untrusted ledger made the hook execute a command");
+    assert!(stderr(&o).contains("not trusted"), "{}", stderr(&o));
+    // Trust lives in the user's config folder, never in the repository.
+    assert!(!p.fable().join("trusted.json").exists());
+    p.trust();
+    assert!(p.config_dir().join("trusted.json").exists());
+    assert_eq!(code(&p.stop()), 0);
+    assert!(marker.exists());
+}
+
+#[test]
+fn only_cited_commands_with_a_passing_record_replay() {
+    let p = Proj::new();
+    p.ledger("REPLAY: on\n- [x] 1. a -- evidence: `touch cited.txt` -> ok and checked\n");
+    p.log(&[("touch cited.txt", 0, true), ("touch uncited.txt", 0, true)]);
+    p.trust();
+    assert_eq!(code(&p.stop()), 0);
+    assert!(p.root.join("cited.txt").exists());
+    assert!(!p.root.join("uncited.txt").exists());
+    // A cited command that never passed is reported by corroboration and never run.
+    p.ledger("REPLAY: on\n- [x] 1. a -- evidence: `touch never.txt` -> ok and checked\n");
+    p.log(&[("touch never.txt", 1, false)]);
+    assert_eq!(code(&p.stop()), 2);
+    assert!(!p.root.join("never.txt").exists());
+}
+
+#[test]
+fn trust_list_and_remove() {
+    let p = Proj::new();
+    p.trust();
+    let o = p.cli(&["trust", "--list", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["trusted"][0].as_str().unwrap(), p.root.to_str().unwrap());
+    // Trusting a subfolder trusts the project root; trusting twice changes nothing.
+    std::fs::create_dir_all(p.root.join("src")).unwrap();
+    let o = p.cli(&["trust", p.root.join("src").to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["changed"], false);
+    let o = p.cli(&["trust", "--remove", p.root.to_str().unwrap()]);
+    assert!(o.status.success());
+    let o = p.cli(&["trust", "--list", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["trusted"].as_array().unwrap().len(), 0);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let m = std::fs::metadata(p.config_dir().join("trusted.json"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(m & 0o777, 0o600);
+    }
+}
+
+#[test]
+fn trust_falls_back_to_xdg_config_home() {
+    let p = Proj::new();
+    let o = p
+        .cmd("fable")
+        .env_remove("FABLE_CONFIG_DIR")
+        .arg("trust")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(p.home.join("xdg-config/fable/trusted.json").exists());
+}
+
+// ---- timeouts, budget, folder (ancestor §5 "not covered") ----
+
+#[test]
+fn per_command_timeout() {
+    let p = Proj::new();
+    p.ledger(&replay_ledger(&["sleep 20"]));
+    p.log(&[("sleep 20", 0, true)]);
+    p.trust();
+    let t = Instant::now();
+    let o = p.stop_env(&[("FABLE_REPLAY_TIMEOUT", "0.5")]);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("timed out after 0.5s"), "{}", stderr(&o));
+}
+
+#[test]
+fn total_budget_is_enforced() {
+    let p = Proj::new();
+    p.ledger(&replay_ledger(&["sleep 0.6", "sleep 0.61", "sleep 0.62"]));
+    p.log(&[("sleep 0.6", 0, true), ("sleep 0.61", 0, true), ("sleep 0.62", 0, true)]);
+    p.trust();
+    let t = Instant::now();
+    let o = p.stop_env(&[("FABLE_REPLAY_TIMEOUT", "5"), ("FABLE_REPLAY_BUDGET", "1")]);
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    assert_eq!(code(&o), 2);
+    let e = stderr(&o);
+    assert!(!e.contains("`sleep 0.6` ->"), "the first fits the budget: {e}");
+    assert!(e.contains("`sleep 0.61` -> timed out"), "{e}");
+    assert!(
+        e.contains("`sleep 0.62` -> not replayed: the 1s replay budget is spent"),
+        "{e}"
+    );
+}
+
+#[test]
+fn replay_runs_in_the_folder_of_the_newest_record() {
+    let p = Proj::named("proj with space", true);
+    let sub = p.root.join("sub dir");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("here.txt"), "x").unwrap();
+    p.ledger(&replay_ledger(&["test -f here.txt"]));
+    // Claude Code logs the shell's cwd after the command: `cd "sub dir" && …` ran in sub dir.
+    p.log_at("cd \"sub dir\" && test -f here.txt", 0, true, sub.to_str().unwrap());
+    p.trust();
+    let o = p.stop();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let last = p.records().pop().unwrap();
+    assert_eq!(last["cwd"].as_str().unwrap(), sub.to_str().unwrap());
+}
+
+#[test]
+fn timeout_kills_the_whole_process_group() {
+    let p = Proj::new();
+    let cmd = "sleep 30 & echo $! > grandchild.pid; wait";
+    p.ledger(&replay_ledger(&[cmd]));
+    p.log(&[(cmd, 0, true)]);
+    p.trust();
+    let o = p.stop_env(&[("FABLE_REPLAY_TIMEOUT", "1")]);
+    assert_eq!(code(&o), 2);
+    let pid: i32 = std::fs::read_to_string(p.root.join("grandchild.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !process_gone(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(process_gone(pid), "grandchild {pid} outlived the hook");
+}
+
+#[test]
+fn background_stragglers_of_a_passing_command_are_killed_too() {
+    let p = Proj::new();
+    let cmd = "sleep 30 >/dev/null 2>&1 & echo $! > bg.pid";
+    p.ledger(&replay_ledger(&[cmd]));
+    p.log(&[(cmd, 0, true)]);
+    p.trust();
+    let t = Instant::now();
+    assert_eq!(code(&p.stop()), 0);
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let pid: i32 = std::fs::read_to_string(p.root.join("bg.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !process_gone(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(process_gone(pid));
+}
+
+#[test]
+fn light_mode_with_replay_on_still_replays() {
+    let p = Proj::new();
+    p.ledger("MODE: light\nREPLAY: on\n- [ ] 2. open, ignored in light mode\n- [x] 1. a -- evidence: `test -f gone.txt` -> present\n");
+    p.log(&[("test -f gone.txt", 0, true)]);
+    p.trust();
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("`test -f gone.txt` -> exit 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn paused_skips_replay() {
+    let p = Proj::new();
+    p.ledger(
+        "PAUSED: user wants a hotfix first\nREPLAY: on\n- [x] 1. a -- evidence: `touch p.txt` -> ok and checked\n",
+    );
+    p.log(&[("touch p.txt", 0, true)]);
+    p.trust();
+    assert_eq!(code(&p.stop()), 0);
+    assert!(!p.root.join("p.txt").exists());
+}
+
+// ---- fable replay (manual) ----
+
+#[test]
+fn cli_replay_refuses_untrusted_and_reports_trusted() {
+    let p = Proj::new();
+    p.ledger(&replay_ledger(&["touch cli.txt", "false"]));
+    p.log(&[("touch cli.txt", 0, true), ("false", 0, true)]);
+    let o = p.cli(&["replay", p.root.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(!p.root.join("cli.txt").exists());
+    p.trust();
+    let o = p.cli(&["replay", p.root.to_str().unwrap(), "--json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["results"][0]["passed"], true);
+    assert_eq!(v["results"][1]["passed"], false);
+    assert!(p.root.join("cli.txt").exists());
+    assert_eq!(p.records().iter().filter(|r| r["event"] == json!("Replay")).count(), 2);
+}
