@@ -277,6 +277,14 @@ mod tests {
     }
 
     #[test]
+    fn reinstall_keeps_our_events_in_place_before_later_foreign_ones() {
+        let (mut doc, _) = install(json!({}), &ours()).unwrap();
+        doc["hooks"]["UserPromptSubmit"] = json!([{"hooks": [{"type": "command", "command": "x"}]}]);
+        let (again, _) = install(doc.clone(), &ours()).unwrap();
+        assert_eq!(render(&again), render(&doc));
+    }
+
+    #[test]
     fn foreign_content_keeps_place_and_order() {
         let (doc, _) = install(foreign(), &ours()).unwrap();
         let keys: Vec<_> = doc.as_object().unwrap().keys().cloned().collect();

@@ -354,6 +354,19 @@ fn install_three_times_is_byte_identical_and_uninstall_restores_foreign_content(
 }
 
 #[test]
+fn reinstall_after_the_user_added_an_event_changes_nothing() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let mut doc = s.read();
+    doc["hooks"]["UserPromptSubmit"] = json!([{"hooks": [{"type": "command", "command": "my-prompt-hook"}]}]);
+    let text = format!("{}\n", serde_json::to_string_pretty(&doc).unwrap());
+    fs::write(s.settings(), &text).unwrap();
+    let out = s.install().output().unwrap();
+    assert!(stdout_of(&out).contains("already registered"), "{}", stdout_of(&out));
+    assert_eq!(fs::read_to_string(s.settings()).unwrap(), text);
+}
+
+#[test]
 fn written_file_is_pretty_with_two_space_indent_and_trailing_newline() {
     let s = Sandbox::new();
     s.install_ok();
