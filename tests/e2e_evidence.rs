@@ -15,13 +15,29 @@ fn real_cli_session_leaves_three_true_records() {
         .run(&claude);
     assert_eq!(o.rc, 0, "{}", o.debug());
     let settings = std::fs::read_to_string(o.proj().join(".claude/settings.json")).unwrap();
-    assert!(settings.contains("fable-evidence") && settings.contains("PostToolUseFailure"), "{settings}");
+    assert!(
+        settings.contains("fable-evidence") && settings.contains("PostToolUseFailure"),
+        "{settings}"
+    );
     let r = o.evidence();
     assert_eq!(r.len(), 3, "{r:#?}\n{}", o.debug());
-    assert_eq!((r[0]["cmd"].as_str(), r[0]["exit"].as_i64(), r[0]["ok"].as_bool()), (Some("ls /nonexistent"), Some(2), Some(false)));
-    assert!(r[0]["tail"].as_str().unwrap().contains("No such file or directory"), "{}", r[0]);
-    assert_eq!((r[1]["cmd"].as_str(), r[1]["exit"].as_i64(), r[1]["ok"].as_bool()), (Some("false"), Some(1), Some(false)));
-    assert_eq!((r[2]["cmd"].as_str(), r[2]["exit"].as_i64(), r[2]["ok"].as_bool()), (Some("echo ok"), Some(0), Some(true)));
+    assert_eq!(
+        (r[0]["cmd"].as_str(), r[0]["exit"].as_i64(), r[0]["ok"].as_bool()),
+        (Some("ls /nonexistent"), Some(2), Some(false))
+    );
+    assert!(
+        r[0]["tail"].as_str().unwrap().contains("No such file or directory"),
+        "{}",
+        r[0]
+    );
+    assert_eq!(
+        (r[1]["cmd"].as_str(), r[1]["exit"].as_i64(), r[1]["ok"].as_bool()),
+        (Some("false"), Some(1), Some(false))
+    );
+    assert_eq!(
+        (r[2]["cmd"].as_str(), r[2]["exit"].as_i64(), r[2]["ok"].as_bool()),
+        (Some("echo ok"), Some(0), Some(true))
+    );
     assert_eq!(r[2]["tail"], "ok");
     assert_eq!(r[0]["event"], "PostToolUseFailure");
     assert_eq!(r[2]["event"], "PostToolUse");
@@ -35,7 +51,12 @@ fn real_cli_session_leaves_three_true_records() {
 #[test]
 fn real_cli_reports_cwd_after_the_command() {
     let Some(claude) = available() else { return };
-    let o = Session::new("cwd").file("sub/.keep", "").bash("cd sub && pwd").bash("pwd").text("done").run(&claude);
+    let o = Session::new("cwd")
+        .file("sub/.keep", "")
+        .bash("cd sub && pwd")
+        .bash("pwd")
+        .text("done")
+        .run(&claude);
     let r = o.evidence();
     assert_eq!(r.len(), 2, "{r:#?}\n{}", o.debug());
     for rec in &r {

@@ -97,7 +97,8 @@ impl Session {
     }
 
     pub fn bash(mut self, cmd: &str) -> Session {
-        self.steps.push(json!({"tool_use": {"name": "Bash", "input": {"command": cmd, "description": "run it"}}}));
+        self.steps
+            .push(json!({"tool_use": {"name": "Bash", "input": {"command": cmd, "description": "run it"}}}));
         self
     }
 
@@ -130,10 +131,17 @@ impl Session {
     }
 
     pub fn run(self, claude: &Path) -> Outcome {
-        let work = tempfile::Builder::new().prefix(&format!("fable-e2e-{}-", self.name)).tempdir().unwrap().keep();
+        let work = tempfile::Builder::new()
+            .prefix(&format!("fable-e2e-{}-", self.name))
+            .tempdir()
+            .unwrap()
+            .keep();
         let script = work.join("script.json");
-        std::fs::write(&script, json!({"steps": self.steps, "default": {"text": "Nothing more to do."}}).to_string())
-            .unwrap();
+        std::fs::write(
+            &script,
+            json!({"steps": self.steps, "default": {"text": "Nothing more to do."}}).to_string(),
+        )
+        .unwrap();
         let bins = bin_dir();
         let fable = sh_quote(&bins.join("fable"));
         let mut pre = vec![format!(
@@ -201,7 +209,12 @@ impl Outcome {
     pub fn hook_payloads(&self, event: &str) -> Vec<Value> {
         self.summary["hooks"]
             .as_array()
-            .map(|a| a.iter().filter(|h| h["event"] == event).map(|h| h["payload"].clone()).collect())
+            .map(|a| {
+                a.iter()
+                    .filter(|h| h["event"] == event)
+                    .map(|h| h["payload"].clone())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
