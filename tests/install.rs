@@ -910,6 +910,10 @@ fn plugin_manifest_matches_the_crate() {
     assert_eq!(plugin["name"], "fable");
     assert_eq!(plugin["version"], env!("CARGO_PKG_VERSION"));
     assert!(plugin["description"].as_str().is_some_and(|d| !d.is_empty()));
+    // The skill ships with the plugin too: Claude Code 2.1.332 loads a SKILL.md placed directly
+    // in a manifest `skills` folder (checked with the cc-harness).
+    let skills = root.join(plugin["skills"].as_str().unwrap());
+    assert!(skills.join("SKILL.md").is_file());
     let hooks = read_json(&root.join("hooks/hooks.json"));
     for c in commands(&hooks) {
         assert!(c.contains("${CLAUDE_PLUGIN_ROOT}/target/release/fable-"), "{c}");
