@@ -1,0 +1,221 @@
+//! fable-inject (SessionStart): state-sized context, tier and routing resolution, context
+//! recovery, and the session-model cache. Ports the ancestor's test_inject.
+
+mod common_discipline;
+use common_discipline::*;
+use serde_json::{json, Value};
+
+fn start(p: &Proj, model: Option<&str>, env: &[(&str, &str)]) -> std::process::Output {
+    let mut v =
+        json!({"session_id": "inj-1", "transcript_path": "/t", "hook_event_name": "SessionStart", "source": "startup"});
+    if let Some(m) = model {
+        v["model"] = json!(m);
+    }
+    p.hook_env("fable-inject", v, env)
+}
+
+fn ctx(p: &Proj, model: Option<&str>, env: &[(&str, &str)]) -> String {
+    let o = start(p, model, env);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    context(&o).unwrap_or_else(|| panic!("no context: {}", stdout(&o)))
+}
+
+fn active() -> Proj {
+    let p = Proj::new();
+    p.ledger(
+        "- [ ] 1. parse the config — acceptance: `cargo test config`\n- [x] 2. scaffold -- evidence: 12 passed in CI\n",
+    );
+    p
+}
+
+#[test]
+fn silent_without_fable_dir() {
+    let p = Proj::bare();
+    let o = start(&p, Some("opus"), &[]);
+    assert_eq!(code(&o), 0);
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn fable_model_gets_throughput() {
+    assert!(ctx(&active(), Some("fable-5"), &[]).contains("THROUGHPUT"));
+}
+
+#[test]
+fn opus_gets_conservative() {
+    let c = ctx(&active(), Some("claude-opus-4-1"), &[]);
+    assert!(c.contains("CONSERVATIVE") && !c.contains("THROUGHPUT"));
+}
+
+#[test]
+fn no_model_is_conservative_and_unknown() {
+    let c = ctx(&active(), None, &[]);
+    assert!(c.contains("CONSERVATIVE") && c.contains("unknown"), "{c}");
+}
+
+#[test]
+fn env_profile_overrides_the_model_both_ways() {
+    assert!(ctx(&active(), Some("opus"), &[("FABLE_MODE_PROFILE", "throughput")]).contains("THROUGHPUT"));
+    assert!(ctx(&active(), Some("fable"), &[("FABLE_MODE_PROFILE", "conservative")]).contains("CONSERVATIVE"));
+    assert!(
+        ctx(&active(), Some("fable"), &[("FABLE_MODE_PROFILE", "auto")]).contains("THROUGHPUT"),
+        "auto falls through"
+    );
+}
+
+#[test]
+fn context_recovery_lists_open_cards_with_a_count() {
+    let p = Proj::new();
+    let l: String = (1..=14).map(|i| format!("- [ ] {i}. open card {i}\n")).collect();
+    p.ledger(&l);
+    let c = ctx(&p, Some("opus"), &[]);
+    assert!(c.contains("Context recovery") && c.contains("14 open card(s)"), "{c}");
+    assert!(
+        c.contains("open card 12") && !c.contains("open card 13") && c.contains("and 2 more"),
+        "{c}"
+    );
+}
+
+#[test]
+fn answer_is_a_valid_session_start_envelope() {
+    let o = start(&active(), Some("opus"), &[]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    assert!(v["hookSpecificOutput"]["additionalContext"].is_string());
+}
+
+#[test]
+fn malformed_input_fails_open() {
+    let p = active();
+    let o = p.hook_raw("fable-inject", b"{\"session_id\": ", &[]);
+    assert_eq!(code(&o), 0);
+    assert!(o.stdout.is_empty() && stderr(&o).contains("(ignored)"));
+}
+
+#[test]
+fn no_escalation_line_only_for_conservative_without_escalation() {
+    assert!(ctx(&active(), Some("opus"), &[]).contains("do NOT defer hard steps"));
+    assert!(!ctx(&active(), Some("fable"), &[]).contains("do NOT defer hard steps"));
+    assert!(!ctx(&active(), Some("opus"), &[("FABLE_ESCALATION", "on")]).contains("do NOT defer hard steps"));
+}
+
+#[test]
+fn habits_and_routing_in_both_tiers() {
+    for m in ["opus", "fable"] {
+        let c = ctx(&active(), Some(m), &[]);
+        assert!(c.contains("Habits:") && c.contains("10. "), "{m}");
+        assert!(c.contains("ROUTING") && c.contains("iron rules"), "{m}");
+    }
+}
+
+#[test]
+fn idle_is_one_minimal_line() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. a -- evidence: 12 passed in CI\n");
+    let c = ctx(&p, Some("opus"), &[]);
+    assert_eq!(c.lines().count(), 1, "{c}");
+    assert!(c.contains("idle") && c.contains("ceiling"));
+}
+
+#[test]
+fn paused_is_a_one_liner() {
+    let p = Proj::new();
+    p.ledger("PAUSED: user moved me to the release notes\n- [ ] 1. open\n");
+    let c = ctx(&p, Some("opus"), &[]);
+    assert_eq!(c.lines().count(), 1, "{c}");
+    assert!(c.contains("PAUSED") && c.contains("release notes") && c.contains("ceiling"));
+}
+
+#[test]
+fn scope_and_act_habits_are_present() {
+    let c = ctx(&active(), Some("opus"), &[]);
+    assert!(c.contains("Triage multi-part requests"), "{c}");
+    assert!(c.contains("when there is enough information, act"), "{c}");
+}
+
+#[test]
+fn memory_is_project_scoped() {
+    let c = ctx(&active(), Some("opus"), &[]);
+    assert!(c.contains("Memory is project-scoped") && c.contains("do not carry assumptions across projects"));
+}
+
+#[test]
+fn routing_by_env_and_ledger() {
+    assert!(ctx(&active(), Some("opus"), &[("FABLE_ROUTING", "quality")]).contains("ROUTING quality"));
+    assert!(ctx(&active(), Some("opus"), &[("FABLE_ROUTING", "frugal")]).contains("ROUTING frugal"));
+    let p = Proj::new();
+    p.ledger("ROUTING: frugal\n- [ ] 1. open\n");
+    assert!(ctx(&p, Some("opus"), &[]).contains("ROUTING frugal"));
+    assert!(
+        ctx(&p, Some("opus"), &[("FABLE_ROUTING", "quality")]).contains("ROUTING quality"),
+        "env beats ledger"
+    );
+}
+
+#[test]
+fn default_routing_is_balanced_with_the_invariant() {
+    let c = ctx(&active(), Some("opus"), &[]);
+    assert!(c.contains("ROUTING balanced"));
+    assert!(c.contains("ALL verification stay on the session model"), "{c}");
+    assert!(
+        c.contains("only a card with machine-checkable acceptance may run cheaper"),
+        "{c}"
+    );
+}
+
+#[test]
+fn ledger_tier_flips_to_throughput_and_env_beats_it() {
+    let p = Proj::new();
+    p.ledger("TIER: throughput\n- [ ] 1. open\n");
+    assert!(ctx(&p, Some("opus"), &[]).contains("THROUGHPUT"));
+    assert!(ctx(&p, Some("opus"), &[("FABLE_MODE_PROFILE", "conservative")]).contains("CONSERVATIVE"));
+}
+
+#[test]
+fn conservative_multitasks_within_its_cap() {
+    let c = ctx(&active(), Some("opus"), &[]);
+    assert!(
+        c.contains("at most 5 concurrent") && c.contains("multitask inside that cap"),
+        "{c}"
+    );
+}
+
+#[test]
+fn starting_without_ledger_gets_the_full_text() {
+    let p = Proj::new();
+    let c = ctx(&p, Some("opus"), &[]);
+    assert!(
+        c.contains("Guards")
+            && c.contains("MODE: light")
+            && c.contains("REPLAY: on")
+            && !c.contains("Context recovery"),
+        "{c}"
+    );
+    assert!(c.contains("Verifiers get only the SPEC excerpt"));
+}
+
+#[test]
+fn skill_pointer_is_absolute_when_found() {
+    let p = active();
+    let plugin = p.home.join("plugin root");
+    std::fs::create_dir_all(plugin.join("templates")).unwrap();
+    std::fs::write(plugin.join("templates/SKILL.md"), "---\nname: fable\n---\n").unwrap();
+    let c = ctx(&p, Some("opus"), &[("CLAUDE_PLUGIN_ROOT", plugin.to_str().unwrap())]);
+    assert!(c.contains(&format!("{}/templates/SKILL.md", plugin.display())), "{c}");
+}
+
+#[test]
+fn caches_the_model_and_answers_fast() {
+    let p = active();
+    let t = std::time::Instant::now();
+    start(&p, Some("claude-opus-4-1"), &[]);
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    let cached = std::fs::read_to_string(p.state_home().join("fable/sessions/inj-1")).unwrap();
+    assert_eq!(cached, "claude-opus-4-1");
+    // A resume without a model keeps the cached one.
+    start(&p, None, &[]);
+    assert_eq!(
+        std::fs::read_to_string(p.state_home().join("fable/sessions/inj-1")).unwrap(),
+        "claude-opus-4-1"
+    );
+}
