@@ -273,8 +273,10 @@ fn shape_error(path: &Path, e: &settings::ShapeError) -> Error {
 }
 
 /// Writes `bytes` to `path` atomically: a temp file in the same directory, fsync, rename.
-/// A symlinked settings file (dotfile managers) is written through, not replaced.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+/// A symlinked settings file (dotfile managers) is written through, not replaced. The file
+/// keeps the permissions of `like` (or of the file it replaces): settings may hold tokens in
+/// `env`, so a private file must not come back, or be backed up, world-readable.
+pub fn write_atomic(path: &Path, bytes: &[u8], like: Option<&Path>) -> Result<()> {
     let real = match path.symlink_metadata() {
         Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
         _ => path.to_path_buf(),
@@ -297,7 +299,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
             .open(&tmp)
             .at(&tmp)?;
         f.write_all(bytes).at(&tmp)?;
-        if let Ok(meta) = fs::metadata(&real) {
+        if let Ok(meta) = fs::metadata(like.unwrap_or(&real)) {
             f.set_permissions(meta.permissions()).at(&tmp)?;
         }
         f.sync_all().at(&tmp)?;
@@ -325,12 +327,12 @@ fn commit(path: &Path, old: Option<&[u8]>, new: &str) -> Result<Option<PathBuf>>
     let backup = match old {
         Some(old_bytes) => {
             let b = backup_path(path);
-            write_atomic(&b, old_bytes)?;
+            write_atomic(&b, old_bytes, Some(path))?;
             Some(b)
         }
         None => None,
     };
-    write_atomic(path, new.as_bytes())?;
+    write_atomic(path, new.as_bytes(), None)?;
     Ok(backup)
 }
 
@@ -366,7 +368,7 @@ fn install_skill(path: &Path, dry_run: bool) -> Result<SkillAction> {
         Err(e) => return Err(Error::io(path, e)),
     };
     if !dry_run {
-        write_atomic(path, SKILL_MD.as_bytes())?;
+        write_atomic(path, SKILL_MD.as_bytes(), None)?;
     }
     Ok(action)
 }
@@ -454,6 +456,16 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
                 ));
             }
         }
+    }
+    let ancestor = settings::commands_where(&new_doc, registrations::is_ancestor);
+    if !ancestor.is_empty() {
+        warnings.push(format!(
+            "{} still registers {} hook(s) of the Python fable-mode ({}); with both installed every command is \
+             logged and gated twice. Remove them with fable-mode's `install.sh --uninstall`",
+            target.settings.display(),
+            ancestor.len(),
+            ancestor.join(", ")
+        ));
     }
     let new_text = settings::render(&new_doc);
     let changed = old_bytes.as_deref() != Some(new_text.as_bytes());

@@ -39,6 +39,29 @@ pub const HOOK_BINARIES: [&str; 6] = [
     "fable-learn",
 ];
 
+/// Hook scripts of the Python ancestor, fable-mode (ancestor.md §1.1). Its entries are not
+/// ours to remove (they belong to another installer), but running both would log and gate
+/// everything twice, so `fable install` points them out.
+pub const ANCESTOR_SCRIPTS: [&str; 5] = [
+    "fable_profile_inject.py",
+    "fable_spawn_guard.py",
+    "fable_fail_streak.py",
+    "fable_evidence_log.py",
+    "fable_close_guard.py",
+];
+
+/// Whether a command runs one of the ancestor's scripts (any word's base name is one).
+pub fn is_ancestor(command: &str) -> bool {
+    let words =
+        shell_words::split(command).unwrap_or_else(|_| command.split_whitespace().map(str::to_string).collect());
+    words.iter().any(|w| {
+        Path::new(w)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| ANCESTOR_SCRIPTS.contains(&n))
+    })
+}
+
 /// One hook registration: run `binary` on `event` (for tools matching `matcher`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Registration {
@@ -177,6 +200,15 @@ mod tests {
             our_binary("/x/fable-spawn-guard 'unterminated"),
             Some("fable-spawn-guard")
         );
+    }
+
+    #[test]
+    fn ancestor_entries_are_recognised_but_not_ours() {
+        let cmd = "python3 '/home/u/.claude/skills/fable mode/hooks/fable_evidence_log.py'";
+        assert!(is_ancestor(cmd));
+        assert!(!is_ours(cmd));
+        assert!(!is_ancestor("/x/fable-evidence"));
+        assert!(!is_ancestor("echo fable_evidence_log.pyc"));
     }
 
     #[test]

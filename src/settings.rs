@@ -147,6 +147,26 @@ pub fn has_event(doc: &Value, event: &str) -> bool {
     doc.get("hooks").and_then(|h| h.get(event)).is_some()
 }
 
+/// Every hook command in the document for which `pred` holds, in document order.
+pub fn commands_where(doc: &Value, pred: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(events) = doc.get("hooks").and_then(Value::as_object) else {
+        return out;
+    };
+    for groups in events.values().filter_map(Value::as_array) {
+        for group in groups {
+            for entry in group.get("hooks").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(cmd) = entry.get("command").and_then(Value::as_str) {
+                    if pred(cmd) {
+                        out.push(cmd.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The document as fable writes it: 2-space indent, key order kept, a final newline.
 pub fn render(doc: &Value) -> String {
     let mut s = serde_json::to_string_pretty(doc).unwrap_or_else(|_| "{}".to_string());
@@ -402,6 +422,15 @@ mod tests {
         assert_eq!(after, doc);
         let (after, _) = uninstall(doc.clone()).unwrap();
         assert_eq!(after, doc);
+    }
+
+    #[test]
+    fn commands_where_walks_every_event() {
+        let (doc, _) = install(foreign(), &ours()).unwrap();
+        let all = commands_where(&doc, |_| true);
+        assert_eq!(all.len(), 7);
+        assert_eq!(commands_where(&doc, crate::registrations::is_ours).len(), 5);
+        assert!(commands_where(&json!({"hooks": {"Stop": [1, {"hooks": 2}]}}), |_| true).is_empty());
     }
 
     #[test]

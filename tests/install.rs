@@ -795,6 +795,28 @@ fn backup_holds_the_previous_file_after_each_write() {
 }
 
 #[test]
+fn private_settings_stay_private_and_so_does_the_backup() {
+    let s = Sandbox::new();
+    s.write(&json!({"env": {"API_TOKEN": "secret"}}));
+    fs::set_permissions(s.settings(), fs::Permissions::from_mode(0o600)).unwrap();
+    s.install_ok();
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&s.settings()), 0o600);
+    assert_eq!(mode(&s.config().join("settings.json.fable-backup")), 0o600);
+}
+
+#[test]
+fn ancestor_python_hooks_are_kept_but_pointed_out() {
+    let s = Sandbox::new();
+    let old = "python3 /home/u/.claude/skills/fable-mode/hooks/fable_evidence_log.py";
+    s.write(&json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": old}]}]}}));
+    let out = s.install().output().unwrap();
+    assert!(out.status.success());
+    assert!(commands(&s.read()).contains(&old.to_string()), "not ours to remove");
+    assert!(stderr_of(&out).contains("fable-mode"), "{}", stderr_of(&out));
+}
+
+#[test]
 fn a_symlinked_settings_file_is_written_through() {
     let s = Sandbox::new();
     let dotfiles = s.root().join("dotfiles");
