@@ -1,1 +1,375 @@
-//! (in progress)
+//! Candidates: episodes clustered by domain, action and failure signature; one candidate
+//! per (cluster, fix), with a trigger in words and a directive taken from what actually
+//! fixed it.
+//!
+//! - Cluster key: `domain|action|primary anchor` (or the masked template when the failure
+//!   has no anchor). Paraphrases of one failure share the canonical anchor.
+//! - Within a cluster, recovered episodes are grouped by their fix key
+//!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
+//!   ("run `git pull --rebase`, then retry `git push`"). Episodes without a fix
+//!   (unresolved, or moved on with nothing to propose) join the best *safe* proven-fix
+//!   candidate of their cluster, else a *template* candidate whose directive comes from a
+//!   small table of well-known remedies keyed by anchor ([`remedy`]).
+//! - Flaky episodes are never support: there is no directive to learn from them.
+//! - Dedup is by key (`cluster||fix`): identical candidates from several sessions, passes
+//!   or an extractor merge ([`dedup`]).
+
+use crate::episodes::{Episode, Outcome, Prepared};
+use crate::evidence::head_chars;
+use crate::signature::describe_anchor;
+use std::collections::BTreeMap;
+
+/// Where a directive came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectiveSource {
+    /// Steps that ran between the failure and a successful retry.
+    Fix,
+    /// Flags the successful retry added.
+    Variant,
+    /// The follow-up of a session that moved on (not proven by a retry).
+    Proposed,
+    /// The remedy table (no fix observed).
+    Template,
+    /// An external extractor (`--extractor-cmd`).
+    Extractor,
+}
+
+impl DirectiveSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DirectiveSource::Fix => "fix",
+            DirectiveSource::Variant => "variant",
+            DirectiveSource::Proposed => "proposed",
+            DirectiveSource::Template => "template",
+            DirectiveSource::Extractor => "extractor",
+        }
+    }
+}
+
+/// The directive's action, for directive evidence: a step to run (domain, action and
+/// required flags), or flags to add to the retried command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirectiveAction {
+    Step {
+        domain: String,
+        action: String,
+        flags: Vec<String>,
+    },
+    AddFlags(Vec<String>),
+}
+
+/// One candidate rule before replay.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub key: String,
+    pub cluster: String,
+    pub domain: String,
+    pub action: String,
+    /// `git push`.
+    pub label: String,
+    pub anchors: Vec<String>,
+    pub template: String,
+    pub trigger: String,
+    pub directive: String,
+    pub source: DirectiveSource,
+    /// Commands the directive recommends (safety and trust gates look at these).
+    pub directive_cmds: Vec<String>,
+    pub directive_action: Option<DirectiveAction>,
+    /// Indices into the episode list.
+    pub episodes: Vec<usize>,
+}
+
+/// Well-known remedies by anchor, for failures whose fix was never observed. Kept short
+/// and generic on purpose: a template directive is a starting point, and it still has to
+/// pass replay and every gate like any other.
+pub fn remedy(anchor: &str) -> Option<&'static str> {
+    Some(match anchor {
+        "non-fast-forward" => "run `git pull --rebase` to integrate the remote commits, then push again",
+        "ModuleNotFoundError" => "install the missing module in the project's environment, then re-run",
+        "ImportError" => "check the imported name against the installed package version",
+        "cannot-find-module" => "install the missing dependency (`npm install`), then re-run",
+        "EADDRINUSE" => "stop the process holding the port or map a free port, then start again",
+        "ENOSPC" => "free disk space (prune unused images, caches and build artefacts), then retry",
+        "command-not-found" => "install the missing tool or use an available alternative",
+        "permission-denied" | "errno13" => {
+            "check the file's permissions and owner, or run it through its interpreter or a virtualenv"
+        }
+        "publickey" => "load the right SSH key (`ssh-add`) or use a token-based remote",
+        "conflict" => "resolve the conflicting hunks, `git add` them, and complete the merge",
+        "rebase-conflict" => "resolve the conflicting files, `git add` them, then `git rebase --continue`",
+        "pathspec" => "fetch the remote branch (`git fetch`) before checking it out",
+        "detached-head" => "create a branch (`git switch -c <name>`) before committing",
+        "package-not-found" => "fix the package name or the base image before rebuilding",
+        "version-conflict" => "pin mutually compatible versions, then reinstall",
+        "no-matching-version" => "pick a version that exists for this platform and interpreter",
+        "timeout" | "gateway-timeout" | "selector-timeout" => {
+            "find out what is slow (logs, probes, network) before retrying, and raise the timeout only with a reason"
+        }
+        "rate-limit" | "http429" => "back off and retry with exponential delay",
+        "token-expired" | "http401" | "unauthorized" => "refresh the credential before retrying",
+        "syntax-error" => "fix the offending line before running again",
+        "AssertionError" | "go-test-fail" => "compare expected and actual values and fix the code under test",
+        "deadlock" => "retry the transaction and order the writes consistently",
+        "ECONNREFUSED" => "check that the server is running and the host and port are right",
+        "ENOTFOUND" => "check the host name and the network before retrying",
+        "CrashLoopBackOff" => "read the pod's logs and fix the failing startup command",
+        "ErrImagePull" => "correct the image tag or the registry credentials",
+        "AccessDenied" | "forbidden" | "http403" => "grant the missing permission to the caller before retrying",
+        "state-lock" => "wait for or identify the other operation holding the state lock before retrying",
+        "backend-changed" => "migrate the state with `terraform init -migrate-state`",
+        "unsupported-argument" => "fix the invalid argument in the configuration",
+        "multiple-heads" => "merge the migration heads before upgrading",
+        "undefined-symbol" | "undefined-reference" | "unresolved-import" | "E0432" | "E0425" => {
+            "add the missing import or definition"
+        }
+        "link-failed" => "install the missing native library or enable the needed feature",
+        "no-tests" => "fix the test discovery path or naming so tests are found",
+        "fixture-not-found" => "define or import the fixture where the test can see it",
+        "stale-cache" => "clear the cache and re-run with a fresh one",
+        "unhealthy" => "inspect the service's healthcheck and logs before retrying",
+        "no-matches-for-kind" => "install the CRD (or API) the manifest needs before applying it",
+        "oom" => "give the process more memory or reduce its footprint",
+        "stale-element" => "re-locate the element after the page changes instead of reusing the reference",
+        "element-not-found" | "NoSuchElementException" => "wait for the element to appear and re-check the selector",
+        "unexpected-alert" | "UnexpectedAlertOpenException" => "accept or dismiss the alert before continuing",
+        "ERESOLVE" | "peer-dependency" => "install a compatible version explicitly instead of forcing the tree",
+        "http500" | "http502" | "http503" | "http504" => "retry with backoff and check the service's health",
+        "ENOENT" => "check that the path exists (and is relative to the right directory)",
+        _ => return None,
+    })
+}
+
+fn trigger_text(label: &str, anchors: &[String], template: &str) -> String {
+    match anchors.first() {
+        Some(a) => format!("`{label}` {}", describe_anchor(a)),
+        None => {
+            let first = template.split(" | ").next().unwrap_or("");
+            format!("`{label}` fails with \"{}\"", head_chars(first, 80))
+        }
+    }
+}
+
+fn quote_cmd(s: &str) -> String {
+    format!("`{}`", head_chars(s, 80).replace('`', "'"))
+}
+
+/// Builds candidates from episodes. Pure.
+pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
+    // cluster → fix key → episode indices (BTreeMap: deterministic order).
+    let mut clusters: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+    for (ei, e) in episodes.iter().enumerate() {
+        if e.outcome == Outcome::Flaky {
+            continue;
+        }
+        clusters
+            .entry(prep.cluster_key(e.fail_idx))
+            .or_default()
+            .entry(e.fix_key())
+            .or_default()
+            .push(ei);
+    }
+    let mut out = Vec::new();
+    for (cluster, fixes) in clusters {
+        let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
+        let e0 = &episodes[any];
+        let sig = &prep.sigs[e0.fail_idx];
+        let label = prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default();
+        // Anchors: the primary, plus anchors present in at least two thirds of the failures.
+        let all: Vec<usize> = fixes.values().flatten().copied().collect();
+        let mut anchors: Vec<String> = sig.primary().map(|a| vec![a.to_string()]).unwrap_or_default();
+        if !anchors.is_empty() {
+            for a in sig.anchors.iter().skip(1) {
+                let n = all
+                    .iter()
+                    .filter(|&&ei| prep.sigs[episodes[ei].fail_idx].anchors.contains(a))
+                    .count();
+                if n * 3 >= all.len() * 2 && !anchors.contains(a) {
+                    anchors.push(a.clone());
+                }
+            }
+        }
+        let template = sig.template.clone();
+        let trigger = trigger_text(&label, &anchors, &template);
+        let base = |key: String, directive: String, source, cmds: Vec<String>, act, eps: Vec<usize>| Candidate {
+            key,
+            cluster: cluster.clone(),
+            domain: e0.domain.clone(),
+            action: e0.action.clone(),
+            label: label.clone(),
+            anchors: anchors.clone(),
+            template: template.clone(),
+            trigger: trigger.clone(),
+            directive,
+            source,
+            directive_cmds: cmds,
+            directive_action: act,
+            episodes: eps,
+        };
+        let mut open: Vec<usize> = Vec::new();
+        let mut fixed: Vec<Candidate> = Vec::new();
+        for (fix, eps) in fixes {
+            if fix.is_empty() {
+                open.extend(eps);
+                continue;
+            }
+            // The most recent episode of the group gives the concrete command text.
+            let last = &episodes[*eps.last().unwrap_or(&eps[0])];
+            let retry = quote_cmd(&label);
+            let (directive, source, cmds, act) = if !last.steps.is_empty() {
+                let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
+                let listed = steps.iter().map(|s| quote_cmd(s)).collect::<Vec<_>>().join(", then ");
+                let s0 = &last.steps[0];
+                let act = DirectiveAction::Step {
+                    domain: s0.domain.clone(),
+                    action: s0.action.clone(),
+                    flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
+                };
+                if last.outcome == Outcome::MovedOn {
+                    (
+                        format!("try {listed} before retrying {retry}"),
+                        DirectiveSource::Proposed,
+                        steps,
+                        Some(act),
+                    )
+                } else {
+                    (
+                        format!("run {listed}, then retry {retry}"),
+                        DirectiveSource::Fix,
+                        steps,
+                        Some(act),
+                    )
+                }
+            } else {
+                let flags = last.variant.join(" ");
+                let cmd = last
+                    .retry_idx
+                    .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+                    .unwrap_or_default();
+                (
+                    format!("retry {retry} with {}", quote_cmd(&flags)),
+                    DirectiveSource::Variant,
+                    vec![cmd],
+                    Some(DirectiveAction::AddFlags(last.variant.clone())),
+                )
+            };
+            fixed.push(base(format!("{cluster}||{fix}"), directive, source, cmds, act, eps));
+        }
+        if !open.is_empty() {
+            // Join the best safe, proven fix of the cluster; else a template candidate.
+            let best = fixed
+                .iter_mut()
+                .filter(|c| c.source != DirectiveSource::Proposed)
+                .filter(|c| crate::safety::check(c.directive_cmds.iter().map(String::as_str)).is_none())
+                .filter(|c| crate::safety::unsafe_patterns(&c.directive).is_empty())
+                .max_by_key(|c| c.episodes.len());
+            match best {
+                Some(c) => {
+                    c.episodes.extend(open);
+                    c.episodes.sort_unstable();
+                }
+                None => {
+                    let directive = match anchors.first().and_then(|a| remedy(a)) {
+                        Some(r) => r.to_string(),
+                        None => format!(
+                            "do not retry {} unchanged: read the error and fix its cause first",
+                            quote_cmd(&label)
+                        ),
+                    };
+                    fixed.push(base(
+                        format!("{cluster}||template"),
+                        directive,
+                        DirectiveSource::Template,
+                        Vec::new(),
+                        None,
+                        open,
+                    ));
+                }
+            }
+        }
+        out.extend(fixed);
+    }
+    out
+}
+
+/// Merges candidates with the same key (episodes united). Keeps first-seen order.
+pub fn dedup(cands: Vec<Candidate>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for c in cands {
+        match out.iter_mut().find(|o| o.key == c.key) {
+            Some(o) => {
+                o.episodes.extend(c.episodes);
+                o.episodes.sort_unstable();
+                o.episodes.dedup();
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::episodes::tests::rec;
+    use crate::episodes::{extract, WINDOW};
+
+    fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
+        let p = Prepared::new(h);
+        let e = extract(h, &p, WINDOW);
+        build(&e, &p)
+    }
+
+    #[test]
+    fn one_candidate_per_cluster_and_fix() {
+        let mut h = Vec::new();
+        for s in ["a", "b", "c"] {
+            h.push(rec(
+                s,
+                "git push origin main",
+                false,
+                " ! [rejected] main -> main (fetch first)",
+            ));
+            h.push(rec(s, "git pull --rebase", true, "Successfully rebased"));
+            h.push(rec(s, "git push origin main", true, "main -> main"));
+        }
+        h.push(rec(
+            "d",
+            "git push",
+            false,
+            "Updates were rejected because the remote contains work",
+        ));
+        let c = cands(&h);
+        assert_eq!(c.len(), 1, "{c:#?}");
+        assert_eq!(c[0].episodes.len(), 4, "the unresolved episode joins the proven fix");
+        assert_eq!(c[0].source, DirectiveSource::Fix);
+        assert!(c[0].directive.contains("git pull --rebase"), "{}", c[0].directive);
+        assert!(c[0].trigger.contains("non-fast-forward"), "{}", c[0].trigger);
+    }
+
+    #[test]
+    fn unsafe_fix_does_not_absorb_open_episodes() {
+        let h = vec![
+            rec("a", "git push", false, "! [rejected] (non-fast-forward)"),
+            rec("a", "git push --force", true, "+ forced update"),
+            rec("b", "git push", false, "! [rejected] (non-fast-forward)"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 2);
+        assert!(c
+            .iter()
+            .any(|c| c.source == DirectiveSource::Template && c.episodes.len() == 1));
+    }
+
+    #[test]
+    fn dedup_merges_identical_keys() {
+        let h = vec![
+            rec("a", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'y'"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 1);
+        let twice = dedup(vec![c[0].clone(), c[0].clone()]);
+        assert_eq!(twice.len(), 1);
+        assert_eq!(twice[0].episodes.len(), 2);
+    }
+}

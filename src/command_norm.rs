@@ -124,9 +124,11 @@ pub struct CmdNorm {
 }
 
 impl CmdNorm {
-    /// The main segment: the first one not piped into. `None` for an empty command.
+    /// The main segment: the last one not piped into (`cd x && git push` → `git push`,
+    /// `git pull && git push` → `git push`, `pytest | tail` → `pytest`): in a chain the
+    /// earlier steps prepare the last. `None` for an empty command.
     pub fn primary(&self) -> Option<&Segment> {
-        self.segments.iter().find(|s| !s.piped).or(self.segments.first())
+        self.segments.iter().rev().find(|s| !s.piped).or(self.segments.first())
     }
 
     pub fn domain(&self) -> &str {

@@ -1,1 +1,388 @@
-//! (in progress)
+//! Episodes: a failure, the commands that followed it in the same session, and how it ended.
+//!
+//! - **Recovered**: the failing action (same domain and action) later succeeded in the
+//!   session. The fix is what changed: the non-read-only commands run in between (and any
+//!   steps chained before the retry, `git pull --rebase && git push`), or — when nothing
+//!   ran in between — the changed flags of the retry itself (`--network=host`).
+//! - **Flaky**: the same command was retried *unchanged* (only diagnosis or `sleep` in
+//!   between) until it passed. There is no directive to learn.
+//! - **MovedOn**: the session went on with other successful commands but never re-ran the
+//!   failing action. The first non-read-only follow-up is kept as a *proposed* fix (unproven).
+//! - **Unresolved**: nothing succeeded after the failure in the session.
+//!
+//! Repeated failures of the same action before the outcome belong to one episode (its
+//! attempts), so a grind of five identical failures is one episode, not five.
+//!
+//! Everything here is pure and linear: each failure looks at most [`WINDOW`] records ahead
+//! in its own session, and records are normalised once ([`Prepared`]).
+
+use crate::command_norm::{normalize, CmdNorm};
+use crate::evidence::Record;
+use crate::matcher::{record_text, Idf, RecordView, Vocab};
+use crate::origin_trust::{classify, Trust};
+use crate::signature::{signature, Signature};
+use std::collections::{HashMap, HashSet};
+
+/// How far (in records of the same session) an episode looks for its outcome.
+pub const WINDOW: usize = 40;
+
+/// Every record normalised once: command, signature, matcher view, trust; plus the
+/// per-session record order and the history-wide IDF.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    pub norms: Vec<CmdNorm>,
+    pub sigs: Vec<Signature>,
+    pub views: Vec<RecordView>,
+    pub trust: Vec<Trust>,
+    pub vocab: Vocab,
+    pub idf: Idf,
+    /// Session id → indices of its records, in history order.
+    pub sessions: Vec<(String, Vec<usize>)>,
+    /// Record index → (session slot, position in that session).
+    pub position: Vec<(usize, usize)>,
+}
+
+impl Prepared {
+    /// Normalises a history (oldest first). Linear in its size.
+    pub fn new(history: &[Record]) -> Prepared {
+        let mut vocab = Vocab::default();
+        let mut norms = Vec::with_capacity(history.len());
+        let mut sigs = Vec::with_capacity(history.len());
+        let mut views = Vec::with_capacity(history.len());
+        let mut slot_of: HashMap<&str, usize> = HashMap::new();
+        let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut position = Vec::with_capacity(history.len());
+        for (i, r) in history.iter().enumerate() {
+            let n = normalize(&r.cmd);
+            let s = signature(&r.tail);
+            let terms = vocab.add_doc(&record_text(&n, &s));
+            views.push(RecordView::new(&n, &s, terms, r.ok));
+            norms.push(n);
+            sigs.push(s);
+            let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {
+                sessions.push((r.session.clone(), Vec::new()));
+                sessions.len() - 1
+            });
+            position.push((slot, sessions[slot].1.len()));
+            sessions[slot].1.push(i);
+        }
+        let idf = vocab.idf();
+        Prepared {
+            norms,
+            sigs,
+            views,
+            trust: classify(history),
+            vocab,
+            idf,
+            sessions,
+            position,
+        }
+    }
+
+    /// The records of `i`'s session after `i`, at most `window` of them.
+    pub fn after(&self, i: usize, window: usize) -> &[usize] {
+        let (slot, pos) = self.position[i];
+        let idxs = &self.sessions[slot].1;
+        let end = (pos + 1 + window).min(idxs.len());
+        &idxs[(pos + 1).min(end)..end]
+    }
+
+    /// Cluster key of a failure record: domain, action and primary anchor (or the
+    /// masked template when it has no anchor).
+    pub fn cluster_key(&self, i: usize) -> String {
+        let n = &self.norms[i];
+        let s = &self.sigs[i];
+        match s.primary() {
+            Some(a) => format!("{}|{}|{}", n.domain(), n.action(), a),
+            None => format!("{}|{}|tpl:{}", n.domain(), n.action(), s.template.to_lowercase()),
+        }
+    }
+}
+
+/// How an episode ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Recovered,
+    Flaky,
+    MovedOn,
+    Unresolved,
+}
+
+/// One step of a fix: a command segment that ran successfully between failure and retry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixStep {
+    /// Record index it came from.
+    pub idx: usize,
+    pub text: String,
+    pub domain: String,
+    pub action: String,
+    pub flags: Vec<String>,
+}
+
+/// A failure and what followed it.
+#[derive(Debug, Clone)]
+pub struct Episode {
+    /// Index of the first failing record.
+    pub fail_idx: usize,
+    /// Every failing attempt of this action in the episode (first included).
+    pub attempts: Vec<usize>,
+    pub domain: String,
+    pub action: String,
+    pub outcome: Outcome,
+    /// The fix (Recovered) or the proposed fix (MovedOn); empty otherwise.
+    pub steps: Vec<FixStep>,
+    /// Words the successful retry added to the failing command (Recovered by a variant).
+    pub variant: Vec<String>,
+    /// The successful retry (Recovered / Flaky).
+    pub retry_idx: Option<usize>,
+}
+
+impl Episode {
+    /// Records this episode's knowledge comes from (failures, fix steps, retry).
+    pub fn evidence(&self) -> Vec<usize> {
+        let mut v = self.attempts.clone();
+        v.extend(self.steps.iter().map(|s| s.idx));
+        v.extend(self.retry_idx);
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The key of the fix, masked so that `-m 512m` and `-m 1g` are the same fix:
+    /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
+    pub fn fix_key(&self) -> String {
+        if !self.steps.is_empty() {
+            let parts: Vec<String> = self
+                .steps
+                .iter()
+                .map(|s| {
+                    let mut f: Vec<String> = s.flags.iter().map(|f| mask_value(f)).collect();
+                    f.sort();
+                    f.dedup();
+                    format!("{} {} {}", s.domain, s.action, f.join(" ")).trim().to_string()
+                })
+                .collect();
+            let kind = if self.outcome == Outcome::MovedOn {
+                "proposed"
+            } else {
+                "steps"
+            };
+            return format!("{kind}:{}", parts.join(" && "));
+        }
+        if !self.variant.is_empty() {
+            let mut v: Vec<String> = self.variant.iter().map(|w| mask_value(w)).collect();
+            v.sort();
+            return format!("variant:{}", v.join(" "));
+        }
+        String::new()
+    }
+}
+
+/// `-m=512m` → `-m=<v>`, `512m` → `<v>`; flags without values unchanged.
+fn mask_value(w: &str) -> String {
+    if let Some((k, _)) = w.split_once('=') {
+        return format!("{k}=<v>");
+    }
+    if w.starts_with('-') {
+        return w.to_string();
+    }
+    if w.chars().any(|c| c.is_ascii_digit()) || w.contains('/') || w.contains('.') {
+        return "<v>".to_string();
+    }
+    w.to_string()
+}
+
+fn step_of(idx: usize, seg: &crate::command_norm::Segment) -> FixStep {
+    FixStep {
+        idx,
+        text: seg.text(),
+        domain: seg.domain.clone(),
+        action: seg.action.clone(),
+        flags: seg.flags().into_iter().map(str::to_string).collect(),
+    }
+}
+
+/// Extracts the episodes of a history. `window` bounds the look-ahead per failure.
+pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episode> {
+    let mut out = Vec::new();
+    for (_, idxs) in &prep.sessions {
+        let mut absorbed: HashSet<usize> = HashSet::new();
+        for &i in idxs {
+            if history[i].ok || absorbed.contains(&i) {
+                continue;
+            }
+            let norm = &prep.norms[i];
+            let Some(seg) = norm.primary() else { continue };
+            let (d, a) = (seg.domain.clone(), seg.action.clone());
+            let fail_words = seg.words.clone();
+            let mut attempts = vec![i];
+            let mut between: Vec<usize> = Vec::new();
+            let mut retry: Option<(usize, usize)> = None;
+            for &k in prep.after(i, window) {
+                let nk = &prep.norms[k];
+                match nk.find(&d, &a) {
+                    Some(sp) if history[k].ok => {
+                        retry = Some((k, sp));
+                        break;
+                    }
+                    Some(_) => {
+                        attempts.push(k);
+                        absorbed.insert(k);
+                    }
+                    None if history[k].ok => between.push(k),
+                    None => {}
+                }
+            }
+            let mut steps: Vec<FixStep> = Vec::new();
+            for &b in &between {
+                for s in &prep.norms[b].segments {
+                    if !s.is_read_only() && !s.piped && !(s.domain == d && s.action == a) {
+                        steps.push(step_of(b, s));
+                    }
+                }
+            }
+            let (outcome, variant, retry_idx) = match retry {
+                Some((k, sp)) => {
+                    for s in prep.norms[k].segments.iter().take(sp) {
+                        if !s.is_read_only() && !s.piped {
+                            steps.push(step_of(k, s));
+                        }
+                    }
+                    let retry_words = &prep.norms[k].segments[sp].words;
+                    let added: Vec<String> = retry_words
+                        .iter()
+                        .filter(|w| !fail_words.contains(w))
+                        .cloned()
+                        .collect();
+                    if steps.is_empty() && added.is_empty() {
+                        (Outcome::Flaky, Vec::new(), Some(k))
+                    } else if steps.is_empty() {
+                        (Outcome::Recovered, added, Some(k))
+                    } else {
+                        (Outcome::Recovered, Vec::new(), Some(k))
+                    }
+                }
+                None if !between.is_empty() => {
+                    // Keep only the first proposed step, preferring the failure's own domain.
+                    let first =
+                        steps
+                            .iter()
+                            .position(|s| s.domain == d)
+                            .or(if steps.is_empty() { None } else { Some(0) });
+                    let kept: Vec<FixStep> = first.map(|p| vec![steps[p].clone()]).unwrap_or_default();
+                    steps = kept;
+                    (Outcome::MovedOn, Vec::new(), None)
+                }
+                None => {
+                    steps.clear();
+                    (Outcome::Unresolved, Vec::new(), None)
+                }
+            };
+            if outcome == Outcome::Flaky {
+                steps.clear();
+            }
+            out.push(Episode {
+                fail_idx: i,
+                attempts,
+                domain: d,
+                action: a,
+                outcome,
+                steps,
+                variant,
+                retry_idx,
+            });
+        }
+    }
+    out.sort_by_key(|e| e.fail_idx);
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
+        Record {
+            v: 1,
+            ts: "2026-01-01T00:00:00.000Z".into(),
+            session: session.into(),
+            cwd: "/w".into(),
+            cmd: cmd.into(),
+            exit: Some(if ok { 0 } else { 1 }),
+            ok,
+            tail: tail.into(),
+            event: None,
+            tool_use_id: None,
+            agent: None,
+            ms: None,
+            trust: None,
+        }
+    }
+
+    fn eps(h: &[Record]) -> Vec<Episode> {
+        let p = Prepared::new(h);
+        extract(h, &p, WINDOW)
+    }
+
+    #[test]
+    fn recovered_by_steps() {
+        let h = vec![
+            rec("s", "git push", false, "! [rejected] main -> main (fetch first)"),
+            rec("s", "git status", true, "On branch main"),
+            rec("s", "git pull --rebase", true, "Successfully rebased"),
+            rec("s", "git push", true, "main -> main"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].steps.len(), 1);
+        assert_eq!(e[0].steps[0].text, "git pull --rebase");
+        assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+        assert_eq!(e[0].retry_idx, Some(3));
+    }
+
+    #[test]
+    fn recovered_in_one_chain_and_by_variant() {
+        let h = vec![
+            rec("a", "git push origin feature", false, "! [rejected] non-fast-forward"),
+            rec("a", "git pull --rebase && git push", true, "Everything up-to-date"),
+            rec("b", "docker build -t app .", false, "ERROR: failed to solve: timeout"),
+            rec("b", "docker build --network=host -t app .", true, "Successfully built"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+        assert_eq!(e[1].outcome, Outcome::Recovered);
+        assert_eq!(e[1].variant, vec!["--network=host".to_string()]);
+    }
+
+    #[test]
+    fn flaky_moved_on_unresolved() {
+        let h = vec![
+            rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+            rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+            rec("a", "ls", true, ""),
+            rec("a", "sleep 5 && pytest tests/", true, "1 passed"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "pip install x", true, "Successfully installed x"),
+            rec("c", "cargo build", false, "error[E0432]"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 3, "two attempts of pytest are one episode");
+        assert_eq!(e[0].outcome, Outcome::Flaky);
+        assert_eq!(e[0].attempts.len(), 2);
+        assert_eq!(e[1].outcome, Outcome::MovedOn);
+        assert_eq!(e[1].fix_key(), "proposed:python install");
+        assert_eq!(e[2].outcome, Outcome::Unresolved);
+    }
+
+    #[test]
+    fn sessions_do_not_mix() {
+        let h = vec![
+            rec("a", "git push", false, "! [rejected] (fetch first)"),
+            rec("b", "git push", true, "ok"),
+        ];
+        assert_eq!(eps(&h)[0].outcome, Outcome::Unresolved);
+    }
+}
