@@ -55,6 +55,10 @@ impl Segment {
     /// never the fix of a failure.
     pub fn is_read_only(&self) -> bool {
         let p = self.program.as_str();
+        // Fetching a page is diagnosis too (and outside content: never a fix to copy).
+        if self.domain == "http" {
+            return true;
+        }
         if matches!(
             p,
             "ls" | "cat"
@@ -496,6 +500,10 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool) -> Option<Seg
 }
 
 fn is_housekeeping(words: &[String]) -> bool {
+    // Code fragments after a `;` (`x = f(); print(x)`) are not commands.
+    if words.get(1).is_some_and(|w| w == "=") || words.first().is_some_and(|w| w.contains('(')) {
+        return true;
+    }
     match words.first().map(String::as_str) {
         Some("cd" | "pushd" | "popd" | "sleep" | "export" | "source" | "." | "set" | "unset" | "wait" | ":") => true,
         Some(w) => is_assignment(w) && words.len() == 1,

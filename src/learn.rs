@@ -173,6 +173,7 @@ pub fn run_pipeline_with(
     }
     let cands = candidates::dedup(cands);
     let ix = Index::new(history, &prep);
+    let cluster_sessions = sessions_per_cluster(&eps, history, &prep);
     let mut vocab = prep.vocab.clone();
     let mut learned: Vec<Learned> = cands
         .iter()
@@ -183,7 +184,8 @@ pub fn run_pipeline_with(
                 anchors: c.anchors.clone(),
                 terms: vocab.query(&format!("{} {}", c.trigger, c.template)),
             };
-            assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg)
+            let cs = cluster_sessions.get(&c.cluster).copied().unwrap_or(0);
+            assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg, cs)
         })
         .collect();
     rank(&mut learned);
@@ -196,6 +198,17 @@ pub fn run_pipeline_with(
         min_sample: min_sample_for(cfg.promote_lower_bound),
         config: cfg.clone(),
     }
+}
+
+/// Distinct sessions per failure cluster (flaky episodes excluded).
+fn sessions_per_cluster(eps: &[Episode], history: &[Record], prep: &Prepared) -> BTreeMap<String, u64> {
+    let mut m: BTreeMap<String, HashSet<&str>> = BTreeMap::new();
+    for e in eps.iter().filter(|e| e.outcome != Outcome::Flaky) {
+        m.entry(prep.cluster_key(e.fail_idx))
+            .or_default()
+            .insert(history[e.fail_idx].session.as_str());
+    }
+    m.into_iter().map(|(k, v)| (k, v.len() as u64)).collect()
 }
 
 fn rank(learned: &mut [Learned]) {
@@ -245,6 +258,8 @@ struct Subject<'a> {
     directive_action: Option<&'a DirectiveAction>,
     /// Episodes it was learned from (empty for an imported rule).
     support: Vec<&'a Episode>,
+    /// Distinct sessions in which the rule's failure cluster occurred (any fix).
+    cluster_sessions: u64,
 }
 
 struct Assessment {
@@ -303,7 +318,12 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
     let safety = safety::check(std::iter::once(s.directive).chain(s.directive_cmds.iter().map(String::as_str)));
 
     // Generic: no anchor, or matching a large share of the domain's failure clusters.
-    let matched: HashSet<u32> = r.prevented.iter().map(|&i| ix.cluster_of[i]).collect();
+    let matched: HashSet<u32> = r
+        .prevented
+        .iter()
+        .filter(|&&i| prep.norms[i].domain() == s.spec.domain)
+        .map(|&i| ix.cluster_of[i])
+        .collect();
     let domain_clusters = ix.clusters_in_domain.get(&s.spec.domain).copied().unwrap_or(0) as f64;
     let generic = s.spec.anchors.is_empty()
         || (matched.len() as u64 >= cfg.generic_min_clusters
@@ -318,7 +338,7 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
         && s.support
             .iter()
             .all(|e| matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn))
-        && (sessions.len() as u64) < cfg.min_sessions_self_resolved;
+        && s.cluster_sessions.max(sessions.len() as u64) < cfg.min_sessions_self_resolved;
 
     let gate = if trust == Trust::Untrusted {
         Some("blocked_by_trust")
@@ -379,6 +399,7 @@ fn status_for(a: &Assessment, cfg: &LearnConfig) -> &'static str {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn assess_candidate(
     c: &Candidate,
     spec: &TriggerSpec,
@@ -387,6 +408,7 @@ fn assess_candidate(
     prep: &Prepared,
     ix: &Index,
     cfg: &LearnConfig,
+    cluster_sessions: u64,
 ) -> Learned {
     let support: Vec<&Episode> = c.episodes.iter().map(|&i| &eps[i]).collect();
     let subj = Subject {
@@ -395,6 +417,7 @@ fn assess_candidate(
         directive_cmds: &c.directive_cmds,
         directive_action: c.directive_action.as_ref(),
         support: support.clone(),
+        cluster_sessions,
     };
     let a = assess(&subj, history, prep, ix, cfg);
     let fail_idx: Vec<usize> = support.iter().map(|e| e.fail_idx).collect();
@@ -494,6 +517,11 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
                 directive: &r.directive,
                 directive_cmds: &cmds,
                 directive_action: None,
+                cluster_sessions: support
+                    .iter()
+                    .map(|e| history[e.fail_idx].session.as_str())
+                    .collect::<HashSet<_>>()
+                    .len() as u64,
                 support,
             };
             let a = assess(&subj, history, &prep, &ix, cfg);

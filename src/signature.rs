@@ -45,6 +45,8 @@ struct Masks {
     code_e: Regex,
     code_errno: Regex,
     code_letter: Regex,
+    code_snake: Regex,
+    snake_ident: Regex,
     camel: Regex,
     http: Regex,
     errorish: Regex,
@@ -63,6 +65,8 @@ fn masks() -> &'static Masks {
         code_e: Regex::new(r"\bE[A-Z]{3,}[A-Z0-9_]*\b").unwrap(),
         code_errno: Regex::new(r"(?i)\berrno\s*(\d+)").unwrap(),
         code_letter: Regex::new(r"\b(?:[A-Z]{1,3}\d{3,5})\b").unwrap(),
+        code_snake: Regex::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b").unwrap(),
+        snake_ident: Regex::new(r"\b\w*[a-z0-9]_\w+\b").unwrap(),
         camel: Regex::new(r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b").unwrap(),
         http: Regex::new(r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)").unwrap(),
         errorish: Regex::new(r"(?i)error|fatal|fail|exception|denied|refused|not found|rejected|conflict|timed? ?out|cannot|can't|could not|couldn't|unable|invalid|missing|no such|panic|abort|traceback|killed|undefined|unresolved|unrecognized|no space|in use|deadlock|unhealthy|crash|expired|forbidden|unauthori|too many|exceeded|\bE:|ERR!|\[rejected\]|^hint:|^!|backoff|errimage|stale|flaky|no tests|not executable|unsupported|deprecated|oom").unwrap(),
@@ -148,6 +152,13 @@ const PHRASES: &[(&str, &str)] = &[
     ("collected 0 items", "no-tests"),
     ("fixture", "fixture-not-found"),
     ("no such file or directory", "ENOENT"),
+    ("library stub", "missing-stub"),
+    ("not interactable", "not-interactable"),
+    ("not visible", "not-visible"),
+    ("no package matching", "package-not-found"),
+    ("is not available", "package-not-found"),
+    ("exceeds", "limit-exceeded"),
+    ("file too large", "limit-exceeded"),
     ("not a git repository", "not-a-repo"),
     ("crash", "crash"),
     ("flaky", "flaky"),
@@ -182,7 +193,9 @@ pub fn anchors(text: &str) -> Vec<String> {
     };
     // URLs and paths carry codes by accident (`.../E1234/...`): look at text without them.
     let clean = m.url.replace_all(text, " ");
-    let lower = clean.to_lowercase();
+    // Phrases are words of the message, not parts of identifiers: a task named
+    // `floor_plan_unauthorized_acquisition` is not an "unauthorized" error.
+    let lower = m.snake_ident.replace_all(&clean, " ").to_lowercase();
     // A phrase that maps to a code-like anchor is as specific as the code itself.
     for (phrase, anchor) in PHRASES {
         if anchor.starts_with('E') && anchor.chars().skip(1).all(|c| c.is_ascii_uppercase()) && lower.contains(phrase) {
@@ -199,6 +212,9 @@ pub fn anchors(text: &str) -> Vec<String> {
         push(format!("errno{}", &c[1]), &mut out);
     }
     for c in m.code_letter.find_iter(&clean) {
+        push(c.as_str().to_string(), &mut out);
+    }
+    for c in m.code_snake.find_iter(&clean) {
         push(c.as_str().to_string(), &mut out);
     }
     for c in m.http.captures_iter(&clean) {

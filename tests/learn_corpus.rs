@@ -1,0 +1,156 @@
+//! Measurement on field-test corpora (formats.md §2), through the production pipeline.
+//! Ignored by default (the corpora are not part of the crate); run with
+//! `FABLE_CORPORA=/path/to/corpora cargo test --test learn_corpus -- --ignored --nocapture`.
+//! Each corpus is run on its own plus the pool corpora named in `FABLE_POOL` (comma list).
+//! A promotion trajectory passes when an accepted rule draws support from it; a rejection
+//! corpus passes when no accepted rule draws support from any of its trajectories.
+
+use fable::evidence::Record;
+use fable::learn::{run_pipeline, LearnConfig};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+fn load(dir: &Path) -> (String, Vec<(String, Vec<Record>)>) {
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("corpus.json")).unwrap()).unwrap();
+    let kind = meta["kind"].as_str().unwrap_or("pool").to_string();
+    let mut out = Vec::new();
+    for line in std::fs::read_to_string(dir.join("trajectories.jsonl")).unwrap().lines() {
+        let Ok(t) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let id = t["id"].as_str().unwrap_or("").to_string();
+        let mut recs = Vec::new();
+        for r in t["records"].as_array().cloned().unwrap_or_default() {
+            if let Ok(mut rec) = serde_json::from_value::<Record>(r) {
+                if rec.session.is_empty() {
+                    rec.session = id.clone();
+                }
+                recs.push(rec);
+            }
+        }
+        out.push((id, recs));
+    }
+    (kind, out)
+}
+
+#[test]
+#[ignore]
+fn corpora() {
+    let Ok(root) = std::env::var("FABLE_CORPORA") else {
+        return;
+    };
+    let root = Path::new(&root);
+    let pool_names: Vec<String> = std::env::var("FABLE_POOL")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    let mut pool: Vec<Record> = Vec::new();
+    for p in &pool_names {
+        for (_, r) in load(&root.join(p)).1 {
+            pool.extend(r);
+        }
+    }
+    let mut names: Vec<String> = std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("corpus.json").exists())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    // FABLE_COMBINED=1: every non-pool corpus in one history (plus the pool), scored per corpus.
+    let combined = std::env::var("FABLE_COMBINED").is_ok();
+    if combined {
+        for name in &names {
+            let (kind, trajs) = load(&root.join(name));
+            if kind != "pool" {
+                for (_, r) in trajs {
+                    pool.extend(r);
+                }
+            }
+        }
+    }
+    for name in names {
+        let (kind, trajs) = load(&root.join(&name));
+        if kind == "pool" {
+            continue;
+        }
+        let mut history = pool.clone();
+        if !combined {
+            for (_, r) in &trajs {
+                history.extend(r.iter().cloned());
+            }
+        }
+        let t0 = std::time::Instant::now();
+        let out = run_pipeline(&history, &LearnConfig::default());
+        let ms = t0.elapsed().as_millis();
+        let accepted: Vec<_> = out
+            .candidates
+            .iter()
+            .filter(|l| l.rule.accepted == Some(true))
+            .collect();
+        let drawn: HashSet<&str> = accepted
+            .iter()
+            .flat_map(|l| l.support_refs.iter().map(|s| s.session.as_str()))
+            .collect();
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for (id, _) in &trajs {
+            let best = out
+                .candidates
+                .iter()
+                .find(|l| l.support_refs.iter().any(|s| s.session == *id));
+            *reasons
+                .entry(
+                    best.map(|l| l.rule.reason.clone())
+                        .unwrap_or_else(|| "no_candidate".into()),
+                )
+                .or_default() += 1;
+        }
+        let passed = trajs
+            .iter()
+            .filter(|(id, _)| {
+                if kind == "promotion" {
+                    drawn.contains(id.as_str())
+                } else {
+                    !drawn.contains(id.as_str())
+                }
+            })
+            .count();
+        let acc_here = accepted
+            .iter()
+            .filter(|l| {
+                l.support_refs
+                    .iter()
+                    .any(|s| trajs.iter().any(|(id, _)| *id == s.session))
+            })
+            .count();
+        println!(
+            "{name:40} {kind:9} n={:3} passed={:3} ({:.0}%) accepted_rules={acc_here:3} {ms}ms reasons={reasons:?}",
+            trajs.len(),
+            passed,
+            100.0 * passed as f64 / trajs.len().max(1) as f64
+        );
+        if std::env::var("FABLE_CORPUS_VERBOSE").as_deref() == Ok(name.as_str()) {
+            for (id, _) in &trajs {
+                let best = out
+                    .candidates
+                    .iter()
+                    .find(|l| l.support_refs.iter().any(|s| s.session == *id));
+                match best {
+                    Some(l) => println!(
+                        "  {id:55} {:22} {} | {} | p={} b={} nm={}",
+                        l.rule.reason,
+                        l.rule.trigger,
+                        l.rule.directive,
+                        l.rule.prevented,
+                        l.rule.broken,
+                        l.rule.near_misses
+                    ),
+                    None => println!("  {id:55} no candidate"),
+                }
+            }
+        }
+    }
+}
