@@ -116,6 +116,10 @@ pub struct Learned {
     pub support_refs: Vec<SupportRef>,
     /// The failures replay says it prevents.
     pub prevented_refs: Vec<SupportRef>,
+    /// Same-domain successes it would break (≥ threshold + margin).
+    pub broken_refs: Vec<SupportRef>,
+    /// Same-domain successes in the near-miss band.
+    pub near_miss_refs: Vec<SupportRef>,
     /// Episode outcomes of its support (`recovered`, `moved_on`, `unresolved`).
     pub outcomes: BTreeMap<String, u64>,
 }
@@ -470,6 +474,8 @@ fn assess_candidate(
         rule,
         support_refs,
         prevented_refs: refs(history, &a.replay.prevented),
+        broken_refs: refs(history, &a.replay.broken),
+        near_miss_refs: refs(history, &a.replay.near_misses),
         outcomes,
     }
 }

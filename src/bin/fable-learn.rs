@@ -1,4 +1,5 @@
-//! fable-learn hook binary: a thin adapter over `fable::learn`. (Stub until its issue lands.)
+//! fable-learn (SessionEnd): runs the learning pipeline on new evidence, bounded in time
+//! (`FABLE_LEARN_BUDGET_MS`), never blocking the session.
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook("fable-learn", |_, _| Ok(fable::hook::Answer::allow()))
+    fable::runner::run_hook("fable-learn", fable::learn::decide)
 }
