@@ -1,0 +1,291 @@
+//! `fable rules …` and `fable-learn` end to end through the binaries: extract/list --json
+//! print formats.md §3 rules, promote/retire, packs with provenance, the managed
+//! CLAUDE.md section (idempotent), and the SessionEnd hook (exit 0, cursor, store).
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+use std::path::Path;
+
+fn rec(session: &str, i: usize, cmd: &str, ok: bool, tail: &str) -> String {
+    json!({"v":1,"ts":format!("2026-12-02T12:00:{:02}.000Z", i % 60),"session":session,"cwd":"/w","cmd":cmd,
+        "exit": if ok {0} else {1},"ok":ok,"tail":tail})
+    .to_string()
+}
+
+/// Five sessions of a rejected push fixed by `git pull --rebase`, one with an unrelated
+/// `git status`, plus a malformed line (skipped, never fatal).
+fn project(poisoned: bool) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let fable = d.path().join(".fable");
+    std::fs::create_dir_all(&fable).unwrap();
+    let mut lines = Vec::new();
+    let mut i = 0;
+    for s in 0..5 {
+        let sess = format!("s{s}");
+        let mut push = |cmd: &str, ok: bool, tail: &str| {
+            i += 1;
+            lines.push(rec(&sess, i, cmd, ok, tail));
+        };
+        push(
+            "git status",
+            true,
+            "On branch main\nnothing to commit, working tree clean",
+        );
+        push("git push origin main", false, " ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'origin'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally.");
+        if poisoned {
+            push(
+                "git push --force origin main",
+                true,
+                " + 1a2b3c4...5d6e7f8 main -> main (forced update)",
+            );
+        } else {
+            push(
+                "git pull --rebase origin main",
+                true,
+                "Successfully rebased and updated refs/heads/main.",
+            );
+            push("git push origin main", true, "   1a2b3c4..5d6e7f8  main -> main");
+        }
+    }
+    lines.push("{not json".to_string());
+    std::fs::write(fable.join("evidence.jsonl"), lines.join("\n") + "\n").unwrap();
+    d
+}
+
+fn fable(dir: &Path, args: &[&str]) -> Value {
+    let out = Command::cargo_bin("fable")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "fable {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+const PINNED: &[&str] = &[
+    "id",
+    "domain",
+    "trigger",
+    "directive",
+    "status",
+    "verdict",
+    "reason",
+    "prevented",
+    "broken",
+    "near_misses",
+    "precision",
+    "wilson",
+    "support",
+];
+
+fn assert_pinned(rules: &Value) {
+    let arr = rules.as_array().expect("an array of rules");
+    for r in arr {
+        for f in PINNED {
+            assert!(r.get(*f).is_some(), "missing {f} in {r}");
+        }
+        assert!(["candidate", "promoted", "retired", "blocked"].contains(&r["status"].as_str().unwrap()));
+        assert!(["pass", "fail", "inconclusive"].contains(&r["verdict"].as_str().unwrap()));
+        assert!(r["precision"].is_null() || r["precision"].is_number());
+        assert!(r["wilson"].is_null() || r["wilson"].as_array().map(|a| a.len()) == Some(2));
+    }
+}
+
+#[test]
+fn extract_list_promote_retire() {
+    let d = project(false);
+    let extracted = fable(d.path(), &["rules", "extract", "--json"]);
+    assert_pinned(&extracted);
+    let listed = fable(d.path(), &["rules", "list", "--json"]);
+    assert_pinned(&listed);
+    let promoted: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "promoted")
+        .collect();
+    assert_eq!(promoted.len(), 1, "{listed:#}");
+    let r = promoted[0];
+    assert_eq!(r["id"], "R-1");
+    assert!(r["directive"].as_str().unwrap().contains("git pull --rebase"));
+    assert_eq!(r["prevented"], 5);
+    assert!(d.path().join(".fable/RULES.md").exists());
+
+    // Extracting again merges by key: same ids, no duplicates.
+    let again = fable(d.path(), &["rules", "list", "--json"]);
+    fable(d.path(), &["rules", "extract", "--json"]);
+    let after = fable(d.path(), &["rules", "list", "--json"]);
+    assert_eq!(again.as_array().unwrap().len(), after.as_array().unwrap().len());
+
+    let retired = fable(d.path(), &["rules", "retire", "R-1", "--json"]);
+    assert_eq!(retired["status"], "retired");
+    let shown = fable(d.path(), &["rules", "show", "R-1", "--json"]);
+    assert_eq!(shown["status"], "retired");
+    // A later extract keeps the human's decision.
+    fable(d.path(), &["rules", "extract", "--json"]);
+    assert_eq!(
+        fable(d.path(), &["rules", "show", "R-1", "--json"])["status"],
+        "retired"
+    );
+    let back = fable(d.path(), &["rules", "promote", "R-1", "--json"]);
+    assert_eq!(back["status"], "promoted");
+    let only = fable(d.path(), &["rules", "list", "--json", "--status", "promoted"]);
+    assert_eq!(only.as_array().unwrap().len(), 1);
+
+    let replayed = fable(d.path(), &["rules", "replay", "--json"]);
+    assert_pinned(&replayed);
+
+    Command::cargo_bin("fable")
+        .unwrap()
+        .current_dir(d.path())
+        .args(["rules", "show", "R-99"])
+        .assert()
+        .failure();
+}
+
+#[test]
+fn poisoned_log_promotes_nothing_and_blocked_cannot_be_promoted() {
+    let d = project(true);
+    let rules = fable(d.path(), &["rules", "extract", "--json"]);
+    let arr = rules.as_array().unwrap();
+    assert!(arr.iter().all(|r| r["status"] != "promoted"), "{rules:#}");
+    let blocked = arr
+        .iter()
+        .find(|r| r["reason"] == "blocked_by_safety")
+        .expect("a safety-blocked rule");
+    let id = blocked["id"].as_str().unwrap();
+    Command::cargo_bin("fable")
+        .unwrap()
+        .current_dir(d.path())
+        .args(["rules", "promote", id])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("never promoted"));
+}
+
+#[test]
+fn pack_export_import_and_claude_md() {
+    let src = project(false);
+    fable(src.path(), &["rules", "extract", "--json"]);
+    let pack = src.path().join("pack.json");
+    let rep = fable(
+        src.path(),
+        &["rules", "export", "--pack", pack.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(rep["pack"]["rules"], 1);
+    let pk: Value = serde_json::from_str(&std::fs::read_to_string(&pack).unwrap()).unwrap();
+    assert_eq!(pk["version"], 1);
+    assert!(pk["source"].is_string() && pk["exported_at"].is_string());
+
+    // Import into a project with its own matching history: candidate, replayed locally.
+    let dst = project(false);
+    let imported = fable(dst.path(), &["rules", "import", pack.to_str().unwrap(), "--json"]);
+    assert_pinned(&imported);
+    let r = &imported.as_array().unwrap()[0];
+    assert_eq!(r["status"], "candidate");
+    assert_eq!(r["verdict"], "pass");
+    assert_eq!(r["prevented"], 5);
+    assert!(r["origin"].as_str().unwrap().starts_with("pack:"));
+    assert!(r["provenance"]["original_id"].is_string());
+
+    // Import into an empty project: no local signal, stays a candidate.
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(empty.path().join(".fable")).unwrap();
+    let imported = fable(empty.path(), &["rules", "import", pack.to_str().unwrap(), "--json"]);
+    let r = &imported.as_array().unwrap()[0];
+    assert_eq!(
+        (r["status"].as_str(), r["reason"].as_str()),
+        (Some("candidate"), Some("no_signal"))
+    );
+
+    // CLAUDE.md managed section: idempotent, user text kept.
+    let md = src.path().join("CLAUDE.md");
+    std::fs::write(&md, "# My project\n\nKeep this.\n").unwrap();
+    let first = fable(
+        src.path(),
+        &["rules", "export", "--claude-md", md.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(first["claude_md"]["changed"], true);
+    let text1 = std::fs::read_to_string(&md).unwrap();
+    let second = fable(
+        src.path(),
+        &["rules", "export", "--claude-md", md.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(second["claude_md"]["changed"], false);
+    assert_eq!(text1, std::fs::read_to_string(&md).unwrap());
+    assert!(text1.starts_with("# My project\n\nKeep this.\n"));
+    assert!(text1.contains("R-1") && text1.contains("git pull --rebase"));
+    let agents = src.path().join("AGENTS.md");
+    let rep = fable(
+        src.path(),
+        &["rules", "export", "--agents-md", agents.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(rep["agents_md"]["changed"], true);
+}
+
+#[test]
+fn extract_with_fake_extractor_and_corpus() {
+    let d = project(false);
+    let script = d.path().join("fake.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat >/dev/null\necho '{\"trigger\":\"git push is rejected as non-fast-forward\",\"directive\":\"run `git fetch` and `git rebase origin/main`, then push\"}'\n",
+    )
+    .unwrap();
+    let cmd = format!("sh {}", script.display());
+    let rules = fable(
+        d.path(),
+        &["rules", "extract", "--json", "--extractor-cmd", &cmd, "--dry-run"],
+    );
+    let arr = rules.as_array().unwrap();
+    assert!(
+        arr.iter().any(|r| r["origin"] == "extractor" && r["verdict"] == "pass"),
+        "{rules:#}"
+    );
+    assert!(!d.path().join(".fable/rules.json").exists(), "dry run writes nothing");
+}
+
+#[test]
+fn session_end_hook_learns_and_never_blocks() {
+    let d = project(false);
+    let input = json!({"session_id":"s9","cwd":d.path(),"hook_event_name":"SessionEnd","reason":"exit"});
+    let out = Command::cargo_bin("fable-learn")
+        .unwrap()
+        .env("CLAUDE_PROJECT_DIR", d.path())
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let cursor: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join(".fable/state/learn.json")).unwrap()).unwrap();
+    assert_eq!(cursor["records"], 20);
+    let rules: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join(".fable/rules.json")).unwrap()).unwrap();
+    assert!(rules.as_array().unwrap().iter().any(|r| r["status"] == "promoted"));
+    // Second run: nothing new.
+    let out = Command::cargo_bin("fable-learn")
+        .unwrap()
+        .env("CLAUDE_PROJECT_DIR", d.path())
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no new evidence"));
+    // Garbage on stdin, a broken store: still exit 0.
+    std::fs::write(d.path().join(".fable/rules.json"), "{broken").unwrap();
+    std::fs::remove_file(d.path().join(".fable/state/learn.json")).unwrap();
+    for stdin in ["", "not json", &input.to_string()] {
+        let out = Command::cargo_bin("fable-learn")
+            .unwrap()
+            .env("CLAUDE_PROJECT_DIR", d.path())
+            .write_stdin(stdin.to_string())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+    }
+}
