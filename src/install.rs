@@ -387,19 +387,11 @@ fn remove_skill(path: &Path, dry_run: bool) -> Result<SkillAction> {
     Ok(SkillAction::Removed)
 }
 
-/// `fable install`.
-pub fn run_install(a: &InstallArgs) -> Result<i32> {
-    let mut warnings: Vec<String> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    let target = target_from_env(&a.scope, &mut warnings)?;
-    let bin_dir = resolve_bin_dir(a.bin_dir.as_deref())?;
-    let regs = registrations::builtin().map_err(|e| Error::msg(format!("{e} (this fable build is broken)")))?;
-
-    let detected = detect_version(a);
-    let version = detected.version();
-    let (regs, skipped) = select_for_version(&regs, version);
-    for event in &skipped {
-        let v = version.map(|v| v.to_string()).unwrap_or_default();
+/// Warnings for events left out for an old Claude Code, and a note when the version is unknown.
+pub fn version_advice(detected: &Detected, skipped: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let v = detected.version().map(|v| v.to_string()).unwrap_or_default();
+    for event in skipped {
         let since = claude_version::event_since(event)
             .map(|s| s.to_string())
             .unwrap_or_default();
@@ -416,20 +408,42 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
             ));
         }
     }
-    if let Detected::Unknown(why) = &detected {
+    let mut notes = Vec::new();
+    if let Detected::Unknown(why) = detected {
         notes.push(format!(
             "could not read the Claude Code version ({why}); registered every event, PostToolUseFailure included. \
              Claude Code older than 2.0.56 ignores a whole settings file that names that event: if yours is that \
              old, run again with --claude-version X.Y.Z"
         ));
     }
+    (warnings, notes)
+}
 
+/// Hook binaries the registrations need that are not files in `bin_dir`.
+fn missing_binaries(regs: &[Registration], bin_dir: &Path) -> Vec<String> {
     let mut missing: Vec<String> = Vec::new();
-    for r in &regs {
+    for r in regs {
         if !missing.contains(&r.binary) && !bin_dir.join(&r.binary).is_file() {
             missing.push(r.binary.clone());
         }
     }
+    missing
+}
+
+/// `fable install`.
+pub fn run_install(a: &InstallArgs) -> Result<i32> {
+    let mut warnings: Vec<String> = Vec::new();
+    let target = target_from_env(&a.scope, &mut warnings)?;
+    let bin_dir = resolve_bin_dir(a.bin_dir.as_deref())?;
+    let regs = registrations::builtin().map_err(|e| Error::msg(format!("{e} (this fable build is broken)")))?;
+
+    let detected = detect_version(a);
+    let version = detected.version();
+    let (regs, skipped) = select_for_version(&regs, version);
+    let (version_warnings, notes) = version_advice(&detected, &skipped);
+    warnings.extend(version_warnings);
+
+    let missing = missing_binaries(&regs, &bin_dir);
     if !missing.is_empty() {
         warnings.push(format!(
             "not found in {}: {}; those hooks will fail harmlessly until they exist. Build with \
@@ -538,7 +552,8 @@ fn print_install(t: &Target, s: &Summary, changed: bool, dry_run: bool, backup: 
     for e in &s.added {
         let m = e.matcher.as_deref().map(|m| format!("  [{m}]")).unwrap_or_default();
         let bin = registrations::our_binary(&e.command).unwrap_or("?");
-        println!("  {:<20} {:<18}{m}", e.event, bin);
+        let line = format!("  {:<20} {:<18}{m}", e.event, bin);
+        println!("{}", line.trim_end());
     }
     if let Some(b) = backup {
         println!("fable: previous settings kept as {}", b.display());
