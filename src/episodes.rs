@@ -237,7 +237,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut steps: Vec<FixStep> = Vec::new();
             for &b in &between {
                 for s in &prep.norms[b].segments {
-                    if !s.is_read_only() && !s.piped && !(s.domain == d && s.action == a) {
+                    if !(s.is_read_only() || s.piped || s.domain == d && s.action == a) {
                         steps.push(step_of(b, s));
                     }
                 }

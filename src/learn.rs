@@ -157,6 +157,9 @@ pub struct EpisodeBrief {
     pub outcome: String,
 }
 
+/// An external proposer of `{trigger, directive}` for a cluster (see [`command_proposer`]).
+pub type Proposer<'a> = &'a dyn Fn(&EpisodeBrief) -> Option<Proposal>;
+
 /// Runs the whole pipeline on a history (oldest first). Pure: no I/O, deterministic.
 pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
     run_pipeline_with(history, cfg, None)
@@ -164,11 +167,7 @@ pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
 
 /// As [`run_pipeline`], with an optional extractor that may propose one extra candidate
 /// per cluster; its candidates go through the same replay and gates.
-pub fn run_pipeline_with(
-    history: &[Record],
-    cfg: &LearnConfig,
-    proposer: Option<&dyn Fn(&EpisodeBrief) -> Option<Proposal>>,
-) -> LearnOutcome {
+pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option<Proposer>) -> LearnOutcome {
     let prep = Prepared::new(history);
     let eps = episodes::extract(history, &prep, cfg.window);
     let mut cands = candidates::build(&eps, &prep);
@@ -574,7 +573,7 @@ fn extractor_candidates(
     eps: &[Episode],
     history: &[Record],
     prep: &Prepared,
-    proposer: &dyn Fn(&EpisodeBrief) -> Option<Proposal>,
+    proposer: Proposer,
 ) -> Vec<Candidate> {
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
