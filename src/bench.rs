@@ -84,7 +84,7 @@ pub fn build_state(root: &Path) -> Result<()> {
     let mut written = 0u64;
     while written < target {
         let cmd = format!("{} # {}", COMMANDS[i % COMMANDS.len()], i / COMMANDS.len());
-        let ok = i % 7 != 3;
+        let ok = !(i + 4).is_multiple_of(7);
         let r = Record {
             v: 1,
             ts: format!(
@@ -144,7 +144,7 @@ fn payload(hook: &str, root: &Path, n: usize) -> Value {
     let cwd = root.display().to_string();
     let common = |event: &str| json!({"session_id": "bench-session", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "hook_event_name": event});
     let mut v = match hook {
-        "fable-evidence" | "fable-fail-streak" if n % 2 == 0 => {
+        "fable-evidence" | "fable-fail-streak" if n.is_multiple_of(2) => {
             let mut v = common("PostToolUse");
             v["tool_input"] = json!({"command": COMMANDS[n % COMMANDS.len()]});
             v["tool_response"] = json!({"stdout": "ok\n".repeat(50), "stderr": "", "interrupted": false});
