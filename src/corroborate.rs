@@ -9,11 +9,9 @@
 //! subfolder). The newest record of the command decides: `ok: true` and `exit: 0`.
 
 use crate::evidence::Record;
-use crate::journal::{self, Journal, ReadOutcome};
+use crate::journal::{Journal, ReadOutcome};
 use crate::ledger::normalize;
-use regex::Regex;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// What the log says about one citation.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,12 +27,23 @@ pub enum Verdict {
 /// Strips one leading `cd <dir> &&` from a normalised command. Returns the directory
 /// token as written and the rest.
 pub fn strip_cd(cmd: &str) -> Option<(&str, &str)> {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r#"^cd\s+("[^"]*"|'[^']*'|[^\s&;|]+)\s*&&\s*(\S.*)$"#).expect("cd pattern compiles")
-    });
-    let c = re.captures(cmd)?;
-    Some((c.get(1)?.as_str(), c.get(2)?.as_str()))
+    let rest = cmd.strip_prefix("cd")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let end = match rest.chars().next()? {
+        q @ ('"' | '\'') => 1 + rest[1..].find(q)? + 1,
+        _ => rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '&' | ';' | '|'))
+            .unwrap_or(rest.len()),
+    };
+    if end == 0 {
+        return None;
+    }
+    let (dir, after) = rest.split_at(end);
+    let tail = after.trim_start().strip_prefix("&&")?.trim_start();
+    (!tail.is_empty()).then_some((dir, tail))
 }
 
 /// The newest record of every logged command, keyed by normalised command and, for
@@ -81,27 +90,69 @@ fn needle(cited: &str) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-/// Reads only the log lines that may record one of `citations` (oldest first), so the
-/// close guard stays fast on a full log. Malformed lines are skipped and counted.
+/// The fields corroboration needs, borrowed from a log line: the long `tail` is skipped
+/// without being copied, which keeps the close guard fast on a full log.
+#[derive(serde::Deserialize)]
+struct Lite<'a> {
+    #[serde(borrow)]
+    cmd: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    cwd: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    ts: std::borrow::Cow<'a, str>,
+    exit: Option<i64>,
+    ok: bool,
+    #[serde(default, borrow)]
+    event: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Reads only the records of the cited commands (oldest first, without their output
+/// tails), so the close guard stays fast on a full log. A line is parsed only when it
+/// holds the citation's longest word, and kept only when its command matches a citation
+/// (directly or after a leading `cd <dir> &&`). Malformed lines are skipped and counted.
 pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
-    let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
-    let all_needed = citations.iter().any(|c| needle(c).is_none());
     let mut out = ReadOutcome::default();
     if citations.is_empty() {
         return out;
     }
+    let wanted: std::collections::HashSet<String> = citations.iter().map(|c| normalize(c)).collect();
+    let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
+    let all_needed = citations.iter().any(|c| needle(c).is_none());
     for path in journal.files() {
         let Ok(bytes) = std::fs::read(&path) else { continue };
         for line in bytes.split(|b| *b == b'\n') {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let keep = all_needed
+            let maybe = all_needed
                 || std::str::from_utf8(line)
                     .map(|s| needles.iter().any(|n| s.contains(n)))
                     .unwrap_or(true);
-            if keep {
-                journal::read_lines_into(line, &mut out);
+            if !maybe {
+                continue;
+            }
+            let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
+                out.malformed += 1;
+                continue;
+            };
+            let n = normalize(&lite.cmd);
+            let hit = wanted.contains(&n) || strip_cd(&n).is_some_and(|(_, rest)| wanted.contains(rest));
+            if hit {
+                out.records.push(Record {
+                    v: 1,
+                    ts: lite.ts.into_owned(),
+                    session: String::new(),
+                    cwd: lite.cwd.into_owned(),
+                    cmd: lite.cmd.into_owned(),
+                    exit: lite.exit,
+                    ok: lite.ok,
+                    tail: String::new(),
+                    event: lite.event.map(|e| e.into_owned()),
+                    tool_use_id: None,
+                    agent: None,
+                    ms: None,
+                    trust: None,
+                });
             }
         }
     }
@@ -155,6 +206,24 @@ mod tests {
     }
 
     #[test]
+    fn reads_only_relevant_records() {
+        let t = tempfile::tempdir().unwrap();
+        let j = Journal::new(t.path(), crate::journal::Rotation::default());
+        for c in ["pytest -q -k x", "cd /a && pytest  -q", "pytest", "echo \"pytest -q\""] {
+            j.append(&rec(c, 0)).unwrap();
+        }
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(j.live_path())
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"{\"cmd\":\"pytest -q\" torn\n"))
+            .unwrap();
+        let out = read_relevant(&j, &["pytest -q".to_string()]);
+        let cmds: Vec<&str> = out.records.iter().map(|r| r.cmd.as_str()).collect();
+        assert_eq!(cmds, vec!["cd /a && pytest  -q"]);
+        assert_eq!(out.malformed, 1);
+    }
+
+    #[test]
     fn cd_prefix_and_newest_wins() {
         let i = Index::build(vec![rec("cd /x &&  pytest -q", 0)]);
         assert_eq!(i.verdict("pytest -q"), Verdict::Corroborated);
@@ -164,5 +233,8 @@ mod tests {
         assert_eq!(i.verdict("pytest -q"), Verdict::Corroborated);
         assert_eq!(strip_cd("cd \"/a b\" && x y"), Some(("\"/a b\"", "x y")));
         assert_eq!(strip_cd("cd x; y"), None);
+        assert_eq!(strip_cd("cd x&&y"), Some(("x", "y")));
+        assert_eq!(strip_cd("cd 'a b' &&"), None);
+        assert_eq!(strip_cd("cdx && y"), None);
     }
 }

@@ -11,9 +11,6 @@
 //! Parsing never fails: a line that fits no rule is ignored, so a half-edited ledger can
 //! never block an agent through a parse error.
 
-use regex::Regex;
-use std::sync::OnceLock;
-
 /// Whether a card is still to do, done, or set aside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CardState {
@@ -213,29 +210,42 @@ pub fn load(path: &std::path::Path) -> Option<Ledger> {
     Some(parse(&String::from_utf8_lossy(&bytes)))
 }
 
-struct Patterns {
-    mode: Regex,
-    replay: Regex,
-    tier: Regex,
-    routing: Regex,
-    paused: Regex,
-    note: Regex,
+/// Strips `word` from the start of `s`, ASCII case-insensitively.
+fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
+    let head = s.get(..word.len())?;
+    head.eq_ignore_ascii_case(word).then(|| &s[word.len()..])
 }
 
-fn patterns() -> &'static Patterns {
-    static P: OnceLock<Patterns> = OnceLock::new();
-    P.get_or_init(|| {
-        let re = |s: &str| Regex::new(s).expect("ledger pattern compiles");
-        Patterns {
-            mode: re(r"(?i)^MODE\s*[:：]\s*(light|full)\b"),
-            replay: re(r"(?i)^REPLAY\s*[:：]\s*(on|off)\b"),
-            tier: re(r"(?i)^TIER\s*[:：]\s*(throughput|conservative)\b"),
-            routing: re(r"(?i)^ROUTING\s*[:：]\s*(quality|balanced|frugal)\b"),
-            paused: re(r"(?i)^PAUSED"),
-            note: re(r"(?i)^(evidence|verified|证据|凭证|验证|tried|已试|排除|deferred|搁置|推迟)\s*[:：]"),
-        }
+/// `<word>\s*[:：]` at the start of `s` (ASCII case-insensitive); returns the rest.
+/// Hand-written rather than a regex: hooks start a fresh process per call, and compiling
+/// patterns would cost more than parsing the whole ledger.
+fn strip_marker<'a>(s: &'a str, word: &str) -> Option<&'a str> {
+    let rest = strip_word(s, word)?.trim_start();
+    rest.strip_prefix(':').or_else(|| rest.strip_prefix('：'))
+}
+
+/// A directive line `NAME: value` where value is one of `values` (whole word); the
+/// first valid line of each kind wins, and unknown values are ignored.
+fn directive(line: &str, name: &str, values: &[&'static str]) -> Option<&'static str> {
+    let rest = strip_marker(line, name)?.trim_start();
+    values.iter().copied().find(|v| {
+        strip_word(rest, v).is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
     })
 }
+
+const NOTE_MARKERS: &[(&str, NoteKind)] = &[
+    ("evidence", NoteKind::Evidence),
+    ("verified", NoteKind::Evidence),
+    ("证据", NoteKind::Evidence),
+    ("凭证", NoteKind::Evidence),
+    ("验证", NoteKind::Evidence),
+    ("tried", NoteKind::Tried),
+    ("已试", NoteKind::Tried),
+    ("排除", NoteKind::Tried),
+    ("deferred", NoteKind::Deferred),
+    ("搁置", NoteKind::Deferred),
+    ("推迟", NoteKind::Deferred),
+];
 
 /// Splits a note-bearing text at ` -- ` separators that lie outside backticks, so a
 /// cited `cargo test -- --nocapture` stays whole. Returns the parts after the first.
@@ -268,18 +278,13 @@ fn split_notes(s: &str) -> (&str, Vec<&str>) {
 /// Classifies a note segment by its leading marker; returns the kind and the body.
 fn classify(seg: &str) -> Option<(NoteKind, String)> {
     let seg = seg.trim();
-    let m = patterns().note.captures(seg)?;
-    let kind = match m[1].to_lowercase().as_str() {
-        "evidence" | "verified" | "证据" | "凭证" | "验证" => NoteKind::Evidence,
-        "tried" | "已试" | "排除" => NoteKind::Tried,
-        _ => NoteKind::Deferred,
-    };
-    Some((kind, seg[m.get(0).map_or(0, |g| g.end())..].trim().to_string()))
+    NOTE_MARKERS
+        .iter()
+        .find_map(|(w, k)| strip_marker(seg, w).map(|rest| (*k, rest.trim().to_string())))
 }
 
 /// Parses ledger text. Never fails.
 pub fn parse(text: &str) -> Ledger {
-    let p = patterns();
     let mut l = Ledger::default();
     let (mut mode, mut replay, mut in_fence) = (None, None, false);
     for (idx, raw) in text.lines().enumerate() {
@@ -296,47 +301,44 @@ pub fn parse(text: &str) -> Ledger {
             l.cards.push(card);
             continue;
         }
-        let indented = raw.starts_with([' ', '\t']);
-        if indented {
+        if raw.starts_with([' ', '\t']) {
             if let Some(card) = l.cards.last_mut() {
                 continue_card(card, line, lineno);
                 continue;
             }
         }
         if mode.is_none() {
-            if let Some(c) = p.mode.captures(line) {
-                mode = Some(if c[1].eq_ignore_ascii_case("light") {
-                    Mode::Light
-                } else {
-                    Mode::Full
-                });
+            if let Some(v) = directive(line, "MODE", &["light", "full"]) {
+                mode = Some(if v == "light" { Mode::Light } else { Mode::Full });
                 continue;
             }
         }
         if replay.is_none() {
-            if let Some(c) = p.replay.captures(line) {
-                replay = Some(c[1].eq_ignore_ascii_case("on"));
+            if let Some(v) = directive(line, "REPLAY", &["on", "off"]) {
+                replay = Some(v == "on");
                 continue;
             }
         }
         if l.tier.is_none() {
-            if let Some(c) = p.tier.captures(line) {
-                l.tier = Tier::parse(&c[1]);
+            if let Some(v) = directive(line, "TIER", &["throughput", "conservative"]) {
+                l.tier = Tier::parse(v);
                 continue;
             }
         }
         if l.routing.is_none() {
-            if let Some(c) = p.routing.captures(line) {
-                l.routing = Routing::parse(&c[1]);
+            if let Some(v) = directive(line, "ROUTING", &["quality", "balanced", "frugal"]) {
+                l.routing = Routing::parse(v);
                 continue;
             }
         }
-        if l.paused.is_none() && p.paused.is_match(line) {
-            let reason = line["PAUSED".len()..]
-                .trim_matches(|c: char| matches!(c, ' ' | '\t' | ':' | '：' | '-' | '–' | '—'))
-                .to_string();
-            if reason.chars().count() >= 3 {
-                l.paused = Some(reason);
+        if l.paused.is_none() {
+            if let Some(rest) = strip_word(line, "PAUSED") {
+                let reason = rest
+                    .trim_matches(|c: char| matches!(c, ' ' | '\t' | ':' | '：' | '-' | '–' | '—'))
+                    .to_string();
+                if reason.chars().count() >= 3 {
+                    l.paused = Some(reason);
+                }
             }
         }
     }
