@@ -55,6 +55,7 @@ pub mod wilson;
 // Field test.
 pub mod corpus;
 pub mod extraction_metrics;
+pub mod fieldtest;
 
 // Command line.
 pub mod bench;

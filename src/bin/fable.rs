@@ -36,6 +36,8 @@ enum Cmd {
     Evidence(evidence_cli::EvidenceArgs),
     /// Learned rules: extract, replay, list, show, promote, retire, export, import.
     Rules(rules_cli::RulesArgs),
+    /// Run the production learning pipeline on labelled corpora and score it.
+    Fieldtest(fieldtest::FieldtestArgs),
     /// Measure whole-process hook latency against realistic state.
     Bench(bench::BenchArgs),
 }
@@ -53,6 +55,7 @@ fn main() -> std::process::ExitCode {
         Cmd::Evidence(a) => evidence_cli::run(a),
         Cmd::Rules(a) => rules_cli::run(a),
         Cmd::Bench(a) => bench::run(a),
+        Cmd::Fieldtest(a) => fieldtest::run(a),
     };
     match result {
         Ok(code) => std::process::ExitCode::from(code.clamp(0, 255) as u8),
