@@ -9,7 +9,7 @@
 use crate::corroborate::{self, Index};
 use crate::hook::{Answer, HookInput};
 use crate::journal::{Journal, Rotation};
-use crate::ledger::{self, Card, Ledger};
+use crate::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::replay;
 use crate::runner::{HookEnv, HookResult};
 
@@ -34,6 +34,12 @@ pub fn open_cards_message(ledger: &Ledger) -> Option<String> {
         "Three legitimate exits:\n  1. finish it, verify it, and mark it `- [x] … -- evidence: <command you ran and its result>`\n  2. defer it: `- [~] … -- deferred: <reason>`\n  3. if the user moved you to unrelated work, add a line `PAUSED: <reason>`\nDo not invent completion.",
     );
     Some(s)
+}
+
+/// True when a `- [~]` card says why (at least 3 non-space characters).
+pub fn has_deferral_reason(c: &Card) -> bool {
+    c.notes_of(NoteKind::Deferred)
+        .any(|n| n.body.chars().filter(|ch| !ch.is_whitespace()).count() >= 3)
 }
 
 /// Closed cards without a substantive evidence note.
@@ -68,6 +74,20 @@ pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
     if !ledger.is_light() {
         if let Some(m) = open_cards_message(ledger) {
             return Some(m);
+        }
+        // A deferral is an exit from the open-cards rule only when it says why.
+        let bare: Vec<&Card> = ledger
+            .cards
+            .iter()
+            .filter(|c| c.state == CardState::Deferred && !has_deferral_reason(c))
+            .collect();
+        if !bare.is_empty() {
+            let mut s = String::from("fable: deferred card(s) without a reason:\n");
+            for c in bare.iter().take(LIST_MAX) {
+                s.push_str(&format!("  - [~] {}\n", c.label()));
+            }
+            s.push_str("Add `-- deferred: <why, and what it waits for>` to each, or reopen it as `- [ ]`.");
+            return Some(s);
         }
     }
     let missing = missing_evidence(ledger);

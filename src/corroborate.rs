@@ -106,6 +106,16 @@ struct Lite<'a> {
     event: Option<std::borrow::Cow<'a, str>>,
 }
 
+/// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
+/// the raw text is the value). A quote inside any JSON string is escaped, so the key
+/// pattern cannot match inside another field's value.
+fn raw_cmd(line: &str) -> Option<&str> {
+    let i = line.find("\"cmd\":")?;
+    let rest = line[i + 6..].trim_start().strip_prefix('"')?;
+    let end = rest.find(['"', '\\'])?;
+    (rest.as_bytes()[end] == b'"').then(|| &rest[..end])
+}
+
 /// Reads only the records of the cited commands (oldest first, without their output
 /// tails), so the close guard stays fast on a full log. A line is parsed only when it
 /// holds the citation's longest word, and kept only when its command matches a citation
@@ -118,6 +128,7 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
     let wanted: std::collections::HashSet<String> = citations.iter().map(|c| normalize(c)).collect();
     let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
     let all_needed = citations.iter().any(|c| needle(c).is_none());
+    let matches = |n: &str| wanted.contains(n) || strip_cd(n).is_some_and(|(_, rest)| wanted.contains(rest));
     for path in journal.files() {
         let Ok(bytes) = std::fs::read(&path) else { continue };
         for line in bytes.split(|b| *b == b'\n') {
@@ -131,13 +142,18 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
             if !maybe {
                 continue;
             }
+            // Most lines name another command: decide from the raw `cmd` value when it has
+            // no escapes, and parse only the hits.
+            if let Some(raw) = std::str::from_utf8(line).ok().and_then(raw_cmd) {
+                if !matches(&normalize(raw)) {
+                    continue;
+                }
+            }
             let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
                 out.malformed += 1;
                 continue;
             };
-            let n = normalize(&lite.cmd);
-            let hit = wanted.contains(&n) || strip_cd(&n).is_some_and(|(_, rest)| wanted.contains(rest));
-            if hit {
+            if matches(&normalize(&lite.cmd)) {
                 out.records.push(Record {
                     v: 1,
                     ts: lite.ts.into_owned(),
@@ -221,6 +237,9 @@ mod tests {
         let cmds: Vec<&str> = out.records.iter().map(|r| r.cmd.as_str()).collect();
         assert_eq!(cmds, vec!["cd /a && pytest  -q"]);
         assert_eq!(out.malformed, 1);
+        assert_eq!(raw_cmd(r#"{"v":1,"cmd": "a b","ok":true}"#), Some("a b"));
+        assert_eq!(raw_cmd(r#"{"cmd":"say \"hi\"","ok":true}"#), None);
+        assert_eq!(raw_cmd(r#"{"tail":"x \"cmd\": y"}"#), None);
     }
 
     #[test]

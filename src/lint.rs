@@ -4,12 +4,13 @@
 //! at least one decision with its source (`[measured]`, `[inferred]`, `[not-shown]`,
 //! `[design-gap]` or the Chinese tags); every open card says how it will be accepted (an
 //! acceptance/test word or a backticked command — the ancestor's pattern had a trailing
-//! `|` that matched everything); every `- [~]` card gives a deferral reason; every `- [x]`
+//! `|` that matched everything); every `- [~]` card gives a deferral reason (at least 3 characters, as the close guard
+//! requires); every `- [x]`
 //! card has substantive evidence, by the close guard's rule. Exit 0 when clean or not a
 //! fable project, 1 with findings.
 
 use crate::error::Result;
-use crate::ledger::{self, CardState, NoteKind};
+use crate::ledger::{self, CardState};
 use crate::project::{self, Project};
 use regex::Regex;
 use serde::Serialize;
@@ -99,10 +100,7 @@ pub fn check(ledger_text: Option<&str>, spec_text: Option<&str>) -> Vec<Finding>
                 }
             }
             CardState::Deferred => {
-                let ok = c
-                    .notes_of(NoteKind::Deferred)
-                    .any(|n| n.body.chars().filter(|ch| !ch.is_whitespace()).count() >= 2);
-                if !ok {
+                if !crate::close_guard::has_deferral_reason(c) {
                     out.push(finding(
                         LEDGER,
                         Some(c.line),

@@ -24,12 +24,11 @@ fn clean_project_exits_zero() {
 fn violations_exit_one_with_exactly_three_findings() {
     let p = Proj::new();
     p.write("docs/SPEC.md", "# Spec without tags\n");
-    p.ledger("- [ ] 1. loader\n- [x] 0. scaffold -- evidence: done\n- [~] 9. docs -- deferred: ok\n");
+    p.ledger("- [ ] 1. loader\n- [x] 0. scaffold -- evidence: done\n- [~] 9. docs -- deferred: not now\n");
     let o = p.cli(&["lint", p.root.to_str().unwrap()]);
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
-    // SPEC without tags, open card without acceptance, closed card without evidence
-    // ("ok" is a two-character reason, enough for a deferral).
+    // SPEC without tags, open card without acceptance, closed card without evidence.
     assert_eq!(out.lines().filter(|l| l.starts_with("FINDING")).count(), 3, "{out}");
     assert!(
         out.contains("FINDING  .fable/LEDGER.md:1:") && out.contains("FINDING  docs/SPEC.md:"),

@@ -437,3 +437,19 @@ fn close_guard_is_fast_with_a_full_log() {
     assert_eq!(code(&p.stop()), 0);
     assert!(t.elapsed() < std::time::Duration::from_secs(2));
 }
+
+#[test]
+fn deferred_without_a_reason_blocks_in_full_mode_only() {
+    // Ancestor weakness §6.4: `[~]` needed no reason at Stop (lint only).
+    let p = Proj::new();
+    p.ledger("- [~] 1. later\n");
+    let o = p.stop();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("-- deferred:"), "{}", stderr(&o));
+    p.ledger("- [~] 1. later -- deferred: ab\n");
+    assert_eq!(code(&p.stop()), 2);
+    p.ledger("- [~] 1. later -- deferred: waits for the API key\n");
+    assert_eq!(code(&p.stop()), 0);
+    p.ledger("MODE: light\n- [~] 1. later\n");
+    assert_eq!(code(&p.stop()), 0);
+}
