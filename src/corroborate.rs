@@ -135,19 +135,15 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let maybe = all_needed
-                || std::str::from_utf8(line)
-                    .map(|s| needles.iter().any(|n| s.contains(n)))
-                    .unwrap_or(true);
-            if !maybe {
-                continue;
-            }
+            let text = std::str::from_utf8(line).ok();
             // Most lines name another command: decide from the raw `cmd` value when it has
-            // no escapes, and parse only the hits.
-            if let Some(raw) = std::str::from_utf8(line).ok().and_then(raw_cmd) {
-                if !matches(&normalize(raw)) {
-                    continue;
-                }
+            // no escapes (a word test, then an exact test), and parse only the hits. Other
+            // lines are parsed when the citation's longest word occurs anywhere in them.
+            let has_word = |s: &str| all_needed || needles.iter().any(|n| s.contains(n));
+            match (text, text.and_then(raw_cmd)) {
+                (_, Some(raw)) if !has_word(raw) || !matches(&normalize(raw)) => continue,
+                (Some(t), None) if !has_word(t) => continue,
+                _ => {}
             }
             let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
                 out.malformed += 1;
