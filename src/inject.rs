@@ -11,7 +11,7 @@
 use crate::hook::{Answer, HookInput};
 use crate::ledger::{self, Ledger, Phase, Routing, Tier};
 use crate::runner::{HookEnv, HookResult};
-use crate::session_state::{model_dir, sanitize_sid, save_model};
+use crate::session_state::{load_model, model_dir, sanitize_sid, save_model};
 use std::path::PathBuf;
 
 pub const HOOK_NAME: &str = "fable-inject";
@@ -149,17 +149,24 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     } else {
         &input.session_id
     };
-    let model = input.model.as_deref().map(str::trim).filter(|m| !m.is_empty());
+    let payload_model = input.model.as_deref().map(str::trim).filter(|m| !m.is_empty());
+    let sid = sanitize_sid(sid_raw);
+    let dir = model_dir(|k| env.var(k).map(str::to_string));
     let mut note = None;
-    if let (Some(sid), Some(m)) = (sanitize_sid(sid_raw), model) {
-        if let Some(dir) = model_dir(|k| env.var(k).map(str::to_string)) {
-            if let Err(e) = save_model(&dir, &sid, m) {
+    let mut cached = None;
+    match (&sid, &dir, payload_model) {
+        (Some(sid), Some(dir), Some(m)) => {
+            if let Err(e) = save_model(dir, sid, m) {
                 note = Some(format!(
                     "[fable] {HOOK_NAME}: cannot cache the session model: {e} (ignored)"
                 ));
             }
         }
+        // A resume or compaction may come without a model: the cached one still holds.
+        (Some(sid), Some(dir), None) => cached = load_model(dir, sid),
+        _ => {}
     }
+    let model = payload_model.or(cached.as_deref());
     let Some(project) = env.project(input) else {
         return Ok(note.map_or_else(Answer::allow, |n| Answer::allow().with_note(n)));
     };

@@ -219,3 +219,11 @@ fn caches_the_model_and_answers_fast() {
         "claude-opus-4-1"
     );
 }
+
+#[test]
+fn resume_without_a_model_uses_the_cached_one() {
+    let p = active();
+    start(&p, Some("fable-5"), &[]);
+    let c = ctx(&p, None, &[]);
+    assert!(c.contains("THROUGHPUT") && c.contains("Session model: fable-5"), "{c}");
+}
