@@ -134,9 +134,8 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     );
     let cites = all_citations(&ledger);
     let has_log = journal.exists();
-    let index =
-        (has_log && !cites.is_empty()).then(|| Index::build(corroborate::read_relevant(&journal, &cites).records));
-    let index = if has_log { Some(index.unwrap_or_default()) } else { None };
+    // Only the cited commands' records are read; no log at all means corroboration is off.
+    let index = has_log.then(|| Index::build(corroborate::read_relevant(&journal, &cites).records));
     if let Some(reason) = check(&ledger, index.as_ref()) {
         return Ok(Answer::block(reason));
     }
