@@ -54,9 +54,15 @@ impl Prepared {
         let mut position = Vec::with_capacity(history.len());
         for (i, r) in history.iter().enumerate() {
             let n = normalize(&r.cmd);
-            let s = signature(&r.tail);
+            let mut s = signature(&r.tail);
             let terms = vocab.add_doc(&record_text(&n, &s));
             views.push(RecordView::new(&n, &s, terms, r.ok));
+            if r.ok {
+                // Only failures need their template later (clusters, triggers): keep
+                // memory linear in failures, not in output size.
+                s.template = String::new();
+                s.anchors.clear();
+            }
             norms.push(n);
             sigs.push(s);
             let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {

@@ -190,8 +190,6 @@ impl Idf {
 /// What the matcher needs of a record, computed once per record and cached.
 #[derive(Debug, Clone, Default)]
 pub struct RecordView {
-    pub domain: String,
-    pub action: String,
     /// (domain, action) of every segment (a chain `git pull && git push` has two).
     pub actions: Vec<(String, String)>,
     pub anchors: Vec<String>,
@@ -202,8 +200,6 @@ pub struct RecordView {
 impl RecordView {
     pub fn new(norm: &CmdNorm, sig: &Signature, terms: Vec<u32>, ok: bool) -> RecordView {
         RecordView {
-            domain: norm.domain().to_string(),
-            action: norm.action().to_string(),
             actions: norm
                 .segments
                 .iter()
