@@ -24,6 +24,8 @@ pub struct Segment {
     pub sudo: bool,
     /// True when this segment came after a `|` (a filter such as `tail`).
     pub piped: bool,
+    /// True when it redirects output into a file (`echo x >> Dockerfile` writes).
+    pub writes: bool,
 }
 
 impl Segment {
@@ -55,6 +57,9 @@ impl Segment {
     /// never the fix of a failure.
     pub fn is_read_only(&self) -> bool {
         let p = self.program.as_str();
+        if self.writes {
+            return false;
+        }
         // Fetching a page is diagnosis too (and outside content: never a fix to copy).
         if self.domain == "http" {
             return true;
@@ -442,7 +447,7 @@ fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
     (w, sudo, None)
 }
 
-fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool) -> Option<Segment> {
+fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
     let first = words.first()?;
     let mut program = program_name(first);
     // `bash deploy.sh` runs the script: the script is the subject.
@@ -496,6 +501,7 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool) -> Option<Seg
         words,
         sudo,
         piped,
+        writes,
     })
 }
 
@@ -516,11 +522,31 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
         let piece = piece
             .trim_start_matches(['(', '{', '!', ' '])
             .trim_end_matches([')', '}', ' ']);
-        // Redirections are not part of what runs.
-        let words: Vec<String> = words_of(piece)
-            .into_iter()
-            .filter(|w| !(w.starts_with("2>") || w.starts_with('>') || w.starts_with("1>") || w == "&>"))
-            .collect();
+        // Redirections are not part of what runs, but writing a file is not read-only.
+        let raw = words_of(piece);
+        let writes = raw.iter().enumerate().any(|(i, w)| {
+            (w == ">" || w == ">>" || w == "1>" || w == "&>") && raw.get(i + 1).is_some_and(|t| !t.starts_with("/dev/"))
+                || (w.starts_with('>') || w.starts_with("1>"))
+                    && w.len() > 2
+                    && !w.contains("/dev/")
+                    && !w.contains('&')
+        });
+        let mut words: Vec<String> = Vec::new();
+        let mut skip_next = false;
+        for w in raw {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            if matches!(w.as_str(), ">" | ">>" | "1>" | "2>" | "&>" | "<") {
+                skip_next = true;
+                continue;
+            }
+            if w.starts_with("2>") || w.starts_with('>') || w.starts_with("1>") || w.starts_with("&>") {
+                continue;
+            }
+            words.push(w);
+        }
         if is_housekeeping(&words) {
             continue;
         }
@@ -534,7 +560,7 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
         if is_housekeeping(&w) {
             continue;
         }
-        if let Some(seg) = segment_from_words(w, sudo, piped) {
+        if let Some(seg) = segment_from_words(w, sudo, piped, writes) {
             out.push(seg);
         }
     }
@@ -629,5 +655,11 @@ mod tests {
         assert!(normalize("pip list").primary().unwrap().is_read_only());
         assert!(!normalize("pip install torch").primary().unwrap().is_read_only());
         assert!(!normalize("git pull --rebase").primary().unwrap().is_read_only());
+        assert!(!normalize("echo 'RUN x' >> Dockerfile")
+            .primary()
+            .unwrap()
+            .is_read_only());
+        assert!(normalize("echo hi > /dev/null").primary().unwrap().is_read_only());
+        assert_eq!(normalize("cat a > b").primary().unwrap().words, vec!["cat", "a"]);
     }
 }

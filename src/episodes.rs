@@ -169,16 +169,26 @@ impl Episode {
                     format!("{} {} {}", s.domain, s.action, f.join(" ")).trim().to_string()
                 })
                 .collect();
-            let kind = if self.outcome == Outcome::MovedOn {
-                "proposed"
-            } else {
-                "steps"
-            };
-            return format!("{kind}:{}", parts.join(" && "));
+            // A proven fix and the same step proposed by a session that moved on are one
+            // lesson: they share the key (the directive wording differs, not the lesson).
+            return format!("steps:{}", parts.join(" && "));
         }
         if !self.variant.is_empty() {
-            let mut v: Vec<String> = self.variant.iter().map(|w| mask_value(w)).collect();
+            // Changed positional arguments (other versions, other files) are one kind of
+            // fix; added flags are keyed by the flags themselves.
+            let mut v: Vec<String> = self
+                .variant
+                .iter()
+                .map(|w| {
+                    if w.starts_with('-') {
+                        mask_value(w)
+                    } else {
+                        "<args>".into()
+                    }
+                })
+                .collect();
             v.sort();
+            v.dedup();
             return format!("variant:{}", v.join(" "));
         }
         String::new()
@@ -379,7 +389,7 @@ pub(crate) mod tests {
         assert_eq!(e[0].outcome, Outcome::Flaky);
         assert_eq!(e[0].attempts.len(), 2);
         assert_eq!(e[1].outcome, Outcome::MovedOn);
-        assert_eq!(e[1].fix_key(), "proposed:python install");
+        assert_eq!(e[1].fix_key(), "steps:python install");
         assert_eq!(e[2].outcome, Outcome::Unresolved);
     }
 
