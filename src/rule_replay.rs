@@ -9,6 +9,11 @@
 //! prevented → fail (`blocked_by_broken`); near-misses > limit (2) → inconclusive
 //! (`blocked_by_near_miss`); otherwise pass.
 //!
+//! A failure of *another* domain counts as prevented only when it shares an anchor and its
+//! text is genuinely alike (IDF-weighted lexical overlap ≥ [`CROSS_DOMAIN_LEXICAL`]): a
+//! `kubectl rollout` timeout rule does not prevent a `redis-cli` timeout just because both
+//! say "timeout", but a paraphrased non-fast-forward under an unknown command still counts.
+//!
 //! Cost: a candidate is scored only against failures of its domain or sharing one of its
 //! anchors, and successes of its domain ([`Index`]); nothing is quadratic in the history.
 
@@ -16,6 +21,9 @@ use crate::episodes::Prepared;
 use crate::evidence::Record;
 use crate::matcher::{score, TriggerSpec};
 use std::collections::{HashMap, HashSet};
+
+/// Lexical overlap a cross-domain failure needs to count as prevented.
+pub const CROSS_DOMAIN_LEXICAL: f64 = 0.5;
 
 /// Records indexed by domain (every segment's domain) and failures by anchor.
 #[derive(Debug, Default)]
@@ -93,7 +101,12 @@ pub struct Replay {
 pub fn replay(spec: &TriggerSpec, prep: &Prepared, ix: &Index, threshold: f64, margin: f64) -> Replay {
     let mut out = Replay::default();
     for i in ix.failure_pool(spec) {
-        if score(spec, &prep.views[i], &prep.idf) >= threshold {
+        let v = &prep.views[i];
+        if score(spec, v, &prep.idf) < threshold {
+            continue;
+        }
+        let same_domain = v.actions.iter().any(|(d, _)| *d == spec.domain);
+        if same_domain || crate::matcher::lexical(&spec.terms, &v.terms, &prep.idf) >= CROSS_DOMAIN_LEXICAL {
             out.prevented.push(i);
         }
     }

@@ -13,6 +13,14 @@ use crate::rules::{self, Rule, Store};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Prints a line; a closed pipe (`fable rules list | head`) ends output quietly.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
     /// Project root (default: the nearest folder with `.fable/` from the current directory).
@@ -116,7 +124,7 @@ fn project(a: &RulesArgs) -> Result<Project> {
 }
 
 fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
-    println!(
+    say!(
         "{}",
         serde_json::to_string_pretty(v).map_err(|e| Error::msg(e.to_string()))?
     );
@@ -190,7 +198,7 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             } else {
                 let (added, promoted) = learn::store_outcome(&store, &outcome)?;
                 if !json {
-                    println!(
+                    say!(
                         "{} records, {} episodes ({} flaky), {} candidates ({} new, {} newly promoted); promotion needs {} clean prevented failures (Wilson lower bound ≥ {})",
                         outcome.records,
                         outcome.episodes,
@@ -209,7 +217,7 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                 print_json(&rules)?;
             } else {
                 for r in &rules {
-                    println!("{}", line(r));
+                    say!("{}", line(r));
                 }
             }
             Ok(0)
@@ -237,7 +245,7 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                 print_json(&updated)?;
             } else {
                 for r in &updated {
-                    println!("{}", line(r));
+                    say!("{}", line(r));
                 }
             }
             Ok(0)
@@ -259,10 +267,10 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             if *json {
                 print_json(&rules)?;
             } else if rules.is_empty() {
-                println!("no rules (run `fable rules extract`)");
+                say!("no rules (run `fable rules extract`)");
             } else {
                 for r in &rules {
-                    println!("{}", line(r));
+                    say!("{}", line(r));
                 }
             }
             Ok(0)
@@ -273,7 +281,7 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             if *json {
                 print_json(&r)?;
             } else {
-                println!(
+                say!(
                     "{}",
                     serde_json::to_string_pretty(&r).map_err(|e| Error::msg(e.to_string()))?
                 );
@@ -302,7 +310,7 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             if *json {
                 print_json(&r)?;
             } else {
-                println!("{} is now {}", r.id, r.status);
+                say!("{} is now {}", r.id, r.status);
             }
             Ok(0)
         }
@@ -337,7 +345,7 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                 print_json(&report)?;
             } else {
                 for (k, v) in &report {
-                    println!("{k}: {v}");
+                    say!("{k}: {v}");
                 }
             }
             Ok(0)
@@ -368,13 +376,13 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             if *json {
                 print_json(&stored)?;
             } else {
-                println!(
+                say!(
                     "imported {} rules from {} as candidates (replayed against local history):",
                     stored.len(),
                     pack.source
                 );
                 for r in &stored {
-                    println!("{}", line(r));
+                    say!("{}", line(r));
                 }
             }
             Ok(0)
