@@ -14,6 +14,7 @@
 //!   self-resolved or untrusted);
 //! - every rejection corpus (nearmiss, public-nearmiss, public-counterexample and the 10
 //!   adversarial ones): 0 accepted rules.
+//!
 //! With every non-pool corpus in one history (`FABLE_COMBINED=1`): golden 57/60,
 //! failures-positive 29/50, but nearmiss draws 8 accepted rules — its look-alikes share
 //! failure classes (and fixes, e.g. NM-015's `git pull --rebase`) with golden.
