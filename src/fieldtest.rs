@@ -247,11 +247,29 @@ fn extraction(scores: &[xm::Scores]) -> Extraction {
 /// Loads the corpora, runs the production pipeline once on all of them, scores each.
 pub fn run_fieldtest(corpora: &[PathBuf], pools: &[PathBuf], cfg: &LearnConfig) -> Result<Report> {
     let mut loaded = Vec::new();
-    for p in corpora {
-        loaded.push((corpus::load(p)?, true));
+    for (p, scored) in corpora
+        .iter()
+        .map(|p| (p, true))
+        .chain(pools.iter().map(|p| (p, false)))
+    {
+        if !p.exists() {
+            return Err(Error::msg(format!("{}: no such corpus folder", p.display())));
+        }
+        // A shell glob over a corpora folder also names its README, NOTICE and raw/:
+        // skip what is not a corpus, say so, and go on.
+        if !p.join("corpus.json").is_file() {
+            eprintln!(
+                "fable fieldtest: skipped {}: not a corpus folder (no corpus.json)",
+                p.display()
+            );
+            continue;
+        }
+        loaded.push((corpus::load(p)?, scored));
     }
-    for p in pools {
-        loaded.push((corpus::load(p)?, false));
+    if loaded.is_empty() {
+        return Err(Error::msg(
+            "no corpus folders given (each holds corpus.json and trajectories.jsonl)",
+        ));
     }
     let (history, placed) = assemble(loaded);
     let outcome = learn::run_pipeline(&history, cfg);
