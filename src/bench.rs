@@ -32,6 +32,18 @@ pub struct BenchArgs {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// History sizes for the learning pipeline, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000")]
+    pub learn_sizes: Vec<usize>,
+    /// Skip the hook latency part.
+    #[arg(long)]
+    pub skip_hooks: bool,
+    /// Skip the learning pipeline part.
+    #[arg(long)]
+    pub skip_learn: bool,
+    /// Internal: run one learning measurement in this process and print it.
+    #[arg(long, hide = true)]
+    pub learn_child: Option<usize>,
 }
 
 /// One hook's measured distribution.
@@ -229,6 +241,17 @@ fn timing(hook: &str, mut samples: Vec<f64>, rss: i64, target: f64, exit_codes: 
     }
 }
 
+/// Time ratios between consecutive learning sizes (10× the records should cost ≤ 12×).
+fn learn_scaling(learn: &[Value]) -> Vec<Value> {
+    learn
+        .windows(2)
+        .filter_map(|w| {
+            let (a, b) = (w[0]["total_ms"].as_f64()?, w[1]["total_ms"].as_f64()?);
+            Some(json!({"from": w[0]["records"], "to": w[1]["records"], "time_ratio": b / a.max(1e-9)}))
+        })
+        .collect()
+}
+
 pub const HOOK_BINARIES: [&str; 6] = [
     "fable-evidence",
     "fable-fail-streak",
@@ -305,13 +328,31 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .ok_or_else(|| Error::msg("cannot locate the hook binaries; pass --bin-dir"))?,
     };
+    if let Some(n) = a.learn_child {
+        return crate::bench_learn::child(n);
+    }
     if a.runs == 0 {
         return Err(Error::msg("--runs must be at least 1"));
     }
-    let hooks = measure_hooks(&bin_dir, a.runs, &a.only, !a.json)?;
-    if a.json {
-        println!("{}", json!({"version": 1, "hooks": hooks}));
+    let hooks = if a.skip_hooks {
+        Vec::new()
     } else {
+        measure_hooks(&bin_dir, a.runs, &a.only, !a.json)?
+    };
+    let learn = if a.skip_learn {
+        Vec::new()
+    } else {
+        crate::bench_learn::measure(&a.learn_sizes, !a.json)?
+    };
+    let scaling = learn_scaling(&learn);
+    if a.json {
+        println!(
+            "{}",
+            json!({"version": 1, "hooks": hooks, "learn": learn, "learn_scaling": scaling})
+        );
+        return Ok(0);
+    }
+    if !hooks.is_empty() {
         println!(
             "{:<20} {:>6} {:>8} {:>8} {:>8} {:>10} {:>8}",
             "hook", "runs", "p50 ms", "p99 ms", "max ms", "peak RSS", "target"
@@ -327,6 +368,30 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
                 h.peak_rss_kb,
                 format!("≤{}", h.target_ms),
                 if h.met { "met" } else { "MISSED" }
+            );
+        }
+    }
+    if !learn.is_empty() {
+        println!(
+            "\n{:>10} {:>10} {:>10} {:>12} {:>12}",
+            "records", "parse ms", "total ms", "peak RSS", "candidates"
+        );
+        for l in &learn {
+            println!(
+                "{:>10} {:>10.0} {:>10.0} {:>8} KiB {:>12}",
+                l["records"],
+                l["parse_ms"].as_f64().unwrap_or(f64::NAN),
+                l["total_ms"].as_f64().unwrap_or(f64::NAN),
+                l["peak_rss_kb"],
+                l["candidates"]
+            );
+        }
+        for s in &scaling {
+            println!(
+                "scaling {}→{} records: {:.1}× the time (target ≤ 12× for 10× the records)",
+                s["from"],
+                s["to"],
+                s["time_ratio"].as_f64().unwrap_or(f64::NAN)
             );
         }
     }

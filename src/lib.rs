@@ -59,4 +59,5 @@ pub mod fieldtest;
 
 // Command line.
 pub mod bench;
+pub mod bench_learn;
 pub mod evidence_cli;
