@@ -151,10 +151,10 @@ pub fn synthetic_jsonl(n: usize) -> String {
         *i += 1;
     };
     while i < n {
-        if r.next() % 10 == 0 {
+        if r.next().is_multiple_of(10) {
             let (cmd, tail, exit, fix) = failure(&mut r);
             push(&mut out, &mut i, &cmd, exit, &tail);
-            if r.next() % 5 == 0 {
+            if r.next().is_multiple_of(5) {
                 // Flaky: the same command passes unchanged.
                 push(&mut out, &mut i, &cmd, 0, "ok");
             } else {
