@@ -252,14 +252,7 @@ fn learn_scaling(learn: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-pub const HOOK_BINARIES: [&str; 6] = [
-    "fable-evidence",
-    "fable-fail-streak",
-    "fable-close-guard",
-    "fable-spawn-guard",
-    "fable-inject",
-    "fable-learn",
-];
+use crate::registrations::HOOK_BINARIES;
 
 /// Measures every hook (or `only`) `runs` times in a fresh generated project.
 pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: bool) -> Result<Vec<HookTiming>> {
