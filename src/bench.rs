@@ -11,6 +11,7 @@
 use crate::error::{Error, IoContext, Result};
 use crate::evidence::Record;
 use crate::journal::{Journal, Rotation, DEFAULT_MAX_BYTES};
+use crate::registrations::HOOK_BINARIES;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
@@ -251,8 +252,6 @@ fn learn_scaling(learn: &[Value]) -> Vec<Value> {
         })
         .collect()
 }
-
-use crate::registrations::HOOK_BINARIES;
 
 /// Measures every hook (or `only`) `runs` times in a fresh generated project.
 pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: bool) -> Result<Vec<HookTiming>> {
