@@ -43,6 +43,14 @@ pub struct FieldtestArgs {
     /// Exit 3 when any rejection corpus accepts a rule (for CI).
     #[arg(long)]
     pub gate: bool,
+    /// Add a `recurrence` section: learn on the first F of sessions (by time), measure each
+    /// rule's class before and after (see `recurrence`).
+    #[arg(long = "time-split", value_name = "F")]
+    pub time_split: Option<f64>,
+    /// Add a `sweep` section: threshold × margin grid, precision/recall per domain, and
+    /// `sweep.svg` in `--out`.
+    #[arg(long)]
+    pub sweep: bool,
 }
 
 /// The rule reported for a trajectory (the best one drawn from it).
@@ -102,6 +110,12 @@ pub struct Report {
     pub generic_trigger_rate: Option<f64>,
     /// What the pipeline saw, for the reader.
     pub history: Value,
+    /// Optional (`--time-split F`): recurrence before/after a time split.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recurrence: Option<crate::recurrence::Recurrence>,
+    /// Optional (`--sweep`): the threshold × margin sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<crate::sweep::Sweep>,
 }
 
 /// One loaded corpus and the range of history indices its trajectories occupy.
@@ -246,6 +260,18 @@ fn extraction(scores: &[xm::Scores]) -> Extraction {
 
 /// Loads the corpora, runs the production pipeline once on all of them, scores each.
 pub fn run_fieldtest(corpora: &[PathBuf], pools: &[PathBuf], cfg: &LearnConfig) -> Result<Report> {
+    run_fieldtest_with(corpora, pools, cfg, None, false)
+}
+
+/// As [`run_fieldtest`], plus the optional recurrence (time split at `time_split`) and
+/// sweep sections.
+pub fn run_fieldtest_with(
+    corpora: &[PathBuf],
+    pools: &[PathBuf],
+    cfg: &LearnConfig,
+    time_split: Option<f64>,
+    sweep: bool,
+) -> Result<Report> {
     let mut loaded = Vec::new();
     for (p, scored) in corpora
         .iter()
@@ -273,6 +299,27 @@ pub fn run_fieldtest(corpora: &[PathBuf], pools: &[PathBuf], cfg: &LearnConfig) 
     }
     let (history, placed) = assemble(loaded);
     let outcome = learn::run_pipeline(&history, cfg);
+    let recurrence = time_split.map(|f| crate::recurrence::time_split(&history, f, cfg));
+    let sweep = sweep.then(|| {
+        let labelled: Vec<crate::sweep::Labelled> = placed
+            .iter()
+            .filter(|p| p.scored)
+            .flat_map(|p| {
+                p.corpus.trajectories.iter().zip(&p.spans).map(|(t, span)| crate::sweep::Labelled {
+                    kind: p.corpus.kind,
+                    span: span.clone(),
+                    domain: crate::sweep::trajectory_domain(&t.records),
+                })
+            })
+            .collect();
+        crate::sweep::run(
+            &history,
+            &labelled,
+            cfg,
+            &crate::sweep::default_thresholds(),
+            &crate::sweep::default_margins(),
+        )
+    });
     let corpora = score(&outcome, &placed, history.len());
     let total = outcome.candidates.len();
     let generic = outcome.candidates.iter().filter(|l| l.rule.reason == "generic").count();
@@ -283,6 +330,8 @@ pub fn run_fieldtest(corpora: &[PathBuf], pools: &[PathBuf], cfg: &LearnConfig) 
         history: json!({"records": outcome.records, "episodes": outcome.episodes, "flaky": outcome.flaky,
             "candidates": total, "accepted": outcome.candidates.iter().filter(|l| is_accepted(l)).count(),
             "min_sample": outcome.min_sample, "threshold": cfg.threshold, "margin": cfg.margin}),
+        recurrence,
+        sweep,
     })
 }
 
@@ -345,6 +394,14 @@ pub fn render_markdown(r: &Report) -> String {
             ));
         }
     }
+    if let Some(r) = &r.recurrence {
+        s.push('\n');
+        s.push_str(&crate::recurrence::render_markdown(r));
+    }
+    if let Some(w) = &r.sweep {
+        s.push('\n');
+        s.push_str(&crate::sweep::render_markdown(w));
+    }
     s
 }
 
@@ -366,7 +423,19 @@ fn load_config(path: Option<&Path>) -> Result<LearnConfig> {
 
 pub fn run(a: &FieldtestArgs) -> Result<i32> {
     let cfg = load_config(a.config.as_deref())?;
-    let report = run_fieldtest(&a.corpora, &a.pools, &cfg)?;
+    if let Some(f) = a.time_split {
+        if !(0.0..=1.0).contains(&f) {
+            return Err(Error::msg(format!("--time-split {f}: give a fraction between 0 and 1")));
+        }
+    }
+    let mut report = run_fieldtest_with(&a.corpora, &a.pools, &cfg, a.time_split, a.sweep)?;
+    if let (Some(w), Some(dir)) = (report.sweep.as_mut(), &a.out) {
+        let svg = crate::chart::render_svg(w).map_err(|e| Error::msg(format!("sweep chart: {e}")))?;
+        std::fs::create_dir_all(dir).at(dir)?;
+        let path = dir.join("sweep.svg");
+        std::fs::write(&path, svg).at(&path)?;
+        w.chart = Some("sweep.svg".into());
+    }
     let json_text = serde_json::to_string_pretty(&report).map_err(|e| Error::msg(e.to_string()))?;
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).at(dir)?;
@@ -377,6 +446,12 @@ pub fn run(a: &FieldtestArgs) -> Result<i32> {
         println!("{json_text}");
     } else {
         println!("{}", render_markdown(&report).split("\n## ").next().unwrap_or_default());
+        if let Some(r) = &report.recurrence {
+            println!("{}", crate::recurrence::render_markdown(r));
+        }
+        if let Some(w) = &report.sweep {
+            println!("{}", crate::sweep::render_markdown(w));
+        }
     }
     if a.gate && any_false_accept(&report) {
         eprintln!("fable fieldtest: a rejection corpus accepted a rule (see `accepted_rules`)");

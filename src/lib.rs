@@ -53,9 +53,12 @@ pub mod signature;
 pub mod wilson;
 
 // Field test.
+pub mod chart;
 pub mod corpus;
 pub mod extraction_metrics;
 pub mod fieldtest;
+pub mod recurrence;
+pub mod sweep;
 
 // Command line.
 pub mod bench;

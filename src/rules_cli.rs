@@ -1,4 +1,4 @@
-//! `fable rules …`: extract, replay, list, show, promote, retire, export, import.
+//! `fable rules …`: extract, replay, list, show, promote, retire, export, import, recurrence.
 //!
 //! Every subcommand works on the project found from the current directory (or
 //! `--project DIR`), reads `.fable/rules.json` and, where it learns or replays, the whole
@@ -101,6 +101,20 @@ pub enum RulesCmd {
         file: PathBuf,
         #[arg(long)]
         json: bool,
+    },
+    /// Recurrence after promotion: does each promoted rule's failure class come back less
+    /// often once the rule is in effect? Live mode (default) splits each promoted rule at
+    /// the moment it took effect; `--time-split F` learns on the first F of sessions instead.
+    Recurrence {
+        /// Time-split mode: learn on the first F of sessions (by first timestamp).
+        #[arg(long = "time-split", value_name = "F")]
+        time_split: Option<f64>,
+        #[arg(long)]
+        json: bool,
+        /// Retire (status `retired`, kept in the store) the stored promoted rules flagged
+        /// `retire_suggested`.
+        #[arg(long)]
+        apply: bool,
     },
 }
 
@@ -346,6 +360,60 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             } else {
                 for (k, v) in &report {
                     say!("{k}: {v}");
+                }
+            }
+            Ok(0)
+        }
+        RulesCmd::Recurrence { time_split, json, apply } => {
+            let history = learn::load_history(&p)?;
+            let mut rep = match time_split {
+                Some(f) if !(0.0..=1.0).contains(f) => {
+                    return Err(Error::msg(format!("--time-split {f}: give a fraction between 0 and 1")))
+                }
+                Some(f) => crate::recurrence::time_split(&history, *f, &cfg),
+                None => crate::recurrence::live(&store.load()?, &history, &cfg),
+            };
+            let mut retired: Vec<String> = Vec::new();
+            if *apply {
+                let flagged: Vec<(String, Option<String>)> = rep
+                    .rules
+                    .iter()
+                    .filter(|r| r.retire_suggested)
+                    .map(|r| (r.id.clone(), r.key.clone()))
+                    .collect();
+                let now = crate::evidence::now_ts();
+                let live = time_split.is_none();
+                retired = store.update(|rules| {
+                    let mut done = Vec::new();
+                    for r in rules.iter_mut().filter(|r| r.status == "promoted") {
+                        // Live ids are store ids; a time split's rules are found by key.
+                        let hit = flagged.iter().any(|(id, key)| {
+                            if live {
+                                *id == r.id
+                            } else {
+                                key.is_some() && *key == r.key
+                            }
+                        });
+                        if hit {
+                            r.status = "retired".into();
+                            r.updated = Some(now.clone());
+                            done.push(r.id.clone());
+                        }
+                    }
+                    Ok(done)
+                })?;
+                rep.note.push_str(&format!(" Applied: retired {:?}.", retired));
+            }
+            if *json {
+                let mut v = serde_json::to_value(&rep).map_err(|e| Error::msg(e.to_string()))?;
+                if *apply {
+                    v["retired"] = serde_json::json!(retired);
+                }
+                print_json(&v)?;
+            } else {
+                say!("{}", crate::recurrence::render_markdown(&rep));
+                if *apply {
+                    say!("retired: {}", if retired.is_empty() { "none".to_string() } else { retired.join(", ") });
                 }
             }
             Ok(0)
