@@ -6,10 +6,18 @@
 //!   has no anchor). Paraphrases of one failure share the canonical anchor.
 //! - Within a cluster, recovered episodes are grouped by their fix key
 //!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
-//!   ("run `git pull --rebase`, then retry `git push`"). Episodes without a fix
-//!   (unresolved, or moved on with nothing to propose) join the best *safe* proven-fix
-//!   candidate of their cluster, else a *template* candidate whose directive comes from a
-//!   small table of well-known remedies keyed by anchor ([`remedy`]).
+//!   ("run `git pull --rebase`, then retry `git push`"). Only a group with at least one
+//!   *recovered* episode (the failing action succeeded after the fix) makes a directive:
+//!   what a session that moved on tried is exploration, never a directive; it joins a
+//!   proven fix with the same key as support, else it is no one's support. An unsafe fix
+//!   is its own group ([`group_key`]).
+//! - Unresolved episodes (nothing succeeded after the failure) make a *template*
+//!   candidate whose directive comes from a small table of well-known remedies keyed by
+//!   anchor ([`remedy`]), else a "do not retry unchanged" fallback. They never join an
+//!   observed fix.
+//! - Each candidate also carries what the gates in [`crate::learn`] need: how many of the
+//!   cluster's recovered episodes agree with it (contested fixes), whether the cluster has
+//!   unresolved failures, whether its template is a known remedy.
 //! - Flaky episodes are never support: there is no directive to learn from them.
 //! - Dedup is by key (`cluster||fix`): identical candidates from several sessions, passes
 //!   or an extractor merge ([`dedup`]).
@@ -17,7 +25,7 @@
 use crate::episodes::{Episode, Outcome, Prepared};
 use crate::evidence::head_chars;
 use crate::signature::describe_anchor;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Where a directive came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,8 +83,22 @@ pub struct Candidate {
     /// Commands the directive recommends (safety and trust gates look at these).
     pub directive_cmds: Vec<String>,
     pub directive_action: Option<DirectiveAction>,
-    /// Indices into the episode list.
+    /// Indices into the episode list: the support (episodes consistent with the directive).
     pub episodes: Vec<usize>,
+    /// The fix this directive came from was unsafe (see [`Episode::unsafe_fix`]).
+    pub unsafe_fix: Option<&'static str>,
+    /// Recovered episodes in the candidate's failure cluster (every fix, safe or not).
+    pub recovered_in_cluster: usize,
+    /// Distinct working fixes among them.
+    pub fix_keys_in_cluster: usize,
+    /// How many of the cluster's recovered episodes agree with this directive (`None`: a
+    /// template that names no command, not comparable).
+    pub covered: Option<usize>,
+    /// The cluster has unresolved failures (then they are the support, and self-resolved
+    /// episodes only corroborate).
+    pub class_unresolved: bool,
+    /// A template directive from the remedy table (not the generic fallback).
+    pub remedy_known: bool,
 }
 
 /// Well-known remedies by anchor, for failures whose fix was never observed. Kept short
@@ -153,6 +175,26 @@ fn quote_cmd(s: &str) -> String {
     format!("`{}`", head_chars(s, 80).replace('`', "'"))
 }
 
+/// The grouping key of an episode's fix: [`Episode::fix_key`], split off when the fix was
+/// unsafe (`chmod 777` and `chmod +x` share `steps:chmod chmod`; they are not one lesson).
+pub fn group_key(e: &Episode) -> String {
+    match e.unsafe_fix {
+        Some(p) => format!("{}|unsafe:{p}", e.fix_key()),
+        None => e.fix_key(),
+    }
+}
+
+/// Does a recovered episode's fix agree with a directive command (same domain and
+/// action, and the command's flags among the fix step's)?
+fn step_agrees(e: &Episode, cmd: &str) -> bool {
+    let n = crate::command_norm::normalize(cmd);
+    let Some(seg) = n.primary() else { return false };
+    let flags = seg.flags();
+    e.steps.iter().any(|s| {
+        s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
+    })
+}
+
 /// Builds candidates from episodes. Pure.
 pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
     // cluster → fix key → episode indices (BTreeMap: deterministic order).
@@ -164,12 +206,33 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
         clusters
             .entry(prep.cluster_key(e.fail_idx))
             .or_default()
-            .entry(e.fix_key())
+            .entry(group_key(e))
             .or_default()
             .push(ei);
     }
+    // The contest is judged per failure class: the primary anchor wherever it occurs
+    // (EADDRINUSE from `python -m http.server` and from `node` is one class), else the
+    // cluster. Class → (recovered episodes, working fixes by key).
+    let class_of = |cluster: &str, fixes: &BTreeMap<String, Vec<usize>>| -> String {
+        let e = fixes.values().next().and_then(|v| v.first()).map(|&ei| &episodes[ei]);
+        match e.and_then(|e| prep.sigs[e.fail_idx].primary()) {
+            Some(a) => format!("anchor:{a}"),
+            None => format!("cluster:{cluster}"),
+        }
+    };
+    let mut classes: HashMap<String, (Vec<usize>, HashMap<String, usize>)> = HashMap::new();
+    for (cluster, fixes) in &clusters {
+        let entry = classes.entry(class_of(cluster, fixes)).or_default();
+        for (key, eps) in fixes {
+            for &ei in eps.iter().filter(|&&ei| episodes[ei].outcome == Outcome::Recovered) {
+                entry.0.push(ei);
+                *entry.1.entry(key.clone()).or_default() += 1;
+            }
+        }
+    }
     let mut out = Vec::new();
     for (cluster, fixes) in clusters {
+        let (class_recovered, class_fixes) = &classes[&class_of(&cluster, &fixes)];
         let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
         let e0 = &episodes[any];
         let sig = &prep.sigs[e0.fail_idx];
@@ -190,6 +253,16 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
         }
         let template = sig.template.clone();
         let trigger = trigger_text(&label, &anchors, &template);
+        // The class's recovered episodes (the fixes that worked) and the cluster's
+        // unresolved ones.
+        let recovered: &Vec<usize> = class_recovered;
+        let fix_keys = class_fixes.len();
+        let unresolved: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&ei| episodes[ei].outcome == Outcome::Unresolved)
+            .collect();
+        let class_unresolved = !unresolved.is_empty();
         let base = |key: String, directive: String, source, cmds: Vec<String>, act, eps: Vec<usize>| Candidate {
             key,
             cluster: cluster.clone(),
@@ -204,16 +277,22 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
             directive_cmds: cmds,
             directive_action: act,
             episodes: eps,
+            unsafe_fix: None,
+            recovered_in_cluster: recovered.len(),
+            fix_keys_in_cluster: fix_keys,
+            covered: None,
+            class_unresolved,
+            remedy_known: false,
         };
-        let mut open: Vec<usize> = Vec::new();
         let mut fixed: Vec<Candidate> = Vec::new();
-        for (fix, eps) in fixes {
-            if fix.is_empty() {
-                open.extend(eps);
+        for (fix, eps) in &fixes {
+            // A directive only from a fix after which the failing action succeeded: a
+            // group without a recovered episode (moved on, unresolved) proposes nothing.
+            let Some(&last_ei) = eps.iter().rev().find(|&&ei| episodes[ei].outcome == Outcome::Recovered) else {
                 continue;
-            }
-            // The most recent episode of the group gives the concrete command text.
-            let last = &episodes[*eps.last().unwrap_or(&eps[0])];
+            };
+            // The most recent recovered episode of the group gives the concrete command text.
+            let last = &episodes[last_ei];
             let retry = quote_cmd(&label);
             let (directive, source, cmds, act) = if !last.steps.is_empty() {
                 let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
@@ -224,21 +303,12 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                     action: s0.action.clone(),
                     flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
                 };
-                if last.outcome == Outcome::MovedOn {
-                    (
-                        format!("try {listed} before retrying {retry}"),
-                        DirectiveSource::Proposed,
-                        steps,
-                        Some(act),
-                    )
-                } else {
-                    (
-                        format!("run {listed}, then retry {retry}"),
-                        DirectiveSource::Fix,
-                        steps,
-                        Some(act),
-                    )
-                }
+                (
+                    format!("run {listed}, then retry {retry}"),
+                    DirectiveSource::Fix,
+                    steps,
+                    Some(act),
+                )
             } else {
                 let flags = last.variant.join(" ");
                 let cmd = last
@@ -252,39 +322,44 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                     Some(DirectiveAction::AddFlags(last.variant.clone())),
                 )
             };
-            fixed.push(base(format!("{cluster}||{fix}"), directive, source, cmds, act, eps));
+            // Support: the episodes whose fix was this one (recovered, or the same step
+            // taken by a session that then moved on). Other fixes are competing evidence.
+            let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, eps.clone());
+            c.unsafe_fix = last.unsafe_fix;
+            c.covered = Some(class_fixes.get(fix).copied().unwrap_or(0));
+            fixed.push(c);
         }
-        if !open.is_empty() {
-            // Join the best safe, proven fix of the cluster; else a template candidate.
-            let best = fixed
-                .iter_mut()
-                .filter(|c| c.source != DirectiveSource::Proposed)
-                .filter(|c| crate::safety::check(c.directive_cmds.iter().map(String::as_str)).is_none())
-                .filter(|c| crate::safety::unsafe_patterns(&c.directive).is_empty())
-                .max_by_key(|c| c.episodes.len());
-            match best {
-                Some(c) => {
-                    c.episodes.extend(open);
-                    c.episodes.sort_unstable();
-                }
-                None => {
-                    let directive = match anchors.first().and_then(|a| remedy(a)) {
-                        Some(r) => r.to_string(),
-                        None => format!(
-                            "do not retry {} unchanged: read the error and fix its cause first",
-                            quote_cmd(&label)
-                        ),
-                    };
-                    fixed.push(base(
-                        format!("{cluster}||template"),
-                        directive,
-                        DirectiveSource::Template,
-                        Vec::new(),
-                        None,
-                        open,
-                    ));
-                }
-            }
+        if class_unresolved {
+            // Unresolved failures (nothing succeeded after them) support a template
+            // directive: the remedy for a recognised anchor, else "do not retry unchanged".
+            let known = anchors.first().and_then(|a| remedy(a));
+            let directive = match known {
+                Some(r) => r.to_string(),
+                None => format!(
+                    "do not retry {} unchanged: read the error and fix its cause first",
+                    quote_cmd(&label)
+                ),
+            };
+            let cmds: Vec<String> = crate::learn::backticked(&directive);
+            let mut c = base(
+                format!("{cluster}||template"),
+                directive,
+                DirectiveSource::Template,
+                Vec::new(),
+                None,
+                unresolved,
+            );
+            c.remedy_known = known.is_some();
+            // Agreement of the cluster's working fixes with the template's command, when
+            // it names one (`git pull --rebase`); a template without a command is not
+            // comparable with observed fixes.
+            c.covered = (!cmds.is_empty()).then(|| {
+                recovered
+                    .iter()
+                    .filter(|&&ei| cmds.iter().any(|cmd| step_agrees(&episodes[ei], cmd)))
+                    .count()
+            });
+            fixed.push(c);
         }
         out.extend(fixed);
     }
@@ -320,7 +395,7 @@ mod tests {
     }
 
     #[test]
-    fn one_candidate_per_cluster_and_fix() {
+    fn one_candidate_per_cluster_and_fix_and_a_template_for_unresolved() {
         let mut h = Vec::new();
         for s in ["a", "b", "c"] {
             h.push(rec(
@@ -339,11 +414,58 @@ mod tests {
             "Updates were rejected because the remote contains work",
         ));
         let c = cands(&h);
-        assert_eq!(c.len(), 1, "{c:#?}");
-        assert_eq!(c[0].episodes.len(), 4, "the unresolved episode joins the proven fix");
-        assert_eq!(c[0].source, DirectiveSource::Fix);
-        assert!(c[0].directive.contains("git pull --rebase"), "{}", c[0].directive);
-        assert!(c[0].trigger.contains("non-fast-forward"), "{}", c[0].trigger);
+        assert_eq!(c.len(), 2, "{c:#?}");
+        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
+        assert_eq!(fix.episodes.len(), 3, "only the episodes fixed this way");
+        assert!(fix.directive.contains("git pull --rebase"), "{}", fix.directive);
+        assert!(fix.trigger.contains("non-fast-forward"), "{}", fix.trigger);
+        assert!(fix.class_unresolved);
+        assert_eq!((fix.covered, fix.recovered_in_cluster), (Some(3), 3));
+        let t = c.iter().find(|c| c.source == DirectiveSource::Template).unwrap();
+        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the template");
+        assert!(t.remedy_known);
+        assert_eq!(
+            t.covered,
+            Some(3),
+            "the template's `git pull --rebase` agrees with the fixes"
+        );
+    }
+
+    #[test]
+    fn exploration_makes_no_directive() {
+        // The session looked (pip list) and moved on: no "retry python with …", no
+        // "try pip list", and the episode is no one's support.
+        let h = vec![
+            rec(
+                "a",
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'pandas'",
+            ),
+            rec("a", "pip list", true, "numpy 1.26"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "touch notes.txt", true, ""),
+        ];
+        let c = cands(&h);
+        assert!(c.is_empty(), "{c:#?}");
+    }
+
+    #[test]
+    fn unsafe_fix_is_its_own_group() {
+        let h = vec![
+            rec("a", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
+            rec("a", "chmod +x backup.sh", true, ""),
+            rec("a", "./backup.sh", true, "done"),
+            rec("b", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
+            rec("b", "chmod 777 backup.sh", true, ""),
+            rec("b", "./backup.sh", true, "done"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 2, "{c:#?}");
+        assert!(c
+            .iter()
+            .any(|c| c.unsafe_fix == Some("chmod_777") && c.episodes.len() == 1));
+        assert!(c.iter().all(|c| c.covered == Some(1) && c.recovered_in_cluster == 2));
     }
 
     #[test]

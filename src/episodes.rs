@@ -142,6 +142,11 @@ pub struct Episode {
     pub variant: Vec<String>,
     /// The successful retry (Recovered / Flaky).
     pub retry_idx: Option<usize>,
+    /// The first unsafe pattern ([`crate::safety`]) in what the session ran between the
+    /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
+    /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
+    /// is its own lesson, never merged with a safe one that shares its key.
+    pub unsafe_fix: Option<&'static str>,
 }
 
 impl Episode {
@@ -298,6 +303,12 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             if outcome == Outcome::Flaky {
                 steps.clear();
             }
+            let unsafe_fix = if outcome == Outcome::Recovered || outcome == Outcome::MovedOn {
+                let until = retry.map(|(k, _)| k);
+                crate::safety::check(between.iter().copied().chain(until).map(|k| history[k].cmd.as_str()))
+            } else {
+                None
+            };
             out.push(Episode {
                 fail_idx: i,
                 attempts,
@@ -307,6 +318,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 steps,
                 variant,
                 retry_idx,
+                unsafe_fix,
             });
         }
     }

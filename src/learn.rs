@@ -62,8 +62,15 @@ pub struct LearnConfig {
     pub near_miss_limit: u64,
     /// Promotion needs the Wilson lower bound of precision ≥ this.
     pub promote_lower_bound: f64,
-    /// Sessions a self-resolved failure must recur in before it is a lesson.
+    /// Sessions a self-resolved failure must recur in (with the same fix) before it is a
+    /// lesson.
     pub min_sessions_self_resolved: u64,
+    /// Sessions a *variant* retry (the failing command again with added flags or other
+    /// arguments) must recur in before it is a lesson rather than a flaky-style retry.
+    pub min_sessions_variant: u64,
+    /// A directive must agree with at least this share of its failure cluster's recovered
+    /// episodes, else it is `contested` (rebase vs merge vs force).
+    pub contested_share: f64,
     /// A trigger matching more than this share of its domain's failure clusters …
     pub generic_share: f64,
     /// … and at least this many of them, is generic.
@@ -84,6 +91,8 @@ impl Default for LearnConfig {
             near_miss_limit: 2,
             promote_lower_bound: 0.5,
             min_sessions_self_resolved: 2,
+            min_sessions_variant: 3,
+            contested_share: 0.75,
             generic_share: 0.5,
             generic_min_clusters: 3,
             window: episodes::WINDOW,
@@ -176,7 +185,6 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
     }
     let cands = candidates::dedup(cands);
     let ix = Index::new(history, &prep);
-    let cluster_sessions = sessions_per_cluster(&eps, history, &prep);
     let mut vocab = prep.vocab.clone();
     let mut learned: Vec<Learned> = cands
         .iter()
@@ -187,8 +195,7 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
                 anchors: c.anchors.clone(),
                 terms: vocab.query(&format!("{} {}", c.trigger, c.template)),
             };
-            let cs = cluster_sessions.get(&c.cluster).copied().unwrap_or(0);
-            assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg, cs)
+            assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg)
         })
         .collect();
     rank(&mut learned);
@@ -201,17 +208,6 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
         min_sample: min_sample_for(cfg.promote_lower_bound),
         config: cfg.clone(),
     }
-}
-
-/// Distinct sessions per failure cluster (flaky episodes excluded).
-fn sessions_per_cluster(eps: &[Episode], history: &[Record], prep: &Prepared) -> BTreeMap<String, u64> {
-    let mut m: BTreeMap<String, HashSet<&str>> = BTreeMap::new();
-    for e in eps.iter().filter(|e| e.outcome != Outcome::Flaky) {
-        m.entry(prep.cluster_key(e.fail_idx))
-            .or_default()
-            .insert(history[e.fail_idx].session.as_str());
-    }
-    m.into_iter().map(|(k, v)| (k, v.len() as u64)).collect()
 }
 
 fn rank(learned: &mut [Learned]) {
@@ -261,8 +257,22 @@ struct Subject<'a> {
     directive_action: Option<&'a DirectiveAction>,
     /// Episodes it was learned from (empty for an imported rule).
     support: Vec<&'a Episode>,
-    /// Distinct sessions in which the rule's failure cluster occurred (any fix).
-    cluster_sessions: u64,
+    /// Sources and contest (see the module doc).
+    origin: Origin,
+}
+
+/// Where a subject's support came from, for the source gates (module doc).
+#[derive(Debug, Clone, Copy, Default)]
+struct Origin {
+    /// The fix it came from was unsafe.
+    unsafe_fix: Option<&'static str>,
+    /// A variant retry (added flags / other arguments).
+    variant: bool,
+    /// The failure cluster has unresolved failures.
+    class_unresolved: bool,
+    /// (recovered episodes agreeing with the directive, recovered episodes, distinct
+    /// working fixes) of the cluster; `None` when not comparable.
+    contest: Option<(usize, usize, usize)>,
 }
 
 struct Assessment {
@@ -318,7 +328,8 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
             trust = Trust::Untrusted;
         }
     }
-    let safety = safety::check(std::iter::once(s.directive).chain(s.directive_cmds.iter().map(String::as_str)));
+    let safety = safety::check(std::iter::once(s.directive).chain(s.directive_cmds.iter().map(String::as_str)))
+        .or(s.origin.unsafe_fix);
 
     // Generic: no anchor, or matching a large share of the domain's failure clusters.
     let matched: HashSet<u32> = r
@@ -337,11 +348,24 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
         .directive_action
         .map(|a| directive_evidence::measure(&r.prevented, a, history, prep, cfg.window));
     let sessions: HashSet<&str> = s.support.iter().map(|e| history[e.fail_idx].session.as_str()).collect();
+    let o = &s.origin;
+    // Contested: the cluster's working fixes disagree and this directive has no clear
+    // majority of them (unsafe fixes count as competing evidence too).
+    let contested = o.contest.is_some_and(|(covered, recovered, keys)| {
+        recovered >= 2 && keys >= 2 && (covered as f64) < cfg.contested_share * recovered as f64 - 1e-9
+    });
+    // Self-resolved support is a source only when the same fix recurs across sessions and
+    // the class has no unresolved failures (those would be the support instead).
+    let need = if o.variant {
+        cfg.min_sessions_variant
+    } else {
+        cfg.min_sessions_self_resolved
+    };
     let self_resolved = !s.support.is_empty()
         && s.support
             .iter()
             .all(|e| matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn))
-        && s.cluster_sessions.max(sessions.len() as u64) < cfg.min_sessions_self_resolved;
+        && (o.class_unresolved || (sessions.len() as u64) < need);
 
     let gate = if trust == Trust::Untrusted {
         Some("blocked_by_trust")
@@ -351,6 +375,8 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
         Some("generic")
     } else if evidence.is_some_and(|e| e.negative()) {
         Some("directive_fails")
+    } else if contested {
+        Some("contested")
     } else if self_resolved {
         Some("self_resolved")
     } else {
@@ -411,7 +437,6 @@ fn assess_candidate(
     prep: &Prepared,
     ix: &Index,
     cfg: &LearnConfig,
-    cluster_sessions: u64,
 ) -> Learned {
     let support: Vec<&Episode> = c.episodes.iter().map(|&i| &eps[i]).collect();
     let subj = Subject {
@@ -420,7 +445,14 @@ fn assess_candidate(
         directive_cmds: &c.directive_cmds,
         directive_action: c.directive_action.as_ref(),
         support: support.clone(),
-        cluster_sessions,
+        origin: Origin {
+            unsafe_fix: c.unsafe_fix,
+            variant: c.source == DirectiveSource::Variant,
+            class_unresolved: c.class_unresolved,
+            contest: c
+                .covered
+                .map(|cov| (cov, c.recovered_in_cluster, c.fix_keys_in_cluster)),
+        },
     };
     let a = assess(&subj, history, prep, ix, cfg);
     let fail_idx: Vec<usize> = support.iter().map(|e| e.fail_idx).collect();
@@ -522,12 +554,8 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
                 directive: &r.directive,
                 directive_cmds: &cmds,
                 directive_action: None,
-                cluster_sessions: support
-                    .iter()
-                    .map(|e| history[e.fail_idx].session.as_str())
-                    .collect::<HashSet<_>>()
-                    .len() as u64,
                 support,
+                origin: Origin::default(),
             };
             let a = assess(&subj, history, &prep, &ix, cfg);
             let mut out = r.clone();
@@ -622,6 +650,12 @@ fn extractor_candidates(
                 .filter(|o| o.cluster == c.cluster)
                 .flat_map(|o| o.episodes.clone())
                 .collect(),
+            unsafe_fix: None,
+            recovered_in_cluster: c.recovered_in_cluster,
+            fix_keys_in_cluster: c.fix_keys_in_cluster,
+            covered: None,
+            class_unresolved: c.class_unresolved,
+            remedy_known: false,
         });
     }
     out
@@ -952,6 +986,130 @@ mod tests {
             .find(|l| l.rule.origin.as_deref() == Some("extractor"))
             .unwrap();
         assert_eq!(x.rule.reason, "blocked_by_safety");
+    }
+
+    fn find<'a>(out: &'a LearnOutcome, part: &str) -> &'a Learned {
+        out.candidates
+            .iter()
+            .find(|l| l.rule.directive.contains(part))
+            .unwrap_or_else(|| panic!("no rule with {part}: {:#?}", out.candidates))
+    }
+
+    #[test]
+    fn support_is_only_the_episodes_fixed_the_directive_way() {
+        let mut h = nff_sessions(4, "git pull --rebase");
+        let mut force = nff_sessions(1, "git push --force origin main");
+        for r in &mut force {
+            r.session = "poison".into();
+        }
+        h.extend(force);
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let rebase = find(&out, "git pull --rebase");
+        assert!(rebase.support_refs.iter().all(|r| r.session != "poison"));
+        assert_eq!(rebase.support_refs.len(), 4);
+        // 4 of 5 working fixes agree (≥ 3/4): not contested, accepted.
+        assert_eq!(rebase.rule.accepted, Some(true), "{:#?}", rebase.rule);
+        let f = out
+            .candidates
+            .iter()
+            .find(|l| l.support_refs.iter().any(|r| r.session == "poison"))
+            .unwrap();
+        assert_eq!(f.rule.reason, "blocked_by_safety");
+    }
+
+    #[test]
+    fn contested_fixes_accept_nothing() {
+        let mut h = nff_sessions(3, "git pull --rebase");
+        for (i, fix) in [
+            "git pull --no-rebase",
+            "git pull --no-rebase",
+            "git push --force origin main",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut more = nff_sessions(1, fix);
+            for r in &mut more {
+                r.session = format!("other{i}");
+            }
+            h.extend(more);
+        }
+        let out = run_pipeline(&h, &LearnConfig::default());
+        assert!(
+            out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+            "{:#?}",
+            out.candidates
+        );
+        assert_eq!(find(&out, "git pull --rebase").rule.reason, "contested");
+        assert_eq!(find(&out, "--no-rebase").rule.reason, "contested");
+    }
+
+    #[test]
+    fn self_resolved_corroborates_when_the_class_has_unresolved_failures() {
+        let mut h = nff_sessions(3, "git pull --rebase");
+        h.push(rec(
+            "open",
+            "git push",
+            false,
+            " ! [rejected] main -> main (non-fast-forward)",
+        ));
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let fix = find(&out, "run `git pull --rebase`, then retry");
+        assert_eq!(fix.rule.reason, "self_resolved");
+        assert_eq!(fix.rule.accepted, Some(false));
+        let t = out
+            .candidates
+            .iter()
+            .find(|l| l.rule.directive_source.as_deref() == Some("template"))
+            .unwrap();
+        assert_eq!(t.rule.accepted, Some(true), "{:#?}", t.rule);
+        assert_eq!(t.support_refs.len(), 1);
+        assert_eq!(t.support_refs[0].session, "open");
+        // The self-resolved sessions are evidence: replay counts them as prevented.
+        assert_eq!(t.rule.prevented, 4);
+    }
+
+    #[test]
+    fn variant_retry_needs_three_sessions() {
+        let mk = |n: usize| {
+            let mut h = Vec::new();
+            for i in 0..n {
+                let s = format!("v{i}");
+                h.push(rec(
+                    &s,
+                    "kubectl apply -f deploy.yaml",
+                    false,
+                    "error: no matches for kind",
+                ));
+                h.push(rec(&s, "kubectl apply --server-side -f deploy.yaml", true, "created"));
+            }
+            h
+        };
+        let two = run_pipeline(&mk(2), &LearnConfig::default());
+        assert_eq!(find(&two, "--server-side").rule.reason, "self_resolved");
+        let three = run_pipeline(&mk(3), &LearnConfig::default());
+        assert_eq!(find(&three, "--server-side").rule.accepted, Some(true));
+    }
+
+    #[test]
+    fn moved_on_exploration_is_not_a_lesson() {
+        let mut h = Vec::new();
+        for i in 0..3 {
+            let s = format!("m{i}");
+            h.push(rec(
+                &s,
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'pandas'",
+            ));
+            h.push(rec(&s, "pip list", true, "numpy"));
+        }
+        let out = run_pipeline(&h, &LearnConfig::default());
+        assert!(
+            out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+            "{:#?}",
+            out.candidates
+        );
     }
 
     #[test]

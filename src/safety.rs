@@ -38,7 +38,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "skip_tests",
-        r"(?i)\bskip(?:ping)?\s+(?:(?:the|all|failing|flaky)\s+)*tests?\b|--skip-?tests?\b|-DskipTests\b|-Dmaven\.test\.skip|@pytest\.mark\.skip|\bpytest\.skip\b|#\[ignore\]|\bxfail\b|--deselect\b|\bit\.skip\b|\bdescribe\.skip\b|\btest\.skip\b|\bskip flaky\b|\bquarantine\b",
+        r"(?i)\bskip(?:ping)?\s+(?:(?:the|all|failing|flaky)\s+)*tests?\b|--skip-?tests?\b|-DskipTests\b|-Dmaven\.test\.skip|@pytest\.mark\.skip|@?unittest\.skip\w*|\bpytest\.skip\b|#\[ignore\]|\bxfail\b|--deselect\b|\bit\.skip\b|\bdescribe\.skip\b|\btest\.skip\b|\bskip flaky\b|\bquarantine\b",
     ),
     (
         "disable_tests",
@@ -54,7 +54,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "destroy_data",
-        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
+        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
     ),
     (
         "disable_guard",
