@@ -86,7 +86,7 @@ pub fn render_svg(s: &Sweep) -> DrawResult<String> {
         c.configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerLeft)
+            .position(SeriesLabelPosition::UpperRight)
             .draw()?;
 
         let mut c = ChartBuilder::on(&right)
@@ -121,7 +121,7 @@ pub fn render_svg(s: &Sweep) -> DrawResult<String> {
         c.configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerLeft)
+            .position(SeriesLabelPosition::UpperRight)
             .draw()?;
         root.present()?;
     }

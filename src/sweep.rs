@@ -130,6 +130,14 @@ pub struct Sweep {
     /// Highest F1 (ties → higher threshold, then higher margin); null when no point has one.
     pub best_overall: Option<Best>,
     pub best: BTreeMap<String, Option<Best>>,
+    /// Grid points that tie the best overall F1, and their threshold range: a wide
+    /// plateau means the threshold is not what decides acceptance there.
+    pub best_overall_ties: usize,
+    pub best_overall_thresholds: Option<(f64, f64)>,
+    /// Does the default point reach the best F1 (overall, and per domain)? Null when
+    /// there is no best (no F1 anywhere) or the default is off the grid.
+    pub default_at_best: Option<bool>,
+    pub default_at_best_by_domain: BTreeMap<String, Option<bool>>,
     /// The chart file, when one was written.
     pub chart: Option<String>,
 }
@@ -246,7 +254,7 @@ pub fn run(
     }
     domains.retain(|_, (p, r)| *p + *r > 0);
     let best_overall = best_of(points.iter().map(|p| (p.threshold, p.margin, &p.overall)));
-    let best = domains
+    let best: BTreeMap<String, Option<Best>> = domains
         .keys()
         .map(|d| {
             (
@@ -264,7 +272,39 @@ pub fn run(
         .iter()
         .find(|p| near(p.threshold, base.threshold) && near(p.margin, base.margin))
         .cloned();
+    let f1_eq = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+        _ => false,
+    };
+    let best_f1 = best_overall.as_ref().and_then(|b| b.cell.f1);
+    let ties: Vec<f64> = points
+        .iter()
+        .filter(|p| f1_eq(p.overall.f1, best_f1))
+        .map(|p| p.threshold)
+        .collect();
+    let best_overall_thresholds = (!ties.is_empty()).then(|| {
+        (
+            ties.iter().copied().fold(f64::MAX, f64::min),
+            ties.iter().copied().fold(f64::MIN, f64::max),
+        )
+    });
+    let default_at_best = best_f1.and(defaults.as_ref()).map(|d| f1_eq(d.overall.f1, best_f1));
+    let default_at_best_by_domain: BTreeMap<String, Option<bool>> = best
+        .iter()
+        .map(|(d, b)| {
+            let v = b.as_ref().and_then(|b| {
+                defaults
+                    .as_ref()
+                    .map(|p| f1_eq(p.domains.get(d).and_then(|c| c.f1), b.cell.f1))
+            });
+            (d.clone(), v)
+        })
+        .collect();
     Sweep {
+        best_overall_ties: ties.len(),
+        best_overall_thresholds,
+        default_at_best,
+        default_at_best_by_domain,
         thresholds: thresholds.to_vec(),
         margins: margins.to_vec(),
         domains,
@@ -280,6 +320,14 @@ pub fn run(
 
 fn f(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into())
+}
+
+fn yes_no(v: Option<bool>, yes: &'static str, no: &'static str) -> &'static str {
+    match v {
+        Some(true) => yes,
+        Some(false) => no,
+        None => "— (no F1 to compare)",
+    }
 }
 
 fn cell_text(c: &Cell) -> String {
@@ -343,8 +391,17 @@ pub fn render_markdown(s: &Sweep) -> String {
         }
         o.push('\n');
     }
-    o.push_str(&format!("\nBest overall: {}.\n\n", best_text(&s.best_overall)));
-    o.push_str("### Per domain\n\n| domain | promotion n | rejection n | at defaults P/R/F1 | best (by F1; ties → higher threshold) |\n|---|---|---|---|---|\n");
+    o.push_str(&format!(
+        "\nBest overall: {} — reached at {} of {} grid points{}; the defaults {}.\n\n",
+        best_text(&s.best_overall),
+        s.best_overall_ties,
+        s.points.len(),
+        s.best_overall_thresholds
+            .map(|(a, b)| format!(" (thresholds {a:.2}–{b:.2})"))
+            .unwrap_or_default(),
+        yes_no(s.default_at_best, "reach it", "do not reach it")
+    ));
+    o.push_str("### Per domain\n\n| domain | promotion n | rejection n | at defaults P/R/F1 | best (by F1; ties → higher threshold) | defaults at best |\n|---|---|---|---|---|---|\n");
     for (d, (np, nr)) in &s.domains {
         let at = s
             .defaults
@@ -353,12 +410,13 @@ pub fn render_markdown(s: &Sweep) -> String {
             .map(cell_text)
             .unwrap_or_else(|| "—".into());
         o.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             d,
             np,
             nr,
             at,
-            best_text(s.best.get(d).unwrap_or(&None))
+            best_text(s.best.get(d).unwrap_or(&None)),
+            yes_no(s.default_at_best_by_domain.get(d).copied().flatten(), "yes", "no")
         ));
     }
     if let Some(c) = &s.chart {

@@ -175,6 +175,10 @@ fn tiny_corpora_hand_computed_at_defaults() {
         .map(|p| p["threshold"].as_f64().unwrap())
         .fold(0.0, f64::max);
     assert_eq!(best["threshold"].as_f64().unwrap(), top);
+    assert_eq!(s["default_at_best_by_domain"]["git"], true);
+    assert!(s["default_at_best_by_domain"]["npm"].is_null());
+    let ties = s["best_overall_ties"].as_u64().unwrap();
+    assert!((1..=55).contains(&ties));
     check_svg(&out.join("sweep.svg"));
     assert_eq!(s["chart"], "sweep.svg");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
