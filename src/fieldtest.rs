@@ -11,6 +11,10 @@
 //! - rejection corpus: a trajectory passes when no accepted rule draws support from it;
 //!   the corpus passes only with 0 accepted rules; its rate is `false_accept_rate`;
 //! - pool: history only, not scored.
+//!
+//! Optional sections (fields absent unless asked for): `--time-split F` adds `recurrence`
+//! ([`crate::recurrence`], before/after recurrence of the learned classes) and `--sweep`
+//! adds `sweep` ([`crate::sweep`], threshold × margin per domain, `sweep.svg` in `--out`).
 
 use crate::corpus::{self, Corpus, Kind};
 use crate::error::{Error, IoContext, Result};
