@@ -44,13 +44,39 @@ fn series_for(
 
 type DrawResult<T> = Result<T, Box<dyn std::error::Error>>;
 
+/// One legend entry: label, colour, dashed.
+type Entry = (String, RGBAColor, bool);
+
+/// Draws a legend in its own strip beside a plot, so it never hides a line.
+fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, items: &[Entry]) -> DrawResult<()>
+where
+    DB::ErrorType: 'static,
+{
+    for (i, (label, colour, dashed)) in items.iter().enumerate() {
+        let y = 48 + 20 * i as i32;
+        if *dashed {
+            for x in [4, 14] {
+                area.draw(&PathElement::new(vec![(x, y), (x + 6, y)], colour.stroke_width(2)))?;
+            }
+        } else {
+            area.draw(&PathElement::new(vec![(4, y), (22, y)], colour.stroke_width(2)))?;
+        }
+        area.draw(&Text::new(label.clone(), (28, y - 6), ("sans-serif", 12)))?;
+    }
+    Ok(())
+}
+
 /// Draws the sweep chart as an SVG document.
 pub fn render_svg(s: &Sweep) -> DrawResult<String> {
     let mut buf = String::new();
     {
-        let root = SVGBackend::with_string(&mut buf, (1200, 520)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut buf, (1320, 520)).into_drawing_area();
         root.fill(&WHITE)?;
-        let (left, right) = root.split_horizontally(600);
+        let (left, right) = root.split_horizontally(660);
+        let (left, left_key) = left.split_horizontally(520);
+        let (right, right_key) = right.split_horizontally(520);
+        let mut left_items: Vec<Entry> = Vec::new();
+        let mut right_items: Vec<Entry> = Vec::new();
         let (x0, x1) = s
             .thresholds
             .iter()
@@ -71,23 +97,16 @@ pub fn render_svg(s: &Sweep) -> DrawResult<String> {
             let colour = Palette99::pick(i).to_rgba();
             let prec = series_for(s, m, |p| Some(&p.overall), |c| c.precision);
             let rec = series_for(s, m, |p| Some(&p.overall), |c| c.recall);
-            let mut first = true;
+            left_items.push((format!("P, margin {m:.2}"), colour, false));
+            left_items.push((format!("R, margin {m:.2}"), colour, true));
             for seg in segments(&prec) {
-                let a = c.draw_series(LineSeries::new(seg, colour.stroke_width(2)))?;
-                if std::mem::take(&mut first) {
-                    a.label(format!("margin {m:.2}"))
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
-                }
+                c.draw_series(LineSeries::new(seg, colour.stroke_width(2)))?;
             }
             for seg in segments(&rec) {
                 c.draw_series(DashedLineSeries::new(seg, 6, 4, colour.stroke_width(2)))?;
             }
         }
-        c.configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
+        legend(&left_key, &left_items)?;
 
         let mut c = ChartBuilder::on(&right)
             .caption(
@@ -99,16 +118,22 @@ pub fn render_svg(s: &Sweep) -> DrawResult<String> {
             .y_label_area_size(44)
             .build_cartesian_2d(x0..x1, 0.0f64..1.05f64)?;
         c.configure_mesh().x_desc("threshold").y_desc("F1").draw()?;
-        for (i, d) in sweep::chart_domains(s, 8).iter().enumerate() {
+        // Domains with an F1 somewhere at the default margin (a line to draw), largest first.
+        let drawn: Vec<String> = sweep::chart_domains(s, usize::MAX)
+            .into_iter()
+            .filter(|d| {
+                series_for(s, s.default_margin, |p| p.domains.get(d), |c| c.f1)
+                    .iter()
+                    .any(|(_, y)| y.is_some())
+            })
+            .take(8)
+            .collect();
+        for (i, d) in drawn.iter().enumerate() {
             let colour = Palette99::pick(i + 1).to_rgba();
             let pts = series_for(s, s.default_margin, |p| p.domains.get(d), |c| c.f1);
-            let mut first = true;
+            right_items.push((d.clone(), colour, false));
             for seg in segments(&pts) {
-                let a = c.draw_series(LineSeries::new(seg, colour.stroke_width(2)))?;
-                if std::mem::take(&mut first) {
-                    a.label(d.clone())
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
-                }
+                c.draw_series(LineSeries::new(seg, colour.stroke_width(2)))?;
             }
         }
         // The default threshold, as a vertical guide.
@@ -118,11 +143,8 @@ pub fn render_svg(s: &Sweep) -> DrawResult<String> {
             3,
             BLACK.mix(0.5).stroke_width(1),
         ))?;
-        c.configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
+        right_items.push((format!("default t {:.2}", s.default_threshold), BLACK.mix(0.5), true));
+        legend(&right_key, &right_items)?;
         root.present()?;
     }
     Ok(buf)
