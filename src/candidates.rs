@@ -184,6 +184,32 @@ pub fn group_key(e: &Episode) -> String {
     }
 }
 
+/// Anchors that name something wrong with the failing program itself (it is missing, not
+/// executable, its path does not exist): their failure class is the cluster (that
+/// program), not the anchor across programs — `ktool: command not found` fixed by an
+/// installer script does not contest `python: command not found` fixed by `python3`.
+pub const PROGRAM_SCOPED_ANCHORS: &[&str] = &["command-not-found", "permission-denied", "errno13", "ENOENT"];
+
+/// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
+/// a safe step with the directive's domain and action whose flags include the
+/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
+/// `git pull --no-rebase` does not agree with `git pull --rebase`).
+fn agrees(e: &Episode, key: &str, act: Option<&DirectiveAction>) -> bool {
+    if group_key(e) == key {
+        return true;
+    }
+    if e.unsafe_fix.is_some() {
+        return false;
+    }
+    match act {
+        Some(DirectiveAction::Step { domain, action, flags }) => e
+            .steps
+            .iter()
+            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
+        _ => false,
+    }
+}
+
 /// Does a recovered episode's fix agree with a directive command (same domain and
 /// action, and the command's flags among the fix step's)?
 fn step_agrees(e: &Episode, cmd: &str) -> bool {
@@ -216,11 +242,11 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
     let class_of = |cluster: &str, fixes: &BTreeMap<String, Vec<usize>>| -> String {
         let e = fixes.values().next().and_then(|v| v.first()).map(|&ei| &episodes[ei]);
         match e.and_then(|e| prep.sigs[e.fail_idx].primary()) {
-            Some(a) => format!("anchor:{a}"),
-            None => format!("cluster:{cluster}"),
+            Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("anchor:{a}"),
+            _ => format!("cluster:{cluster}"),
         }
     };
-    let mut classes: HashMap<String, (Vec<usize>, HashMap<String, usize>)> = HashMap::new();
+    let mut classes: HashMap<String, (Vec<usize>, BTreeMap<String, usize>)> = HashMap::new();
     for (cluster, fixes) in &clusters {
         let entry = classes.entry(class_of(cluster, fixes)).or_default();
         for (key, eps) in fixes {
@@ -322,11 +348,36 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                     Some(DirectiveAction::AddFlags(last.variant.clone())),
                 )
             };
-            // Support: the episodes whose fix was this one (recovered, or the same step
-            // taken by a session that then moved on). Other fixes are competing evidence.
-            let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, eps.clone());
+            // Support: the cluster's episodes whose fix agrees with this one (recovered,
+            // or the same step taken by a session that then moved on). Other fixes are
+            // competing evidence.
+            let support: Vec<usize> = if last.unsafe_fix.is_some() {
+                eps.clone()
+            } else {
+                let mut v: Vec<usize> = all
+                    .iter()
+                    .copied()
+                    .filter(|&ei| {
+                        let e = &episodes[ei];
+                        matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn) && agrees(e, fix, act.as_ref())
+                    })
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            let covered = recovered
+                .iter()
+                .filter(|&&ei| {
+                    agrees(
+                        &episodes[ei],
+                        fix,
+                        if last.unsafe_fix.is_some() { None } else { act.as_ref() },
+                    )
+                })
+                .count();
+            let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
-            c.covered = Some(class_fixes.get(fix).copied().unwrap_or(0));
+            c.covered = Some(covered);
             fixed.push(c);
         }
         if class_unresolved {

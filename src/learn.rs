@@ -75,6 +75,12 @@ pub struct LearnConfig {
     pub generic_share: f64,
     /// … and at least this many of them, is generic.
     pub generic_min_clusters: u64,
+    /// A trigger without an anchor is generic unless its failure text has at least this
+    /// many distinct terms.
+    pub generic_min_terms: usize,
+    /// Sessions a self-resolved lesson on an anchorless failure (a masked error line)
+    /// must recur in.
+    pub min_sessions_unanchored: u64,
     /// Look-ahead (records of the same session) for outcomes and directive evidence.
     pub window: usize,
     /// Apply the promotion policy automatically (promotable → promoted).
@@ -95,6 +101,8 @@ impl Default for LearnConfig {
             contested_share: 0.75,
             generic_share: 0.5,
             generic_min_clusters: 3,
+            generic_min_terms: 4,
+            min_sessions_unanchored: 3,
             window: episodes::WINDOW,
             auto_promote: true,
             max_candidates: 500,
@@ -268,6 +276,8 @@ struct Origin {
     unsafe_fix: Option<&'static str>,
     /// A variant retry (added flags / other arguments).
     variant: bool,
+    /// The directive comes from a fix observed in the history (steps or variant).
+    observed_fix: bool,
     /// The failure cluster has unresolved failures.
     class_unresolved: bool,
     /// (recovered episodes agreeing with the directive, recovered episodes, distinct
@@ -339,7 +349,12 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
         .map(|&i| ix.cluster_of[i])
         .collect();
     let domain_clusters = ix.clusters_in_domain.get(&s.spec.domain).copied().unwrap_or(0) as f64;
-    let generic = s.spec.anchors.is_empty()
+    // An anchorless trigger is generic unless it carries an observed fix and its failure
+    // text is not thin: a quoted, masked error line ("fatal: unable to auto-detect email
+    // address") fixed the same way in several sessions is specific enough (it then needs
+    // `min_sessions_unanchored` sessions, below). A template without an anchor is advice
+    // from nothing: generic.
+    let generic = (s.spec.anchors.is_empty() && (!s.origin.observed_fix || s.spec.terms.len() < cfg.generic_min_terms))
         || (matched.len() as u64 >= cfg.generic_min_clusters
             && domain_clusters > 0.0
             && matched.len() as f64 / domain_clusters > cfg.generic_share);
@@ -360,6 +375,11 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
         cfg.min_sessions_variant
     } else {
         cfg.min_sessions_self_resolved
+    };
+    let need = if s.spec.anchors.is_empty() {
+        need.max(cfg.min_sessions_unanchored)
+    } else {
+        need
     };
     let self_resolved = !s.support.is_empty()
         && s.support
@@ -448,6 +468,7 @@ fn assess_candidate(
         origin: Origin {
             unsafe_fix: c.unsafe_fix,
             variant: c.source == DirectiveSource::Variant,
+            observed_fix: matches!(c.source, DirectiveSource::Fix | DirectiveSource::Variant),
             class_unresolved: c.class_unresolved,
             contest: c
                 .covered

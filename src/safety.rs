@@ -58,7 +58,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "disable_guard",
-        r"\bdisable (?:the )?(?:firewall|selinux|apparmor|antivirus|security|auth\w*|lint\w*|type ?check\w*)\b|\bsetenforce 0\b|--no-deps\b|--ignore-scripts\b|--allow-root\b|--unsafe-perm\b|-lock=false\b|--legacy-peer-deps\b|--break-system-packages\b",
+        r"\bdisable (?:the )?(?:firewall|selinux|apparmor|antivirus|security|auth\w*|lint\w*|type ?check\w*)\b|\bsetenforce 0\b|--no-deps\b|--ignore-scripts\b|--allow-root\b|--unsafe-perm\b|-lock=false\b|safe\.directory\s*=?\s*['\x22]?\*|--legacy-peer-deps\b|--break-system-packages\b",
     ),
     (
         "fabricate",
