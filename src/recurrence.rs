@@ -21,8 +21,9 @@
 //! [`MIN_AFTER_SESSIONS`] sessions (4: the smallest sample whose clean Wilson lower bound
 //! clears 0.5, the same `min_sample` the promotion bound implies), and the class did recur
 //! after (≥ 1 matched session: a class that never shows up again is no evidence against
-//! the rule). It is a suggestion: `fable rules recurrence --apply` retires flagged rules
-//! (status `retired`, kept in the store, no longer injected).
+//! the rule). It is a suggestion: `fable rules recurrence --apply` (live mode only) retires
+//! flagged rules (status `retired`, kept in the store, no longer injected). In time-split
+//! mode the flag only says the class keeps recurring without a rule; nothing is retired.
 //!
 //! **Time-split mode** (corpora, or a log without promotion times). Records are ordered
 //! by `ts` (stable), sessions by their first timestamp; the first `fraction` of sessions

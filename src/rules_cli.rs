@@ -111,8 +111,9 @@ pub enum RulesCmd {
         time_split: Option<f64>,
         #[arg(long)]
         json: bool,
-        /// Retire (status `retired`, kept in the store) the stored promoted rules flagged
-        /// `retire_suggested`.
+        /// Live mode only: retire (status `retired`, kept in the store, no longer injected)
+        /// the promoted rules flagged `retire_suggested`. Refused with `--time-split`: no
+        /// rule was in effect there, so its flag says the class recurs, not that the rule failed.
         #[arg(long)]
         apply: bool,
     },
@@ -365,6 +366,11 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             Ok(0)
         }
         RulesCmd::Recurrence { time_split, json, apply } => {
+            if *apply && time_split.is_some() {
+                return Err(Error::msg(
+                    "--apply needs live mode: a time split has no rule in effect, so its flag says the class recurs, not that a rule failed; run `fable rules recurrence --apply` without --time-split",
+                ));
+            }
             let history = learn::load_history(&p)?;
             let mut rep = match time_split {
                 Some(f) if !(0.0..=1.0).contains(f) => {
@@ -382,19 +388,11 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                     .map(|r| (r.id.clone(), r.key.clone()))
                     .collect();
                 let now = crate::evidence::now_ts();
-                let live = time_split.is_none();
                 retired = store.update(|rules| {
                     let mut done = Vec::new();
                     for r in rules.iter_mut().filter(|r| r.status == "promoted") {
-                        // Live ids are store ids; a time split's rules are found by key.
-                        let hit = flagged.iter().any(|(id, key)| {
-                            if live {
-                                *id == r.id
-                            } else {
-                                key.is_some() && *key == r.key
-                            }
-                        });
-                        if hit {
+                        // Live ids are store ids (the key guards against a renumbered store).
+                        if flagged.iter().any(|(id, key)| *id == r.id && *key == r.key) {
                             r.status = "retired".into();
                             r.updated = Some(now.clone());
                             done.push(r.id.clone());

@@ -187,8 +187,16 @@ fn time_split_over_a_project_log() {
     let p = write_project(&history(1, "2026-01-06"));
     let rep = fable(p.path(), &["rules", "recurrence", "--time-split", "0.5", "--json"]);
     check(&rep, 1, false);
-    // No rule in effect in either part: the protocol says so.
+    // No rule in effect in either part: the protocol says so, and `--apply` is refused.
     assert!(rep["note"].as_str().unwrap().contains("baseline"));
+    let out = Command::cargo_bin("fable")
+        .unwrap()
+        .current_dir(p.path())
+        .args(["rules", "recurrence", "--time-split", "0.5", "--apply"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("live mode"));
 }
 
 #[test]
