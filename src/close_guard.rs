@@ -133,10 +133,19 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         Rotation::from_lookup(|k| env.var(k).map(str::to_string)),
     );
     let cites = all_citations(&ledger);
-    let has_log = journal.exists();
+    let get = |k: &str| env.var(k).map(str::to_string);
+    let log_present = journal.exists();
+    // A log that existed and was deleted counts as an empty log, not as "no log".
+    let deleted = !log_present && !cites.is_empty() && crate::log_marker::existed(get, &project.fable_dir);
+    let has_log = log_present || deleted;
     // Only the cited commands' records are read; no log at all means corroboration is off.
     let index = has_log.then(|| Index::build(corroborate::read_relevant(&journal, &cites).records));
-    if let Some(reason) = check(&ledger, index.as_ref()) {
+    if let Some(mut reason) = check(&ledger, index.as_ref()) {
+        if deleted {
+            reason.push_str(
+                "\nThe evidence log of this project was deleted: run the cited commands again (they are logged anew).",
+            );
+        }
         return Ok(Answer::block(reason));
     }
     let mut answer = Answer::allow();
@@ -146,7 +155,6 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     if !ledger.replay || !has_log || cites.is_empty() {
         return Ok(answer);
     }
-    let get = |k: &str| env.var(k).map(str::to_string);
     if !crate::trust_store::is_trusted(get, &project.root) {
         return Ok(answer.with_note(format!(
             "[fable] fable-close-guard: REPLAY: on ignored — {} is not trusted on this machine (`fable trust` to allow)",

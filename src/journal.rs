@@ -123,19 +123,22 @@ impl Journal {
     }
 
     /// Appends one record: one locked write of one line, rotating first when needed.
-    pub fn append(&self, record: &Record) -> Result<()> {
+    /// Returns true when this write started a new live file.
+    pub fn append(&self, record: &Record) -> Result<bool> {
         self.append_line(&record.to_line())
     }
 
-    /// Appends a pre-serialised line (must end in `\n`).
-    pub fn append_line(&self, line: &str) -> Result<()> {
+    /// Appends a pre-serialised line (must end in `\n`); true when it started a new live file.
+    pub fn append_line(&self, line: &str) -> Result<bool> {
         let lock_path = self.lock_path();
         let lock = open_lock(&lock_path)?;
         lock_with_deadline(&lock, &lock_path, true)?;
         let live = self.live_path();
         let size = fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
+        let mut fresh = size == 0;
         if size > 0 && size + line.len() as u64 > self.rotation.max_bytes {
             self.rotate()?;
+            fresh = true;
         }
         let mut f = OpenOptions::new()
             .create(true)
@@ -147,7 +150,7 @@ impl Journal {
         // The lock is released when `lock` drops, after the write has reached the file.
         drop(f);
         drop(lock);
-        Ok(())
+        Ok(fresh)
     }
 
     /// Shifts generations up by one and renames the live file to generation 1.

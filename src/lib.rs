@@ -10,6 +10,7 @@ pub mod error;
 pub mod evidence;
 pub mod hook;
 pub mod journal;
+pub mod log_marker;
 pub mod logger;
 pub mod project;
 pub mod redact;

@@ -5,27 +5,27 @@
 use crate::evidence::{now_ts, record_from};
 use crate::hook::{Answer, HookInput};
 use crate::journal::{Journal, Rotation};
+use crate::project::Project;
 use crate::runner::{HookEnv, HookResult};
 
 pub const HOOK_NAME: &str = "fable-evidence";
 
-/// The log of the project this payload belongs to, if it opted in.
-pub fn journal_for(input: &HookInput, env: &HookEnv) -> Option<Journal> {
-    let project = env.project(input)?;
-    Some(Journal::new(
-        project.fable_dir,
-        Rotation::from_lookup(|k| env.var(k).map(str::to_string)),
-    ))
+/// The evidence log of a project, rotated as the environment configures.
+pub fn journal_of(project: &Project, env: &HookEnv) -> Journal {
+    Journal::new(&project.fable_dir, Rotation::from_lookup(|k| env.var(k).map(str::to_string)))
 }
 
 /// Appends the record for this tool call; allow in every case.
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
-    let Some(journal) = journal_for(input, env) else {
+    let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
     let Some(record) = record_from(input, env.var("CLAUDE_CODE_SESSION_ID"), now_ts()) else {
         return Ok(Answer::allow());
     };
-    journal.append(&record)?;
+    if journal_of(&project, env).append(&record)? {
+        // A new live file: note, outside the project, that this project has a log.
+        crate::log_marker::touch(|k| env.var(k).map(str::to_string), &project.fable_dir);
+    }
     Ok(Answer::allow())
 }

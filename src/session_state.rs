@@ -115,14 +115,20 @@ pub fn latest_streak(fable_dir: &Path) -> Option<(String, StreakState)> {
     Some((newest.1, state))
 }
 
-/// The user-private folder of cached session models.
-pub fn model_dir(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+/// fable's user-private state folder, outside every project:
+/// `${XDG_STATE_HOME:-$HOME/.local/state}/fable`.
+pub fn user_state_dir(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let nonempty = |k: &str| get(k).filter(|v| !v.is_empty());
     let base = nonempty("XDG_STATE_HOME")
         .filter(|x| Path::new(x).is_absolute())
         .map(PathBuf::from)
         .or_else(|| nonempty("HOME").map(|h| Path::new(&h).join(".local").join("state")))?;
-    Some(base.join("fable").join("sessions"))
+    Some(base.join("fable"))
+}
+
+/// The user-private folder of cached session models.
+pub fn model_dir(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    user_state_dir(get).map(|d| d.join("sessions"))
 }
 
 /// Caches a session's model; also drops cache files older than a week.

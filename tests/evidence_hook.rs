@@ -331,3 +331,31 @@ fn eight_writers_five_thousand_records_each_across_rotations() {
         assert!(order.windows(2).all(|p| p[0] < p[1]), "writer {w} out of order");
     }
 }
+
+/// Deleting the log must not switch corroboration off (ancestor weakness §6.2): the logger
+/// notes, outside the project, that a log existed; the close guard then reads "no log" as
+/// an empty log. A project that never had a log stays untouched.
+#[test]
+fn deleting_the_log_does_not_switch_corroboration_off() {
+    let (_t, root) = project();
+    fs::write(
+        root.join(".fable/LEDGER.md"),
+        "- [x] 1. checks -- evidence: `echo 12 passed` -> 12 passed\n",
+    )
+    .unwrap();
+    let stop = json!({"session_id":"s1","cwd":root,"hook_event_name":"Stop","stop_hook_active":false}).to_string();
+    // Never had a log: allowed, with a note.
+    run_hook("fable-close-guard", &root, stop.as_bytes()).code(0);
+    run_hook("fable-evidence", &root, &success(&root, "echo 12 passed", "12 passed")).success();
+    run_hook("fable-close-guard", &root, stop.as_bytes()).code(0);
+    fs::remove_file(root.join(".fable/evidence.jsonl")).unwrap();
+    let out = run_hook("fable-close-guard", &root, stop.as_bytes())
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("echo 12 passed") && err.contains("deleted"), "{err}");
+    // Running the command again is the way out.
+    run_hook("fable-evidence", &root, &success(&root, "echo 12 passed", "12 passed")).success();
+    run_hook("fable-close-guard", &root, stop.as_bytes()).code(0);
+}
