@@ -16,7 +16,18 @@ echo "== cargo test (unit, integration, end-to-end under the real Claude Code CL
 # class has 2 cores.
 cargo test --locked -- --test-threads=2
 
-if [ -f scripts/check_corpora.py ] && [ -d tests/corpora ]; then
-  echo "== corpus format check"
-  python3 scripts/check_corpora.py tests/corpora
+echo "== corpus format check"
+python3 scripts/check_corpora.py tests/corpora
+
+# The field test as a user runs it: every corpus of a set in one history, the production
+# pipeline, and a non-zero exit (--gate) if any rejection corpus accepts a rule.
+echo "== field test: our corpora"
+target/debug/fable fieldtest tests/corpora/* --gate
+shared=../shared/corpora/cauterule
+if [ -d "$shared" ]; then
+  echo "== field test: the reference's corpora"
+  target/debug/fable fieldtest "$shared"/* --gate
+elif [ -n "${CI:-}" ]; then
+  echo "missing $shared: CI must run the field test on the reference's corpora" >&2
+  exit 1
 fi
