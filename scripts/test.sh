@@ -14,7 +14,9 @@ cargo clippy --locked --all-targets -- -D warnings
 echo "== cargo test (unit, integration, end-to-end under the real Claude Code CLI)"
 # Two test binaries at a time: the end-to-end tests start the real CLI, and this machine
 # class has 2 cores.
-cargo test --locked -- --test-threads=2
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+cargo test --locked -- --test-threads=2 2>&1 | tee "$log"
 
 echo "== corpus format check"
 python3 scripts/check_corpora.py tests/corpora
@@ -31,3 +33,7 @@ elif [ -n "${CI:-}" ]; then
   echo "missing $shared: CI must run the field test on the reference's corpora" >&2
   exit 1
 fi
+
+# One closing line for whoever reads the end of the log: every cargo test result summed.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed;?$/) p += $(i-1); if ($i ~ /^failed;?$/) f += $(i-1); if ($i ~ /^ignored;?$/) s += $(i-1) } }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
