@@ -282,13 +282,43 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
         // The class's recovered episodes (the fixes that worked) and the cluster's
         // unresolved ones.
         let recovered: &Vec<usize> = class_recovered;
+        let recovered_here: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
+            .collect();
         let fix_keys = class_fixes.len();
+        // Unresolved for support: nothing succeeded after the failure, or the session
+        // tried a (safe) fix of its own but never got the failing action to succeed.
+        // Not: a session that only looked and moved on (exploration), an unsafe attempt,
+        // a failure nested inside the recovery of another one.
         let unresolved: Vec<usize> = all
             .iter()
             .copied()
-            .filter(|&ei| episodes[ei].outcome == Outcome::Unresolved)
+            .filter(|&ei| {
+                let e = &episodes[ei];
+                !e.nested
+                    && e.unsafe_fix.is_none()
+                    && (e.outcome == Outcome::Unresolved || e.outcome == Outcome::MovedOn && !e.steps.is_empty())
+            })
             .collect();
-        let class_unresolved = !unresolved.is_empty();
+        // The class "has unresolved failures" (which then demotes its self-resolved
+        // episodes to corroboration) when one of them did not even try a fix that worked
+        // elsewhere in the cluster: an attempt that includes every step of a proven fix
+        // (`sed …`, then `cargo run` instead of `cargo build`) is not a standing failure.
+        let proven = |e: &Episode| {
+            recovered_here.iter().any(|&ri| {
+                let r = &episodes[ri];
+                !r.steps.is_empty()
+                    && r.steps
+                        .iter()
+                        .all(|rs| e.steps.iter().any(|s| s.domain == rs.domain && s.action == rs.action))
+            })
+        };
+        let class_unresolved = unresolved.iter().any(|&ei| {
+            let e = &episodes[ei];
+            e.outcome == Outcome::Unresolved || !proven(e)
+        });
         let base = |key: String, directive: String, source, cmds: Vec<String>, act, eps: Vec<usize>| Candidate {
             key,
             cluster: cluster.clone(),
@@ -484,8 +514,9 @@ mod tests {
 
     #[test]
     fn exploration_makes_no_directive() {
-        // The session looked (pip list) and moved on: no "retry python with …", no
-        // "try pip list", and the episode is no one's support.
+        // Session a looked (pip list) and moved on: no directive, no one's support.
+        // Session b tried something (touch) and moved on: still no directive from it; as
+        // an attempt that never made the action succeed it supports the template only.
         let h = vec![
             rec(
                 "a",
@@ -498,7 +529,10 @@ mod tests {
             rec("b", "touch notes.txt", true, ""),
         ];
         let c = cands(&h);
-        assert!(c.is_empty(), "{c:#?}");
+        assert_eq!(c.len(), 1, "{c:#?}");
+        assert_eq!(c[0].source, DirectiveSource::Template);
+        assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
+        assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
     }
 
     #[test]

@@ -26,6 +26,9 @@ use std::collections::{HashMap, HashSet};
 /// How far (in records of the same session) an episode looks for its outcome.
 pub const WINDOW: usize = 40;
 
+/// Attempted steps kept for a session that moved on.
+pub const MOVED_ON_STEPS: usize = 3;
+
 /// Every record normalised once: command, signature, matcher view, trust; plus the
 /// per-session record order and the history-wide IDF.
 #[derive(Debug, Default)]
@@ -147,6 +150,10 @@ pub struct Episode {
     /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
     /// is its own lesson, never merged with a safe one that shares its key.
     pub unsafe_fix: Option<&'static str>,
+    /// The failure happened while an earlier failure of the session was being recovered
+    /// (between that failure and its successful retry): an attempt inside someone else's
+    /// fix, not a standing problem of its own.
+    pub nested: bool,
 }
 
 impl Episode {
@@ -285,14 +292,9 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     }
                 }
                 None if !between.is_empty() => {
-                    // Keep only the first proposed step, preferring the failure's own domain.
-                    let first =
-                        steps
-                            .iter()
-                            .position(|s| s.domain == d)
-                            .or(if steps.is_empty() { None } else { Some(0) });
-                    let kept: Vec<FixStep> = first.map(|p| vec![steps[p].clone()]).unwrap_or_default();
-                    steps = kept;
+                    // Keep the first few attempted steps (what the session tried): never a
+                    // directive, but they tell whether it tried a fix proven elsewhere.
+                    steps.truncate(MOVED_ON_STEPS);
                     (Outcome::MovedOn, Vec::new(), None)
                 }
                 None => {
@@ -319,10 +321,33 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 variant,
                 retry_idx,
                 unsafe_fix,
+                nested: false,
             });
         }
     }
     out.sort_by_key(|e| e.fail_idx);
+    // Nested failures: inside an earlier episode's (failure, retry) span of the session.
+    let spans: Vec<(usize, usize, usize)> = out
+        .iter()
+        .filter_map(|e| {
+            e.retry_idx.map(|r| {
+                let (slot, a) = prep.position[e.fail_idx];
+                (slot, a, prep.position[r].1)
+            })
+        })
+        .collect();
+    if !spans.is_empty() {
+        let mut by_slot: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+        for (slot, a, b) in spans {
+            by_slot.entry(slot).or_default().push((a, b));
+        }
+        for e in &mut out {
+            let (slot, pos) = prep.position[e.fail_idx];
+            if let Some(v) = by_slot.get(&slot) {
+                e.nested = v.iter().any(|&(a, b)| a < pos && pos < b);
+            }
+        }
+    }
     out
 }
 
