@@ -190,6 +190,73 @@ pub fn group_key(e: &Episode) -> String {
 /// installer script does not contest `python: command not found` fixed by `python3`.
 pub const PROGRAM_SCOPED_ANCHORS: &[&str] = &["command-not-found", "permission-denied", "errno13", "ENOENT"];
 
+/// Anchors that name a condition of the machine rather than of a tool (a port in use, a
+/// full disk, a refused connection): whichever program met it, it is one failure class.
+pub const ENVIRONMENT_ANCHORS: &[&str] = &["EADDRINUSE", "ENOSPC", "ECONNREFUSED", "ENOTFOUND", "oom"];
+
+/// The failure class over which competing fixes are counted: the anchor anywhere for an
+/// environment condition (EADDRINUSE from `python -m http.server` and from `node`), the
+/// cluster (that program) for a program-scoped anchor or no anchor, else the anchor
+/// within the tool's domain (`conflict` in `git merge` and in `pip install` are two
+/// classes; `non-fast-forward` from any `git push` is one).
+pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> String {
+    match anchor {
+        Some(a) if ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
+        Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("domain:{domain}|{a}"),
+        _ => format!("cluster:{cluster}"),
+    }
+}
+
+/// Edit distance (optimal string alignment) between two short words, capped: anything
+/// beyond `cap` returns `cap + 1`.
+fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()].min(cap + 1)
+}
+
+/// Is a session that moved on after trying steps an *unresolved attempt* (support for the
+/// cluster's template), rather than a failure it resolved itself? Self-resolved (not
+/// support) when it corrected a typo (a step's program or subcommand is a near-spelling
+/// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
+/// template's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
+/// already knew the fix).
+fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
+    let Some(fail) = prep.norms[e.fail_idx].primary() else {
+        return true;
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let typo = e.steps.iter().any(|s| {
+        let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
+            return false;
+        };
+        let (fp, sp) = (base(&fail.program), base(&seg.program));
+        let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
+        near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
+    });
+    let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
+    !(typo || took_remedy)
+}
+
 /// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
 /// a safe step with the directive's domain and action whose flags include the
 /// directive's (`git config --global user.email …` agrees with `git config user.email …`;
@@ -236,14 +303,13 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
             .or_default()
             .push(ei);
     }
-    // The contest is judged per failure class: the primary anchor wherever it occurs
-    // (EADDRINUSE from `python -m http.server` and from `node` is one class), else the
-    // cluster. Class → (recovered episodes, working fixes by key).
+    // The contest is judged per failure class ([`failure_class`]).
+    // Class → (recovered episodes, working fixes by key).
     let class_of = |cluster: &str, fixes: &BTreeMap<String, Vec<usize>>| -> String {
         let e = fixes.values().next().and_then(|v| v.first()).map(|&ei| &episodes[ei]);
-        match e.and_then(|e| prep.sigs[e.fail_idx].primary()) {
-            Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("anchor:{a}"),
-            _ => format!("cluster:{cluster}"),
+        match e {
+            Some(e) => failure_class(cluster, &e.domain, prep.sigs[e.fail_idx].primary()),
+            None => format!("cluster:{cluster}"),
         }
     };
     let mut classes: HashMap<String, (Vec<usize>, BTreeMap<String, usize>)> = HashMap::new();
@@ -288,6 +354,15 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
             .filter(|&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
             .collect();
         let fix_keys = class_fixes.len();
+        // A session that tried something else and moved on already followed the generic
+        // fallback's advice ("do not retry unchanged"): its attempt supports only a known
+        // remedy.
+        let has_remedy = anchors.first().and_then(|a| remedy(a)).is_some();
+        let template_cmds: Vec<String> = anchors
+            .first()
+            .and_then(|a| remedy(a))
+            .map(crate::learn::backticked)
+            .unwrap_or_default();
         // Unresolved for support: nothing succeeded after the failure, or the session
         // tried a (safe) fix of its own but never got the failing action to succeed.
         // Not: a session that only looked and moved on (exploration), an unsafe attempt,
@@ -299,7 +374,11 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                 let e = &episodes[ei];
                 !e.nested
                     && e.unsafe_fix.is_none()
-                    && (e.outcome == Outcome::Unresolved || e.outcome == Outcome::MovedOn && !e.steps.is_empty())
+                    && (e.outcome == Outcome::Unresolved
+                        || e.outcome == Outcome::MovedOn
+                            && !e.steps.is_empty()
+                            && has_remedy
+                            && unresolved_attempt(e, prep, &template_cmds))
             })
             .collect();
         // The class "has unresolved failures" (which then demotes its self-resolved
@@ -533,6 +612,78 @@ mod tests {
         assert_eq!(c[0].source, DirectiveSource::Template);
         assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
         assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
+    }
+
+    #[test]
+    fn moved_on_attempts_typos_and_remedies() {
+        let h = vec![
+            // An attempt that never made `python` succeed: supports the template.
+            rec(
+                "a",
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'torch'",
+            ),
+            rec("a", "touch requirements.txt", true, ""),
+            // A typo corrected: self-resolved, no one's support.
+            rec("b", "pyhton app.py", false, "bash: pyhton: command not found"),
+            rec("b", "python3 app.py", true, "ok"),
+            // The template's own remedy taken (`git add`, commit): self-resolved.
+            rec(
+                "c",
+                "git merge feature",
+                false,
+                "CONFLICT (content): Merge conflict in a.py",
+            ),
+            rec("c", "git add a.py && git commit -m merge", true, "[main 1] merge"),
+        ];
+        let c = cands(&h);
+        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Template).collect();
+        assert_eq!(t.len(), 1, "{c:#?}");
+        assert!(
+            t[0].directive.contains("install the missing module"),
+            "{}",
+            t[0].directive
+        );
+        assert_eq!(t[0].episodes.len(), 1);
+    }
+
+    #[test]
+    fn nested_failure_is_no_ones_support() {
+        // `git gc` failed while the curl failure was being recovered: not a lesson.
+        let h = vec![
+            rec(
+                "s",
+                "curl -sS http://127.0.0.1:8080/health",
+                false,
+                "curl: (7) Failed to connect",
+            ),
+            rec("s", "git gc --prune=now", false, "fatal: not a git repository"),
+            rec("s", "curl -sS http://127.0.0.1:8080/health", true, "ok"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
+        assert!(build(&e, &p).iter().all(|c| !c.episodes.contains(&1)));
+    }
+
+    #[test]
+    fn failure_class_scopes() {
+        assert_eq!(
+            failure_class("python|x|EADDRINUSE", "python", Some("EADDRINUSE")),
+            "anchor:EADDRINUSE"
+        );
+        assert_eq!(
+            failure_class("git|merge|conflict", "git", Some("conflict")),
+            "domain:git|conflict"
+        );
+        assert_eq!(
+            failure_class("shell|x|permission-denied", "shell", Some("permission-denied")),
+            "cluster:shell|x|permission-denied"
+        );
+        assert_eq!(edit_distance("pyhton", "python", 2), 1);
+        assert_eq!(edit_distance("comit", "commit", 2), 1);
+        assert!(edit_distance("make", "cargo", 2) > 2);
     }
 
     #[test]

@@ -305,11 +305,22 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             if outcome == Outcome::Flaky {
                 steps.clear();
             }
-            let unsafe_fix = if outcome == Outcome::Recovered || outcome == Outcome::MovedOn {
-                let until = retry.map(|(k, _)| k);
-                crate::safety::check(between.iter().copied().chain(until).map(|k| history[k].cmd.as_str()))
-            } else {
-                None
+            // What to check: a recovery's whole span (it is short: it ends at the retry);
+            // for a session that moved on, the records of the steps it tried.
+            let unsafe_fix = match outcome {
+                Outcome::Recovered => crate::safety::check(
+                    between
+                        .iter()
+                        .copied()
+                        .chain(retry.map(|(k, _)| k))
+                        .map(|k| history[k].cmd.as_str()),
+                ),
+                Outcome::MovedOn => {
+                    let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
+                    idx.dedup();
+                    crate::safety::check(idx.into_iter().map(|k| history[k].cmd.as_str()))
+                }
+                _ => None,
             };
             out.push(Episode {
                 fail_idx: i,

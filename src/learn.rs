@@ -278,6 +278,8 @@ struct Origin {
     variant: bool,
     /// The directive comes from a fix observed in the history (steps or variant).
     observed_fix: bool,
+    /// A template directive: its support is unresolved failures by construction.
+    template: bool,
     /// The failure cluster has unresolved failures.
     class_unresolved: bool,
     /// (recovered episodes agreeing with the directive, recovered episodes, distinct
@@ -381,7 +383,8 @@ fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &Le
     } else {
         need
     };
-    let self_resolved = !s.support.is_empty()
+    let self_resolved = !o.template
+        && !s.support.is_empty()
         && s.support
             .iter()
             .all(|e| matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn))
@@ -469,6 +472,7 @@ fn assess_candidate(
             unsafe_fix: c.unsafe_fix,
             variant: c.source == DirectiveSource::Variant,
             observed_fix: matches!(c.source, DirectiveSource::Fix | DirectiveSource::Variant),
+            template: c.source == DirectiveSource::Template,
             class_unresolved: c.class_unresolved,
             contest: c
                 .covered
