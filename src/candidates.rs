@@ -8,9 +8,9 @@
 //!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
 //!   ("run `git pull --rebase`, then retry `git push`"). Only a group with at least one
 //!   *recovered* episode (the failing action succeeded after the fix) makes a directive:
-//!   what a session that moved on tried is exploration, never a directive; it joins a
-//!   proven fix with the same key as support, else it is no one's support. An unsafe fix
-//!   is its own group ([`group_key`]).
+//!   what a session that moved on tried is never a directive; it supports a proven fix
+//!   it agrees with, or (an unresolved attempt, see [`crate::learn`]) a known-remedy
+//!   template. An unsafe fix is its own group ([`group_key`]).
 //! - Unresolved episodes (nothing succeeded after the failure) make a *template*
 //!   candidate whose directive comes from a small table of well-known remedies keyed by
 //!   anchor ([`remedy`]), else a "do not retry unchanged" fallback. They never join an

@@ -8,24 +8,65 @@
 //! **Accepted vs promoted.** Two different questions, answered separately:
 //! - *accepted* (`accepted: true`, what the field test counts): replay verdict `pass` and
 //!   no gate blocked it — trusted evidence, safe directive, not generic, directive
-//!   evidence not negative, and not a *self-resolved one-off* (below). One unresolved
-//!   failure can make an accepted rule: the field-test corpora often hold a single
-//!   trajectory per failure class, and a failure the agent could not get past is exactly
-//!   where a standing rule pays.
+//!   evidence not negative, not contested, and its support is a valid source (below).
+//!   One unresolved failure can make an accepted template rule: a failure the agent
+//!   could not get past is exactly where a standing rule pays.
 //! - *promotable* (and auto-promoted when the policy is on): accepted **and** the Wilson
 //!   lower bound of precision ≥ `promote_lower_bound` (0.5 → at least 4 clean prevented
 //!   failures; `min_sample` in each rule says how many the bound implies). A rule seen
 //!   once is never injected into a live project's sessions on its own.
 //!
-//! **Self-resolved one-offs.** A failure the agent fixed itself within the session
-//! (recovered, or moved on with a follow-up) shows the agent already knew what to do; it
-//! becomes a lesson when it *recurs* — in at least `min_sessions_self_resolved` (2)
-//! sessions. A cluster made only of self-resolved episodes from fewer sessions is reported
-//! with reason `self_resolved` (CauterRule's "recovered near-miss", decided here from the
-//! records rather than from labels).
+//! **Support, sources and contest** (what a rule is learned from). A candidate is
+//! (failure cluster, directive); its `support` is the episodes consistent with that
+//! directive, and the field test counts a trajectory for a rule only through them.
+//! - *Fix directives* come only from a fix after which the failing action (same domain
+//!   and action) succeeded — a recovered episode ([`candidates`]). What a session tried
+//!   before moving on is never a directive, and a session that only looked (`pip list`,
+//!   `git log`) and moved on is no one's support. Support of a fix directive: the
+//!   cluster's episodes whose fix agrees with it (same step, the directive's flags
+//!   included; `git pull --no-rebase` does not agree with `git pull --rebase`). An unsafe
+//!   fix (`git push --force`, `chmod 777`, `curl … | sh`, deleting a database) is its own
+//!   candidate, blocked by the safety gate, and a competing fix for the others.
+//! - *Template directives* (the remedy table by anchor, else "do not retry unchanged")
+//!   are supported by **unresolved** failures: nothing succeeded after them, or — for a
+//!   known remedy only — the session tried a safe fix of its own that never made the
+//!   action succeed. Not unresolved: a typo corrected (`pyhton` → `python3`), the
+//!   remedy itself taken (`git add`, commit after a merge conflict), a failure nested
+//!   inside another failure's recovery. A template never takes self-resolved support.
+//! - *Self-resolved* episodes (recovered, or moved on after a fix proven in the cluster)
+//!   show the agent already knew the fix: replay counts them as prevented and directive
+//!   evidence measures them, but they are a *source* only when the same fix recurs in
+//!   ≥ `min_sessions_self_resolved` (2) sessions — ≥ `min_sessions_variant` (3) when the
+//!   fix is the failing command retried with other flags or arguments (otherwise a
+//!   flaky-style retry), ≥ `min_sessions_unanchored` (3) when the failure has no anchor —
+//!   **and** the cluster has no unresolved failure. When it has, the unresolved ones are
+//!   the support (of the template) and the self-resolved ones only corroborate
+//!   (`self_resolved`). An attempt that included every step of a fix proven in the
+//!   cluster does not make the cluster "unresolved".
+//! - *Recurrence*: so a rule accepted from self-resolved support always spans ≥ 2
+//!   sessions that agree with its directive. A template supported by unresolved failures
+//!   may stand on one session: that is the case a standing rule pays for (the CauterRule
+//!   golden corpus holds one unresolved trajectory per class; its replay refs are
+//!   prevented failures, not support), and the template's directive is not learned from
+//!   the session, so it cannot carry that session's mistakes.
+//! - *Contested* (`contested`): over the failure class's recovered episodes — every
+//!   working fix, unsafe ones included — the directive must agree with at least
+//!   `contested_share` (3/4: three agreeing fixes for every competing one) when there
+//!   are ≥ 2 recovered episodes with ≥ 2 distinct fixes. A template that names a command
+//!   (`git pull --rebase`) is judged the same way; one naming none is not comparable.
+//!   The class ([`candidates::failure_class`]) is the anchor across tools for an
+//!   environment condition (EADDRINUSE from `http.server` and from `node`), the program
+//!   for a program-scoped anchor (`command not found`, permission denied, ENOENT) or no
+//!   anchor, else the anchor within the domain (`conflict` in git and in pip differ).
+//!   The price, measured: a history that also holds force-push or merge sessions makes
+//!   "push rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
+//!   accepted for it.
+//! - *Generic*: a trigger without an anchor is generic unless its directive is an
+//!   observed fix and its failure text has ≥ `generic_min_terms` terms (then it needs the
+//!   unanchored recurrence above); an anchorless template is always generic.
 //!
 //! Reason precedence: `blocked_by_trust`, `blocked_by_safety`, `generic`,
-//! `directive_fails`, `self_resolved`, then the replay reasons (`no_signal`,
+//! `directive_fails`, `contested`, `self_resolved`, then the replay reasons (`no_signal`,
 //! `blocked_by_broken`, `blocked_by_near_miss`), then `min_sample` (accepted but below the
 //! promotion bound), else `pass`.
 
