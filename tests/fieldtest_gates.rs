@@ -16,13 +16,13 @@ use std::process::Command;
 
 /// Pass-rate floors (measured, then rounded down) per promotion corpus.
 const CAUTERULE_FLOORS: &[(&str, f64)] = &[
-    ("golden", 0.80),
-    ("failures-positive", 0.12),
-    ("public-golden", 0.10),
-    ("paraphrase-diversity", 0.73),
+    ("golden", 0.85),
+    ("failures-positive", 0.18),
+    ("public-golden", 0.30),
+    ("paraphrase-diversity", 0.93),
     ("browser", 1.00),
 ];
-const OWN_FLOORS: &[(&str, f64)] = &[("golden", 0.17), ("positive", 0.26)];
+const OWN_FLOORS: &[(&str, f64)] = &[("golden", 0.25), ("positive", 0.28)];
 /// How far below a floor a rate may fall before the test fails.
 const TOLERANCE: f64 = 0.02;
 
@@ -61,21 +61,12 @@ fn run_gate(root: &Path, floors: &[(&str, f64)]) {
             c["n"], c["passed"], c["pass_rate"], c["wilson"], c["accepted_rules"],
             x["token_f1"], x["directive_f1"], x["agreement"]
         );
-        match kind {
-            "rejection" => {
-                if c["accepted_rules"].as_u64() != Some(0) {
-                    failures.push(format!("{name}: {} accepted rules", c["accepted_rules"]));
-                }
-            }
-            "promotion" => {
-                let rate = c["pass_rate"].as_f64().unwrap_or(0.0);
-                if let Some((_, floor)) = floors.iter().find(|(n, _)| *n == name) {
-                    if rate + TOLERANCE < *floor {
-                        failures.push(format!("{name}: pass rate {rate} below floor {floor}"));
-                    }
-                }
-            }
-            _ => {}
+        let rate = c["pass_rate"].as_f64().unwrap_or(0.0);
+        let floor = floors.iter().find(|(n, _)| *n == name).map(|(_, f)| *f);
+        if kind == "rejection" && c["accepted_rules"].as_u64() != Some(0) {
+            failures.push(format!("{name}: {} accepted rules", c["accepted_rules"]));
+        } else if let Some(floor) = floor.filter(|f| kind == "promotion" && rate + TOLERANCE < *f) {
+            failures.push(format!("{name}: pass rate {rate} below floor {floor}"));
         }
     }
     assert_eq!(
