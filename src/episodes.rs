@@ -3,7 +3,8 @@
 //! - **Recovered**: the failing action (same domain and action) later succeeded in the
 //!   session. The fix is what changed: the non-read-only commands run in between (and any
 //!   steps chained before the retry, `git pull --rebase && git push`), or — when nothing
-//!   ran in between — the changed flags of the retry itself (`--network=host`).
+//!   ran in between — the changed flags of the retry itself (`--network=host`), or the
+//!   context it added (`PYTHONPATH=src …`, `cd web && …`, see [`context_added`]).
 //! - **Flaky**: the same command was retried *unchanged* (only diagnosis or `sleep` in
 //!   between) until it passed. There is no directive to learn.
 //! - **MovedOn**: the session went on with other successful commands but never re-ran the
@@ -192,8 +193,10 @@ impl Episode {
                 .variant
                 .iter()
                 .map(|w| {
-                    if w.starts_with('-') {
+                    if w.starts_with('-') || is_env_assignment(w) {
                         mask_value(w)
+                    } else if w.starts_with("cd ") {
+                        "cd <v>".into()
                     } else {
                         "<args>".into()
                     }
@@ -205,6 +208,46 @@ impl Episode {
         }
         String::new()
     }
+}
+
+/// `NAME=value` (an environment assignment word).
+fn is_env_assignment(w: &str) -> bool {
+    match w.split_once('=') {
+        Some((k, _)) => {
+            !k.is_empty()
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !k.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// The context a retry added to the failing command line, which normalisation sets
+/// aside as housekeeping: environment assignments (`PYTHONPATH=src`) and directory
+/// changes (`cd web`), each as one word, when the failing line did not have them.
+pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
+    let ctx = |cmd: &str| -> Vec<String> {
+        let words: Vec<&str> = cmd.split_whitespace().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i].trim_matches(|c| c == '(' || c == ')' || c == ';');
+            if w == "cd" && i + 1 < words.len() {
+                out.push(format!("cd {}", words[i + 1].trim_end_matches(';')));
+                i += 2;
+                continue;
+            }
+            let segment_start =
+                i == 0 || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env") || is_env_assignment(words[i - 1]);
+            if segment_start && is_env_assignment(w) {
+                out.push(w.to_string());
+            }
+            i += 1;
+        }
+        out
+    };
+    let before = ctx(fail);
+    ctx(retry).into_iter().filter(|w| !before.contains(w)).collect()
 }
 
 /// `-m=512m` → `-m=<v>`, `512m` → `<v>`; flags without values unchanged.
@@ -283,7 +326,16 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         .filter(|w| !fail_words.contains(w))
                         .cloned()
                         .collect();
-                    if steps.is_empty() && added.is_empty() {
+                    let context = if steps.is_empty() && added.is_empty() {
+                        context_added(&history[i].cmd, &history[k].cmd)
+                    } else {
+                        Vec::new()
+                    };
+                    if !context.is_empty() {
+                        // The same command in another context (`PYTHONPATH=src …`,
+                        // `cd web && …`): the context is the fix.
+                        (Outcome::Recovered, context, Some(k))
+                    } else if steps.is_empty() && added.is_empty() {
                         (Outcome::Flaky, Vec::new(), Some(k))
                     } else if steps.is_empty() {
                         (Outcome::Recovered, added, Some(k))
@@ -419,6 +471,36 @@ pub(crate) mod tests {
         assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
         assert_eq!(e[1].outcome, Outcome::Recovered);
         assert_eq!(e[1].variant, vec!["--network=host".to_string()]);
+    }
+
+    #[test]
+    fn a_changed_context_is_a_fix() {
+        let h = vec![
+            rec(
+                "a",
+                "python3 -m app.cli",
+                false,
+                "ModuleNotFoundError: No module named 'app'",
+            ),
+            rec("a", "PYTHONPATH=src python3 -m app.cli", true, "ok"),
+            rec(
+                "b",
+                "npm run build",
+                false,
+                "npm error enoent Could not read package.json",
+            ),
+            rec("b", "cd web && npm run build", true, "built"),
+            rec("c", "make test", false, "make: *** [test] Error 1"),
+            rec("c", "sleep 1 && make test", true, "ok"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].variant, vec!["PYTHONPATH=src".to_string()]);
+        assert_eq!(e[0].fix_key(), "variant:PYTHONPATH=<v>");
+        assert_eq!(e[1].variant, vec!["cd web".to_string()]);
+        assert_eq!(e[1].fix_key(), "variant:cd <v>");
+        assert_eq!(e[2].outcome, Outcome::Flaky, "sleep is not a context");
+        assert!(context_added("cd web && make", "cd web && make").is_empty());
     }
 
     #[test]
