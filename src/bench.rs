@@ -122,19 +122,16 @@ pub fn build_state(root: &Path) -> Result<()> {
         journal.append(&r)?;
         i += 1;
     }
-    // Ledger: 50 cards, 45 closed with corroborated citations, 5 open.
+    // Ledger: 50 closed cards whose citations all name commands from the *oldest*
+    // generation (the first records written), so corroboration reads every generation and
+    // then lets the stop through: the close guard's whole path, at its most expensive.
+    let passing: Vec<usize> = (0..COMMANDS.len()).filter(|j| !(j + 4).is_multiple_of(7)).collect();
     let mut ledger = String::from("# Ledger\n\nMODE: full\n\n");
     for c in 0..50 {
-        if c < 45 {
-            let cited = format!("{} # {}", COMMANDS[(c * 5) % COMMANDS.len()], 0);
-            ledger.push_str(&format!(
-                "- [x] {c}. card number {c} -- evidence: `{cited}` -> passed, 12 tests green\n"
-            ));
-        } else {
-            ledger.push_str(&format!(
-                "- [ ] {c}. open card {c} — acceptance: `cargo test card_{c}`\n"
-            ));
-        }
+        let cited = format!("{} # 0", COMMANDS[passing[c % passing.len()]]);
+        ledger.push_str(&format!(
+            "- [x] {c}. card number {c} -- evidence: `{cited}` -> passed, 12 tests green\n"
+        ));
     }
     std::fs::write(fable.join("LEDGER.md"), ledger).at(fable.join("LEDGER.md"))?;
     // Rules store: 200 promoted rules in the pinned rule format.
