@@ -98,3 +98,30 @@ fn own_corpora_combined_gate() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora");
     run_gate(&root, OWN_FLOORS);
 }
+
+/// Each of our rejection corpora alone with the everyday pool: still 0 accepted rules
+/// (a rejection must not depend on contesting evidence from another corpus).
+#[test]
+fn own_rejection_corpora_alone_with_pool() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora");
+    let pool = root.join("pool");
+    for dir in corpus_dirs(&root) {
+        let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("corpus.json")).unwrap()).unwrap();
+        if meta["kind"] != "rejection" {
+            continue;
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_fable"))
+            .arg("fieldtest")
+            .arg(&dir)
+            .arg("--pool")
+            .arg(&pool)
+            .args(["--json", "--gate"])
+            .output()
+            .expect("run fable fieldtest");
+        let report: Value = serde_json::from_slice(&out.stdout).expect("fieldtest JSON");
+        let c = &report["corpora"][0];
+        println!("{} alone: accepted_rules={}", c["name"], c["accepted_rules"]);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", dir.display(), c["accepted_rules"]);
+        assert_eq!(c["accepted_rules"], 0, "{}", dir.display());
+    }
+}
