@@ -261,8 +261,8 @@ fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) ->
 /// a safe step with the directive's domain and action whose flags include the
 /// directive's (`git config --global user.email …` agrees with `git config user.email …`;
 /// `git pull --no-rebase` does not agree with `git pull --rebase`).
-fn agrees(e: &Episode, key: &str, act: Option<&DirectiveAction>) -> bool {
-    if group_key(e) == key {
+fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
+    if e_key == key {
         return true;
     }
     if e.unsafe_fix.is_some() {
@@ -281,7 +281,10 @@ fn agrees(e: &Episode, key: &str, act: Option<&DirectiveAction>) -> bool {
 /// action, and the command's flags among the fix step's)?
 fn step_agrees(e: &Episode, cmd: &str) -> bool {
     let n = crate::command_norm::normalize(cmd);
-    let Some(seg) = n.primary() else { return false };
+    n.primary().is_some_and(|seg| seg_agrees(e, seg))
+}
+
+fn seg_agrees(e: &Episode, seg: &crate::command_norm::Segment) -> bool {
     let flags = seg.flags();
     e.steps.iter().any(|s| {
         s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
@@ -292,6 +295,17 @@ fn step_agrees(e: &Episode, cmd: &str) -> bool {
 pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
     // cluster → fix key → episode indices (BTreeMap: deterministic order).
     let mut clusters: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+    // Every episode's group key, computed once (agreement checks compare them often).
+    let keys: Vec<String> = episodes
+        .iter()
+        .map(|e| {
+            if e.outcome == Outcome::Flaky {
+                String::new()
+            } else {
+                group_key(e)
+            }
+        })
+        .collect();
     for (ei, e) in episodes.iter().enumerate() {
         if e.outcome == Outcome::Flaky {
             continue;
@@ -299,7 +313,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
         clusters
             .entry(prep.cluster_key(e.fail_idx))
             .or_default()
-            .entry(group_key(e))
+            .entry(keys[ei].clone())
             .or_default()
             .push(ei);
     }
@@ -468,7 +482,8 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                     .copied()
                     .filter(|&ei| {
                         let e = &episodes[ei];
-                        matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn) && agrees(e, fix, act.as_ref())
+                        matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn)
+                            && agrees(e, &keys[ei], fix, act.as_ref())
                     })
                     .collect();
                 v.sort_unstable();
@@ -479,6 +494,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                 .filter(|&&ei| {
                     agrees(
                         &episodes[ei],
+                        &keys[ei],
                         fix,
                         if last.unsafe_fix.is_some() { None } else { act.as_ref() },
                     )
@@ -513,10 +529,17 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
             // Agreement of the cluster's working fixes with the template's command, when
             // it names one (`git pull --rebase`); a template without a command is not
             // comparable with observed fixes.
+            let norms: Vec<crate::command_norm::CmdNorm> =
+                cmds.iter().map(|c| crate::command_norm::normalize(c)).collect();
             c.covered = (!cmds.is_empty()).then(|| {
                 recovered
                     .iter()
-                    .filter(|&&ei| cmds.iter().any(|cmd| step_agrees(&episodes[ei], cmd)))
+                    .filter(|&&ei| {
+                        norms
+                            .iter()
+                            .filter_map(|n| n.primary())
+                            .any(|seg| seg_agrees(&episodes[ei], seg))
+                    })
                     .count()
             });
             fixed.push(c);
