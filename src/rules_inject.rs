@@ -55,36 +55,55 @@ pub fn session_context(project: &Project, max: usize) -> Option<String> {
 }
 
 /// The best-matching promoted rule for a failure record and its score.
+///
+/// Runs inside the fail-streak hook at every failure, so it only scores rules of the
+/// failure's own domain (the domain gate: a cross-domain coincidence never counts) and
+/// freezes the IDF weights once, after every trigger is interned.
 pub fn matching_rule(rules: &[Rule], failure: &Record, threshold: f64) -> Option<(Rule, f64)> {
     if failure.ok {
         return None;
     }
-    let mut vocab = Vocab::default();
     let norm = normalize(&failure.cmd);
+    let domain = norm.domain().to_string();
+    let candidates: Vec<&Rule> = rules
+        .iter()
+        .filter(|r| r.domain.is_empty() || r.domain == domain)
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut vocab = Vocab::default();
     let sig = signature(&failure.tail);
     let terms = vocab.add_doc(&record_text(&norm, &sig));
     let view = RecordView::new(&norm, &sig, terms, false);
-    let mut best: Option<(Rule, f64)> = None;
-    for r in rules {
-        let mut spec: TriggerSpec = crate::matcher::spec_from_text(&r.trigger, &r.domain, &mut vocab);
-        if !r.anchors.is_empty() {
-            spec.anchors = r.anchors.clone();
-        }
-        if let Some(a) = &r.action {
-            spec.domain = r.domain.clone();
-            spec.action = a.clone();
-        }
-        if let Some(sig) = &r.signature {
-            spec.terms.extend(vocab.query(sig));
-            spec.terms.sort_unstable();
-            spec.terms.dedup();
-        }
-        let s = score(&spec, &view, &vocab.idf());
-        if s >= threshold && best.as_ref().is_none_or(|(_, b)| s > *b) {
-            best = Some((r.clone(), s));
+    let specs: Vec<TriggerSpec> = candidates
+        .iter()
+        .map(|r| {
+            let mut spec: TriggerSpec = crate::matcher::spec_from_text(&r.trigger, &r.domain, &mut vocab);
+            if !r.anchors.is_empty() {
+                spec.anchors = r.anchors.clone();
+            }
+            if let Some(a) = &r.action {
+                spec.domain = r.domain.clone();
+                spec.action = a.clone();
+            }
+            if let Some(sig) = &r.signature {
+                spec.terms.extend(vocab.query(sig));
+                spec.terms.sort_unstable();
+                spec.terms.dedup();
+            }
+            spec
+        })
+        .collect();
+    let idf = vocab.idf();
+    let mut best: Option<(&Rule, f64)> = None;
+    for (r, spec) in candidates.iter().zip(&specs) {
+        let s = score(spec, &view, &idf);
+        if s >= threshold && best.is_none_or(|(_, b)| s > b) {
+            best = Some((r, s));
         }
     }
-    best
+    best.map(|(r, s)| (r.clone(), s))
 }
 
 /// "Standing rule R-7 applies: …" when a promoted rule's trigger matches this failure.

@@ -53,24 +53,74 @@ struct Masks {
     spaces: Regex,
 }
 
+/// Rewrites a pattern's `\w`, `\d`, `\s` and `\b` into their ASCII forms, inside and
+/// outside bracket classes. Compiling the Unicode forms cost ~10 ms per process — five
+/// hook budgets, paid by the fail-streak hook at every failure — for no gain: the
+/// identifiers, numbers and paths of error text are ASCII.
+fn ascii_pattern(p: &str) -> String {
+    let class = |c: char| match c {
+        'w' => "0-9A-Za-z_",
+        'd' => "0-9",
+        _ => "\\t\\n\\x0B\\x0C\\r ",
+    };
+    let mut out = String::with_capacity(p.len() * 2);
+    let mut in_class = false;
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('w' | 'd' | 's')) if in_class => out.push_str(class(e)),
+                Some(e @ ('w' | 'd' | 's')) => {
+                    out.push('[');
+                    out.push_str(class(e));
+                    out.push(']');
+                }
+                Some('b') => out.push_str("(?-u:\\b)"),
+                Some(e) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                None => out.push('\\'),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class && !out.ends_with('[') && !out.ends_with("[^") => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Compiles a mask pattern with ASCII classes (see [`ascii_pattern`]).
+fn re(p: &str) -> Regex {
+    Regex::new(&ascii_pattern(p)).expect("mask pattern compiles")
+}
+
 fn masks() -> &'static Masks {
     static M: OnceLock<Masks> = OnceLock::new();
     M.get_or_init(|| Masks {
-        url: Regex::new(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#).unwrap(),
-        quoted: Regex::new(r#"'[^'\n]{0,200}'|"[^"\n]{0,200}"|`[^`\n]{0,200}`|‘[^’\n]{0,200}’"#).unwrap(),
-        path: Regex::new(r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b").unwrap(),
-        hash: Regex::new(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b").unwrap(),
-        dur: Regex::new(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b").unwrap(),
-        num: Regex::new(r"\b\d+(?:[.,]\d+)*\b").unwrap(),
-        code_e: Regex::new(r"\bE[A-Z]{3,}[A-Z0-9_]*\b").unwrap(),
-        code_errno: Regex::new(r"(?i)\berrno\s*(\d+)").unwrap(),
-        code_letter: Regex::new(r"\b(?:[A-Z]{1,3}\d{3,5})\b").unwrap(),
-        code_snake: Regex::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b").unwrap(),
-        snake_ident: Regex::new(r"\b\w*[a-z0-9]_\w+\b").unwrap(),
-        camel: Regex::new(r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b").unwrap(),
-        http: Regex::new(r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)").unwrap(),
-        errorish: Regex::new(r"(?i)error|fatal|fail|exception|denied|refused|not found|rejected|conflict|timed? ?out|cannot|can't|could not|couldn't|unable|invalid|missing|no such|panic|abort|traceback|killed|undefined|unresolved|unrecognized|no space|in use|deadlock|unhealthy|crash|expired|forbidden|unauthori|too many|exceeded|\bE:|ERR!|\[rejected\]|^hint:|^!|backoff|errimage|stale|flaky|no tests|not executable|unsupported|deprecated|oom").unwrap(),
-        spaces: Regex::new(r"\s+").unwrap(),
+        url: re(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#),
+        // `*`, not `{0,200}`: a bounded repeat of a Unicode class compiles to 200 copies of
+        // its UTF-8 automaton (milliseconds per process); a quote never spans a line anyway.
+        quoted: re(r#"'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’"#),
+        path: re(r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b"),
+        hash: re(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
+        dur: re(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"),
+        num: re(r"\b\d+(?:[.,]\d+)*\b"),
+        code_e: re(r"\bE[A-Z]{3,}[A-Z0-9_]*\b"),
+        code_errno: re(r"(?i)\berrno\s*(\d+)"),
+        code_letter: re(r"\b(?:[A-Z]{1,3}\d{3,5})\b"),
+        code_snake: re(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b"),
+        snake_ident: re(r"\b\w*[a-z0-9]_\w+\b"),
+        camel: re(r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b"),
+        http: re(r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)"),
+        errorish: re(r"(?i)error|fatal|fail|exception|denied|refused|not found|rejected|conflict|timed? ?out|cannot|can't|could not|couldn't|unable|invalid|missing|no such|panic|abort|traceback|killed|undefined|unresolved|unrecognized|no space|in use|deadlock|unhealthy|crash|expired|forbidden|unauthori|too many|exceeded|\bE:|ERR!|\[rejected\]|^hint:|^!|backoff|errimage|stale|flaky|no tests|not executable|unsupported|deprecated|oom"),
+        spaces: re(r"\s+"),
     })
 }
 
@@ -330,6 +380,16 @@ pub fn describe_anchor(a: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ascii_patterns_rewrite_classes_and_boundaries() {
+        assert_eq!(
+            super::ascii_pattern(r"\b\w+[\w.-]\d\s"),
+            r"(?-u:\b)[0-9A-Za-z_]+[0-9A-Za-z_.-][0-9][\t\n\x0B\x0C\r ]"
+        );
+        assert_eq!(super::ascii_pattern(r"[^\s'\]]\.\\"), r"[^\t\n\x0B\x0C\r '\]]\.\\");
+        let _ = super::masks(); // every mask compiles in its ASCII form
+    }
+
     use super::*;
 
     #[test]
