@@ -35,22 +35,40 @@ pub const MAX_LINES: usize = 4;
 /// Only the end of an output is read: errors come last, and this bounds the cost.
 const MAX_SCAN_CHARS: usize = 3000;
 
+/// A mask pattern compiled on first use: a hook masks one or two lines, and most lines
+/// need only a few of the masks (a line without a digit never needs the number masks).
+struct LazyRe {
+    src: &'static str,
+    cell: OnceLock<Regex>,
+}
+
+impl LazyRe {
+    const fn new(src: &'static str) -> LazyRe {
+        LazyRe {
+            src,
+            cell: OnceLock::new(),
+        }
+    }
+
+    fn get(&self) -> &Regex {
+        self.cell.get_or_init(|| re(self.src))
+    }
+}
+
 struct Masks {
-    url: Regex,
-    quoted: Regex,
-    path: Regex,
-    hash: Regex,
-    dur: Regex,
-    num: Regex,
-    code_e: Regex,
-    code_errno: Regex,
-    code_letter: Regex,
-    code_snake: Regex,
-    snake_ident: Regex,
-    camel: Regex,
-    http: Regex,
-    errorish: Regex,
-    spaces: Regex,
+    url: LazyRe,
+    quoted: LazyRe,
+    path: LazyRe,
+    hash: LazyRe,
+    dur: LazyRe,
+    num: LazyRe,
+    code_e: LazyRe,
+    code_errno: LazyRe,
+    code_letter: LazyRe,
+    code_snake: LazyRe,
+    snake_ident: LazyRe,
+    camel: LazyRe,
+    http: LazyRe,
 }
 
 /// Rewrites a pattern's `\w`, `\d`, `\s` and `\b` into their ASCII forms, inside and
@@ -101,27 +119,99 @@ fn re(p: &str) -> Regex {
     Regex::new(&ascii_pattern(p)).expect("mask pattern compiles")
 }
 
+/// Words that make a line an error line (matched case-insensitively anywhere).
+const ERROR_WORDS: &[&str] = &[
+    "error",
+    "fatal",
+    "fail",
+    "exception",
+    "denied",
+    "refused",
+    "not found",
+    "rejected",
+    "conflict",
+    "timed out",
+    "timedout",
+    "timeout",
+    "time out",
+    "cannot",
+    "can't",
+    "could not",
+    "couldn't",
+    "unable",
+    "invalid",
+    "missing",
+    "no such",
+    "panic",
+    "abort",
+    "traceback",
+    "killed",
+    "undefined",
+    "unresolved",
+    "unrecognized",
+    "no space",
+    "in use",
+    "deadlock",
+    "unhealthy",
+    "crash",
+    "expired",
+    "forbidden",
+    "unauthori",
+    "too many",
+    "exceeded",
+    "err!",
+    "[rejected]",
+    "backoff",
+    "errimage",
+    "stale",
+    "flaky",
+    "no tests",
+    "not executable",
+    "unsupported",
+    "deprecated",
+    "oom",
+];
+
+/// Whether a line reads as an error line. Plain substring tests instead of one large
+/// case-insensitive regex: compiling that alternation cost more than a whole hook run.
+fn errorish(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    ERROR_WORDS.iter().any(|w| lower.contains(w))
+        || line.starts_with("hint:")
+        || line.starts_with('!')
+        || line
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != ':')
+            .any(|w| w == "E:")
+}
+
+static MASKS: Masks = Masks {
+    url: LazyRe::new(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#),
+    // `*`, not `{0,200}`: a bounded repeat of a Unicode class compiles to 200 copies of
+    // its UTF-8 automaton (milliseconds per process); a quote never spans a line anyway.
+    quoted: LazyRe::new(r#"'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’"#),
+    path: LazyRe::new(
+        r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b",
+    ),
+    hash: LazyRe::new(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
+    dur: LazyRe::new(
+        r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b",
+    ),
+    num: LazyRe::new(r"\b\d+(?:[.,]\d+)*\b"),
+    code_e: LazyRe::new(r"\bE[A-Z]{3,}[A-Z0-9_]*\b"),
+    code_errno: LazyRe::new(r"(?i)\berrno\s*(\d+)"),
+    code_letter: LazyRe::new(r"\b(?:[A-Z]{1,3}\d{3,5})\b"),
+    code_snake: LazyRe::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b"),
+    snake_ident: LazyRe::new(r"\b\w*[a-z0-9]_\w+\b"),
+    camel: LazyRe::new(
+        r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b",
+    ),
+    http: LazyRe::new(
+        r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)",
+    ),
+};
+
 fn masks() -> &'static Masks {
-    static M: OnceLock<Masks> = OnceLock::new();
-    M.get_or_init(|| Masks {
-        url: re(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#),
-        // `*`, not `{0,200}`: a bounded repeat of a Unicode class compiles to 200 copies of
-        // its UTF-8 automaton (milliseconds per process); a quote never spans a line anyway.
-        quoted: re(r#"'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’"#),
-        path: re(r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b"),
-        hash: re(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
-        dur: re(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"),
-        num: re(r"\b\d+(?:[.,]\d+)*\b"),
-        code_e: re(r"\bE[A-Z]{3,}[A-Z0-9_]*\b"),
-        code_errno: re(r"(?i)\berrno\s*(\d+)"),
-        code_letter: re(r"\b(?:[A-Z]{1,3}\d{3,5})\b"),
-        code_snake: re(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b"),
-        snake_ident: re(r"\b\w*[a-z0-9]_\w+\b"),
-        camel: re(r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b"),
-        http: re(r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)"),
-        errorish: re(r"(?i)error|fatal|fail|exception|denied|refused|not found|rejected|conflict|timed? ?out|cannot|can't|could not|couldn't|unable|invalid|missing|no such|panic|abort|traceback|killed|undefined|unresolved|unrecognized|no space|in use|deadlock|unhealthy|crash|expired|forbidden|unauthori|too many|exceeded|\bE:|ERR!|\[rejected\]|^hint:|^!|backoff|errimage|stale|flaky|no tests|not executable|unsupported|deprecated|oom"),
-        spaces: re(r"\s+"),
-    })
+    &MASKS
 }
 
 /// Failure phrases, most specific first, with the canonical anchor each maps to.
@@ -242,35 +332,50 @@ pub fn anchors(text: &str) -> Vec<String> {
         }
     };
     // URLs and paths carry codes by accident (`.../E1234/...`): look at text without them.
-    let clean = m.url.replace_all(text, " ");
+    let clean = if text.contains("://") || text.contains("git@") {
+        m.url.get().replace_all(text, " ")
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     // Phrases are words of the message, not parts of identifiers: a task named
     // `floor_plan_unauthorized_acquisition` is not an "unauthorized" error.
-    let lower = m.snake_ident.replace_all(&clean, " ").to_lowercase();
+    let lower = if clean.contains('_') {
+        m.snake_ident.get().replace_all(&clean, " ").to_lowercase()
+    } else {
+        clean.to_lowercase()
+    };
+    let digits = clean.chars().any(|c| c.is_ascii_digit());
     // A phrase that maps to a code-like anchor is as specific as the code itself.
     for (phrase, anchor) in PHRASES {
         if anchor.starts_with('E') && anchor.chars().skip(1).all(|c| c.is_ascii_uppercase()) && lower.contains(phrase) {
             push(anchor.to_string(), &mut out);
         }
     }
-    for c in m.code_e.find_iter(&clean) {
+    for c in m.code_e.get().find_iter(&clean) {
         let s = c.as_str();
         if !matches!(s, "ERROR" | "ERR" | "EOF" | "ENV" | "EXIT" | "EXPECTED" | "EXAMPLE") {
             push(s.to_string(), &mut out);
         }
     }
-    for c in m.code_errno.captures_iter(&clean) {
-        push(format!("errno{}", &c[1]), &mut out);
+    if digits {
+        for c in m.code_errno.get().captures_iter(&clean) {
+            push(format!("errno{}", &c[1]), &mut out);
+        }
+        for c in m.code_letter.get().find_iter(&clean) {
+            push(c.as_str().to_string(), &mut out);
+        }
     }
-    for c in m.code_letter.find_iter(&clean) {
-        push(c.as_str().to_string(), &mut out);
+    if clean.contains('_') {
+        for c in m.code_snake.get().find_iter(&clean) {
+            push(c.as_str().to_string(), &mut out);
+        }
     }
-    for c in m.code_snake.find_iter(&clean) {
-        push(c.as_str().to_string(), &mut out);
+    if digits {
+        for c in m.http.get().captures_iter(&clean) {
+            push(format!("http{}", &c[1]), &mut out);
+        }
     }
-    for c in m.http.captures_iter(&clean) {
-        push(format!("http{}", &c[1]), &mut out);
-    }
-    for c in m.camel.find_iter(&clean) {
+    for c in m.camel.get().find_iter(&clean) {
         let s = c.as_str();
         if !is_noise_class(s) {
             let canon = if s.ends_with("ModuleNotFoundError") {
@@ -292,23 +397,42 @@ pub fn anchors(text: &str) -> Vec<String> {
 /// Masks the variable parts of one line.
 pub fn mask_line(line: &str) -> String {
     let m = masks();
-    let s = m.url.replace_all(line, "<url>");
-    let s = m.quoted.replace_all(&s, "<q>");
-    let s = m.path.replace_all(&s, "<path>");
-    let s = m.hash.replace_all(&s, "<hash>");
-    let s = m.dur.replace_all(&s, "<dur>");
-    // Keep codes such as E0432 / Errno 13 / 429 intact: mask only free-standing numbers
-    // that are not part of a code word.
-    let s = m.num.replace_all(&s, |c: &regex::Captures| {
-        let whole = c.get(0).unwrap();
-        let before = s[..whole.start()].chars().last();
-        if before.is_some_and(|b| b.is_ascii_alphabetic()) {
-            whole.as_str().to_string()
-        } else {
-            "<n>".to_string()
-        }
-    });
-    m.spaces.replace_all(s.trim(), " ").into_owned()
+    let has = |pred: fn(char) -> bool, s: &str| s.chars().any(pred);
+    let mut s = std::borrow::Cow::Borrowed(line);
+    // Each mask runs (and compiles) only when the line holds what it could match.
+    if s.contains("://") || s.contains("git@") {
+        s = m.url.get().replace_all(&s, "<url>").into_owned().into();
+    }
+    if has(|c| matches!(c, '\'' | '"' | '`' | '‘'), &s) {
+        s = m.quoted.get().replace_all(&s, "<q>").into_owned().into();
+    }
+    if s.contains('/') || s.contains('.') {
+        s = m.path.get().replace_all(&s, "<path>").into_owned().into();
+    }
+    if has(|c| c.is_ascii_digit(), &s) {
+        s = m.hash.get().replace_all(&s, "<hash>").into_owned().into();
+        s = m.dur.get().replace_all(&s, "<dur>").into_owned().into();
+        // Keep codes such as E0432 / Errno 13 / 429 intact: mask only free-standing
+        // numbers that are not part of a code word.
+        let t = s.clone();
+        s = m
+            .num
+            .get()
+            .replace_all(&t, |c: &regex::Captures| {
+                let whole = c.get(0).expect("group 0 always matches");
+                let before = t[..whole.start()].chars().last();
+                if before.is_some_and(|b| b.is_ascii_alphabetic()) {
+                    whole.as_str().to_string()
+                } else {
+                    "<n>".to_string()
+                }
+            })
+            .into_owned()
+            .into();
+    } else if s.chars().any(|c| c.is_ascii_hexdigit()) {
+        s = m.hash.get().replace_all(&s, "<hash>").into_owned().into();
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The output an evidence record carries, with the literal `\n` sequences some
@@ -319,10 +443,9 @@ fn unescape(tail: &str) -> String {
 
 /// The error lines of an output: lines that look like errors, else the last lines.
 pub fn error_lines(tail: &str) -> Vec<String> {
-    let m = masks();
     let text = unescape(crate::evidence::tail_chars(tail, MAX_SCAN_CHARS));
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    let mut picked: Vec<&str> = lines.iter().copied().filter(|l| m.errorish.is_match(l)).collect();
+    let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
     if picked.is_empty() {
         picked = lines.iter().rev().take(2).rev().copied().collect();
     }
@@ -387,7 +510,24 @@ mod tests {
             r"(?-u:\b)[0-9A-Za-z_]+[0-9A-Za-z_.-][0-9][\t\n\x0B\x0C\r ]"
         );
         assert_eq!(super::ascii_pattern(r"[^\s'\]]\.\\"), r"[^\t\n\x0B\x0C\r '\]]\.\\");
-        let _ = super::masks(); // every mask compiles in its ASCII form
+        let m = super::masks(); // every mask compiles in its ASCII form
+        for r in [
+            &m.url,
+            &m.quoted,
+            &m.path,
+            &m.hash,
+            &m.dur,
+            &m.num,
+            &m.code_e,
+            &m.code_errno,
+            &m.code_letter,
+            &m.code_snake,
+            &m.snake_ident,
+            &m.camel,
+            &m.http,
+        ] {
+            let _ = r.get();
+        }
     }
 
     use super::*;
