@@ -309,11 +309,15 @@ pub fn run_fieldtest_with(
             .iter()
             .filter(|p| p.scored)
             .flat_map(|p| {
-                p.corpus.trajectories.iter().zip(&p.spans).map(|(t, span)| crate::sweep::Labelled {
-                    kind: p.corpus.kind,
-                    span: span.clone(),
-                    domain: crate::sweep::trajectory_domain(&t.records),
-                })
+                p.corpus
+                    .trajectories
+                    .iter()
+                    .zip(&p.spans)
+                    .map(|(t, span)| crate::sweep::Labelled {
+                        kind: p.corpus.kind,
+                        span: span.clone(),
+                        domain: crate::sweep::trajectory_domain(&t.records),
+                    })
             })
             .collect();
         crate::sweep::run(

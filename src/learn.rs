@@ -807,6 +807,23 @@ pub struct Cursor {
     pub ran_at: Option<String>,
     pub ms: Option<u64>,
     pub note: Option<String>,
+    /// Name and size of every log file at the last run: when they are unchanged there is
+    /// nothing new, and the hook answers without reading the log at all.
+    #[serde(default)]
+    pub files: Vec<(String, u64)>,
+}
+
+/// Name and size of each evidence file, oldest generation first: a cheap "anything new?"
+/// (an append grows the live file; a rotation renames and starts a new one).
+pub fn log_fingerprint(project: &Project) -> Vec<(String, u64)> {
+    let j = Journal::new(&project.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
+    j.files()
+        .iter()
+        .filter_map(|p| {
+            let name = p.file_name()?.to_string_lossy().into_owned();
+            Some((name, std::fs::metadata(p).ok()?.len()))
+        })
+        .collect()
 }
 
 fn cursor_path(fable_dir: &Path) -> std::path::PathBuf {
@@ -847,11 +864,17 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
 /// One bounded learning run for a project; returns a one-line summary.
 pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
     let start = Instant::now();
+    let mut cursor = load_cursor(&project.fable_dir);
+    let files = log_fingerprint(project);
+    if !files.is_empty() && files == cursor.files {
+        return Ok("no new evidence".into());
+    }
     let cfg = load_config(&project.fable_dir)?;
     let history = load_history(project)?;
-    let mut cursor = load_cursor(&project.fable_dir);
     // A rotation can shrink the history below the cursor: then everything is new again.
     if history.len() == cursor.records && cursor.last_ts.as_deref() == history.last().map(|r| r.ts.as_str()) {
+        cursor.files = files;
+        save_cursor(&project.fable_dir, &cursor)?;
         return Ok("no new evidence".into());
     }
     let outcome = run_pipeline(&history, &cfg);
@@ -870,6 +893,7 @@ pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
     let (added, promoted) = store_outcome(&Store::new(&project.fable_dir), &outcome)?;
     cursor.records = history.len();
     cursor.last_ts = history.last().map(|r| r.ts.clone());
+    cursor.files = files;
     cursor.note = None;
     save_cursor(&project.fable_dir, &cursor)?;
     Ok(format!(

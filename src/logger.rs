@@ -12,7 +12,10 @@ pub const HOOK_NAME: &str = "fable-evidence";
 
 /// The evidence log of a project, rotated as the environment configures.
 pub fn journal_of(project: &Project, env: &HookEnv) -> Journal {
-    Journal::new(&project.fable_dir, Rotation::from_lookup(|k| env.var(k).map(str::to_string)))
+    Journal::new(
+        &project.fable_dir,
+        Rotation::from_lookup(|k| env.var(k).map(str::to_string)),
+    )
 }
 
 /// Appends the record for this tool call; allow in every case.

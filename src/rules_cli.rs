@@ -365,7 +365,11 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             }
             Ok(0)
         }
-        RulesCmd::Recurrence { time_split, json, apply } => {
+        RulesCmd::Recurrence {
+            time_split,
+            json,
+            apply,
+        } => {
             if *apply && time_split.is_some() {
                 return Err(Error::msg(
                     "--apply needs live mode: a time split has no rule in effect, so its flag says the class recurs, not that a rule failed; run `fable rules recurrence --apply` without --time-split",
@@ -411,7 +415,14 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
             } else {
                 say!("{}", crate::recurrence::render_markdown(&rep));
                 if *apply {
-                    say!("retired: {}", if retired.is_empty() { "none".to_string() } else { retired.join(", ") });
+                    say!(
+                        "retired: {}",
+                        if retired.is_empty() {
+                            "none".to_string()
+                        } else {
+                            retired.join(", ")
+                        }
+                    );
                 }
             }
             Ok(0)
