@@ -134,7 +134,8 @@ pub fn build_state(root: &Path) -> Result<()> {
         ));
     }
     std::fs::write(fable.join("LEDGER.md"), ledger).at(fable.join("LEDGER.md"))?;
-    // Rules store: 200 promoted rules in the pinned rule format.
+    // Rules store: 200 promoted rules in the pinned rule format, with the optional anchors
+    // the learner writes.
     let rules: Vec<Value> = (0..200)
         .map(|k| {
             let domain = ["git", "cargo", "npm", "pytest", "make"][k % 5];
@@ -142,7 +143,9 @@ pub fn build_state(root: &Path) -> Result<()> {
                 "trigger": format!("{} fails with error code E{:04} in module m{k}", COMMANDS[k % COMMANDS.len()], k),
                 "directive": format!("run `fix-step-{k}` then retry"), "status": "promoted", "verdict": "pass",
                 "reason": "pass", "prevented": 5, "broken": 0, "near_misses": 0, "precision": 1.0,
-                "wilson": [0.566, 1.0], "support": [format!("bench-{k}:1")]})
+                "wilson": [0.566, 1.0], "support": [format!("bench-{k}:1")],
+                // As the learner stores them: the anchors the trigger must share.
+                "anchors": [format!("E{k:04}")]})
         })
         .collect();
     let p = fable.join("rules.json");
