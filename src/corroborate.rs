@@ -151,19 +151,8 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
             };
             if matches(&normalize(&lite.cmd)) {
                 out.records.push(Record {
-                    v: 1,
-                    ts: lite.ts.into_owned(),
-                    session: String::new(),
-                    cwd: lite.cwd.into_owned(),
-                    cmd: lite.cmd.into_owned(),
-                    exit: lite.exit,
-                    ok: lite.ok,
-                    tail: String::new(),
                     event: lite.event.map(|e| e.into_owned()),
-                    tool_use_id: None,
-                    agent: None,
-                    ms: None,
-                    trust: None,
+                    ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
                 });
             }
         }
@@ -190,21 +179,7 @@ mod tests {
     use super::*;
 
     fn rec(cmd: &str, exit: i64) -> Record {
-        Record {
-            v: 1,
-            ts: String::new(),
-            session: String::new(),
-            cwd: "/p".into(),
-            cmd: cmd.into(),
-            exit: Some(exit),
-            ok: exit == 0,
-            tail: String::new(),
-            event: None,
-            tool_use_id: None,
-            agent: None,
-            ms: None,
-            trust: None,
-        }
+        Record::new("", "", "/p", cmd, Some(exit), exit == 0, "")
     }
 
     #[test]

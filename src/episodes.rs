@@ -419,21 +419,15 @@ pub(crate) mod tests {
     use super::*;
 
     pub fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
-        Record {
-            v: 1,
-            ts: "2026-01-01T00:00:00.000Z".into(),
-            session: session.into(),
-            cwd: "/w".into(),
-            cmd: cmd.into(),
-            exit: Some(if ok { 0 } else { 1 }),
+        Record::new(
+            "2026-01-01T00:00:00.000Z",
+            session,
+            "/w",
+            cmd,
+            Some(if ok { 0 } else { 1 }),
             ok,
-            tail: tail.into(),
-            event: None,
-            tool_use_id: None,
-            agent: None,
-            ms: None,
-            trust: None,
-        }
+            tail,
+        )
     }
 
     fn eps(h: &[Record]) -> Vec<Episode> {

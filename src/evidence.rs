@@ -45,6 +45,34 @@ pub struct Record {
 }
 
 impl Record {
+    /// A record with the required fields set and every optional one absent; callers add
+    /// optional fields with struct-update syntax (`Record { ms: Some(3), ..Record::new(…) }`).
+    pub fn new(
+        ts: impl Into<String>,
+        session: impl Into<String>,
+        cwd: impl Into<String>,
+        cmd: impl Into<String>,
+        exit: Option<i64>,
+        ok: bool,
+        tail: impl Into<String>,
+    ) -> Record {
+        Record {
+            v: 1,
+            ts: ts.into(),
+            session: session.into(),
+            cwd: cwd.into(),
+            cmd: cmd.into(),
+            exit,
+            ok,
+            tail: tail.into(),
+            event: None,
+            tool_use_id: None,
+            agent: None,
+            ms: None,
+            trust: None,
+        }
+    }
+
     /// True when the record proves a clean run: the host said success and the exit was 0.
     pub fn passed(&self) -> bool {
         self.ok && self.exit == Some(0)

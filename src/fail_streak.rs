@@ -8,7 +8,7 @@
 //! `-- tried:` note on a card resets the streak — the distilled lesson is the way out.
 //! PAUSED disarms the guard; `MODE: light` keeps it.
 
-use crate::evidence::{head_chars, now_ts, outcome, tail_chars, Record, MAX_CMD_CHARS, MAX_TAIL_CHARS};
+use crate::evidence::{now_ts, outcome, record_from};
 use crate::hook::{Answer, HookInput};
 use crate::ledger::{self, Ledger};
 use crate::runner::{HookEnv, HookResult};
@@ -99,32 +99,6 @@ pub fn step(state: &mut crate::session_state::StreakState, ev: Event, tried_now:
     state.streak
 }
 
-/// The failure as an in-memory record for the rule matcher. Unlike the logger's record it
-/// is not redacted: it is never written anywhere, and redaction's patterns cost more to
-/// compile than this whole hook may take.
-fn failure_record(input: &HookInput, session: &str) -> Option<Record> {
-    let cmd = input.command()?.trim();
-    if cmd.is_empty() {
-        return None;
-    }
-    let (exit, ok, output) = outcome(input);
-    Some(Record {
-        v: 1,
-        ts: now_ts(),
-        session: session.to_string(),
-        cwd: input.cwd.clone(),
-        cmd: head_chars(cmd, MAX_CMD_CHARS).to_string(),
-        exit,
-        ok,
-        tail: tail_chars(&output, MAX_TAIL_CHARS).to_string(),
-        event: (!input.hook_event_name.is_empty()).then(|| input.hook_event_name.clone()),
-        tool_use_id: (!input.tool_use_id.is_empty()).then(|| input.tool_use_id.clone()),
-        agent: input.agent_id.clone(),
-        ms: input.duration_ms,
-        trust: None,
-    })
-}
-
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let sid_raw = if input.session_id.is_empty() {
         env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
@@ -150,7 +124,9 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     if ev != Event::Failure {
         return Ok(Answer::allow());
     }
-    let rule = failure_record(input, sid_raw).and_then(|rec| crate::rules_inject::failure_context(&project, &rec));
+    // The same record the logger writes (redaction is needle-gated, so it costs nothing here).
+    let rule = record_from(input, Some(sid_raw), now_ts())
+        .and_then(|rec| crate::rules_inject::failure_context(&project, &rec));
     let event = if input.hook_event_name.is_empty() {
         "PostToolUseFailure"
     } else {

@@ -254,21 +254,15 @@ mod tests {
     use super::*;
 
     fn rec(i: usize) -> Record {
-        Record {
-            v: 1,
-            ts: "2026-12-02T12:00:00.000Z".into(),
-            session: "s".into(),
-            cwd: "/p".into(),
-            cmd: format!("echo {i}"),
-            exit: Some(0),
-            ok: true,
-            tail: "x".repeat(200),
-            event: None,
-            tool_use_id: None,
-            agent: None,
-            ms: None,
-            trust: None,
-        }
+        Record::new(
+            "2026-12-02T12:00:00.000Z",
+            "s",
+            "/p",
+            format!("echo {i}"),
+            Some(0),
+            true,
+            "x".repeat(200),
+        )
     }
 
     #[test]

@@ -155,19 +155,8 @@ mod tests {
 
     fn rec(session: &str, cmd: &str, trust: Option<&str>) -> Record {
         Record {
-            v: 1,
-            ts: "2026-01-01T00:00:00.000Z".into(),
-            session: session.into(),
-            cwd: "/w".into(),
-            cmd: cmd.into(),
-            exit: Some(0),
-            ok: true,
-            tail: String::new(),
-            event: None,
-            tool_use_id: None,
-            agent: None,
-            ms: None,
             trust: trust.map(str::to_string),
+            ..Record::new("2026-01-01T00:00:00.000Z", session, "/w", cmd, Some(0), true, "")
         }
     }
 

@@ -532,21 +532,7 @@ mod tests {
     use super::*;
 
     fn rec(session: &str, ts: &str) -> Record {
-        Record {
-            v: 1,
-            ts: ts.into(),
-            session: session.into(),
-            cwd: "/".into(),
-            cmd: "true".into(),
-            exit: Some(0),
-            ok: true,
-            tail: String::new(),
-            event: None,
-            tool_use_id: None,
-            agent: None,
-            ms: None,
-            trust: None,
-        }
+        Record::new(ts, session, "/", "true", Some(0), true, "")
     }
 
     #[test]

@@ -133,20 +133,20 @@ impl RunResult {
             Outcome::NotRun { .. } => return None,
         };
         let tail = crate::redact::redact(&self.output);
+        let cwd = self.job.dir.to_string_lossy().into_owned();
+        let tail = tail_chars(&tail, crate::evidence::MAX_TAIL_CHARS);
         Some(Record {
-            v: 1,
-            ts: now_ts(),
-            session: session.to_string(),
-            cwd: self.job.dir.to_string_lossy().into_owned(),
-            cmd: self.job.cited.clone(),
-            exit,
-            ok: self.passed(),
-            tail: tail_chars(&tail, crate::evidence::MAX_TAIL_CHARS).to_string(),
             event: Some("Replay".into()),
-            tool_use_id: None,
-            agent: None,
             ms: Some(self.ms),
-            trust: None,
+            ..Record::new(
+                now_ts(),
+                session,
+                cwd,
+                self.job.cited.clone(),
+                exit,
+                self.passed(),
+                tail,
+            )
         })
     }
 }
@@ -407,21 +407,7 @@ mod tests {
 
     #[test]
     fn replays_in_the_recorded_folder() {
-        let rec = |cmd: &str, cwd: &str| Record {
-            v: 1,
-            ts: String::new(),
-            session: String::new(),
-            cwd: cwd.into(),
-            cmd: cmd.into(),
-            exit: Some(0),
-            ok: true,
-            tail: String::new(),
-            event: None,
-            tool_use_id: None,
-            agent: None,
-            ms: None,
-            trust: None,
-        };
+        let rec = |cmd: &str, cwd: &str| Record::new("", "", cwd, cmd, Some(0), true, "");
         let j = job_for(
             "pytest -q",
             &rec("cd 'sub dir' && pytest -q", "/p/sub dir"),
