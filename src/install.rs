@@ -14,6 +14,7 @@
 //! no `{}` created by an uninstall that found no file, and events limited to what the
 //! installed Claude Code version understands.
 
+use crate::atomic_file::Perms;
 use crate::claude_version::{self, Detected, Version};
 use crate::error::{Error, IoContext, Result};
 use crate::registrations::{self, Registration};
@@ -21,7 +22,6 @@ use crate::settings::{self, OurEntry, Summary};
 use serde_json::{json, Value};
 use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The skill Claude Code loads from `skills/fable/SKILL.md`.
@@ -272,47 +272,12 @@ fn shape_error(path: &Path, e: &settings::ShapeError) -> Error {
     ))
 }
 
-/// Writes `bytes` to `path` atomically: a temp file in the same directory, fsync, rename.
-/// A symlinked settings file (dotfile managers) is written through, not replaced. The file
+/// Writes `bytes` to `path` atomically with fsync (see [`crate::atomic_file`]). The file
 /// keeps the permissions of `like` (or of the file it replaces): settings may hold tokens in
 /// `env`, so a private file must not come back, or be backed up, world-readable.
 pub fn write_atomic(path: &Path, bytes: &[u8], like: Option<&Path>) -> Result<()> {
-    let real = match path.symlink_metadata() {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        _ => path.to_path_buf(),
-    };
-    let dir = real
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).at(dir)?;
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.fable-tmp-{}", std::process::id()));
-    let _ = fs::remove_file(&tmp);
-    let result = (|| -> Result<()> {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .at(&tmp)?;
-        f.write_all(bytes).at(&tmp)?;
-        if let Ok(meta) = fs::metadata(like.unwrap_or(&real)) {
-            f.set_permissions(meta.permissions()).at(&tmp)?;
-        }
-        f.sync_all().at(&tmp)?;
-        fs::rename(&tmp, &real).at(&real)?;
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    let perms = like.map_or(Perms::Keep, Perms::Like);
+    crate::atomic_file::write(path, bytes, perms, true)
 }
 
 fn backup_path(path: &Path) -> PathBuf {

@@ -11,7 +11,6 @@
 use crate::error::{Error, IoContext, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -186,18 +185,9 @@ impl Store {
     }
 }
 
-/// Writes a file through a temp file in the same folder and a rename.
+/// Writes a file atomically and durably, keeping its permissions (see [`crate::atomic_file`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).at(dir)?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    {
-        let mut f = File::create(&tmp).at(&tmp)?;
-        f.write_all(bytes).at(&tmp)?;
-        f.sync_all().at(&tmp)?;
-    }
-    fs::rename(&tmp, path).at(path)
+    crate::atomic_file::write(path, bytes, crate::atomic_file::Perms::Keep, true)
 }
 
 /// The next free `R-n` id.
@@ -250,10 +240,6 @@ pub fn merge(store: &mut Vec<Rule>, fresh: Vec<Rule>, now: &str) -> Vec<String> 
     added
 }
 
-fn fmt_opt(x: Option<f64>) -> String {
-    x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "null".into())
-}
-
 /// The readable view: promoted rules first, then candidates, blocked, retired.
 pub fn render_md(rules: &[Rule]) -> String {
     let mut s = String::from(
@@ -282,7 +268,7 @@ pub fn render_md(rules: &[Rule]) -> String {
                 r.prevented,
                 r.broken,
                 r.near_misses,
-                fmt_opt(r.precision),
+                crate::wilson::fmt3(r.precision),
                 w,
                 r.support.len()
             ));

@@ -135,18 +135,8 @@ pub fn model_dir(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
 pub fn save_model(dir: &Path, sid: &str, model: &str) -> Result<()> {
     mkdir_private(dir)?;
     let path = dir.join(sid);
-    let tmp = dir.join(format!(".{sid}.{}.tmp", std::process::id()));
-    {
-        let mut f = OpenOptions::new()
-            .create(true)
-            .truncate(true)
-            .write(true)
-            .mode(0o600)
-            .open(&tmp)
-            .at(&tmp)?;
-        f.write_all(model.as_bytes()).at(&tmp)?;
-    }
-    fs::rename(&tmp, &path).at(&path)?;
+    // A cache: atomic, private, but not worth an fsync on the SessionStart hot path.
+    crate::atomic_file::write(&path, model.as_bytes(), crate::atomic_file::Perms::Private, false)?;
     let now = SystemTime::now();
     for e in fs::read_dir(dir).into_iter().flatten().flatten() {
         let old = e

@@ -10,8 +10,7 @@
 use crate::error::{Error, IoContext, Result};
 use serde::{Deserialize, Serialize};
 use std::fs;
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 const FILE: &str = "trusted.json";
@@ -75,21 +74,9 @@ pub fn is_trusted(get: impl Fn(&str) -> Option<String>, root: &Path) -> bool {
 pub fn save(path: &Path, tf: &TrustFile) -> Result<()> {
     let dir = path.parent().ok_or_else(|| Error::msg("trust file has no folder"))?;
     fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).at(dir)?;
-    let tmp = dir.join(format!(".{FILE}.{}.tmp", std::process::id()));
     let mut body = serde_json::to_string_pretty(tf).map_err(|e| Error::msg(e.to_string()))?;
     body.push('\n');
-    {
-        let mut f = fs::OpenOptions::new()
-            .create(true)
-            .truncate(true)
-            .write(true)
-            .mode(0o600)
-            .open(&tmp)
-            .at(&tmp)?;
-        f.write_all(body.as_bytes()).at(&tmp)?;
-        f.sync_all().at(&tmp)?;
-    }
-    fs::rename(&tmp, path).at(path)
+    crate::atomic_file::write(path, body.as_bytes(), crate::atomic_file::Perms::Private, true)
 }
 
 /// `fable trust [DIR] | --remove [DIR] | --list`
