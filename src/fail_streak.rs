@@ -24,9 +24,7 @@ pub const RESET_DEMAND: &str = "fable: 6+ consecutive failures — stop retrying
 
 /// A stable 64-bit fingerprint (FNV-1a) of a note, independent of the Rust version.
 fn fingerprint(s: &str) -> u64 {
-    crate::ledger::normalize(s).bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::fingerprint::fnv1a(crate::ledger::normalize(s).as_bytes())
 }
 
 /// Fingerprints of the ledger's substantive `tried:` notes, sorted.

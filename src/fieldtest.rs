@@ -343,10 +343,6 @@ pub fn run_fieldtest_with(
     })
 }
 
-fn fmt_opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "null".into())
-}
-
 fn fmt_wilson(w: Option<(f64, f64)>) -> String {
     w.map(|(a, b)| format!("[{a:.3}, {b:.3}]"))
         .unwrap_or_else(|| "null".into())
@@ -358,7 +354,7 @@ pub fn render_markdown(r: &Report) -> String {
     s.push_str(&format!(
         "History: {} records, {} episodes, {} candidates, {} accepted (threshold {}, margin {}). Generic-trigger rate: {}.\n\n",
         r.history["records"], r.history["episodes"], r.history["candidates"], r.history["accepted"],
-        r.history["threshold"], r.history["margin"], fmt_opt(r.generic_trigger_rate)
+        r.history["threshold"], r.history["margin"], crate::wilson::fmt3(r.generic_trigger_rate)
     ));
     s.push_str("| corpus | kind | n | passed | rate | Wilson 95% | accepted rules | token F1 | directive F1 | agreement | CauterRule set-F1 |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -370,13 +366,13 @@ pub fn render_markdown(r: &Report) -> String {
             c.n,
             c.passed.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
             c.rate_label.unwrap_or("—"),
-            fmt_opt(c.rate),
+            crate::wilson::fmt3(c.rate),
             fmt_wilson(c.wilson),
             c.accepted_rules,
-            fmt_opt(c.extraction.token_f1),
-            fmt_opt(c.extraction.directive_f1),
-            fmt_opt(c.extraction.agreement),
-            fmt_opt(c.extraction.cauterule_token_f1),
+            crate::wilson::fmt3(c.extraction.token_f1),
+            crate::wilson::fmt3(c.extraction.directive_f1),
+            crate::wilson::fmt3(c.extraction.agreement),
+            crate::wilson::fmt3(c.extraction.cauterule_token_f1),
         ));
     }
     s.push_str("\nRates: promotion corpora report the acceptance rate (share of trajectories an accepted rule drew support from); rejection corpora the false-accept rate, and pass only with 0 accepted rules. `null` means not measured (no expected rules), never 0.\n");

@@ -6,8 +6,10 @@
 //! exit code and output through the fail-open [`runner`].
 
 // Foundation: protocol, discovery, evidence.
+pub mod atomic_file;
 pub mod error;
 pub mod evidence;
+pub mod fingerprint;
 pub mod hook;
 pub mod journal;
 pub mod log_marker;

@@ -13,13 +13,7 @@ use std::path::{Path, PathBuf};
 /// FNV-1a of the canonical `.fable/` path: a stable, file-name-safe key per project.
 fn key(fable_dir: &Path) -> String {
     let canon = fable_dir.canonicalize().unwrap_or_else(|_| fable_dir.to_path_buf());
-    let h = canon
-        .as_os_str()
-        .as_encoded_bytes()
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-        });
+    let h = crate::fingerprint::fnv1a(canon.as_os_str().as_encoded_bytes());
     format!("{h:016x}")
 }
 

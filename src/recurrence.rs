@@ -456,13 +456,9 @@ pub fn live(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Recurrence
     }
 }
 
-fn fmt_opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "null".into())
-}
-
 fn fmt_part(p: &PartRate) -> String {
     let w = p.wilson.map(|(a, b)| format!(" [{a:.3}, {b:.3}]")).unwrap_or_default();
-    format!("{}/{} = {}{}", p.hit, p.sessions, fmt_opt(p.rate), w)
+    format!("{}/{} = {}{}", p.hit, p.sessions, crate::wilson::fmt3(p.rate), w)
 }
 
 /// The Markdown section (also the human output of `fable rules recurrence`).
@@ -498,7 +494,7 @@ pub fn render_markdown(r: &Recurrence) -> String {
             x.promoted_at.as_deref().unwrap_or("—"),
             fmt_part(&x.before),
             fmt_part(&x.after),
-            fmt_opt(x.change),
+            crate::wilson::fmt3(x.change),
             if x.retire_suggested { "yes" } else { "no" }
         ));
     }
@@ -506,7 +502,7 @@ pub fn render_markdown(r: &Recurrence) -> String {
         "| overall | any | — | — | {} | {} | {} | — |\n",
         fmt_part(&r.overall_before),
         fmt_part(&r.overall_after),
-        fmt_opt(
+        crate::wilson::fmt3(
             r.overall_before
                 .exact()
                 .zip(r.overall_after.exact())

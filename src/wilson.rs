@@ -33,6 +33,11 @@ pub fn min_sample_for(bound: f64) -> Option<u64> {
 }
 
 /// Rounds to 3 decimals, for reports.
+/// A rate for a report: three decimals, or `null` when unmeasured (never `0`).
+pub fn fmt3(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "null".into())
+}
+
 pub fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
