@@ -11,6 +11,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"
 cargo clippy --locked --all-targets -- -D warnings
 
+echo "== source layout (folders, no import cycles, file sizes)"
+python3 scripts/check_layout.py
+
 echo "== cargo test (unit, integration, end-to-end under the real Claude Code CLI)"
 # Two test binaries at a time: the end-to-end tests start the real CLI, and this machine
 # class has 2 cores.

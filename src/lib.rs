@@ -4,66 +4,35 @@
 //! Every decision lives in this library as a function of its inputs; the binaries in
 //! `src/bin/` only read stdin, call one function here, and map its [`hook::Answer`] to an
 //! exit code and output through the fail-open [`runner`].
+//!
+//! The folders are the architecture, each one subsystem (its module doc says what it owns
+//! and what it may use), layered so that no folder uses one above it:
+//!
+//! ```text
+//! cli/         the `fable` command: one enum of subcommands, dispatch
+//! measure/     field test, sweep, recurrence, benchmarks      (never on the hook path)
+//! discipline/  ledger, corroboration, Stop/spawn/streak guards, inject, lint, status
+//! learn/       episodes → candidates → replay + gates → rules; the SessionEnd hook
+//! evidence/    the record, the locked rotating log, redaction, the logging hook
+//! setup/       registrations, settings merge, installer, init, trust store
+//! (root)       hook protocol, runner, project discovery, the `.fable/` door, user state
+//! ```
 
-// Foundation: protocol, discovery, evidence.
+// The foundation every subsystem may use.
 pub mod atomic_file;
 pub mod error;
-pub mod evidence;
+pub mod fable_dir;
+
 pub mod fingerprint;
 pub mod hook;
-pub mod journal;
-pub mod log_marker;
-pub mod logger;
 pub mod project;
-pub mod redact;
 pub mod runner;
-
-// Installation and set-up.
-pub mod claude_version;
-pub mod init;
-pub mod install;
-pub mod registrations;
-pub mod settings;
-
-// Discipline guards.
-pub mod close_guard;
-pub mod corroborate;
-pub mod fail_streak;
-pub mod inject;
-pub mod ledger;
-pub mod lint;
-pub mod replay;
 pub mod session_state;
-pub mod spawn_guard;
-pub mod status;
-pub mod trust_store;
 
-// Learning.
-pub mod candidates;
-pub mod command_norm;
-pub mod directive_evidence;
-pub mod episodes;
+// The subsystems, lowest first.
+pub mod cli;
+pub mod discipline;
+pub mod evidence;
 pub mod learn;
-pub mod matcher;
-pub mod origin_trust;
-pub mod rule_export;
-pub mod rule_replay;
-pub mod rules;
-pub mod rules_cli;
-pub mod rules_inject;
-pub mod safety;
-pub mod signature;
-pub mod wilson;
-
-// Field test.
-pub mod chart;
-pub mod corpus;
-pub mod extraction_metrics;
-pub mod fieldtest;
-pub mod recurrence;
-pub mod sweep;
-
-// Command line.
-pub mod bench;
-pub mod bench_learn;
-pub mod evidence_cli;
+pub mod measure;
+pub mod setup;

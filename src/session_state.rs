@@ -9,9 +9,8 @@
 
 use crate::error::{Error, IoContext, Result};
 use serde::{Deserialize, Serialize};
-use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::fs::{self, File};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -76,25 +75,21 @@ pub fn streak_path(fable_dir: &Path, sid: &str) -> PathBuf {
 pub fn update_streak<R>(fable_dir: &Path, sid: &str, f: impl FnOnce(&mut StreakState) -> R) -> Result<R> {
     let path = streak_path(fable_dir, sid);
     if let Some(dir) = path.parent() {
-        mkdir_private(dir)?;
+        crate::fable_dir::ensure_dir(dir).at(dir)?;
     }
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .open(&path)
-        .at(&path)?;
-    lock(&file, &path)?;
-    let mut text = String::new();
-    let _ = file.read_to_string(&mut text);
+    // A lock file of its own, because the state is replaced by rename (a SIGKILL between
+    // truncate and rewrite used to reset the streak): the lock must outlive the inode.
+    let lock_path = path.with_extension("lock");
+    let lock_file = crate::fable_dir::open_lock(&lock_path).at(&lock_path)?;
+    lock(&lock_file, &lock_path)?;
+    let text = crate::fable_dir::read_string(&path, crate::fable_dir::Kind::State)
+        .at(&path)?
+        .unwrap_or_default();
     let mut state: StreakState = serde_json::from_str(&text).unwrap_or_default();
     let out = f(&mut state);
     let body = serde_json::to_string(&state).map_err(|e| Error::msg(e.to_string()))?;
-    file.seek(SeekFrom::Start(0)).at(&path)?;
-    file.set_len(0).at(&path)?;
-    file.write_all(body.as_bytes()).at(&path)?;
+    crate::fable_dir::replace_atomically(&path, body.as_bytes(), false)?;
+    drop(lock_file);
     Ok(out)
 }
 
@@ -111,7 +106,8 @@ pub fn latest_streak(fable_dir: &Path) -> Option<(String, StreakState)> {
             Some((t, sid, e.path()))
         })
         .max_by_key(|(t, _, _)| *t)?;
-    let state = serde_json::from_slice(&fs::read(&newest.2).ok()?).ok()?;
+    let text = crate::fable_dir::read(&newest.2, crate::fable_dir::Kind::State).ok()??;
+    let state = serde_json::from_slice(&text).ok()?;
     Some((newest.1, state))
 }
 

@@ -12,9 +12,9 @@ const PROGRESS: &str = include_str!("../templates/PROGRESS.template.md");
 
 #[test]
 fn fresh_ledger_from_the_template_has_no_cards_or_directives() {
-    let l = fable::ledger::parse(LEDGER);
+    let l = fable::discipline::ledger::parse(LEDGER);
     assert!(l.cards.is_empty(), "{:?}", l.cards);
-    assert_eq!(l.mode, fable::ledger::Mode::Full);
+    assert_eq!(l.mode, fable::discipline::ledger::Mode::Full);
     assert!(!l.replay && !l.is_paused() && l.tier.is_none() && l.routing.is_none());
     let p = Proj::new();
     p.ledger(LEDGER);
@@ -63,7 +63,7 @@ fn verifier_prompt_isolates_and_has_a_verdict_format() {
 
 #[test]
 fn spec_and_progress_templates_lint_as_expected() {
-    assert!(fable::lint::SOURCE_TAGS.iter().any(|t| SPEC.contains(t)));
+    assert!(fable::discipline::lint::SOURCE_TAGS.iter().any(|t| SPEC.contains(t)));
     for must in [
         "## Goal",
         "## Approach",

@@ -118,11 +118,26 @@ type Decide = fn(&HookInput, &HookEnv) -> HookResult;
 
 fn hooks() -> Vec<(&'static str, Decide)> {
     vec![
-        (fable::logger::HOOK_NAME, fable::logger::decide as Decide),
-        (fable::fail_streak::HOOK_NAME, fable::fail_streak::decide as Decide),
-        (fable::close_guard::HOOK_NAME, fable::close_guard::decide as Decide),
-        (fable::spawn_guard::HOOK_NAME, fable::spawn_guard::decide as Decide),
-        (fable::inject::HOOK_NAME, fable::inject::decide as Decide),
+        (
+            fable::evidence::logger::HOOK_NAME,
+            fable::evidence::logger::decide as Decide,
+        ),
+        (
+            fable::discipline::fail_streak::HOOK_NAME,
+            fable::discipline::fail_streak::decide as Decide,
+        ),
+        (
+            fable::discipline::close_guard::HOOK_NAME,
+            fable::discipline::close_guard::decide as Decide,
+        ),
+        (
+            fable::discipline::spawn_guard::HOOK_NAME,
+            fable::discipline::spawn_guard::decide as Decide,
+        ),
+        (
+            fable::discipline::inject::HOOK_NAME,
+            fable::discipline::inject::decide as Decide,
+        ),
     ]
 }
 
@@ -178,7 +193,7 @@ proptest! {
 
     #[test]
     fn ledger_parser_takes_any_text(s in text()) {
-        let l = fable::ledger::parse(&s);
+        let l = fable::discipline::ledger::parse(&s);
         for c in l.done_cards() {
             let _ = c.citations();
             let _ = c.has_substantive_evidence();
@@ -189,45 +204,45 @@ proptest! {
 
     #[test]
     fn evidence_lines_never_fail_the_reader(bytes in prop::collection::vec(any::<u8>(), 0..2048), t in text()) {
-        let mut out = fable::journal::ReadOutcome::default();
-        fable::journal::read_lines_into(&bytes[..], &mut out);
+        let mut out = fable::evidence::journal::ReadOutcome::default();
+        fable::evidence::journal::read_lines_into(&bytes[..], &mut out);
         // A record written by us always reads back identically.
         let r = fable::evidence::Record { v: 1, ts: "2026-12-02T12:00:00.000Z".into(), session: t.clone(), cwd: t.clone(),
             cmd: t.clone(), exit: Some(1), ok: false, tail: t, event: None, tool_use_id: None, agent: None, ms: None, trust: None };
-        let mut back = fable::journal::ReadOutcome::default();
-        fable::journal::read_lines_into(r.to_line().as_bytes(), &mut back);
+        let mut back = fable::evidence::journal::ReadOutcome::default();
+        fable::evidence::journal::read_lines_into(r.to_line().as_bytes(), &mut back);
         prop_assert_eq!(back.records, vec![r]);
     }
 
     #[test]
     fn settings_merge_is_total_idempotent_and_keeps_foreign_entries(doc in payload(), cmd in text()) {
-        let entries: Vec<fable::settings::OurEntry> = fable::registrations::builtin().unwrap().iter().map(|r| {
-            fable::settings::OurEntry { event: r.event.clone(), matcher: r.matcher.clone(),
+        let entries: Vec<fable::setup::settings::OurEntry> = fable::setup::registrations::builtin().unwrap().iter().map(|r| {
+            fable::setup::settings::OurEntry { event: r.event.clone(), matcher: r.matcher.clone(),
                 command: format!("'/opt/x y/{}'", r.binary), timeout: r.timeout }
         }).collect();
         let mut doc = doc;
         if let Some(m) = doc.as_object_mut() {
             m.insert("hooks".into(), json!({"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]}));
         }
-        if let Ok((once, _)) = fable::settings::install(doc.clone(), &entries) {
-            let (twice, _) = fable::settings::install(once.clone(), &entries).unwrap();
-            prop_assert_eq!(fable::settings::render(&once), fable::settings::render(&twice));
-            let (removed, _) = fable::settings::uninstall(twice).unwrap();
-            let (removed_orig, _) = fable::settings::uninstall(doc).unwrap();
+        if let Ok((once, _)) = fable::setup::settings::install(doc.clone(), &entries) {
+            let (twice, _) = fable::setup::settings::install(once.clone(), &entries).unwrap();
+            prop_assert_eq!(fable::setup::settings::render(&once), fable::setup::settings::render(&twice));
+            let (removed, _) = fable::setup::settings::uninstall(twice).unwrap();
+            let (removed_orig, _) = fable::setup::settings::uninstall(doc).unwrap();
             prop_assert_eq!(removed, removed_orig);
         }
     }
 
     #[test]
     fn signatures_and_command_norms_take_any_text(s in text()) {
-        let sig = fable::signature::signature(&s);
+        let sig = fable::learn::signature::signature(&s);
         let _ = sig.primary();
-        let _ = fable::signature::anchors(&s);
+        let _ = fable::learn::signature::anchors(&s);
         for line in s.lines() {
-            let masked = fable::signature::mask_line(line);
-            prop_assert_eq!(fable::signature::mask_line(&masked), masked.clone(), "masking is idempotent");
+            let masked = fable::learn::signature::mask_line(line);
+            prop_assert_eq!(fable::learn::signature::mask_line(&masked), masked.clone(), "masking is idempotent");
         }
-        let n = fable::command_norm::normalize(&s);
+        let n = fable::learn::command_norm::normalize(&s);
         let _ = (n.domain(), n.action(), n.label());
     }
 }
@@ -235,6 +250,6 @@ proptest! {
 #[test]
 fn registrations_are_read_from_hooks_json() {
     // Guards the fuzz target above against silently testing nothing.
-    assert!(fable::registrations::builtin().unwrap().len() >= 8);
+    assert!(fable::setup::registrations::builtin().unwrap().len() >= 8);
     assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json").exists());
 }

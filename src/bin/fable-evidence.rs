@@ -1,4 +1,4 @@
-//! PostToolUse + PostToolUseFailure (Bash): append the evidence record. See `fable::logger`.
+//! PostToolUse + PostToolUseFailure (Bash): append the evidence record. See `fable::evidence::logger`.
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(fable::logger::HOOK_NAME, fable::logger::decide)
+    fable::runner::run_hook(fable::evidence::logger::HOOK_NAME, fable::evidence::logger::decide)
 }

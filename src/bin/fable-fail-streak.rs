@@ -1,5 +1,8 @@
 //! `fable-fail-streak` (PostToolUse + PostToolUseFailure, Bash): a thin adapter over
-//! [`fable::fail_streak::decide`].
+//! [`fable::discipline::fail_streak::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(fable::fail_streak::HOOK_NAME, fable::fail_streak::decide)
+    fable::runner::run_hook(
+        fable::discipline::fail_streak::HOOK_NAME,
+        fable::discipline::fail_streak::decide,
+    )
 }

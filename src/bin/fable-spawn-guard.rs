@@ -1,5 +1,8 @@
 //! `fable-spawn-guard` (PreToolUse: Agent | Task | Workflow): a thin adapter over
-//! [`fable::spawn_guard::decide`].
+//! [`fable::discipline::spawn_guard::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(fable::spawn_guard::HOOK_NAME, fable::spawn_guard::decide)
+    fable::runner::run_hook(
+        fable::discipline::spawn_guard::HOOK_NAME,
+        fable::discipline::spawn_guard::decide,
+    )
 }

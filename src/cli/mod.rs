@@ -1,0 +1,80 @@
+//! **The `fable` command**: one enum of subcommands and their dispatch.
+//!
+//! Each subcommand's flags live next to its implementation (`InstallArgs` in
+//! [`crate::setup::install`], `StatusArgs` in [`crate::discipline::status`], …); this
+//! module only names them, so `src/bin/fable.rs` stays a thin adapter. The subcommands
+//! whose whole body is command-line plumbing live here too ([`evidence`], [`rules`]).
+//!
+//! May use: every subsystem.
+
+pub mod evidence;
+pub mod rules;
+
+use crate::discipline::{lint, replay, status};
+use crate::measure::{bench, fieldtest};
+use crate::setup::{init, install, trust_store};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "fable",
+    version,
+    about = "Evidence, discipline and learned rules for Claude Code",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Register fable's hooks in Claude Code's settings.
+    Install(install::InstallArgs),
+    /// Remove fable's hooks (and only fable's) from Claude Code's settings.
+    Uninstall(install::UninstallArgs),
+    /// Opt a project in: create .fable/ with a ledger.
+    Init(init::InitArgs),
+    /// One screen of the project's discipline state.
+    Status(status::StatusArgs),
+    /// Check the ledger and SPEC for discipline findings.
+    Lint(lint::LintArgs),
+    /// Re-run the commands cited as evidence on closed cards.
+    Replay(replay::ReplayArgs),
+    /// Trust (or distrust) a project on this machine, allowing acceptance replay there.
+    Trust(trust_store::TrustArgs),
+    /// Read the evidence log.
+    Evidence(evidence::EvidenceArgs),
+    /// Learned rules: extract, replay, list, show, promote, retire, export, import.
+    Rules(rules::RulesArgs),
+    /// Run the production learning pipeline on labelled corpora and score it.
+    Fieldtest(fieldtest::FieldtestArgs),
+    /// Measure whole-process hook latency against realistic state.
+    Bench(bench::BenchArgs),
+}
+
+/// Parses the command line, runs the subcommand, and turns its result into the exit
+/// code: the subcommand's own, or 1 with `fable: <error>` on stderr.
+pub fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.cmd {
+        Cmd::Install(a) => install::run_install(a),
+        Cmd::Uninstall(a) => install::run_uninstall(a),
+        Cmd::Init(a) => init::run(a),
+        Cmd::Status(a) => status::run(a),
+        Cmd::Lint(a) => lint::run(a),
+        Cmd::Replay(a) => replay::run_cli(a),
+        Cmd::Trust(a) => trust_store::run(a),
+        Cmd::Evidence(a) => evidence::run(a),
+        Cmd::Rules(a) => rules::run(a),
+        Cmd::Bench(a) => bench::run(a),
+        Cmd::Fieldtest(a) => fieldtest::run(a),
+    };
+    match result {
+        Ok(code) => std::process::ExitCode::from(code.clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!("fable: {e}");
+            std::process::ExitCode::from(1)
+        }
+    }
+}

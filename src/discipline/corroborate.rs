@@ -1,0 +1,230 @@
+//! Citation corroboration: a command cited in an evidence note must be a command that
+//! really ran, as written, and whose **newest** run passed.
+//!
+//! The ancestor matched by substring in either direction and accepted any historical
+//! pass, so `echo "pytest -q"` corroborated `pytest -q`, `make` corroborated every
+//! citation containing it, and pass → fail → stop was allowed. Here a citation matches a
+//! logged command only when both are equal after whitespace collapsing, with one allowance
+//! on the logged side: a leading `cd <dir> &&` (the agent's usual way to run in a
+//! subfolder). The newest record of the command decides: `ok: true` and `exit: 0`.
+
+use crate::discipline::ledger::normalize;
+use crate::evidence::journal::{Journal, ReadOutcome};
+use crate::evidence::Record;
+use std::collections::HashMap;
+
+/// What the log says about one citation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The newest record of the command passed.
+    Corroborated,
+    /// No record of exactly this command.
+    NeverRan,
+    /// The newest record did not pass.
+    LastFailed { exit: Option<i64> },
+}
+
+/// Strips one leading `cd <dir> &&` from a normalised command. Returns the directory
+/// token as written and the rest.
+pub fn strip_cd(cmd: &str) -> Option<(&str, &str)> {
+    let rest = cmd.strip_prefix("cd")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let end = match rest.chars().next()? {
+        q @ ('"' | '\'') => 1 + rest[1..].find(q)? + 1,
+        _ => rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '&' | ';' | '|'))
+            .unwrap_or(rest.len()),
+    };
+    if end == 0 {
+        return None;
+    }
+    let (dir, after) = rest.split_at(end);
+    let tail = after.trim_start().strip_prefix("&&")?.trim_start();
+    (!tail.is_empty()).then_some((dir, tail))
+}
+
+/// The newest record of every logged command, keyed by normalised command and, for
+/// `cd <dir> && X`, also by `X`.
+#[derive(Debug, Default)]
+pub struct Index {
+    newest: HashMap<String, Record>,
+}
+
+impl Index {
+    /// Builds the index from records in log order (oldest first): later ones win.
+    pub fn build(records: impl IntoIterator<Item = Record>) -> Index {
+        let mut newest = HashMap::new();
+        for r in records {
+            let n = normalize(&r.cmd);
+            if let Some((_, rest)) = strip_cd(&n) {
+                newest.insert(rest.to_string(), r.clone());
+            }
+            newest.insert(n, r);
+        }
+        Index { newest }
+    }
+
+    /// The newest record of exactly this (normalised) command.
+    pub fn newest(&self, cited: &str) -> Option<&Record> {
+        self.newest.get(&normalize(cited))
+    }
+
+    pub fn verdict(&self, cited: &str) -> Verdict {
+        match self.newest(cited) {
+            None => Verdict::NeverRan,
+            Some(r) if r.passed() => Verdict::Corroborated,
+            Some(r) => Verdict::LastFailed { exit: r.exit },
+        }
+    }
+}
+
+/// The longest run of `[A-Za-z0-9_]` in a citation: JSON never escapes those bytes, so a
+/// log line lacking it cannot hold a record of that command. Used to skip parsing.
+fn needle(cited: &str) -> Option<&str> {
+    cited
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .max_by_key(|t| t.len())
+        .filter(|t| !t.is_empty())
+}
+
+/// The fields corroboration needs, borrowed from a log line: the long `tail` is skipped
+/// without being copied, which keeps the close guard fast on a full log.
+#[derive(serde::Deserialize)]
+struct Lite<'a> {
+    #[serde(borrow)]
+    cmd: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    cwd: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    ts: std::borrow::Cow<'a, str>,
+    exit: Option<i64>,
+    ok: bool,
+    #[serde(default, borrow)]
+    event: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
+/// the raw text is the value). A quote inside any JSON string is escaped, so the key
+/// pattern cannot match inside another field's value.
+fn raw_cmd(line: &str) -> Option<&str> {
+    let i = line.find("\"cmd\":")?;
+    let rest = line[i + 6..].trim_start().strip_prefix('"')?;
+    let end = rest.find(['"', '\\'])?;
+    (rest.as_bytes()[end] == b'"').then(|| &rest[..end])
+}
+
+/// Reads only the records of the cited commands (oldest first, without their output
+/// tails), so the close guard stays fast on a full log. A line is parsed only when it
+/// holds the citation's longest word, and kept only when its command matches a citation
+/// (directly or after a leading `cd <dir> &&`). Malformed lines are skipped and counted.
+pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
+    let mut out = ReadOutcome::default();
+    if citations.is_empty() {
+        return out;
+    }
+    let wanted: std::collections::HashSet<String> = citations.iter().map(|c| normalize(c)).collect();
+    let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
+    let all_needed = citations.iter().any(|c| needle(c).is_none());
+    let matches = |n: &str| wanted.contains(n) || strip_cd(n).is_some_and(|(_, rest)| wanted.contains(rest));
+    for path in journal.files() {
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        for line in bytes.split(|b| *b == b'\n') {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let text = std::str::from_utf8(line).ok();
+            // Most lines name another command: decide from the raw `cmd` value when it has
+            // no escapes (a word test, then an exact test), and parse only the hits. Other
+            // lines are parsed when the citation's longest word occurs anywhere in them.
+            let has_word = |s: &str| all_needed || needles.iter().any(|n| s.contains(n));
+            match (text, text.and_then(raw_cmd)) {
+                (_, Some(raw)) if !has_word(raw) || !matches(&normalize(raw)) => continue,
+                (Some(t), None) if !has_word(t) => continue,
+                _ => {}
+            }
+            let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
+                out.malformed += 1;
+                continue;
+            };
+            if matches(&normalize(&lite.cmd)) {
+                out.records.push(Record {
+                    event: lite.event.map(|e| e.into_owned()),
+                    ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
+                });
+            }
+        }
+    }
+    out
+}
+
+/// An actionable message for a citation that is not corroborated.
+pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::Corroborated => None,
+        Verdict::NeverRan => Some(format!(
+            "`{cited}` has no run in the evidence log — run exactly this command, or cite the command you did run"
+        )),
+        Verdict::LastFailed { exit } => Some(format!(
+            "`{cited}` failed on its latest run (exit {}) — fix it and run it again until it passes",
+            exit.map_or("unknown".to_string(), |e| e.to_string())
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(cmd: &str, exit: i64) -> Record {
+        Record::new("", "", "/p", cmd, Some(exit), exit == 0, "")
+    }
+
+    #[test]
+    fn exact_match_only() {
+        let i = Index::build(vec![rec("echo \"pytest -q\"", 0), rec("pytest", 0), rec("make", 0)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::NeverRan);
+        assert_eq!(i.verdict("make test"), Verdict::NeverRan);
+        let i = Index::build(vec![rec("pytest -q", 0)]);
+        assert_eq!(i.verdict("pytest"), Verdict::NeverRan);
+        assert_eq!(i.verdict("pytest   -q"), Verdict::Corroborated);
+    }
+
+    #[test]
+    fn reads_only_relevant_records() {
+        let t = tempfile::tempdir().unwrap();
+        let j = Journal::new(t.path(), crate::evidence::journal::Rotation::default());
+        for c in ["pytest -q -k x", "cd /a && pytest  -q", "pytest", "echo \"pytest -q\""] {
+            j.append(&rec(c, 0)).unwrap();
+        }
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(j.live_path())
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"{\"cmd\":\"pytest -q\" torn\n"))
+            .unwrap();
+        let out = read_relevant(&j, &["pytest -q".to_string()]);
+        let cmds: Vec<&str> = out.records.iter().map(|r| r.cmd.as_str()).collect();
+        assert_eq!(cmds, vec!["cd /a && pytest  -q"]);
+        assert_eq!(out.malformed, 1);
+        assert_eq!(raw_cmd(r#"{"v":1,"cmd": "a b","ok":true}"#), Some("a b"));
+        assert_eq!(raw_cmd(r#"{"cmd":"say \"hi\"","ok":true}"#), None);
+        assert_eq!(raw_cmd(r#"{"tail":"x \"cmd\": y"}"#), None);
+    }
+
+    #[test]
+    fn cd_prefix_and_newest_wins() {
+        let i = Index::build(vec![rec("cd /x &&  pytest -q", 0)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::Corroborated);
+        let i = Index::build(vec![rec("pytest -q", 0), rec("pytest -q", 1)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::LastFailed { exit: Some(1) });
+        let i = Index::build(vec![rec("pytest -q", 1), rec("cd '/a b' && pytest -q", 0)]);
+        assert_eq!(i.verdict("pytest -q"), Verdict::Corroborated);
+        assert_eq!(strip_cd("cd \"/a b\" && x y"), Some(("\"/a b\"", "x y")));
+        assert_eq!(strip_cd("cd x; y"), None);
+        assert_eq!(strip_cd("cd x&&y"), Some(("x", "y")));
+        assert_eq!(strip_cd("cd 'a b' &&"), None);
+        assert_eq!(strip_cd("cdx && y"), None);
+    }
+}

@@ -1,0 +1,196 @@
+//! `fable lint [DIR]`: static discipline findings in the ledger and the SPEC.
+//!
+//! Checks (the ancestor's set): `.fable/LEDGER.md` exists; `docs/SPEC.md` exists and tags
+//! at least one decision with its source (`[measured]`, `[inferred]`, `[not-shown]`,
+//! `[design-gap]` or the Chinese tags); every open card says how it will be accepted (an
+//! acceptance/test word or a backticked command — the ancestor's pattern had a trailing
+//! `|` that matched everything); every `- [~]` card gives a deferral reason (at least 3 characters, as the close guard
+//! requires); every `- [x]`
+//! card has substantive evidence, by the close guard's rule. Exit 0 when clean or not a
+//! fable project, 1 with findings.
+
+use crate::discipline::ledger::{self, CardState};
+use crate::error::Result;
+use crate::project::{self, Project};
+use regex::Regex;
+use serde::Serialize;
+use std::path::PathBuf;
+
+pub const SOURCE_TAGS: &[&str] = &[
+    "[measured]",
+    "[inferred]",
+    "[not-shown]",
+    "[design-gap]",
+    "[实测]",
+    "[读数]",
+    "[推断]",
+    "[未展示]",
+    "[设计补全]",
+];
+
+/// One finding: the file (relative to the project root), the line when known, and what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "FINDING  {}:{l}: {}", self.file, self.message),
+            None => write!(f, "FINDING  {}: {}", self.file, self.message),
+        }
+    }
+}
+
+fn finding(file: &str, line: Option<usize>, message: impl Into<String>) -> Finding {
+    Finding {
+        file: file.into(),
+        line,
+        message: message.into(),
+    }
+}
+
+/// Lints a project's ledger text and SPEC text (`None` when the file is missing).
+pub fn check(ledger_text: Option<&str>, spec_text: Option<&str>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    const SPEC: &str = "docs/SPEC.md";
+    const LEDGER: &str = ".fable/LEDGER.md";
+    match spec_text {
+        None => out.push(finding(
+            SPEC,
+            None,
+            "missing: write the plan before the code (templates/SPEC.template.md)",
+        )),
+        Some(s) if !SOURCE_TAGS.iter().any(|t| s.contains(t)) => out.push(finding(
+            SPEC,
+            None,
+            "no source tags: tag decisions [measured], [inferred], [not-shown] or [design-gap]",
+        )),
+        Some(_) => {}
+    }
+    let Some(text) = ledger_text else {
+        out.push(finding(
+            LEDGER,
+            None,
+            "missing: create it with open cards (templates/LEDGER.template.md)",
+        ));
+        return out;
+    };
+    let accept = Regex::new(r"(?i)accept|验收|test|测试|verify|check").expect("acceptance pattern compiles");
+    let l = ledger::parse(text);
+    for c in &l.cards {
+        match c.state {
+            CardState::Open => {
+                let all = std::iter::once(c.title.as_str())
+                    .chain(c.notes.iter().map(|n| n.body.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if !accept.is_match(&all) && ledger::backtick_spans(&all).is_empty() {
+                    out.push(finding(
+                        LEDGER,
+                        Some(c.line),
+                        format!(
+                            "open card without acceptance: add `— acceptance: \\`<command>\\`` to \"{}\"",
+                            c.title
+                        ),
+                    ));
+                }
+            }
+            CardState::Deferred => {
+                if !crate::discipline::close_guard::has_deferral_reason(c) {
+                    out.push(finding(
+                        LEDGER,
+                        Some(c.line),
+                        format!(
+                            "deferred card without a reason: add `-- deferred: <reason>` to \"{}\"",
+                            c.title
+                        ),
+                    ));
+                }
+            }
+            CardState::Done => {
+                if !c.has_substantive_evidence() {
+                    out.push(finding(
+                        LEDGER,
+                        Some(c.line),
+                        format!(
+                            "closed card without evidence: add `-- evidence: <what ran, what it showed>` to \"{}\"",
+                            c.title
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Lints a project on disk.
+pub fn lint_project(p: &Project) -> Vec<Finding> {
+    let ledger = std::fs::read(p.ledger_path())
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let spec = std::fs::read(p.root.join("docs").join("SPEC.md"))
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    check(ledger.as_deref(), spec.as_deref())
+}
+
+/// `fable lint [DIR] [--json]`
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// Project folder (default: the current directory).
+    pub dir: Option<PathBuf>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: &LintArgs) -> Result<i32> {
+    let start = a
+        .dir
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let start = std::fs::canonicalize(&start).unwrap_or(start);
+    let Some(p) = project::find_from(&start) else {
+        if a.json {
+            println!("{}", serde_json::json!({"project": null, "findings": []}));
+        } else {
+            println!(
+                "not a fable project (no .fable/ from {}): nothing to lint",
+                start.display()
+            );
+        }
+        return Ok(0);
+    };
+    let findings = lint_project(&p);
+    if a.json {
+        println!("{}", serde_json::json!({"project": p.root, "findings": findings}));
+    } else {
+        for f in &findings {
+            println!("{f}");
+        }
+        println!("{} finding(s)", findings.len());
+    }
+    Ok(if findings.is_empty() { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings() {
+        let f = check(
+            Some("- [ ] a\n- [ ] b — acceptance: `x`\n- [~] c\n- [~] d -- deferred: later\n- [x] e -- evidence: ok\n"),
+            Some("# spec [measured]"),
+        );
+        assert_eq!(f.len(), 3, "{f:?}");
+        assert_eq!(check(Some("- [x] e -- evidence: 12 passed"), Some("[推断]")).len(), 0);
+        assert_eq!(check(None, None).len(), 2);
+    }
+}

@@ -1,0 +1,21 @@
+//! **Discipline**: the guards that make a work discipline bind.
+//!
+//! Owns the ledger grammar ([`ledger`]), citation corroboration against the log
+//! ([`corroborate`]), the Stop hook ([`close_guard`]), acceptance replay ([`replay`]), the
+//! fail streak ([`fail_streak`]), the spawn guard ([`spawn_guard`]), SessionStart context
+//! ([`inject`]) and the read-only reports built on the same decisions ([`lint`],
+//! [`status`]).
+//!
+//! May use: the crate root, [`crate::evidence`], [`crate::setup::trust_store`] (whether
+//! this machine trusts a project) and [`crate::learn`]'s rule store and matcher (promoted
+//! rules shown at a failure). Never [`crate::measure`]: the hook path stays small.
+
+pub mod close_guard;
+pub mod corroborate;
+pub mod fail_streak;
+pub mod inject;
+pub mod ledger;
+pub mod lint;
+pub mod replay;
+pub mod spawn_guard;
+pub mod status;

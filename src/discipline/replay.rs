@@ -1,0 +1,437 @@
+//! Acceptance replay: re-run the commands cited on closed cards before the round ends.
+//! "Passed once" is not "still passes" — a later card can break an earlier one.
+//!
+//! Guarded so a ledger cannot become a way to execute code: a command is replayed only
+//! when it is cited on a `- [x]` card **and** its newest record in this project's log is a
+//! pass (so the agent already ran it, as written), and only in a project the user trusts
+//! on this machine ([`crate::setup::trust_store`]). Each command runs with `sh -c` in the folder
+//! its newest record ran in, in its own process group; on timeout the whole group is
+//! killed, so no grandchild outlives the hook. Per-command timeout and a total budget keep
+//! the Stop hook inside its registered host timeout (180 s in `hooks/hooks.json`).
+
+use crate::discipline::corroborate::Index;
+use crate::discipline::ledger::Ledger;
+use crate::error::{Error, Result};
+use crate::evidence::{now_ts, tail_chars, Record};
+use crate::project::Project;
+use serde_json::json;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
+pub const DEFAULT_BUDGET_SECS: f64 = 120.0;
+/// The Stop hook is registered with `timeout: 180`; the budget stays below it with room
+/// for the rest of the hook, or the host would kill us mid-replay.
+pub const MAX_BUDGET_SECS: f64 = 170.0;
+/// How much output a replay keeps (the record's tail cap).
+const KEEP_BYTES: usize = 16 * 1024;
+/// How many output characters a failure message quotes.
+pub const QUOTE_CHARS: usize = 160;
+
+/// Time limits, from `FABLE_REPLAY_TIMEOUT` and `FABLE_REPLAY_BUDGET` (seconds).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    pub per_command: Duration,
+    pub budget: Duration,
+}
+
+impl Settings {
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Settings {
+        let secs = |k: &str, d: f64| {
+            get(k)
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .unwrap_or(d)
+        };
+        let budget = secs("FABLE_REPLAY_BUDGET", DEFAULT_BUDGET_SECS).min(MAX_BUDGET_SECS);
+        let per = secs("FABLE_REPLAY_TIMEOUT", DEFAULT_TIMEOUT_SECS).min(budget);
+        Settings {
+            per_command: Duration::from_secs_f64(per),
+            budget: Duration::from_secs_f64(budget),
+        }
+    }
+}
+
+/// One command to replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The citation as written on the card (normalised).
+    pub cited: String,
+    /// What `sh -c` runs.
+    pub command: String,
+    /// Where it runs.
+    pub dir: PathBuf,
+}
+
+/// How one replay ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Passed,
+    Failed {
+        exit: Option<i32>,
+    },
+    TimedOut {
+        after: Duration,
+    },
+    /// Not run (budget spent, folder gone, spawn failed).
+    NotRun {
+        why: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    pub job: Job,
+    pub outcome: Outcome,
+    /// The last bytes of combined stdout+stderr.
+    pub output: String,
+    pub ms: u64,
+}
+
+impl RunResult {
+    pub fn passed(&self) -> bool {
+        self.outcome == Outcome::Passed
+    }
+
+    /// `` `cmd` -> reason `` with the last 160 characters of output.
+    pub fn describe(&self) -> String {
+        let tail = tail_chars(self.output.trim_end(), QUOTE_CHARS).replace('\n', " ⏎ ");
+        let tail = if tail.is_empty() {
+            String::new()
+        } else {
+            format!(": …{tail}")
+        };
+        match &self.outcome {
+            Outcome::Passed => format!("`{}` -> passed", self.job.cited),
+            Outcome::Failed { exit } => format!(
+                "`{}` -> exit {}{tail}",
+                self.job.cited,
+                exit.map_or("by signal".into(), |e| e.to_string())
+            ),
+            Outcome::TimedOut { after } => {
+                format!(
+                    "`{}` -> timed out after {:.1}s{tail}",
+                    self.job.cited,
+                    after.as_secs_f64()
+                )
+            }
+            Outcome::NotRun { why } => format!("`{}` -> not replayed: {why}", self.job.cited),
+        }
+    }
+
+    /// The evidence record of this replay (`event: "Replay"`), unless it never ran.
+    pub fn to_record(&self, session: &str) -> Option<Record> {
+        let exit = match &self.outcome {
+            Outcome::Passed => Some(0),
+            Outcome::Failed { exit } => exit.map(i64::from),
+            Outcome::TimedOut { .. } => Some(124),
+            Outcome::NotRun { .. } => return None,
+        };
+        let tail = crate::evidence::redact::redact(&self.output);
+        let cwd = self.job.dir.to_string_lossy().into_owned();
+        let tail = tail_chars(&tail, crate::evidence::MAX_TAIL_CHARS);
+        Some(Record {
+            event: Some("Replay".into()),
+            ms: Some(self.ms),
+            ..Record::new(
+                now_ts(),
+                session,
+                cwd,
+                self.job.cited.clone(),
+                exit,
+                self.passed(),
+                tail,
+            )
+        })
+    }
+}
+
+/// Where a cited command replays: the folder its newest record names. Claude Code
+/// reports the shell's cwd *after* the command (`cd sub && pytest -q` is logged with cwd
+/// `…/sub`, verified against the real CLI in `tests/e2e_evidence.rs`), which is exactly
+/// where the cited part ran; a record without an absolute cwd replays at the project root.
+fn job_for(cited: &str, rec: &Record, root: &Path) -> Job {
+    let cwd = Path::new(&rec.cwd);
+    let dir = if cwd.is_absolute() { cwd } else { root };
+    Job {
+        cited: cited.into(),
+        command: cited.into(),
+        dir: dir.into(),
+    }
+}
+
+/// The replay plan: each distinct command cited on a `- [x]` card whose newest record in
+/// the log passed. Anything else is corroboration's business, never replay's.
+pub fn plan(ledger: &Ledger, index: &Index, root: &Path) -> Vec<Job> {
+    let mut jobs: Vec<Job> = Vec::new();
+    for card in ledger.done_cards() {
+        for cited in card.citations() {
+            if jobs.iter().any(|j| j.cited == cited) {
+                continue;
+            }
+            if let Some(rec) = index.newest(&cited).filter(|r| r.passed()) {
+                jobs.push(job_for(&cited, rec, root));
+            }
+        }
+    }
+    jobs
+}
+
+/// Kills a whole process group; a group already gone is not an error.
+fn kill_group(pgid: u32) {
+    if let Ok(p) = i32::try_from(pgid) {
+        if p > 1 {
+            // SAFETY: kill(2) with a negative pid signals the group; no memory is touched.
+            unsafe {
+                libc::kill(-p, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Runs one job with `sh -c` in its own process group, bounded by `timeout`.
+pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
+    let start = Instant::now();
+    let done = |outcome: Outcome, output: String| RunResult {
+        job: job.clone(),
+        outcome,
+        output,
+        ms: start.elapsed().as_millis() as u64,
+    };
+    if !job.dir.is_dir() {
+        let why = format!("folder {} no longer exists", job.dir.display());
+        return done(Outcome::NotRun { why }, String::new());
+    }
+    let spawned = (|| -> std::io::Result<_> {
+        let (reader, writer) = std::io::pipe()?;
+        let writer2 = writer.try_clone()?;
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(&job.command)
+            .current_dir(&job.dir)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(writer2)
+            .process_group(0);
+        let child = cmd.spawn()?;
+        // Dropping `cmd` closes our copies of the write end, so EOF can arrive.
+        drop(cmd);
+        Ok((child, reader))
+    })();
+    let (mut child, mut reader) = match spawned {
+        Ok(x) => x,
+        Err(e) => {
+            return done(
+                Outcome::NotRun {
+                    why: format!("cannot start sh: {e}"),
+                },
+                String::new(),
+            )
+        }
+    };
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let (tx, rx) = mpsc::channel::<()>();
+    let sink = Arc::clone(&buf);
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut b) = sink.lock() {
+                b.extend_from_slice(&chunk[..n]);
+                if b.len() > 2 * KEEP_BYTES {
+                    let cut = b.len() - KEEP_BYTES;
+                    b.drain(..cut);
+                }
+            }
+        }
+        let _ = tx.send(());
+    });
+    let pgid = child.id();
+    let outcome = match child.wait_timeout(timeout) {
+        Ok(Some(status)) => match status.code() {
+            Some(0) => Outcome::Passed,
+            code => Outcome::Failed { exit: code },
+        },
+        Ok(None) => {
+            kill_group(pgid);
+            let _ = child.wait();
+            Outcome::TimedOut { after: timeout }
+        }
+        Err(e) => {
+            kill_group(pgid);
+            let _ = child.wait();
+            Outcome::NotRun {
+                why: format!("wait failed: {e}"),
+            }
+        }
+    };
+    // Stragglers (background children of a command that exited) die with the group too.
+    kill_group(pgid);
+    let _ = rx.recv_timeout(Duration::from_secs(1));
+    let output = buf
+        .lock()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    done(outcome, output)
+}
+
+/// Runs the jobs in order within the budget; once it is spent the rest are not run.
+pub fn run_all(jobs: &[Job], settings: Settings) -> Vec<RunResult> {
+    let start = Instant::now();
+    jobs.iter()
+        .map(|job| {
+            let left = settings.budget.saturating_sub(start.elapsed());
+            if left < Duration::from_millis(50) {
+                let why = format!("the {:.0}s replay budget is spent", settings.budget.as_secs_f64());
+                return RunResult {
+                    job: job.clone(),
+                    outcome: Outcome::NotRun { why },
+                    output: String::new(),
+                    ms: 0,
+                };
+            }
+            run_one(job, settings.per_command.min(left))
+        })
+        .collect()
+}
+
+/// Plans, runs, and logs the replay of a trusted project's ledger. The caller checks trust.
+pub fn replay_project(
+    project: &Project,
+    ledger: &Ledger,
+    journal: &crate::evidence::journal::Journal,
+    settings: Settings,
+    session: &str,
+) -> Vec<RunResult> {
+    let cites: Vec<String> = ledger.done_cards().flat_map(|c| c.citations()).collect();
+    let index = Index::build(crate::discipline::corroborate::read_relevant(journal, &cites).records);
+    let results = run_all(&plan(ledger, &index, &project.root), settings);
+    for r in &results {
+        if let Some(rec) = r.to_record(session) {
+            // Logging is best effort: a replay's verdict does not depend on it.
+            let _ = journal.append(&rec);
+        }
+    }
+    results
+}
+
+/// `fable replay [DIR] [--json]`
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// Project folder (default: the current directory).
+    pub dir: Option<PathBuf>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Exit 0 when everything replayed passed, 1 on any failure, 2 when refused.
+pub fn run_cli(a: &ReplayArgs) -> Result<i32> {
+    let start = match &a.dir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().map_err(|e| Error::msg(format!("no current directory: {e}")))?,
+    };
+    let start = std::fs::canonicalize(&start).unwrap_or(start);
+    let Some(project) = crate::project::find_from(&start) else {
+        return Err(Error::msg(format!(
+            "{}: not a fable project (no .fable/)",
+            start.display()
+        )));
+    };
+    let get = |k: &str| std::env::var(k).ok();
+    if !crate::setup::trust_store::is_trusted(get, &project.root) {
+        let msg = format!(
+            "{}: not trusted on this machine; replay runs nothing here. Run `fable trust {}` first.",
+            project.root.display(),
+            project.root.display()
+        );
+        if a.json {
+            println!("{}", json!({"project": project.root, "trusted": false, "results": []}));
+        } else {
+            eprintln!("fable replay: {msg}");
+        }
+        return Ok(2);
+    }
+    let ledger = crate::discipline::ledger::load(&project.ledger_path()).unwrap_or_default();
+    let journal = crate::evidence::journal::Journal::new(
+        &project.fable_dir,
+        crate::evidence::journal::Rotation::from_lookup(|k| std::env::var(k).ok()),
+    );
+    let session = std::env::var("CLAUDE_CODE_SESSION_ID").unwrap_or_default();
+    let results = replay_project(&project, &ledger, &journal, Settings::from_lookup(get), &session);
+    let failed = results.iter().filter(|r| !r.passed()).count();
+    if a.json {
+        let rs: Vec<_> = results
+            .iter()
+            .map(|r| {
+                json!({"cmd": r.job.cited, "ran": r.job.command, "dir": r.job.dir, "passed": r.passed(),
+                       "result": r.describe(), "ms": r.ms})
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"project": project.root, "trusted": true, "results": rs, "failed": failed})
+        );
+    } else if results.is_empty() {
+        println!("nothing to replay: no closed card cites a command with a passing run in the log");
+    } else {
+        for r in &results {
+            println!("{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.describe());
+        }
+        println!("{} replayed, {failed} failed", results.len());
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_clamp_to_host_timeout() {
+        let s = Settings::from_lookup(|k| match k {
+            "FABLE_REPLAY_BUDGET" => Some("999".into()),
+            "FABLE_REPLAY_TIMEOUT" => Some("junk".into()),
+            _ => None,
+        });
+        assert_eq!(s.budget, Duration::from_secs_f64(MAX_BUDGET_SECS));
+        assert_eq!(s.per_command, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn replays_in_the_recorded_folder() {
+        let rec = |cmd: &str, cwd: &str| Record::new("", "", cwd, cmd, Some(0), true, "");
+        let j = job_for(
+            "pytest -q",
+            &rec("cd 'sub dir' && pytest -q", "/p/sub dir"),
+            Path::new("/r"),
+        );
+        assert_eq!(
+            (j.command.as_str(), j.dir.as_path()),
+            ("pytest -q", Path::new("/p/sub dir"))
+        );
+        let j = job_for("pytest -q", &rec("pytest -q", ""), Path::new("/r"));
+        assert_eq!(j.dir, Path::new("/r"));
+    }
+
+    #[test]
+    fn timeout_kills_the_group() {
+        let t = tempfile::tempdir().unwrap();
+        let job = Job {
+            cited: "x".into(),
+            command: "sleep 30 & echo started; wait".into(),
+            dir: t.path().into(),
+        };
+        let r = run_one(&job, Duration::from_millis(300));
+        assert!(matches!(r.outcome, Outcome::TimedOut { .. }), "{r:?}");
+        assert!(r.output.contains("started"));
+        assert!(r.ms < 5000);
+    }
+}

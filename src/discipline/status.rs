@@ -1,0 +1,135 @@
+//! `fable status [DIR] [--json]`: the project's discipline state on one screen — mode,
+//! pause, cards, uncorroborated citations, the current fail streak, the last evidence.
+
+use crate::discipline::close_guard::{all_citations, uncorroborated};
+use crate::discipline::corroborate::Index;
+use crate::discipline::ledger::{self, CardState, Mode};
+use crate::error::{Error, Result};
+use crate::evidence::journal::{Journal, Rotation};
+use crate::project;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Evidence records shown.
+const LAST: usize = 5;
+
+/// `fable status [DIR] [--json]`
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Project folder (default: the current directory).
+    pub dir: Option<PathBuf>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: &StatusArgs) -> Result<i32> {
+    let start = match &a.dir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().map_err(|e| Error::msg(format!("no current directory: {e}")))?,
+    };
+    let start = std::fs::canonicalize(&start).unwrap_or(start);
+    let Some(p) = project::find_from(&start) else {
+        if a.json {
+            println!("{}", json!({"project": null}));
+        } else {
+            println!(
+                "not a fable project (no .fable/ from {}); `fable init` opts in",
+                start.display()
+            );
+        }
+        return Ok(0);
+    };
+    let ledger_exists = p.ledger_path().is_file();
+    let l = ledger::load(&p.ledger_path()).unwrap_or_default();
+    let journal = Journal::new(&p.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
+    let all = journal.read_all().unwrap_or_default();
+    let cites = all_citations(&l);
+    let index = Index::build(all.records.iter().cloned());
+    let has_log = journal.exists();
+    let bad: Vec<(usize, String)> = if has_log {
+        uncorroborated(&l, &index)
+            .into_iter()
+            .map(|(c, m)| (c.line, m))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let count = |s: CardState| l.cards.iter().filter(|c| c.state == s).count();
+    let (open, done, deferred) = (
+        count(CardState::Open),
+        count(CardState::Done),
+        count(CardState::Deferred),
+    );
+    let streak = crate::session_state::latest_streak(&p.fable_dir);
+    let trusted = crate::setup::trust_store::is_trusted(|k| std::env::var(k).ok(), &p.root);
+    let last: Vec<_> = all.records.iter().rev().take(LAST).collect();
+    let mode = if l.mode == Mode::Light { "light" } else { "full" };
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "project": p.root,
+                "ledger": ledger_exists,
+                "mode": mode,
+                "paused": l.paused,
+                "replay": l.replay,
+                "trusted": trusted,
+                "cards": {"open": open, "closed": done, "deferred": deferred},
+                "citations": cites.len(),
+                "uncorroborated": bad.iter().map(|(line, m)| json!({"line": line, "message": m})).collect::<Vec<_>>(),
+                "evidence_log": has_log,
+                "evidence_records": all.records.len(),
+                "malformed": all.malformed,
+                "streak": streak.as_ref().map(|(sid, s)| json!({"session": sid, "count": s.streak, "since": s.since})),
+                "last": last,
+            })
+        );
+        return Ok(0);
+    }
+    println!("project   {}", p.root.display());
+    if !ledger_exists {
+        println!("ledger    missing (.fable/LEDGER.md)");
+    }
+    println!(
+        "mode      {mode}{}{}",
+        l.paused.as_ref().map_or(String::new(), |r| format!(" — PAUSED: {r}")),
+        if l.replay {
+            if trusted {
+                " — replay on"
+            } else {
+                " — replay on (project not trusted: `fable trust`)"
+            }
+        } else {
+            ""
+        }
+    );
+    println!("cards     {open} open, {done} closed, {deferred} deferred");
+    if has_log {
+        println!(
+            "evidence  {} records ({} malformed lines)",
+            all.records.len(),
+            all.malformed
+        );
+        println!("citations {} cited, {} uncorroborated", cites.len(), bad.len());
+        for (line, m) in &bad {
+            println!("  line {line}: {m}");
+        }
+    } else {
+        println!("evidence  no log yet (citations unchecked)");
+    }
+    match &streak {
+        Some((sid, s)) if s.streak > 0 => println!("streak    {} consecutive failure(s) (session {sid})", s.streak),
+        _ => println!("streak    0"),
+    }
+    for r in &last {
+        let exit = r.exit.map_or("?".into(), |e| e.to_string());
+        let mark = if r.passed() { "ok " } else { "ERR" };
+        println!(
+            "  {mark} {} exit {exit:>3}  {}",
+            r.ts,
+            crate::evidence::head_chars(&ledger::normalize(&r.cmd), 70)
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,346 @@
+//! The evidence log on disk: locked appends, rotation by rename, ordered reads.
+//!
+//! Claude Code runs all matching hooks of an event in parallel, and several Bash calls of
+//! one turn at once, so many processes append at the same moment. Every append happens
+//! under an exclusive lock on `.fable/evidence.lock` (a separate file, so the lock survives
+//! the rename of the live file) and is one `write` of one whole line. When the live file
+//! would pass the size limit it is renamed to generation 1 under the same lock (older
+//! generations shift up, the oldest beyond `keep` is deleted): nothing of the live
+//! generation is ever rewritten or dropped. Readers take a shared lock and read
+//! generations oldest → newest.
+
+use crate::error::{IoContext, Result};
+use crate::evidence::Record;
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024;
+pub const DEFAULT_KEEP: usize = 3;
+const LIVE: &str = "evidence.jsonl";
+const LOCK: &str = "evidence.lock";
+/// How long an append waits for the lock before giving up (fail-open, with a note).
+const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// Size limit and number of rotated generations kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotation {
+    pub max_bytes: u64,
+    pub keep: usize,
+}
+
+impl Default for Rotation {
+    fn default() -> Self {
+        Rotation {
+            max_bytes: DEFAULT_MAX_BYTES,
+            keep: DEFAULT_KEEP,
+        }
+    }
+}
+
+impl Rotation {
+    /// From `FABLE_EVIDENCE_MAX_BYTES` and `FABLE_EVIDENCE_KEEP` (defaults 512 KiB and 3).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Rotation {
+        let num = |k: &str| get(k).and_then(|v| v.trim().parse::<u64>().ok());
+        Rotation {
+            max_bytes: num("FABLE_EVIDENCE_MAX_BYTES")
+                .filter(|n| *n >= 1024)
+                .unwrap_or(DEFAULT_MAX_BYTES),
+            keep: num("FABLE_EVIDENCE_KEEP")
+                .map(|n| n.min(1000) as usize)
+                .unwrap_or(DEFAULT_KEEP),
+        }
+    }
+}
+
+/// The evidence log of one `.fable/` folder.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    dir: PathBuf,
+    rotation: Rotation,
+}
+
+/// Records read from every generation, plus how many lines were skipped as malformed.
+#[derive(Debug, Default)]
+pub struct ReadOutcome {
+    pub records: Vec<Record>,
+    pub malformed: usize,
+}
+
+fn open_lock(path: &Path) -> Result<File> {
+    crate::fable_dir::open_lock(path).at(path)
+}
+
+fn lock_with_deadline(f: &File, path: &Path, exclusive: bool) -> Result<()> {
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(200);
+    loop {
+        let r = if exclusive { f.try_lock() } else { f.try_lock_shared() };
+        match r {
+            Ok(()) => return Ok(()),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(crate::error::Error::msg(format!(
+                    "{}: still locked after {}s",
+                    path.display(),
+                    LOCK_WAIT.as_secs()
+                )))
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(crate::error::Error::io(path, e)),
+        }
+    }
+}
+
+impl Journal {
+    pub fn new(fable_dir: impl Into<PathBuf>, rotation: Rotation) -> Journal {
+        Journal {
+            dir: fable_dir.into(),
+            rotation,
+        }
+    }
+
+    pub fn live_path(&self) -> PathBuf {
+        self.dir.join(LIVE)
+    }
+
+    fn generation_path(&self, n: usize) -> PathBuf {
+        self.dir.join(format!("{LIVE}.{n}"))
+    }
+
+    fn lock_path(&self) -> PathBuf {
+        self.dir.join(LOCK)
+    }
+
+    /// Appends one record: one locked write of one line, rotating first when needed.
+    /// Returns true when this write started a new live file.
+    pub fn append(&self, record: &Record) -> Result<bool> {
+        self.append_line(&record.to_line())
+    }
+
+    /// Appends a pre-serialised line (must end in `\n`); true when it started a new live file.
+    pub fn append_line(&self, line: &str) -> Result<bool> {
+        let lock_path = self.lock_path();
+        let lock = open_lock(&lock_path)?;
+        lock_with_deadline(&lock, &lock_path, true)?;
+        let live = self.live_path();
+        let size = fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
+        let mut fresh = size == 0;
+        if size > 0 && size + line.len() as u64 > self.rotation.max_bytes {
+            self.rotate()?;
+            fresh = true;
+        }
+        crate::fable_dir::append_line(&live, line.as_bytes()).at(&live)?;
+        // The lock is released when `lock` drops, after the write has reached the file.
+        drop(lock);
+        Ok(fresh)
+    }
+
+    /// Shifts generations up by one and renames the live file to generation 1.
+    /// Called with the exclusive lock held.
+    fn rotate(&self) -> Result<()> {
+        let keep = self.rotation.keep;
+        if keep == 0 {
+            let live = self.live_path();
+            return fs::remove_file(&live).at(&live);
+        }
+        let oldest = self.generation_path(keep);
+        if oldest.exists() {
+            fs::remove_file(&oldest).at(&oldest)?;
+        }
+        for n in (1..keep).rev() {
+            let from = self.generation_path(n);
+            if from.exists() {
+                let to = self.generation_path(n + 1);
+                fs::rename(&from, &to).at(&from)?;
+            }
+        }
+        let live = self.live_path();
+        fs::rename(&live, self.generation_path(1)).at(&live)
+    }
+
+    /// Existing log files, oldest generation first, the live file last.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut gens: Vec<(usize, PathBuf)> = fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let n = name.strip_prefix(LIVE)?.strip_prefix('.')?.parse::<usize>().ok()?;
+                // Only the generations rotation keeps: a committed `evidence.jsonl.9` is
+                // not part of this log.
+                (1..=self.rotation.keep.max(1)).contains(&n).then(|| (n, e.path()))
+            })
+            .collect();
+        gens.sort_by_key(|g| std::cmp::Reverse(g.0));
+        let mut out: Vec<PathBuf> = gens.into_iter().map(|(_, p)| p).collect();
+        let live = self.live_path();
+        if live.exists() {
+            out.push(live);
+        }
+        out
+    }
+
+    /// True when any log file exists (a project that has a logger).
+    pub fn exists(&self) -> bool {
+        !self.files().is_empty()
+    }
+
+    /// Reads every record across generations, oldest first, skipping (and counting)
+    /// malformed lines — a torn or hand-edited line never makes a reader fail.
+    pub fn read_all(&self) -> Result<ReadOutcome> {
+        let lock_path = self.lock_path();
+        // A read-only `.fable/` (or none yet) still reads; the lock is best effort.
+        let lock = open_lock(&lock_path).ok();
+        if let Some(l) = &lock {
+            lock_with_deadline(l, &lock_path, false)?;
+        }
+        let mut out = ReadOutcome::default();
+        for path in self.files() {
+            let kind = crate::fable_dir::Kind::LogGeneration {
+                max_bytes: self.rotation.max_bytes,
+            };
+            let b = match crate::fable_dir::open_read(&path, kind) {
+                Ok(Some(b)) => b,
+                Ok(None) => continue,
+                Err(e) if crate::fable_dir::is_refusal(&e) => {
+                    eprintln!("[fable] evidence log: {e} (skipped)");
+                    continue;
+                }
+                Err(e) => return Err(crate::error::Error::io(&path, e)),
+            };
+            if b.too_large {
+                eprintln!(
+                    "[fable] evidence log: {} is larger than a generation can be; only its first {} bytes are read",
+                    path.display(),
+                    kind.cap()
+                );
+            }
+            read_lines_into(BufReader::new(b.reader), &mut out);
+        }
+        Ok(out)
+    }
+}
+
+/// Parses JSONL from a reader into records, counting malformed lines.
+pub fn read_lines_into(reader: impl BufRead, out: &mut ReadOutcome) {
+    for line in reader.split(b'\n') {
+        let Ok(line) = line else {
+            out.malformed += 1;
+            continue;
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Record>(&line) {
+            Ok(r) => out.records.push(r),
+            Err(_) => out.malformed += 1,
+        }
+    }
+}
+
+/// Reads a standalone JSONL evidence file (an extra log given on the command line).
+pub fn read_file(path: &Path) -> Result<ReadOutcome> {
+    let f = File::open(path).at(path)?;
+    let mut out = ReadOutcome::default();
+    read_lines_into(BufReader::new(f), &mut out);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn rec(i: usize) -> Record {
+        Record::new(
+            "2026-12-02T12:00:00.000Z",
+            "s",
+            "/p",
+            format!("echo {i}"),
+            Some(0),
+            true,
+            "x".repeat(200),
+        )
+    }
+
+    #[test]
+    fn rotates_by_rename_and_reads_in_order() {
+        let t = tempfile::tempdir().unwrap();
+        let j = Journal::new(
+            t.path(),
+            Rotation {
+                max_bytes: 2048,
+                keep: 100,
+            },
+        );
+        for i in 0..100 {
+            j.append(&rec(i)).unwrap();
+        }
+        let files = j.files();
+        assert!(files.len() > 5, "{files:?}");
+        for f in &files {
+            assert!(fs::metadata(f).unwrap().len() <= 2048);
+        }
+        let all = j.read_all().unwrap();
+        assert_eq!(all.malformed, 0);
+        let cmds: Vec<String> = all.records.iter().map(|r| r.cmd.clone()).collect();
+        let want: Vec<String> = (0..100).map(|i| format!("echo {i}")).collect();
+        assert_eq!(cmds, want);
+    }
+
+    #[test]
+    fn keeps_only_the_configured_generations() {
+        let t = tempfile::tempdir().unwrap();
+        let j = Journal::new(
+            t.path(),
+            Rotation {
+                max_bytes: 1024,
+                keep: 2,
+            },
+        );
+        for i in 0..60 {
+            j.append(&rec(i)).unwrap();
+        }
+        assert_eq!(j.files().len(), 3);
+        let all = j.read_all().unwrap();
+        assert_eq!(all.records.last().unwrap().cmd, "echo 59");
+    }
+
+    #[test]
+    fn malformed_lines_are_counted_not_fatal() {
+        let t = tempfile::tempdir().unwrap();
+        let j = Journal::new(t.path(), Rotation::default());
+        j.append(&rec(1)).unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(j.live_path())
+            .unwrap()
+            .write_all(b"{torn\n\xff\xfe\n\n")
+            .unwrap();
+        j.append(&rec(2)).unwrap();
+        let all = j.read_all().unwrap();
+        assert_eq!((all.records.len(), all.malformed), (2, 2));
+    }
+
+    #[test]
+    fn rotation_settings_from_env() {
+        let r = Rotation::from_lookup(|k| match k {
+            "FABLE_EVIDENCE_MAX_BYTES" => Some("4096".into()),
+            "FABLE_EVIDENCE_KEEP" => Some("7".into()),
+            _ => None,
+        });
+        assert_eq!(
+            r,
+            Rotation {
+                max_bytes: 4096,
+                keep: 7
+            }
+        );
+        assert_eq!(Rotation::from_lookup(|_| Some("junk".into())), Rotation::default());
+    }
+}

@@ -1,0 +1,314 @@
+//! One candidate (or stored rule) through replay and every gate: support, sources,
+//! contest, status and the reason precedence (documented in [`crate::learn::pipeline`]).
+
+use crate::evidence::Record;
+use crate::learn::candidates::{Candidate, DirectiveAction, DirectiveSource};
+use crate::learn::config::*;
+use crate::learn::directive_evidence;
+use crate::learn::episodes::{Episode, Outcome, Prepared};
+use crate::learn::matcher::TriggerSpec;
+use crate::learn::origin_trust::{directive_in_untrusted, lowest, Trust};
+use crate::learn::outcome::*;
+use crate::learn::rule_replay::{self, precision, Index, Verdict};
+use crate::learn::rules::{DirectiveEvidence, Rule};
+use crate::learn::safety;
+use crate::learn::wilson::{min_sample_for, round3, wilson};
+use std::collections::{BTreeMap, HashSet};
+
+/// What the gates look at, whatever the rule's origin.
+pub(crate) struct Subject<'a> {
+    pub(crate) spec: &'a TriggerSpec,
+    pub(crate) directive: &'a str,
+    pub(crate) directive_cmds: &'a [String],
+    pub(crate) directive_action: Option<&'a DirectiveAction>,
+    /// Episodes it was learned from (empty for an imported rule).
+    pub(crate) support: Vec<&'a Episode>,
+    /// Sources and contest (see the module doc).
+    pub(crate) origin: Origin,
+}
+
+/// Where a subject's support came from, for the source gates (module doc).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Origin {
+    /// The fix it came from was unsafe.
+    pub(crate) unsafe_fix: Option<&'static str>,
+    /// A variant retry (added flags / other arguments).
+    pub(crate) variant: bool,
+    /// The directive comes from a fix observed in the history (steps or variant).
+    pub(crate) observed_fix: bool,
+    /// A template directive: its support is unresolved failures by construction.
+    pub(crate) template: bool,
+    /// The failure cluster has unresolved failures.
+    pub(crate) class_unresolved: bool,
+    /// (recovered episodes agreeing with the directive, recovered episodes, distinct
+    /// working fixes) of the cluster; `None` when not comparable.
+    pub(crate) contest: Option<(usize, usize, usize)>,
+}
+
+pub(crate) struct Assessment {
+    pub(crate) replay: rule_replay::Replay,
+    pub(crate) verdict: Verdict,
+    pub(crate) reason: &'static str,
+    pub(crate) accepted: bool,
+    pub(crate) promotable: bool,
+    pub(crate) trust: Trust,
+    pub(crate) safety: Option<&'static str>,
+    pub(crate) evidence: Option<DirectiveEvidence>,
+    pub(crate) precision: Option<f64>,
+    pub(crate) wilson: Option<(f64, f64)>,
+    pub(crate) rank: f64,
+    pub(crate) sessions: u64,
+}
+
+pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &LearnConfig) -> Assessment {
+    let r = rule_replay::replay(s.spec, prep, ix, cfg.threshold, cfg.margin);
+    let (p, b, n) = (
+        r.prevented.len() as u64,
+        r.broken.len() as u64,
+        r.near_misses.len() as u64,
+    );
+    let (verdict, replay_reason) = rule_replay::verdict(p, b, n, cfg.near_miss_limit);
+    let prec = precision(p, b);
+    let wil = wilson(p, p + b);
+
+    // Trust: lowest of the evidence, and the directive must not come from outside text the
+    // agent saw in the same session before the fix.
+    let mut evidence_idx: Vec<usize> = s.support.iter().flat_map(|e| e.evidence()).collect();
+    evidence_idx.sort_unstable();
+    evidence_idx.dedup();
+    let mut trust = lowest(evidence_idx.iter().map(|&i| prep.trust[i]));
+    if trust == Trust::Trusted && !s.directive_cmds.is_empty() {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut tails: Vec<&str> = Vec::new();
+        for e in &s.support {
+            let (slot, pos) = prep.position[e.fail_idx];
+            let idxs = &prep.sessions[slot].1;
+            let until = e
+                .retry_idx
+                .map(|k| prep.position[k].1)
+                .unwrap_or(pos + cfg.window)
+                .min(idxs.len());
+            for &k in &idxs[..until] {
+                if prep.trust[k] == Trust::Untrusted && seen.insert(k) {
+                    tails.push(&history[k].tail);
+                }
+            }
+        }
+        if directive_in_untrusted(s.directive_cmds, &tails) {
+            trust = Trust::Untrusted;
+        }
+    }
+    let safety = safety::check(std::iter::once(s.directive).chain(s.directive_cmds.iter().map(String::as_str)))
+        .or(s.origin.unsafe_fix);
+
+    // Generic: no anchor, or matching a large share of the domain's failure clusters.
+    let matched: HashSet<u32> = r
+        .prevented
+        .iter()
+        .filter(|&&i| prep.norms[i].domain() == s.spec.domain)
+        .map(|&i| ix.cluster_of[i])
+        .collect();
+    let domain_clusters = ix.clusters_in_domain.get(&s.spec.domain).copied().unwrap_or(0) as f64;
+    // An anchorless trigger is generic unless it carries an observed fix and its failure
+    // text is not thin: a quoted, masked error line ("fatal: unable to auto-detect email
+    // address") fixed the same way in several sessions is specific enough (it then needs
+    // `min_sessions_unanchored` sessions, below). A template without an anchor is advice
+    // from nothing: generic.
+    let generic = (s.spec.anchors.is_empty() && (!s.origin.observed_fix || s.spec.terms.len() < cfg.generic_min_terms))
+        || (matched.len() as u64 >= cfg.generic_min_clusters
+            && domain_clusters > 0.0
+            && matched.len() as f64 / domain_clusters > cfg.generic_share);
+
+    let evidence = s
+        .directive_action
+        .map(|a| directive_evidence::measure(&r.prevented, a, history, prep, cfg.window));
+    let sessions: HashSet<&str> = s.support.iter().map(|e| history[e.fail_idx].session.as_str()).collect();
+    let o = &s.origin;
+    // Contested: the cluster's working fixes disagree and this directive has no clear
+    // majority of them (unsafe fixes count as competing evidence too).
+    let contested = o.contest.is_some_and(|(covered, recovered, keys)| {
+        recovered >= 2 && keys >= 2 && (covered as f64) < cfg.contested_share * recovered as f64 - 1e-9
+    });
+    // Self-resolved support is a source only when the same fix recurs across sessions and
+    // the class has no unresolved failures (those would be the support instead).
+    let need = if o.variant {
+        cfg.min_sessions_variant
+    } else {
+        cfg.min_sessions_self_resolved
+    };
+    let need = if s.spec.anchors.is_empty() {
+        need.max(cfg.min_sessions_unanchored)
+    } else {
+        need
+    };
+    let self_resolved = !o.template
+        && !s.support.is_empty()
+        && s.support
+            .iter()
+            .all(|e| matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn))
+        && (o.class_unresolved || (sessions.len() as u64) < need);
+
+    let gate = if trust == Trust::Untrusted {
+        Some("blocked_by_trust")
+    } else if safety.is_some() {
+        Some("blocked_by_safety")
+    } else if generic {
+        Some("generic")
+    } else if evidence.is_some_and(|e| e.negative()) {
+        Some("directive_fails")
+    } else if contested {
+        Some("contested")
+    } else if self_resolved {
+        Some("self_resolved")
+    } else {
+        None
+    };
+    let accepted = gate.is_none() && verdict == Verdict::Pass;
+    let bound_ok = wil.is_some_and(|(lo, _)| lo >= cfg.promote_lower_bound);
+    let promotable = accepted && bound_ok;
+    let reason = gate.unwrap_or(if verdict != Verdict::Pass {
+        replay_reason
+    } else if !bound_ok {
+        "min_sample"
+    } else {
+        "pass"
+    });
+    // Recall-weighted ranking (seed 000, #731): F2 of precision and recall over the
+    // domain's failures.
+    let domain_failures = ix.fail_by_domain.get(&s.spec.domain).map(Vec::len).unwrap_or(0).max(1) as f64;
+    let recall = (p as f64 / domain_failures).min(1.0);
+    let pr = prec.unwrap_or(0.0);
+    let rank = if pr + recall > 0.0 {
+        5.0 * pr * recall / (4.0 * pr + recall)
+    } else {
+        0.0
+    };
+    Assessment {
+        replay: r,
+        verdict,
+        reason,
+        accepted,
+        promotable,
+        trust,
+        safety,
+        evidence,
+        precision: prec.map(round3),
+        wilson: wil.map(|(a, b)| (round3(a), round3(b))),
+        rank: round3(rank),
+        sessions: sessions.len() as u64,
+    }
+}
+
+pub(crate) fn status_for(a: &Assessment, cfg: &LearnConfig) -> &'static str {
+    if matches!(a.reason, "blocked_by_trust" | "blocked_by_safety") {
+        "blocked"
+    } else if a.promotable && cfg.auto_promote {
+        "promoted"
+    } else {
+        "candidate"
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assess_candidate(
+    c: &Candidate,
+    spec: &TriggerSpec,
+    eps: &[Episode],
+    history: &[Record],
+    prep: &Prepared,
+    ix: &Index,
+    cfg: &LearnConfig,
+) -> Learned {
+    let support: Vec<&Episode> = c.episodes.iter().map(|&i| &eps[i]).collect();
+    let subj = Subject {
+        spec,
+        directive: &c.directive,
+        directive_cmds: &c.directive_cmds,
+        directive_action: c.directive_action.as_ref(),
+        support: support.clone(),
+        origin: Origin {
+            unsafe_fix: c.unsafe_fix,
+            variant: c.source == DirectiveSource::Variant,
+            observed_fix: matches!(c.source, DirectiveSource::Fix | DirectiveSource::Variant),
+            template: c.source == DirectiveSource::Template,
+            class_unresolved: c.class_unresolved,
+            contest: c
+                .covered
+                .map(|cov| (cov, c.recovered_in_cluster, c.fix_keys_in_cluster)),
+        },
+    };
+    let a = assess(&subj, history, prep, ix, cfg);
+    let fail_idx: Vec<usize> = support.iter().map(|e| e.fail_idx).collect();
+    let support_refs = refs(history, &fail_idx);
+    let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
+    for e in &support {
+        *outcomes.entry(outcome_name(e.outcome).to_string()).or_default() += 1;
+    }
+    let rule = Rule {
+        id: String::new(),
+        domain: c.domain.clone(),
+        trigger: c.trigger.clone(),
+        directive: c.directive.clone(),
+        status: status_for(&a, cfg).to_string(),
+        verdict: a.verdict.as_str().to_string(),
+        reason: a.reason.to_string(),
+        prevented: a.replay.prevented.len() as u64,
+        broken: a.replay.broken.len() as u64,
+        near_misses: a.replay.near_misses.len() as u64,
+        precision: a.precision,
+        wilson: a.wilson,
+        support: support_refs.iter().map(SupportRef::to_support).collect(),
+        action: Some(c.action.clone()),
+        anchors: c.anchors.clone(),
+        signature: Some(c.template.clone()),
+        key: Some(c.key.clone()),
+        accepted: Some(a.accepted),
+        promotable: Some(a.promotable),
+        trust: Some(a.trust.as_str().to_string()),
+        safety: a.safety.map(str::to_string),
+        directive_evidence: a.evidence,
+        directive_source: Some(c.source.as_str().to_string()),
+        directive_cmds: c.directive_cmds.clone(),
+        sessions: Some(a.sessions),
+        min_sample: min_sample_for(cfg.promote_lower_bound),
+        rank: Some(a.rank),
+        origin: Some(
+            if c.source == DirectiveSource::Extractor {
+                "extractor"
+            } else {
+                "learned"
+            }
+            .to_string(),
+        ),
+        provenance: None,
+        created: None,
+        updated: None,
+    };
+    Learned {
+        rule,
+        support_refs,
+        prevented_refs: refs(history, &a.replay.prevented),
+        broken_refs: refs(history, &a.replay.broken),
+        near_miss_refs: refs(history, &a.replay.near_misses),
+        outcomes,
+    }
+}
+
+pub(crate) fn refs(history: &[Record], idxs: &[usize]) -> Vec<SupportRef> {
+    idxs.iter()
+        .map(|&i| SupportRef {
+            session: history[i].session.clone(),
+            index: i,
+            ts: history[i].ts.clone(),
+        })
+        .collect()
+}
+
+pub(crate) fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Recovered => "recovered",
+        Outcome::Flaky => "flaky",
+        Outcome::MovedOn => "moved_on",
+        Outcome::Unresolved => "unresolved",
+    }
+}

@@ -1,0 +1,670 @@
+//! Candidates: episodes clustered by domain, action and failure signature; one candidate
+//! per (cluster, fix), with a trigger in words and a directive taken from what actually
+//! fixed it.
+//!
+//! - Cluster key: `domain|action|primary anchor` (or the masked template when the failure
+//!   has no anchor). Paraphrases of one failure share the canonical anchor.
+//! - Within a cluster, recovered episodes are grouped by their fix key
+//!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
+//!   ("run `git pull --rebase`, then retry `git push`"). Only a group with at least one
+//!   *recovered* episode (the failing action succeeded after the fix) makes a directive:
+//!   what a session that moved on tried is never a directive; it supports a proven fix
+//!   it agrees with, or (an unresolved attempt, see [`crate::learn`]) a known-remedy
+//!   template. An unsafe fix is its own group ([`group_key`]).
+//! - Unresolved episodes (nothing succeeded after the failure) make a *template*
+//!   candidate whose directive comes from a small table of well-known remedies keyed by
+//!   anchor ([`remedy`]), else a "do not retry unchanged" fallback. They never join an
+//!   observed fix.
+//! - Each candidate also carries what the gates in [`crate::learn`] need: how many of the
+//!   cluster's recovered episodes agree with it (contested fixes), whether the cluster has
+//!   unresolved failures, whether its template is a known remedy.
+//! - Flaky episodes are never support: there is no directive to learn from them.
+//! - Dedup is by key (`cluster||fix`): identical candidates from several sessions, passes
+//!   or an extractor merge ([`dedup`]).
+
+use crate::evidence::head_chars;
+use crate::learn::episodes::{Episode, Outcome, Prepared};
+use crate::learn::signature::describe_anchor;
+use std::collections::{BTreeMap, HashMap};
+
+pub use crate::learn::directive::{DirectiveAction, DirectiveSource};
+pub use crate::learn::remedy::remedy;
+
+/// One candidate rule before replay.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub key: String,
+    pub cluster: String,
+    pub domain: String,
+    pub action: String,
+    /// `git push`.
+    pub label: String,
+    pub anchors: Vec<String>,
+    pub template: String,
+    pub trigger: String,
+    pub directive: String,
+    pub source: DirectiveSource,
+    /// Commands the directive recommends (safety and trust gates look at these).
+    pub directive_cmds: Vec<String>,
+    pub directive_action: Option<DirectiveAction>,
+    /// Indices into the episode list: the support (episodes consistent with the directive).
+    pub episodes: Vec<usize>,
+    /// The fix this directive came from was unsafe (see [`Episode::unsafe_fix`]).
+    pub unsafe_fix: Option<&'static str>,
+    /// Recovered episodes in the candidate's failure cluster (every fix, safe or not).
+    pub recovered_in_cluster: usize,
+    /// Distinct working fixes among them.
+    pub fix_keys_in_cluster: usize,
+    /// How many of the cluster's recovered episodes agree with this directive (`None`: a
+    /// template that names no command, not comparable).
+    pub covered: Option<usize>,
+    /// The cluster has unresolved failures (then they are the support, and self-resolved
+    /// episodes only corroborate).
+    pub class_unresolved: bool,
+    /// A template directive from the remedy table (not the generic fallback).
+    pub remedy_known: bool,
+}
+
+fn trigger_text(label: &str, anchors: &[String], template: &str) -> String {
+    match anchors.first() {
+        Some(a) => format!("`{label}` {}", describe_anchor(a)),
+        None => {
+            let first = template.split(" | ").next().unwrap_or("");
+            format!("`{label}` fails with \"{}\"", head_chars(first, 80))
+        }
+    }
+}
+
+fn quote_cmd(s: &str) -> String {
+    format!("`{}`", head_chars(s, 80).replace('`', "'"))
+}
+
+/// The grouping key of an episode's fix: [`Episode::fix_key`], split off when the fix was
+/// unsafe (`chmod 777` and `chmod +x` share `steps:chmod chmod`; they are not one lesson).
+pub fn group_key(e: &Episode) -> String {
+    match e.unsafe_fix {
+        Some(p) => format!("{}|unsafe:{p}", e.fix_key()),
+        None => e.fix_key(),
+    }
+}
+
+/// Anchors that name something wrong with the failing program itself (it is missing, not
+/// executable, its path does not exist): their failure class is the cluster (that
+/// program), not the anchor across programs — `ktool: command not found` fixed by an
+/// installer script does not contest `python: command not found` fixed by `python3`.
+pub const PROGRAM_SCOPED_ANCHORS: &[&str] = &["command-not-found", "permission-denied", "errno13", "ENOENT"];
+
+/// Anchors that name a condition of the machine rather than of a tool (a port in use, a
+/// full disk, a refused connection): whichever program met it, it is one failure class.
+pub const ENVIRONMENT_ANCHORS: &[&str] = &["EADDRINUSE", "ENOSPC", "ECONNREFUSED", "ENOTFOUND", "oom"];
+
+/// The failure class over which competing fixes are counted: the anchor anywhere for an
+/// environment condition (EADDRINUSE from `python -m http.server` and from `node`), the
+/// cluster (that program) for a program-scoped anchor or no anchor, else the anchor
+/// within the tool's domain (`conflict` in `git merge` and in `pip install` are two
+/// classes; `non-fast-forward` from any `git push` is one).
+pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> String {
+    match anchor {
+        Some(a) if ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
+        Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("domain:{domain}|{a}"),
+        _ => format!("cluster:{cluster}"),
+    }
+}
+
+/// Edit distance (optimal string alignment) between two short words, capped: anything
+/// beyond `cap` returns `cap + 1`.
+fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()].min(cap + 1)
+}
+
+/// Is a session that moved on after trying steps an *unresolved attempt* (support for the
+/// cluster's template), rather than a failure it resolved itself? Self-resolved (not
+/// support) when it corrected a typo (a step's program or subcommand is a near-spelling
+/// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
+/// template's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
+/// already knew the fix).
+fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
+    let Some(fail) = prep.norms[e.fail_idx].primary() else {
+        return true;
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let typo = e.steps.iter().any(|s| {
+        let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
+            return false;
+        };
+        let (fp, sp) = (base(&fail.program), base(&seg.program));
+        let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
+        near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
+    });
+    let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
+    !(typo || took_remedy)
+}
+
+/// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
+/// a safe step with the directive's domain and action whose flags include the
+/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
+/// `git pull --no-rebase` does not agree with `git pull --rebase`).
+fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
+    if e_key == key {
+        return true;
+    }
+    if e.unsafe_fix.is_some() {
+        return false;
+    }
+    match act {
+        Some(DirectiveAction::Step { domain, action, flags }) => e
+            .steps
+            .iter()
+            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
+        _ => false,
+    }
+}
+
+/// Does a recovered episode's fix agree with a directive command (same domain and
+/// action, and the command's flags among the fix step's)?
+fn step_agrees(e: &Episode, cmd: &str) -> bool {
+    let n = crate::learn::command_norm::normalize(cmd);
+    n.primary().is_some_and(|seg| seg_agrees(e, seg))
+}
+
+fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment) -> bool {
+    let flags = seg.flags();
+    e.steps.iter().any(|s| {
+        s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
+    })
+}
+
+/// Builds candidates from episodes. Pure.
+pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
+    // cluster → fix key → episode indices (BTreeMap: deterministic order).
+    let mut clusters: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+    // Every episode's group key, computed once (agreement checks compare them often).
+    let keys: Vec<String> = episodes
+        .iter()
+        .map(|e| {
+            if e.outcome == Outcome::Flaky {
+                String::new()
+            } else {
+                group_key(e)
+            }
+        })
+        .collect();
+    for (ei, e) in episodes.iter().enumerate() {
+        if e.outcome == Outcome::Flaky {
+            continue;
+        }
+        clusters
+            .entry(prep.cluster_key(e.fail_idx))
+            .or_default()
+            .entry(keys[ei].clone())
+            .or_default()
+            .push(ei);
+    }
+    // The contest is judged per failure class ([`failure_class`]).
+    // Class → (recovered episodes, working fixes by key).
+    let class_of = |cluster: &str, fixes: &BTreeMap<String, Vec<usize>>| -> String {
+        let e = fixes.values().next().and_then(|v| v.first()).map(|&ei| &episodes[ei]);
+        match e {
+            Some(e) => failure_class(cluster, &e.domain, prep.sigs[e.fail_idx].primary()),
+            None => format!("cluster:{cluster}"),
+        }
+    };
+    let mut classes: HashMap<String, (Vec<usize>, BTreeMap<String, usize>)> = HashMap::new();
+    for (cluster, fixes) in &clusters {
+        let entry = classes.entry(class_of(cluster, fixes)).or_default();
+        for (key, eps) in fixes {
+            for &ei in eps.iter().filter(|&&ei| episodes[ei].outcome == Outcome::Recovered) {
+                entry.0.push(ei);
+                *entry.1.entry(key.clone()).or_default() += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (cluster, fixes) in clusters {
+        let (class_recovered, class_fixes) = &classes[&class_of(&cluster, &fixes)];
+        let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
+        let e0 = &episodes[any];
+        let sig = &prep.sigs[e0.fail_idx];
+        let label = prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default();
+        // Anchors: the primary, plus anchors present in at least two thirds of the failures.
+        let all: Vec<usize> = fixes.values().flatten().copied().collect();
+        let mut anchors: Vec<String> = sig.primary().map(|a| vec![a.to_string()]).unwrap_or_default();
+        if !anchors.is_empty() {
+            for a in sig.anchors.iter().skip(1) {
+                let n = all
+                    .iter()
+                    .filter(|&&ei| prep.sigs[episodes[ei].fail_idx].anchors.contains(a))
+                    .count();
+                if n * 3 >= all.len() * 2 && !anchors.contains(a) {
+                    anchors.push(a.clone());
+                }
+            }
+        }
+        let template = sig.template.clone();
+        let trigger = trigger_text(&label, &anchors, &template);
+        // The class's recovered episodes (the fixes that worked) and the cluster's
+        // unresolved ones.
+        let recovered: &Vec<usize> = class_recovered;
+        let recovered_here: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
+            .collect();
+        let fix_keys = class_fixes.len();
+        // A session that tried something else and moved on already followed the generic
+        // fallback's advice ("do not retry unchanged"): its attempt supports only a known
+        // remedy.
+        let has_remedy = anchors.first().and_then(|a| remedy(a)).is_some();
+        let template_cmds: Vec<String> = anchors
+            .first()
+            .and_then(|a| remedy(a))
+            .map(backticked)
+            .unwrap_or_default();
+        // Unresolved for support: nothing succeeded after the failure, or the session
+        // tried a (safe) fix of its own but never got the failing action to succeed.
+        // Not: a session that only looked and moved on (exploration), an unsafe attempt,
+        // a failure nested inside the recovery of another one.
+        let unresolved: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&ei| {
+                let e = &episodes[ei];
+                !e.nested
+                    && e.unsafe_fix.is_none()
+                    && (e.outcome == Outcome::Unresolved
+                        || e.outcome == Outcome::MovedOn
+                            && !e.steps.is_empty()
+                            && has_remedy
+                            && unresolved_attempt(e, prep, &template_cmds))
+            })
+            .collect();
+        // The class "has unresolved failures" (which then demotes its self-resolved
+        // episodes to corroboration) when one of them did not even try a fix that worked
+        // elsewhere in the cluster: an attempt that includes every step of a proven fix
+        // (`sed …`, then `cargo run` instead of `cargo build`) is not a standing failure.
+        let proven = |e: &Episode| {
+            recovered_here.iter().any(|&ri| {
+                let r = &episodes[ri];
+                !r.steps.is_empty()
+                    && r.steps
+                        .iter()
+                        .all(|rs| e.steps.iter().any(|s| s.domain == rs.domain && s.action == rs.action))
+            })
+        };
+        let class_unresolved = unresolved.iter().any(|&ei| {
+            let e = &episodes[ei];
+            e.outcome == Outcome::Unresolved || !proven(e)
+        });
+        let base = |key: String, directive: String, source, cmds: Vec<String>, act, eps: Vec<usize>| Candidate {
+            key,
+            cluster: cluster.clone(),
+            domain: e0.domain.clone(),
+            action: e0.action.clone(),
+            label: label.clone(),
+            anchors: anchors.clone(),
+            template: template.clone(),
+            trigger: trigger.clone(),
+            directive,
+            source,
+            directive_cmds: cmds,
+            directive_action: act,
+            episodes: eps,
+            unsafe_fix: None,
+            recovered_in_cluster: recovered.len(),
+            fix_keys_in_cluster: fix_keys,
+            covered: None,
+            class_unresolved,
+            remedy_known: false,
+        };
+        let mut fixed: Vec<Candidate> = Vec::new();
+        for (fix, eps) in &fixes {
+            // A directive only from a fix after which the failing action succeeded: a
+            // group without a recovered episode (moved on, unresolved) proposes nothing.
+            let Some(&last_ei) = eps.iter().rev().find(|&&ei| episodes[ei].outcome == Outcome::Recovered) else {
+                continue;
+            };
+            // The most recent recovered episode of the group gives the concrete command text.
+            let last = &episodes[last_ei];
+            let retry = quote_cmd(&label);
+            let (directive, source, cmds, act) = if !last.steps.is_empty() {
+                let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
+                let listed = steps.iter().map(|s| quote_cmd(s)).collect::<Vec<_>>().join(", then ");
+                let s0 = &last.steps[0];
+                let act = DirectiveAction::Step {
+                    domain: s0.domain.clone(),
+                    action: s0.action.clone(),
+                    flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
+                };
+                (
+                    format!("run {listed}, then retry {retry}"),
+                    DirectiveSource::Fix,
+                    steps,
+                    Some(act),
+                )
+            } else {
+                let flags = last.variant.join(" ");
+                let cmd = last
+                    .retry_idx
+                    .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+                    .unwrap_or_default();
+                (
+                    format!("retry {retry} with {}", quote_cmd(&flags)),
+                    DirectiveSource::Variant,
+                    vec![cmd],
+                    Some(DirectiveAction::AddFlags(last.variant.clone())),
+                )
+            };
+            // Support: the cluster's episodes whose fix agrees with this one (recovered,
+            // or the same step taken by a session that then moved on). Other fixes are
+            // competing evidence.
+            let support: Vec<usize> = if last.unsafe_fix.is_some() {
+                eps.clone()
+            } else {
+                let mut v: Vec<usize> = all
+                    .iter()
+                    .copied()
+                    .filter(|&ei| {
+                        let e = &episodes[ei];
+                        matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn)
+                            && agrees(e, &keys[ei], fix, act.as_ref())
+                    })
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            let covered = recovered
+                .iter()
+                .filter(|&&ei| {
+                    agrees(
+                        &episodes[ei],
+                        &keys[ei],
+                        fix,
+                        if last.unsafe_fix.is_some() { None } else { act.as_ref() },
+                    )
+                })
+                .count();
+            let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
+            c.unsafe_fix = last.unsafe_fix;
+            c.covered = Some(covered);
+            fixed.push(c);
+        }
+        if class_unresolved {
+            // Unresolved failures (nothing succeeded after them) support a template
+            // directive: the remedy for a recognised anchor, else "do not retry unchanged".
+            let known = anchors.first().and_then(|a| remedy(a));
+            let directive = match known {
+                Some(r) => r.to_string(),
+                None => format!(
+                    "do not retry {} unchanged: read the error and fix its cause first",
+                    quote_cmd(&label)
+                ),
+            };
+            let cmds: Vec<String> = backticked(&directive);
+            let mut c = base(
+                format!("{cluster}||template"),
+                directive,
+                DirectiveSource::Template,
+                Vec::new(),
+                None,
+                unresolved,
+            );
+            c.remedy_known = known.is_some();
+            // Agreement of the cluster's working fixes with the template's command, when
+            // it names one (`git pull --rebase`); a template without a command is not
+            // comparable with observed fixes.
+            let norms: Vec<crate::learn::command_norm::CmdNorm> =
+                cmds.iter().map(|c| crate::learn::command_norm::normalize(c)).collect();
+            c.covered = (!cmds.is_empty()).then(|| {
+                recovered
+                    .iter()
+                    .filter(|&&ei| {
+                        norms
+                            .iter()
+                            .filter_map(|n| n.primary())
+                            .any(|seg| seg_agrees(&episodes[ei], seg))
+                    })
+                    .count()
+            });
+            fixed.push(c);
+        }
+        out.extend(fixed);
+    }
+    out
+}
+
+/// Merges candidates with the same key (episodes united). Keeps first-seen order.
+pub fn dedup(cands: Vec<Candidate>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for c in cands {
+        match out.iter_mut().find(|o| o.key == c.key) {
+            Some(o) => {
+                o.episodes.extend(c.episodes);
+                o.episodes.sort_unstable();
+                o.episodes.dedup();
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// The backticked snippets of a text (commands a directive names).
+pub fn backticked(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .filter(|s| !s.trim().is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::episodes::{extract, WINDOW};
+
+    fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
+        let p = Prepared::new(h);
+        let e = extract(h, &p, WINDOW);
+        build(&e, &p)
+    }
+
+    #[test]
+    fn one_candidate_per_cluster_and_fix_and_a_template_for_unresolved() {
+        let mut h = Vec::new();
+        for s in ["a", "b", "c"] {
+            h.push(rec(
+                s,
+                "git push origin main",
+                false,
+                " ! [rejected] main -> main (fetch first)",
+            ));
+            h.push(rec(s, "git pull --rebase", true, "Successfully rebased"));
+            h.push(rec(s, "git push origin main", true, "main -> main"));
+        }
+        h.push(rec(
+            "d",
+            "git push",
+            false,
+            "Updates were rejected because the remote contains work",
+        ));
+        let c = cands(&h);
+        assert_eq!(c.len(), 2, "{c:#?}");
+        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
+        assert_eq!(fix.episodes.len(), 3, "only the episodes fixed this way");
+        assert!(fix.directive.contains("git pull --rebase"), "{}", fix.directive);
+        assert!(fix.trigger.contains("non-fast-forward"), "{}", fix.trigger);
+        assert!(fix.class_unresolved);
+        assert_eq!((fix.covered, fix.recovered_in_cluster), (Some(3), 3));
+        let t = c.iter().find(|c| c.source == DirectiveSource::Template).unwrap();
+        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the template");
+        assert!(t.remedy_known);
+        assert_eq!(
+            t.covered,
+            Some(3),
+            "the template's `git pull --rebase` agrees with the fixes"
+        );
+    }
+
+    #[test]
+    fn exploration_makes_no_directive() {
+        // Session a looked (pip list) and moved on: no directive, no one's support.
+        // Session b tried something (touch) and moved on: still no directive from it; as
+        // an attempt that never made the action succeed it supports the template only.
+        let h = vec![
+            rec(
+                "a",
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'pandas'",
+            ),
+            rec("a", "pip list", true, "numpy 1.26"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "touch notes.txt", true, ""),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 1, "{c:#?}");
+        assert_eq!(c[0].source, DirectiveSource::Template);
+        assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
+        assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
+    }
+
+    #[test]
+    fn moved_on_attempts_typos_and_remedies() {
+        let h = vec![
+            // An attempt that never made `python` succeed: supports the template.
+            rec(
+                "a",
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'torch'",
+            ),
+            rec("a", "touch requirements.txt", true, ""),
+            // A typo corrected: self-resolved, no one's support.
+            rec("b", "pyhton app.py", false, "bash: pyhton: command not found"),
+            rec("b", "python3 app.py", true, "ok"),
+            // The template's own remedy taken (`git add`, commit): self-resolved.
+            rec(
+                "c",
+                "git merge feature",
+                false,
+                "CONFLICT (content): Merge conflict in a.py",
+            ),
+            rec("c", "git add a.py && git commit -m merge", true, "[main 1] merge"),
+        ];
+        let c = cands(&h);
+        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Template).collect();
+        assert_eq!(t.len(), 1, "{c:#?}");
+        assert!(
+            t[0].directive.contains("install the missing module"),
+            "{}",
+            t[0].directive
+        );
+        assert_eq!(t[0].episodes.len(), 1);
+    }
+
+    #[test]
+    fn nested_failure_is_no_ones_support() {
+        // `git gc` failed while the curl failure was being recovered: not a lesson.
+        let h = vec![
+            rec(
+                "s",
+                "curl -sS http://127.0.0.1:8080/health",
+                false,
+                "curl: (7) Failed to connect",
+            ),
+            rec("s", "git gc --prune=now", false, "fatal: not a git repository"),
+            rec("s", "curl -sS http://127.0.0.1:8080/health", true, "ok"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
+        assert!(build(&e, &p).iter().all(|c| !c.episodes.contains(&1)));
+    }
+
+    #[test]
+    fn failure_class_scopes() {
+        assert_eq!(
+            failure_class("python|x|EADDRINUSE", "python", Some("EADDRINUSE")),
+            "anchor:EADDRINUSE"
+        );
+        assert_eq!(
+            failure_class("git|merge|conflict", "git", Some("conflict")),
+            "domain:git|conflict"
+        );
+        assert_eq!(
+            failure_class("shell|x|permission-denied", "shell", Some("permission-denied")),
+            "cluster:shell|x|permission-denied"
+        );
+        assert_eq!(edit_distance("pyhton", "python", 2), 1);
+        assert_eq!(edit_distance("comit", "commit", 2), 1);
+        assert!(edit_distance("make", "cargo", 2) > 2);
+    }
+
+    #[test]
+    fn unsafe_fix_is_its_own_group() {
+        let h = vec![
+            rec("a", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
+            rec("a", "chmod +x backup.sh", true, ""),
+            rec("a", "./backup.sh", true, "done"),
+            rec("b", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
+            rec("b", "chmod 777 backup.sh", true, ""),
+            rec("b", "./backup.sh", true, "done"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 2, "{c:#?}");
+        assert!(c
+            .iter()
+            .any(|c| c.unsafe_fix == Some("chmod_777") && c.episodes.len() == 1));
+        assert!(c.iter().all(|c| c.covered == Some(1) && c.recovered_in_cluster == 2));
+    }
+
+    #[test]
+    fn unsafe_fix_does_not_absorb_open_episodes() {
+        let h = vec![
+            rec("a", "git push", false, "! [rejected] (non-fast-forward)"),
+            rec("a", "git push --force", true, "+ forced update"),
+            rec("b", "git push", false, "! [rejected] (non-fast-forward)"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 2);
+        assert!(c
+            .iter()
+            .any(|c| c.source == DirectiveSource::Template && c.episodes.len() == 1));
+    }
+
+    #[test]
+    fn dedup_merges_identical_keys() {
+        let h = vec![
+            rec("a", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'y'"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 1);
+        let twice = dedup(vec![c[0].clone(), c[0].clone()]);
+        assert_eq!(twice.len(), 1);
+        assert_eq!(twice[0].episodes.len(), 2);
+    }
+}

@@ -1,0 +1,41 @@
+//! What a directive is, below the modules that make it ([`crate::learn::candidates`]) and
+//! the ones that judge it ([`crate::learn::directive_evidence`], [`crate::learn::assess`]).
+
+/// Where a directive came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectiveSource {
+    /// Steps that ran between the failure and a successful retry.
+    Fix,
+    /// Flags the successful retry added.
+    Variant,
+    /// The follow-up of a session that moved on (not proven by a retry).
+    Proposed,
+    /// The remedy table (no fix observed).
+    Template,
+    /// An external extractor (`--extractor-cmd`).
+    Extractor,
+}
+
+impl DirectiveSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DirectiveSource::Fix => "fix",
+            DirectiveSource::Variant => "variant",
+            DirectiveSource::Proposed => "proposed",
+            DirectiveSource::Template => "template",
+            DirectiveSource::Extractor => "extractor",
+        }
+    }
+}
+
+/// The directive's action, for directive evidence: a step to run (domain, action and
+/// required flags), or flags to add to the retried command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirectiveAction {
+    Step {
+        domain: String,
+        action: String,
+        flags: Vec<String>,
+    },
+    AddFlags(Vec<String>),
+}

@@ -1,0 +1,528 @@
+//! Episodes: a failure, the commands that followed it in the same session, and how it ended.
+//!
+//! - **Recovered**: the failing action (same domain and action) later succeeded in the
+//!   session. The fix is what changed: the non-read-only commands run in between (and any
+//!   steps chained before the retry, `git pull --rebase && git push`), or — when nothing
+//!   ran in between — the changed flags of the retry itself (`--network=host`), or the
+//!   context it added (`PYTHONPATH=src …`, `cd web && …`, see [`context_added`]).
+//! - **Flaky**: the same command was retried *unchanged* (only diagnosis or `sleep` in
+//!   between) until it passed. There is no directive to learn.
+//! - **MovedOn**: the session went on with other successful commands but never re-ran the
+//!   failing action. The first non-read-only follow-up is kept as a *proposed* fix (unproven).
+//! - **Unresolved**: nothing succeeded after the failure in the session.
+//!
+//! Repeated failures of the same action before the outcome belong to one episode (its
+//! attempts), so a grind of five identical failures is one episode, not five.
+//!
+//! Everything here is pure and linear: each failure looks at most [`WINDOW`] records ahead
+//! in its own session, and records are normalised once ([`Prepared`]).
+
+use crate::evidence::Record;
+use crate::learn::command_norm::{normalize, CmdNorm};
+use crate::learn::matcher::{record_text, Idf, RecordView, Vocab};
+use crate::learn::origin_trust::{classify, Trust};
+use crate::learn::signature::{signature, Signature};
+use std::collections::{HashMap, HashSet};
+
+/// How far (in records of the same session) an episode looks for its outcome.
+pub const WINDOW: usize = 40;
+
+/// Attempted steps kept for a session that moved on.
+pub const MOVED_ON_STEPS: usize = 3;
+
+/// Every record normalised once: command, signature, matcher view, trust; plus the
+/// per-session record order and the history-wide IDF.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    pub norms: Vec<CmdNorm>,
+    pub sigs: Vec<Signature>,
+    pub views: Vec<RecordView>,
+    pub trust: Vec<Trust>,
+    pub vocab: Vocab,
+    pub idf: Idf,
+    /// Session id → indices of its records, in history order.
+    pub sessions: Vec<(String, Vec<usize>)>,
+    /// Record index → (session slot, position in that session).
+    pub position: Vec<(usize, usize)>,
+}
+
+impl Prepared {
+    /// Normalises a history (oldest first). Linear in its size.
+    pub fn new(history: &[Record]) -> Prepared {
+        let mut vocab = Vocab::default();
+        let mut norms = Vec::with_capacity(history.len());
+        let mut sigs = Vec::with_capacity(history.len());
+        let mut views = Vec::with_capacity(history.len());
+        let mut slot_of: HashMap<&str, usize> = HashMap::new();
+        let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut position = Vec::with_capacity(history.len());
+        for (i, r) in history.iter().enumerate() {
+            let n = normalize(&r.cmd);
+            let mut s = signature(&r.tail);
+            let terms = vocab.add_doc(&record_text(&n, &s));
+            views.push(RecordView::new(&n, &s, terms, r.ok));
+            if r.ok {
+                // Only failures need their template later (clusters, triggers): keep
+                // memory linear in failures, not in output size.
+                s.template = String::new();
+                s.anchors.clear();
+            }
+            norms.push(n);
+            sigs.push(s);
+            let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {
+                sessions.push((r.session.clone(), Vec::new()));
+                sessions.len() - 1
+            });
+            position.push((slot, sessions[slot].1.len()));
+            sessions[slot].1.push(i);
+        }
+        let idf = vocab.idf();
+        Prepared {
+            norms,
+            sigs,
+            views,
+            trust: classify(history),
+            vocab,
+            idf,
+            sessions,
+            position,
+        }
+    }
+
+    /// The records of `i`'s session after `i`, at most `window` of them.
+    pub fn after(&self, i: usize, window: usize) -> &[usize] {
+        let (slot, pos) = self.position[i];
+        let idxs = &self.sessions[slot].1;
+        let end = (pos + 1 + window).min(idxs.len());
+        &idxs[(pos + 1).min(end)..end]
+    }
+
+    /// Cluster key of a failure record: domain, action and primary anchor (or the
+    /// masked template when it has no anchor).
+    pub fn cluster_key(&self, i: usize) -> String {
+        let n = &self.norms[i];
+        let s = &self.sigs[i];
+        match s.primary() {
+            Some(a) => format!("{}|{}|{}", n.domain(), n.action(), a),
+            None => format!("{}|{}|tpl:{}", n.domain(), n.action(), s.template.to_lowercase()),
+        }
+    }
+}
+
+/// How an episode ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Recovered,
+    Flaky,
+    MovedOn,
+    Unresolved,
+}
+
+/// One step of a fix: a command segment that ran successfully between failure and retry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixStep {
+    /// Record index it came from.
+    pub idx: usize,
+    pub text: String,
+    pub domain: String,
+    pub action: String,
+    pub flags: Vec<String>,
+}
+
+/// A failure and what followed it.
+#[derive(Debug, Clone)]
+pub struct Episode {
+    /// Index of the first failing record.
+    pub fail_idx: usize,
+    /// Every failing attempt of this action in the episode (first included).
+    pub attempts: Vec<usize>,
+    pub domain: String,
+    pub action: String,
+    pub outcome: Outcome,
+    /// The fix (Recovered) or the proposed fix (MovedOn); empty otherwise.
+    pub steps: Vec<FixStep>,
+    /// Words the successful retry added to the failing command (Recovered by a variant).
+    pub variant: Vec<String>,
+    /// The successful retry (Recovered / Flaky).
+    pub retry_idx: Option<usize>,
+    /// The first unsafe pattern ([`crate::learn::safety`]) in what the session ran between the
+    /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
+    /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
+    /// is its own lesson, never merged with a safe one that shares its key.
+    pub unsafe_fix: Option<&'static str>,
+    /// The failure happened while an earlier failure of the session was being recovered
+    /// (between that failure and its successful retry): an attempt inside someone else's
+    /// fix, not a standing problem of its own.
+    pub nested: bool,
+}
+
+impl Episode {
+    /// Records this episode's knowledge comes from (failures, fix steps, retry).
+    pub fn evidence(&self) -> Vec<usize> {
+        let mut v = self.attempts.clone();
+        v.extend(self.steps.iter().map(|s| s.idx));
+        v.extend(self.retry_idx);
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The key of the fix, masked so that `-m 512m` and `-m 1g` are the same fix:
+    /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
+    pub fn fix_key(&self) -> String {
+        if !self.steps.is_empty() {
+            let parts: Vec<String> = self
+                .steps
+                .iter()
+                .map(|s| {
+                    let mut f: Vec<String> = s.flags.iter().map(|f| mask_value(f)).collect();
+                    f.sort();
+                    f.dedup();
+                    format!("{} {} {}", s.domain, s.action, f.join(" ")).trim().to_string()
+                })
+                .collect();
+            // A proven fix and the same step proposed by a session that moved on are one
+            // lesson: they share the key (the directive wording differs, not the lesson).
+            return format!("steps:{}", parts.join(" && "));
+        }
+        if !self.variant.is_empty() {
+            // Changed positional arguments (other versions, other files) are one kind of
+            // fix; added flags are keyed by the flags themselves.
+            let mut v: Vec<String> = self
+                .variant
+                .iter()
+                .map(|w| {
+                    if w.starts_with('-') || is_env_assignment(w) {
+                        mask_value(w)
+                    } else if w.starts_with("cd ") {
+                        "cd <v>".into()
+                    } else {
+                        "<args>".into()
+                    }
+                })
+                .collect();
+            v.sort();
+            v.dedup();
+            return format!("variant:{}", v.join(" "));
+        }
+        String::new()
+    }
+}
+
+/// `NAME=value` (an environment assignment word).
+fn is_env_assignment(w: &str) -> bool {
+    match w.split_once('=') {
+        Some((k, _)) => {
+            !k.is_empty()
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !k.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// The context a retry added to the failing command line, which normalisation sets
+/// aside as housekeeping: environment assignments (`PYTHONPATH=src`) and directory
+/// changes (`cd web`), each as one word, when the failing line did not have them.
+pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
+    let ctx = |cmd: &str| -> Vec<String> {
+        let words: Vec<&str> = cmd.split_whitespace().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i].trim_matches(|c| c == '(' || c == ')' || c == ';');
+            if w == "cd" && i + 1 < words.len() {
+                out.push(format!("cd {}", words[i + 1].trim_end_matches(';')));
+                i += 2;
+                continue;
+            }
+            let segment_start =
+                i == 0 || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env") || is_env_assignment(words[i - 1]);
+            if segment_start && is_env_assignment(w) {
+                out.push(w.to_string());
+            }
+            i += 1;
+        }
+        out
+    };
+    let before = ctx(fail);
+    ctx(retry).into_iter().filter(|w| !before.contains(w)).collect()
+}
+
+/// `-m=512m` → `-m=<v>`, `512m` → `<v>`; flags without values unchanged.
+fn mask_value(w: &str) -> String {
+    if let Some((k, _)) = w.split_once('=') {
+        return format!("{k}=<v>");
+    }
+    if w.starts_with('-') {
+        return w.to_string();
+    }
+    if w.chars().any(|c| c.is_ascii_digit()) || w.contains('/') || w.contains('.') {
+        return "<v>".to_string();
+    }
+    w.to_string()
+}
+
+fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment) -> FixStep {
+    FixStep {
+        idx,
+        text: seg.text(),
+        domain: seg.domain.clone(),
+        action: seg.action.clone(),
+        flags: seg.flags().into_iter().map(str::to_string).collect(),
+    }
+}
+
+/// Extracts the episodes of a history. `window` bounds the look-ahead per failure.
+pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episode> {
+    let mut out = Vec::new();
+    for (_, idxs) in &prep.sessions {
+        let mut absorbed: HashSet<usize> = HashSet::new();
+        for &i in idxs {
+            if history[i].ok || absorbed.contains(&i) {
+                continue;
+            }
+            let norm = &prep.norms[i];
+            let Some(seg) = norm.primary() else { continue };
+            let (d, a) = (seg.domain.clone(), seg.action.clone());
+            let fail_words = seg.words.clone();
+            let mut attempts = vec![i];
+            let mut between: Vec<usize> = Vec::new();
+            let mut retry: Option<(usize, usize)> = None;
+            for &k in prep.after(i, window) {
+                let nk = &prep.norms[k];
+                match nk.find(&d, &a) {
+                    Some(sp) if history[k].ok => {
+                        retry = Some((k, sp));
+                        break;
+                    }
+                    Some(_) => {
+                        attempts.push(k);
+                        absorbed.insert(k);
+                    }
+                    None if history[k].ok => between.push(k),
+                    None => {}
+                }
+            }
+            let mut steps: Vec<FixStep> = Vec::new();
+            for &b in &between {
+                for s in &prep.norms[b].segments {
+                    if !(s.is_read_only() || s.piped || s.domain == d && s.action == a) {
+                        steps.push(step_of(b, s));
+                    }
+                }
+            }
+            let (outcome, variant, retry_idx) = match retry {
+                Some((k, sp)) => {
+                    for s in prep.norms[k].segments.iter().take(sp) {
+                        if !s.is_read_only() && !s.piped {
+                            steps.push(step_of(k, s));
+                        }
+                    }
+                    let retry_words = &prep.norms[k].segments[sp].words;
+                    let added: Vec<String> = retry_words
+                        .iter()
+                        .filter(|w| !fail_words.contains(w))
+                        .cloned()
+                        .collect();
+                    let context = if steps.is_empty() && added.is_empty() {
+                        context_added(&history[i].cmd, &history[k].cmd)
+                    } else {
+                        Vec::new()
+                    };
+                    if !context.is_empty() {
+                        // The same command in another context (`PYTHONPATH=src …`,
+                        // `cd web && …`): the context is the fix.
+                        (Outcome::Recovered, context, Some(k))
+                    } else if steps.is_empty() && added.is_empty() {
+                        (Outcome::Flaky, Vec::new(), Some(k))
+                    } else if steps.is_empty() {
+                        (Outcome::Recovered, added, Some(k))
+                    } else {
+                        (Outcome::Recovered, Vec::new(), Some(k))
+                    }
+                }
+                None if !between.is_empty() => {
+                    // Keep the first few attempted steps (what the session tried): never a
+                    // directive, but they tell whether it tried a fix proven elsewhere.
+                    steps.truncate(MOVED_ON_STEPS);
+                    (Outcome::MovedOn, Vec::new(), None)
+                }
+                None => {
+                    steps.clear();
+                    (Outcome::Unresolved, Vec::new(), None)
+                }
+            };
+            if outcome == Outcome::Flaky {
+                steps.clear();
+            }
+            // What to check: a recovery's whole span (it is short: it ends at the retry);
+            // for a session that moved on, the records of the steps it tried.
+            let unsafe_fix = match outcome {
+                Outcome::Recovered => crate::learn::safety::check(
+                    between
+                        .iter()
+                        .copied()
+                        .chain(retry.map(|(k, _)| k))
+                        .map(|k| history[k].cmd.as_str()),
+                ),
+                Outcome::MovedOn => {
+                    let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
+                    idx.dedup();
+                    crate::learn::safety::check(idx.into_iter().map(|k| history[k].cmd.as_str()))
+                }
+                _ => None,
+            };
+            out.push(Episode {
+                fail_idx: i,
+                attempts,
+                domain: d,
+                action: a,
+                outcome,
+                steps,
+                variant,
+                retry_idx,
+                unsafe_fix,
+                nested: false,
+            });
+        }
+    }
+    out.sort_by_key(|e| e.fail_idx);
+    // Nested failures: inside an earlier episode's (failure, retry) span of the session.
+    let spans: Vec<(usize, usize, usize)> = out
+        .iter()
+        .filter_map(|e| {
+            e.retry_idx.map(|r| {
+                let (slot, a) = prep.position[e.fail_idx];
+                (slot, a, prep.position[r].1)
+            })
+        })
+        .collect();
+    if !spans.is_empty() {
+        let mut by_slot: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+        for (slot, a, b) in spans {
+            by_slot.entry(slot).or_default().push((a, b));
+        }
+        for e in &mut out {
+            let (slot, pos) = prep.position[e.fail_idx];
+            if let Some(v) = by_slot.get(&slot) {
+                e.nested = v.iter().any(|&(a, b)| a < pos && pos < b);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
+        Record::new(
+            "2026-01-01T00:00:00.000Z",
+            session,
+            "/w",
+            cmd,
+            Some(if ok { 0 } else { 1 }),
+            ok,
+            tail,
+        )
+    }
+
+    fn eps(h: &[Record]) -> Vec<Episode> {
+        let p = Prepared::new(h);
+        extract(h, &p, WINDOW)
+    }
+
+    #[test]
+    fn recovered_by_steps() {
+        let h = vec![
+            rec("s", "git push", false, "! [rejected] main -> main (fetch first)"),
+            rec("s", "git status", true, "On branch main"),
+            rec("s", "git pull --rebase", true, "Successfully rebased"),
+            rec("s", "git push", true, "main -> main"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].steps.len(), 1);
+        assert_eq!(e[0].steps[0].text, "git pull --rebase");
+        assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+        assert_eq!(e[0].retry_idx, Some(3));
+    }
+
+    #[test]
+    fn recovered_in_one_chain_and_by_variant() {
+        let h = vec![
+            rec("a", "git push origin feature", false, "! [rejected] non-fast-forward"),
+            rec("a", "git pull --rebase && git push", true, "Everything up-to-date"),
+            rec("b", "docker build -t app .", false, "ERROR: failed to solve: timeout"),
+            rec("b", "docker build --network=host -t app .", true, "Successfully built"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+        assert_eq!(e[1].outcome, Outcome::Recovered);
+        assert_eq!(e[1].variant, vec!["--network=host".to_string()]);
+    }
+
+    #[test]
+    fn a_changed_context_is_a_fix() {
+        let h = vec![
+            rec(
+                "a",
+                "python3 -m app.cli",
+                false,
+                "ModuleNotFoundError: No module named 'app'",
+            ),
+            rec("a", "PYTHONPATH=src python3 -m app.cli", true, "ok"),
+            rec(
+                "b",
+                "npm run build",
+                false,
+                "npm error enoent Could not read package.json",
+            ),
+            rec("b", "cd web && npm run build", true, "built"),
+            rec("c", "make test", false, "make: *** [test] Error 1"),
+            rec("c", "sleep 1 && make test", true, "ok"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].variant, vec!["PYTHONPATH=src".to_string()]);
+        assert_eq!(e[0].fix_key(), "variant:PYTHONPATH=<v>");
+        assert_eq!(e[1].variant, vec!["cd web".to_string()]);
+        assert_eq!(e[1].fix_key(), "variant:cd <v>");
+        assert_eq!(e[2].outcome, Outcome::Flaky, "sleep is not a context");
+        assert!(context_added("cd web && make", "cd web && make").is_empty());
+    }
+
+    #[test]
+    fn flaky_moved_on_unresolved() {
+        let h = vec![
+            rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+            rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+            rec("a", "ls", true, ""),
+            rec("a", "sleep 5 && pytest tests/", true, "1 passed"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "pip install x", true, "Successfully installed x"),
+            rec("c", "cargo build", false, "error[E0432]"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 3, "two attempts of pytest are one episode");
+        assert_eq!(e[0].outcome, Outcome::Flaky);
+        assert_eq!(e[0].attempts.len(), 2);
+        assert_eq!(e[1].outcome, Outcome::MovedOn);
+        assert_eq!(e[1].fix_key(), "steps:python install");
+        assert_eq!(e[2].outcome, Outcome::Unresolved);
+    }
+
+    #[test]
+    fn sessions_do_not_mix() {
+        let h = vec![
+            rec("a", "git push", false, "! [rejected] (fetch first)"),
+            rec("b", "git push", true, "ok"),
+        ];
+        assert_eq!(eps(&h)[0].outcome, Outcome::Unresolved);
+    }
+}

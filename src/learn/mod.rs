@@ -1,0 +1,40 @@
+//! **Learning**: recurring failures in the log become tested, gated standing rules.
+//!
+//! Owns the whole pipeline, offline and deterministic: command normalisation
+//! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
+//! candidates ([`candidates`]), the matcher ([`matcher`]), replay against history
+//! ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
+//! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
+//! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
+//! ([`config`]), the rule store and packs ([`rules`], [`rule_export`]), what the agent is
+//! shown ([`rules_inject`]) and the SessionEnd hook ([`session_end`]).
+//!
+//! May use: the crate root and [`crate::evidence`]. Never [`crate::discipline`] or
+//! [`crate::measure`] (the field test measures this, not the other way round).
+
+pub mod assess;
+pub mod candidates;
+pub mod command_norm;
+pub mod config;
+pub mod directive;
+pub mod directive_evidence;
+pub mod episodes;
+pub mod matcher;
+pub mod origin_trust;
+pub mod outcome;
+pub mod pipeline;
+pub mod remedy;
+pub mod rule_export;
+pub mod rule_replay;
+pub mod rules;
+pub mod rules_inject;
+pub mod safety;
+pub mod session_end;
+pub mod signature;
+pub mod wilson;
+
+// The pipeline's entry points and types, as callers name them: `crate::learn::run_pipeline`.
+pub use config::*;
+pub use outcome::*;
+pub use pipeline::*;
+pub use session_end::*;

@@ -1,0 +1,632 @@
+//! The learning pipeline and the SessionEnd hook (`fable-learn`).
+//!
+//! [`run_pipeline`] is the one pure entry point — no I/O — used by `fable rules extract`,
+//! the SessionEnd hook and the field test alike:
+//! records → [`Prepared`] (normalised once) → [`episodes`] → [`candidates`] (clustered,
+//! deduplicated) → [`rule_replay`] + gates → ranked rules (formats.md §3).
+//!
+//! **Accepted vs promoted.** Two different questions, answered separately:
+//! - *accepted* (`accepted: true`, what the field test counts): replay verdict `pass` and
+//!   no gate blocked it — trusted evidence, safe directive, not generic, directive
+//!   evidence not negative, not contested, and its support is a valid source (below).
+//!   One unresolved failure can make an accepted template rule: a failure the agent
+//!   could not get past is exactly where a standing rule pays.
+//! - *promotable* (and auto-promoted when the policy is on): accepted **and** the Wilson
+//!   lower bound of precision ≥ `promote_lower_bound` (0.5 → at least 4 clean prevented
+//!   failures; `min_sample` in each rule says how many the bound implies). A rule seen
+//!   once is never injected into a live project's sessions on its own.
+//!
+//! **Support, sources and contest** (what a rule is learned from). A candidate is
+//! (failure cluster, directive); its `support` is the episodes consistent with that
+//! directive, and the field test counts a trajectory for a rule only through them.
+//! - *Fix directives* come only from a fix after which the failing action (same domain
+//!   and action) succeeded — a recovered episode ([`candidates`]). What a session tried
+//!   before moving on is never a directive, and a session that only looked (`pip list`,
+//!   `git log`) and moved on is no one's support. Support of a fix directive: the
+//!   cluster's episodes whose fix agrees with it (same step, the directive's flags
+//!   included; `git pull --no-rebase` does not agree with `git pull --rebase`). An unsafe
+//!   fix (`git push --force`, `chmod 777`, `curl … | sh`, deleting a database) is its own
+//!   candidate, blocked by the safety gate, and a competing fix for the others.
+//! - *Template directives* (the remedy table by anchor, else "do not retry unchanged")
+//!   are supported by **unresolved** failures: nothing succeeded after them, or — for a
+//!   known remedy only — the session tried a safe fix of its own that never made the
+//!   action succeed. Not unresolved: a typo corrected (`pyhton` → `python3`), the
+//!   remedy itself taken (`git add`, commit after a merge conflict), a failure nested
+//!   inside another failure's recovery. A template never takes self-resolved support.
+//! - *Self-resolved* episodes (recovered, or moved on after a fix proven in the cluster)
+//!   show the agent already knew the fix: replay counts them as prevented and directive
+//!   evidence measures them, but they are a *source* only when the same fix recurs in
+//!   ≥ `min_sessions_self_resolved` (2) sessions — ≥ `min_sessions_variant` (3) when the
+//!   fix is the failing command retried with other flags or arguments (otherwise a
+//!   flaky-style retry), ≥ `min_sessions_unanchored` (3) when the failure has no anchor —
+//!   **and** the cluster has no unresolved failure. When it has, the unresolved ones are
+//!   the support (of the template) and the self-resolved ones only corroborate
+//!   (`self_resolved`). An attempt that included every step of a fix proven in the
+//!   cluster does not make the cluster "unresolved".
+//! - *Recurrence*: so a rule accepted from self-resolved support always spans ≥ 2
+//!   sessions that agree with its directive. A template supported by unresolved failures
+//!   may stand on one session: that is the case a standing rule pays for (the CauterRule
+//!   golden corpus holds one unresolved trajectory per class; its replay refs are
+//!   prevented failures, not support), and the template's directive is not learned from
+//!   the session, so it cannot carry that session's mistakes.
+//! - *Contested* (`contested`): over the failure class's recovered episodes — every
+//!   working fix, unsafe ones included — the directive must agree with at least
+//!   `contested_share` (3/4: three agreeing fixes for every competing one) when there
+//!   are ≥ 2 recovered episodes with ≥ 2 distinct fixes. A template that names a command
+//!   (`git pull --rebase`) is judged the same way; one naming none is not comparable.
+//!   The class ([`candidates::failure_class`]) is the anchor across tools for an
+//!   environment condition (EADDRINUSE from `http.server` and from `node`), the program
+//!   for a program-scoped anchor (`command not found`, permission denied, ENOENT) or no
+//!   anchor, else the anchor within the domain (`conflict` in git and in pip differ).
+//!   The price, measured: a history that also holds force-push or merge sessions makes
+//!   "push rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
+//!   accepted for it.
+//! - *Generic*: a trigger without an anchor is generic unless its directive is an
+//!   observed fix and its failure text has ≥ `generic_min_terms` terms (then it needs the
+//!   unanchored recurrence above); an anchorless template is always generic.
+//!
+//! Reason precedence: `blocked_by_trust`, `blocked_by_safety`, `generic`,
+//! `directive_fails`, `contested`, `self_resolved`, then the replay reasons (`no_signal`,
+//! `blocked_by_broken`, `blocked_by_near_miss`), then `min_sample` (accepted but below the
+//! promotion bound), else `pass`.
+
+use crate::evidence::Record;
+use crate::learn::assess::*;
+use crate::learn::candidates::backticked;
+use crate::learn::candidates::{self, Candidate, DirectiveSource};
+use crate::learn::config::*;
+use crate::learn::episodes::{self, Episode, Outcome, Prepared};
+use crate::learn::matcher::{spec_from_text, TriggerSpec};
+use crate::learn::outcome::*;
+use crate::learn::rule_replay::Index;
+use crate::learn::rules::Rule;
+use crate::learn::wilson::min_sample_for;
+use std::collections::HashSet;
+use std::time::Duration;
+
+/// Runs the whole pipeline on a history (oldest first). Pure: no I/O, deterministic.
+pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
+    run_pipeline_with(history, cfg, None)
+}
+
+/// As [`run_pipeline`], with an optional extractor that may propose one extra candidate
+/// per cluster; its candidates go through the same replay and gates.
+pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option<Proposer>) -> LearnOutcome {
+    let prep = Prepared::new(history);
+    let eps = episodes::extract(history, &prep, cfg.window);
+    let mut cands = candidates::build(&eps, &prep);
+    if let Some(p) = proposer {
+        cands.extend(extractor_candidates(&cands, &eps, history, &prep, p));
+    }
+    let cands = candidates::dedup(cands);
+    let ix = Index::new(history, &prep);
+    let mut vocab = prep.vocab.clone();
+    let mut learned: Vec<Learned> = cands
+        .iter()
+        .map(|c| {
+            let spec = TriggerSpec {
+                domain: c.domain.clone(),
+                action: c.action.clone(),
+                anchors: c.anchors.clone(),
+                terms: vocab.query(&format!("{} {}", c.trigger, c.template)),
+            };
+            assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg)
+        })
+        .collect();
+    rank(&mut learned);
+    learned.truncate(cfg.max_candidates);
+    LearnOutcome {
+        records: history.len(),
+        episodes: eps.len(),
+        flaky: eps.iter().filter(|e| e.outcome == Outcome::Flaky).count(),
+        candidates: learned,
+        min_sample: min_sample_for(cfg.promote_lower_bound),
+        config: cfg.clone(),
+    }
+}
+
+fn rank(learned: &mut [Learned]) {
+    learned.sort_by(|a, b| {
+        let key = |l: &Learned| {
+            (
+                l.rule.accepted == Some(true),
+                l.rule.rank.unwrap_or(0.0),
+                l.rule.sessions.unwrap_or(0),
+            )
+        };
+        let (ka, kb) = (key(a), key(b));
+        kb.0.cmp(&ka.0)
+            .then(kb.1.partial_cmp(&ka.1).unwrap_or(std::cmp::Ordering::Equal))
+            .then(kb.2.cmp(&ka.2))
+            .then(a.rule.key.cmp(&b.rule.key))
+    });
+    for (i, l) in learned.iter_mut().enumerate() {
+        l.rule.id = format!("C-{}", i + 1);
+    }
+}
+
+/// Re-assesses existing rules (stored or imported) against a history: replay and every
+/// gate run again; support becomes the local failures they prevent. Ids, status (except
+/// that a gate may now block) and provenance are the caller's to keep.
+pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Rule> {
+    let prep = Prepared::new(history);
+    let ix = Index::new(history, &prep);
+    let eps = episodes::extract(history, &prep, cfg.window);
+    let mut vocab = prep.vocab.clone();
+    rules
+        .iter()
+        .map(|r| {
+            let mut spec = spec_from_text(&r.trigger, &r.domain, &mut vocab);
+            if !r.anchors.is_empty() {
+                spec.anchors = r.anchors.clone();
+            }
+            if let Some(a) = &r.action {
+                spec.domain = r.domain.clone();
+                spec.action = a.clone();
+            }
+            if let Some(sig) = &r.signature {
+                let mut t = vocab.query(&format!("{} {}", r.trigger, sig));
+                spec.terms.append(&mut t);
+                spec.terms.sort_unstable();
+                spec.terms.dedup();
+            }
+            let cmds = if r.directive_cmds.is_empty() {
+                backticked(&r.directive)
+            } else {
+                r.directive_cmds.clone()
+            };
+            // Support: local episodes whose failure this rule's own key/cluster covers.
+            let support: Vec<&Episode> = match r.key.as_deref().and_then(|k| k.split("||").next()) {
+                Some(cluster) => eps
+                    .iter()
+                    .filter(|e| e.outcome != Outcome::Flaky && prep.cluster_key(e.fail_idx) == cluster)
+                    .collect(),
+                None => Vec::new(),
+            };
+            let subj = Subject {
+                spec: &spec,
+                directive: &r.directive,
+                directive_cmds: &cmds,
+                directive_action: None,
+                support,
+                origin: Origin::default(),
+            };
+            let a = assess(&subj, history, &prep, &ix, cfg);
+            let mut out = r.clone();
+            out.verdict = a.verdict.as_str().into();
+            out.reason = a.reason.into();
+            out.prevented = a.replay.prevented.len() as u64;
+            out.broken = a.replay.broken.len() as u64;
+            out.near_misses = a.replay.near_misses.len() as u64;
+            out.precision = a.precision;
+            out.wilson = a.wilson;
+            out.accepted = Some(a.accepted);
+            out.promotable = Some(a.promotable);
+            out.trust = Some(a.trust.as_str().into());
+            out.safety = a.safety.map(str::to_string);
+            out.rank = Some(a.rank);
+            out.min_sample = min_sample_for(cfg.promote_lower_bound);
+            if out.support.is_empty() || out.origin.as_deref().is_some_and(|o| o.starts_with("pack")) {
+                out.support = refs(history, &a.replay.prevented)
+                    .iter()
+                    .map(SupportRef::to_support)
+                    .collect();
+            }
+            if status_for(&a, cfg) == "blocked" {
+                out.status = "blocked".into();
+            }
+            out
+        })
+        .collect()
+}
+
+fn extractor_candidates(
+    base: &[Candidate],
+    eps: &[Episode],
+    history: &[Record],
+    prep: &Prepared,
+    proposer: Proposer,
+) -> Vec<Candidate> {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for c in base {
+        if !seen.insert(c.cluster.as_str()) {
+            continue;
+        }
+        let Some(&ei) = c.episodes.first() else { continue };
+        let e = &eps[ei];
+        let f = &history[e.fail_idx];
+        let brief = EpisodeBrief {
+            domain: c.domain.clone(),
+            action: c.action.clone(),
+            command: f.cmd.clone(),
+            output: f.tail.clone(),
+            signature: c.template.clone(),
+            anchors: c.anchors.clone(),
+            followups: prep
+                .after(e.fail_idx, 5)
+                .iter()
+                .map(|&k| history[k].cmd.clone())
+                .collect(),
+            outcome: outcome_name(e.outcome).to_string(),
+        };
+        let Some(p) = proposer(&brief) else { continue };
+        if p.trigger.trim().is_empty() || p.directive.trim().is_empty() {
+            continue;
+        }
+        let anchors = crate::learn::signature::anchors(&p.trigger);
+        let norm_dir: String = crate::learn::matcher::terms(&p.directive).join(" ");
+        out.push(Candidate {
+            key: format!("{}||x:{}", c.cluster, norm_dir),
+            cluster: c.cluster.clone(),
+            domain: c.domain.clone(),
+            action: c.action.clone(),
+            label: c.label.clone(),
+            anchors,
+            template: c.template.clone(),
+            trigger: p.trigger.trim().to_string(),
+            directive: p.directive.trim().to_string(),
+            source: DirectiveSource::Extractor,
+            directive_cmds: backticked(&p.directive),
+            directive_action: None,
+            episodes: base
+                .iter()
+                .filter(|o| o.cluster == c.cluster)
+                .flat_map(|o| o.episodes.clone())
+                .collect(),
+            unsafe_fix: None,
+            recovered_in_cluster: c.recovered_in_cluster,
+            fix_keys_in_cluster: c.fix_keys_in_cluster,
+            covered: None,
+            class_unresolved: c.class_unresolved,
+            remedy_known: false,
+        });
+    }
+    out
+}
+
+/// Runs an external extractor command (`sh -c CMD`, the brief as JSON on stdin, a
+/// `{trigger, directive}` JSON object expected on stdout). Any failure → no proposal.
+pub fn command_proposer(cmd: &str, timeout: Duration) -> impl Fn(&EpisodeBrief) -> Option<Proposal> + '_ {
+    move |brief| {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        use wait_timeout::ChildExt;
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let input = serde_json::to_string(brief).ok()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        match child.wait_timeout(timeout).ok()? {
+            Some(_) => {}
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+        let mut out = String::new();
+        use std::io::Read;
+        child.stdout.take()?.read_to_string(&mut out).ok()?;
+        serde_json::from_str::<Proposal>(out.trim()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::rules::DirectiveEvidence;
+
+    fn nff_sessions(n: usize, fix: &str) -> Vec<Record> {
+        let mut h = Vec::new();
+        for i in 0..n {
+            let s = format!("s{i}");
+            h.push(rec(
+                &s,
+                "git status",
+                true,
+                "On branch main\nnothing to commit, working tree clean",
+            ));
+            h.push(rec(
+                &s,
+                "git push origin main",
+                false,
+                " ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs",
+            ));
+            h.push(rec(&s, fix, true, "ok"));
+            h.push(rec(&s, "git push origin main", true, "   abc..def  main -> main"));
+        }
+        h
+    }
+
+    #[test]
+    fn recurring_recovered_failure_is_promoted() {
+        let out = run_pipeline(&nff_sessions(5, "git pull --rebase"), &LearnConfig::default());
+        let top = &out.candidates[0].rule;
+        assert_eq!(top.reason, "pass", "{top:#?}");
+        assert_eq!(top.status, "promoted");
+        assert_eq!(top.prevented, 5);
+        assert_eq!(top.broken + top.near_misses, 0);
+        assert_eq!(
+            top.directive_evidence,
+            Some(DirectiveEvidence {
+                taken: 5,
+                worked: 5,
+                failed: 0
+            })
+        );
+        assert_eq!(out.min_sample, Some(4));
+    }
+
+    #[test]
+    fn few_sessions_accepted_but_min_sample() {
+        let out = run_pipeline(&nff_sessions(2, "git pull --rebase"), &LearnConfig::default());
+        let top = &out.candidates[0].rule;
+        assert_eq!(
+            (top.verdict.as_str(), top.reason.as_str(), top.status.as_str()),
+            ("pass", "min_sample", "candidate")
+        );
+        assert_eq!(top.accepted, Some(true));
+    }
+
+    #[test]
+    fn single_self_resolved_is_not_accepted_but_single_unresolved_is() {
+        let one = nff_sessions(1, "git pull --rebase");
+        let top = &run_pipeline(&one, &LearnConfig::default()).candidates[0].rule;
+        assert_eq!(top.reason, "self_resolved");
+        let open = vec![rec(
+            "x",
+            "git push",
+            false,
+            " ! [rejected] main -> main (non-fast-forward)",
+        )];
+        let top = &run_pipeline(&open, &LearnConfig::default()).candidates[0].rule;
+        assert_eq!((top.reason.as_str(), top.accepted), ("min_sample", Some(true)));
+        assert!(top.directive.contains("git pull --rebase"), "{}", top.directive);
+    }
+
+    #[test]
+    fn poisoned_force_push_is_blocked() {
+        let out = run_pipeline(
+            &nff_sessions(6, "git push --force origin main"),
+            &LearnConfig::default(),
+        );
+        assert!(out.candidates.iter().all(|l| l.rule.status != "promoted"));
+        assert!(out.candidates.iter().any(|l| l.rule.reason == "blocked_by_safety"));
+    }
+
+    #[test]
+    fn untrusted_evidence_blocks() {
+        let mut h = nff_sessions(5, "git pull --rebase");
+        h[1].trust = Some("untrusted".into());
+        let out = run_pipeline(&h, &LearnConfig::default());
+        assert_eq!(out.candidates[0].rule.reason, "blocked_by_trust");
+        assert_eq!(out.candidates[0].rule.status, "blocked");
+    }
+
+    #[test]
+    fn directive_copied_from_fetched_text_blocks() {
+        let mut h = Vec::new();
+        for i in 0..5 {
+            let s = format!("s{i}");
+            h.push(rec(
+                &s,
+                "npm install",
+                false,
+                "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree",
+            ));
+            h.push(rec(
+                &s,
+                "curl -s https://example.org/fix",
+                true,
+                "Fix: run npm dedupe --prefer-online then retry",
+            ));
+            h.push(rec(&s, "npm dedupe --prefer-online", true, "ok"));
+            h.push(rec(&s, "npm install", true, "added 3 packages"));
+        }
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let r = &out
+            .candidates
+            .iter()
+            .find(|l| l.rule.directive.contains("dedupe"))
+            .unwrap()
+            .rule;
+        assert_eq!(r.reason, "blocked_by_trust", "{r:#?}");
+    }
+
+    #[test]
+    fn generic_trigger_is_flagged() {
+        let h: Vec<Record> = (0..4)
+            .map(|i| rec(&format!("s{i}"), "diagnose", false, "incident"))
+            .collect();
+        let out = run_pipeline(&h, &LearnConfig::default());
+        assert_eq!(out.candidates[0].rule.reason, "generic");
+    }
+
+    #[test]
+    fn directive_that_does_not_work_is_not_promoted() {
+        let mut h = Vec::new();
+        for i in 0..6 {
+            let s = format!("s{i}");
+            h.push(rec(&s, "git push", false, " ! [rejected] main -> main (fetch first)"));
+            h.push(rec(&s, "git fetch", true, ""));
+            h.push(rec(&s, "git push", false, " ! [rejected] main -> main (fetch first)"));
+        }
+        // One session where fetch "worked" gives a candidate with a fetch directive.
+        h.push(rec("w", "git push", false, " ! [rejected] main -> main (fetch first)"));
+        h.push(rec("w", "git fetch", true, ""));
+        h.push(rec("w", "git push", true, ""));
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let r = &out
+            .candidates
+            .iter()
+            .find(|l| l.rule.directive.contains("git fetch"))
+            .unwrap()
+            .rule;
+        assert_eq!(r.reason, "directive_fails", "{r:#?}");
+        assert_ne!(r.status, "promoted");
+    }
+
+    #[test]
+    fn extractor_candidates_go_through_gates() {
+        let h = nff_sessions(5, "git pull --rebase");
+        let fake = |_: &EpisodeBrief| {
+            Some(Proposal {
+                trigger: "git push is rejected as non-fast-forward".into(),
+                directive: "use `git push --force`".into(),
+            })
+        };
+        let out = run_pipeline_with(&h, &LearnConfig::default(), Some(&fake));
+        let x = out
+            .candidates
+            .iter()
+            .find(|l| l.rule.origin.as_deref() == Some("extractor"))
+            .unwrap();
+        assert_eq!(x.rule.reason, "blocked_by_safety");
+    }
+
+    fn find<'a>(out: &'a LearnOutcome, part: &str) -> &'a Learned {
+        out.candidates
+            .iter()
+            .find(|l| l.rule.directive.contains(part))
+            .unwrap_or_else(|| panic!("no rule with {part}: {:#?}", out.candidates))
+    }
+
+    #[test]
+    fn support_is_only_the_episodes_fixed_the_directive_way() {
+        let mut h = nff_sessions(4, "git pull --rebase");
+        let mut force = nff_sessions(1, "git push --force origin main");
+        for r in &mut force {
+            r.session = "poison".into();
+        }
+        h.extend(force);
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let rebase = find(&out, "git pull --rebase");
+        assert!(rebase.support_refs.iter().all(|r| r.session != "poison"));
+        assert_eq!(rebase.support_refs.len(), 4);
+        // 4 of 5 working fixes agree (≥ 3/4): not contested, accepted.
+        assert_eq!(rebase.rule.accepted, Some(true), "{:#?}", rebase.rule);
+        let f = out
+            .candidates
+            .iter()
+            .find(|l| l.support_refs.iter().any(|r| r.session == "poison"))
+            .unwrap();
+        assert_eq!(f.rule.reason, "blocked_by_safety");
+    }
+
+    #[test]
+    fn contested_fixes_accept_nothing() {
+        let mut h = nff_sessions(3, "git pull --rebase");
+        for (i, fix) in [
+            "git pull --no-rebase",
+            "git pull --no-rebase",
+            "git push --force origin main",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut more = nff_sessions(1, fix);
+            for r in &mut more {
+                r.session = format!("other{i}");
+            }
+            h.extend(more);
+        }
+        let out = run_pipeline(&h, &LearnConfig::default());
+        assert!(
+            out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+            "{:#?}",
+            out.candidates
+        );
+        assert_eq!(find(&out, "git pull --rebase").rule.reason, "contested");
+        assert_eq!(find(&out, "--no-rebase").rule.reason, "contested");
+    }
+
+    #[test]
+    fn self_resolved_corroborates_when_the_class_has_unresolved_failures() {
+        let mut h = nff_sessions(3, "git pull --rebase");
+        h.push(rec(
+            "open",
+            "git push",
+            false,
+            " ! [rejected] main -> main (non-fast-forward)",
+        ));
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let fix = find(&out, "run `git pull --rebase`, then retry");
+        assert_eq!(fix.rule.reason, "self_resolved");
+        assert_eq!(fix.rule.accepted, Some(false));
+        let t = out
+            .candidates
+            .iter()
+            .find(|l| l.rule.directive_source.as_deref() == Some("template"))
+            .unwrap();
+        assert_eq!(t.rule.accepted, Some(true), "{:#?}", t.rule);
+        assert_eq!(t.support_refs.len(), 1);
+        assert_eq!(t.support_refs[0].session, "open");
+        // The self-resolved sessions are evidence: replay counts them as prevented.
+        assert_eq!(t.rule.prevented, 4);
+    }
+
+    #[test]
+    fn variant_retry_needs_three_sessions() {
+        let mk = |n: usize| {
+            let mut h = Vec::new();
+            for i in 0..n {
+                let s = format!("v{i}");
+                h.push(rec(
+                    &s,
+                    "kubectl apply -f deploy.yaml",
+                    false,
+                    "error: no matches for kind",
+                ));
+                h.push(rec(&s, "kubectl apply --server-side -f deploy.yaml", true, "created"));
+            }
+            h
+        };
+        let two = run_pipeline(&mk(2), &LearnConfig::default());
+        assert_eq!(find(&two, "--server-side").rule.reason, "self_resolved");
+        let three = run_pipeline(&mk(3), &LearnConfig::default());
+        assert_eq!(find(&three, "--server-side").rule.accepted, Some(true));
+    }
+
+    #[test]
+    fn moved_on_exploration_is_not_a_lesson() {
+        let mut h = Vec::new();
+        for i in 0..3 {
+            let s = format!("m{i}");
+            h.push(rec(
+                &s,
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'pandas'",
+            ));
+            h.push(rec(&s, "pip list", true, "numpy"));
+        }
+        let out = run_pipeline(&h, &LearnConfig::default());
+        assert!(
+            out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+            "{:#?}",
+            out.candidates
+        );
+    }
+
+    #[test]
+    fn reassess_imported_rule() {
+        let h = nff_sessions(5, "git pull --rebase");
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let mut r = out.candidates[0].rule.clone();
+        r.origin = Some("pack:x".into());
+        r.support.clear();
+        let again = reassess(&[r], &h, &LearnConfig::default());
+        assert_eq!(again[0].prevented, 5);
+        assert_eq!(again[0].verdict, "pass");
+        assert_eq!(again[0].support.len(), 5);
+    }
+}

@@ -1,0 +1,166 @@
+//! Where promoted rules meet the hooks: the few most relevant rules for a new session, and
+//! the rule that matches a failure at the moment it happens.
+//!
+//! Both run inside hooks, so both only read `.fable/rules.json` (small) — never the
+//! evidence log. Matching a failure uses the same matcher as replay, with the rule's
+//! stored domain/action/anchors; with no history at hand IDF is uniform, which is fine
+//! because the anchor gate does the real work at this point.
+
+use crate::evidence::Record;
+use crate::learn::command_norm::normalize;
+use crate::learn::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
+use crate::learn::rules::{Rule, Store};
+use crate::learn::signature::signature;
+use crate::project::Project;
+
+fn promoted(project: &Project) -> Vec<Rule> {
+    Store::new(&project.fable_dir)
+        .load()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.status == "promoted")
+        .collect()
+}
+
+/// Text for SessionStart listing up to `max` promoted rules, or `None` when there are none.
+/// Most relevant first: the rules that prevented the most failures, then the best ranked.
+pub fn session_context(project: &Project, max: usize) -> Option<String> {
+    let mut rules = promoted(project);
+    if rules.is_empty() || max == 0 {
+        return None;
+    }
+    rules.sort_by(|a, b| {
+        b.prevented
+            .cmp(&a.prevented)
+            .then(
+                b.rank
+                    .unwrap_or(0.0)
+                    .partial_cmp(&a.rank.unwrap_or(0.0))
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+            .then(a.id.cmp(&b.id))
+    });
+    let total = rules.len();
+    let mut s = String::from("Standing rules learned from this project's failures (fable):\n");
+    for r in rules.iter().take(max) {
+        s.push_str(&format!(
+            "- {} ({}): when {}, {}.\n",
+            r.id, r.domain, r.trigger, r.directive
+        ));
+    }
+    if total > max {
+        s.push_str(&format!("({} more in .fable/RULES.md)\n", total - max));
+    }
+    Some(s)
+}
+
+/// The best-matching promoted rule for a failure record and its score.
+///
+/// Runs inside the fail-streak hook at every failure, so it only scores rules of the
+/// failure's own domain (the domain gate: a cross-domain coincidence never counts) and
+/// freezes the IDF weights once, after every trigger is interned.
+pub fn matching_rule(rules: &[Rule], failure: &Record, threshold: f64) -> Option<(Rule, f64)> {
+    if failure.ok {
+        return None;
+    }
+    let norm = normalize(&failure.cmd);
+    let domain = norm.domain().to_string();
+    let candidates: Vec<&Rule> = rules
+        .iter()
+        .filter(|r| r.domain.is_empty() || r.domain == domain)
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut vocab = Vocab::default();
+    let sig = signature(&failure.tail);
+    let terms = vocab.add_doc(&record_text(&norm, &sig));
+    let view = RecordView::new(&norm, &sig, terms, false);
+    let specs: Vec<TriggerSpec> = candidates
+        .iter()
+        .map(|r| {
+            let mut spec: TriggerSpec = crate::learn::matcher::spec_from_text(&r.trigger, &r.domain, &mut vocab);
+            if !r.anchors.is_empty() {
+                spec.anchors = r.anchors.clone();
+            }
+            if let Some(a) = &r.action {
+                spec.domain = r.domain.clone();
+                spec.action = a.clone();
+            }
+            if let Some(sig) = &r.signature {
+                spec.terms.extend(vocab.query(sig));
+                spec.terms.sort_unstable();
+                spec.terms.dedup();
+            }
+            spec
+        })
+        .collect();
+    let idf = vocab.idf();
+    let mut best: Option<(&Rule, f64)> = None;
+    for (r, spec) in candidates.iter().zip(&specs) {
+        let s = score(spec, &view, &idf);
+        if s >= threshold && best.is_none_or(|(_, b)| s > b) {
+            best = Some((r, s));
+        }
+    }
+    best.map(|(r, s)| (r.clone(), s))
+}
+
+/// "Standing rule R-7 applies: …" when a promoted rule's trigger matches this failure.
+pub fn failure_context(project: &Project, failure: &Record) -> Option<String> {
+    let rules = promoted(project);
+    if rules.is_empty() {
+        return None;
+    }
+    let threshold = crate::learn::load_config(&project.fable_dir)
+        .map(|c| c.threshold)
+        .unwrap_or(0.45);
+    let (r, _) = matching_rule(&rules, failure, threshold)?;
+    Some(format!(
+        "Standing rule {} applies: when {}, {}.",
+        r.id, r.trigger, r.directive
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::rules::tests::rule;
+
+    fn project_with(rules: &[Rule]) -> (tempfile::TempDir, Project) {
+        let d = tempfile::tempdir().unwrap();
+        let p = Project::at(d.path());
+        std::fs::create_dir_all(&p.fable_dir).unwrap();
+        Store::new(&p.fable_dir).save(rules).unwrap();
+        (d, p)
+    }
+
+    #[test]
+    fn injects_only_promoted_rules() {
+        let mut a = rule("a", "promoted");
+        a.id = "R-1".into();
+        let mut b = rule("b", "candidate");
+        b.id = "R-2".into();
+        let (_d, p) = project_with(&[a, b]);
+        let s = session_context(&p, 5).unwrap();
+        assert!(s.contains("R-1") && !s.contains("R-2"), "{s}");
+        let f = rec(
+            "s",
+            "git push origin main",
+            false,
+            " ! [rejected]        main -> main (fetch first)",
+        );
+        let c = failure_context(&p, &f).unwrap();
+        assert!(c.starts_with("Standing rule R-1 applies:"), "{c}");
+        let other = rec("s", "cargo build", false, "error[E0432]: unresolved import");
+        assert!(failure_context(&p, &other).is_none());
+    }
+
+    #[test]
+    fn nothing_without_rules() {
+        let (_d, p) = project_with(&[]);
+        assert!(session_context(&p, 5).is_none());
+        assert!(failure_context(&p, &rec("s", "x", false, "y")).is_none());
+    }
+}

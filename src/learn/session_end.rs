@@ -1,0 +1,148 @@
+//! The SessionEnd hook (`fable-learn`) and the pipeline's I/O edges: loading history,
+//! merging an outcome into the store, the cursor that makes re-runs cheap.
+
+use crate::error::Result;
+use crate::evidence::journal::{Journal, Rotation};
+use crate::evidence::Record;
+use crate::hook::{Answer, HookInput};
+use crate::learn::config::*;
+use crate::learn::outcome::*;
+use crate::learn::pipeline::run_pipeline;
+use crate::learn::rules::{self, Rule, Store};
+use crate::project::Project;
+use crate::runner::{HookEnv, HookResult};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The project's whole evidence history (every generation, oldest first).
+pub fn load_history(project: &Project) -> Result<Vec<Record>> {
+    let j = Journal::new(&project.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
+    Ok(j.read_all()?.records)
+}
+
+/// Merges a pipeline outcome into the store. Returns (new ids, promoted ids).
+pub fn store_outcome(store: &Store, outcome: &LearnOutcome) -> Result<(Vec<String>, Vec<String>)> {
+    let now = crate::evidence::now_ts();
+    store.update(|rules| {
+        let before: HashSet<String> = rules
+            .iter()
+            .filter(|r| r.status == "promoted")
+            .map(|r| r.id.clone())
+            .collect();
+        let fresh: Vec<Rule> = outcome.candidates.iter().map(|l| l.rule.clone()).collect();
+        let added = rules::merge(rules, fresh, &now);
+        let promoted: Vec<String> = rules
+            .iter()
+            .filter(|r| r.status == "promoted" && !before.contains(&r.id))
+            .map(|r| r.id.clone())
+            .collect();
+        Ok((added, promoted))
+    })
+}
+
+/// The SessionEnd cursor: how many records the last run had seen.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Cursor {
+    pub records: usize,
+    pub last_ts: Option<String>,
+    pub ran_at: Option<String>,
+    pub ms: Option<u64>,
+    pub note: Option<String>,
+    /// Name and size of every log file at the last run: when they are unchanged there is
+    /// nothing new, and the hook answers without reading the log at all.
+    #[serde(default)]
+    pub files: Vec<(String, u64)>,
+}
+
+/// Name and size of each evidence file, oldest generation first: a cheap "anything new?"
+/// (an append grows the live file; a rotation renames and starts a new one).
+pub fn log_fingerprint(project: &Project) -> Vec<(String, u64)> {
+    let j = Journal::new(&project.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
+    j.files()
+        .iter()
+        .filter_map(|p| {
+            let name = p.file_name()?.to_string_lossy().into_owned();
+            Some((name, std::fs::metadata(p).ok()?.len()))
+        })
+        .collect()
+}
+
+fn cursor_path(fable_dir: &Path) -> std::path::PathBuf {
+    fable_dir.join("state").join("learn.json")
+}
+
+pub fn load_cursor(fable_dir: &Path) -> Cursor {
+    crate::fable_dir::read_string(&cursor_path(fable_dir), crate::fable_dir::Kind::State)
+        .ok()
+        .flatten()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default()
+}
+
+fn save_cursor(fable_dir: &Path, c: &Cursor) -> Result<()> {
+    let p = cursor_path(fable_dir);
+    let s = serde_json::to_string_pretty(c).map_err(|e| crate::error::Error::msg(e.to_string()))?;
+    crate::fable_dir::replace_atomically(&p, s.as_bytes(), false)
+}
+
+/// Default time budget of the SessionEnd run (`FABLE_LEARN_BUDGET_MS`).
+pub const DEFAULT_BUDGET_MS: u64 = 3000;
+
+/// The SessionEnd hook: when records arrived since the last run, run the pipeline over
+/// the whole history (replay needs all of it), merge candidates into the store and apply
+/// the promotion policy. Bounded in time: a run that exceeds the budget writes nothing
+/// but the cursor note. Never blocks: always exit 0.
+pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
+    let Some(project) = env.project(input) else {
+        return Ok(Answer::allow());
+    };
+    let budget = Duration::from_millis(env.var_u64("FABLE_LEARN_BUDGET_MS", DEFAULT_BUDGET_MS));
+    let note = learn_project(&project, budget)?;
+    Ok(Answer::allow().with_note(format!("[fable] fable-learn: {note}")))
+}
+
+/// One bounded learning run for a project; returns a one-line summary.
+pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
+    let start = Instant::now();
+    let mut cursor = load_cursor(&project.fable_dir);
+    let files = log_fingerprint(project);
+    if !files.is_empty() && files == cursor.files {
+        return Ok("no new evidence".into());
+    }
+    let cfg = load_config(&project.fable_dir)?;
+    let history = load_history(project)?;
+    // A rotation can shrink the history below the cursor: then everything is new again.
+    if history.len() == cursor.records && cursor.last_ts.as_deref() == history.last().map(|r| r.ts.as_str()) {
+        cursor.files = files;
+        save_cursor(&project.fable_dir, &cursor)?;
+        return Ok("no new evidence".into());
+    }
+    let outcome = run_pipeline(&history, &cfg);
+    let elapsed = start.elapsed();
+    cursor.ran_at = Some(crate::evidence::now_ts());
+    cursor.ms = Some(elapsed.as_millis() as u64);
+    if elapsed > budget {
+        cursor.note = Some(format!(
+            "over budget ({} ms > {} ms): nothing written",
+            elapsed.as_millis(),
+            budget.as_millis()
+        ));
+        save_cursor(&project.fable_dir, &cursor)?;
+        return Ok(cursor.note.clone().unwrap_or_default());
+    }
+    let (added, promoted) = store_outcome(&Store::new(&project.fable_dir), &outcome)?;
+    cursor.records = history.len();
+    cursor.last_ts = history.last().map(|r| r.ts.clone());
+    cursor.files = files;
+    cursor.note = None;
+    save_cursor(&project.fable_dir, &cursor)?;
+    Ok(format!(
+        "{} records, {} candidates ({} new), {} newly promoted",
+        history.len(),
+        outcome.candidates.len(),
+        added.len(),
+        promoted.len()
+    ))
+}

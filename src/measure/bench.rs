@@ -1,0 +1,405 @@
+//! `fable bench`: whole-process latency of every hook binary against realistic state.
+//!
+//! A hook runs on every tool call of every session, so what matters is the whole process:
+//! exec, stdin parse, discovery, the decision, exit. Each binary is spawned `--runs` times
+//! (default 200) with a representative payload in a generated project that holds a 50-card
+//! ledger, an evidence log at the rotation size plus full rotated generations, and a store
+//! of 200 promoted rules. Reported per hook: p50, p99, max wall time and peak RSS (from
+//! `wait4`'s rusage). Targets (this machine class, medians): every hook ≤ 2 ms, the close
+//! guard ≤ 5 ms.
+
+use crate::error::{Error, IoContext, Result};
+use crate::evidence::journal::{Journal, Rotation, DEFAULT_MAX_BYTES};
+use crate::evidence::Record;
+use crate::setup::registrations::HOOK_BINARIES;
+use serde_json::{json, Value};
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Spawns per hook binary.
+    #[arg(long, default_value_t = 200)]
+    pub runs: usize,
+    /// Directory holding the hook binaries (default: beside this `fable`).
+    #[arg(long)]
+    pub bin_dir: Option<PathBuf>,
+    /// Only these hooks (by binary name), e.g. `--only fable-close-guard`.
+    #[arg(long)]
+    pub only: Vec<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// History sizes for the learning pipeline, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000")]
+    pub learn_sizes: Vec<usize>,
+    /// Skip the hook latency part.
+    #[arg(long)]
+    pub skip_hooks: bool,
+    /// Skip the learning pipeline part.
+    #[arg(long)]
+    pub skip_learn: bool,
+    /// Internal: run one learning measurement in this process and print it.
+    #[arg(long, hide = true)]
+    pub learn_child: Option<usize>,
+}
+
+/// One hook's measured distribution.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct HookTiming {
+    pub hook: String,
+    pub runs: usize,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    pub peak_rss_kb: i64,
+    pub target_ms: f64,
+    pub met: bool,
+    pub exit_codes: Vec<i32>,
+}
+
+/// Percentile by nearest rank over sorted samples.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+const COMMANDS: [&str; 12] = [
+    "cargo test --workspace",
+    "cargo build --release",
+    "git status",
+    "git push origin main",
+    "npm run build",
+    "pytest -q tests/",
+    "make check",
+    "ls -la src",
+    "python3 scripts/gen.py --seed 7",
+    "git diff --stat",
+    "rg -n TODO src",
+    "cargo clippy --all-targets -- -D warnings",
+];
+
+/// Generates the realistic state the hooks read.
+pub fn build_state(root: &Path) -> Result<()> {
+    let fable = root.join(".fable");
+    std::fs::create_dir_all(root.join(".git")).at(root)?;
+    std::fs::create_dir_all(&fable).at(&fable)?;
+    // Evidence: three full rotated generations plus a live file just under the limit.
+    let journal = Journal::new(&fable, Rotation::default());
+    let mut i = 0usize;
+    let target = DEFAULT_MAX_BYTES * 4 - 8 * 1024;
+    let mut written = 0u64;
+    while written < target {
+        let cmd = format!("{} # {}", COMMANDS[i % COMMANDS.len()], i / COMMANDS.len());
+        let ok = !(i + 4).is_multiple_of(7);
+        let r = Record {
+            v: 1,
+            ts: format!(
+                "2026-12-01T{:02}:{:02}:{:02}.000Z",
+                (i / 3600) % 24,
+                (i / 60) % 60,
+                i % 60
+            ),
+            session: format!("bench-{}", i / 200),
+            cwd: root.display().to_string(),
+            cmd,
+            exit: Some(if ok { 0 } else { 101 }),
+            ok,
+            tail: format!("line {i}: {}", "output text ".repeat(20)),
+            event: Some(if ok { "PostToolUse" } else { "PostToolUseFailure" }.into()),
+            tool_use_id: Some(format!("toolu_{i:06}")),
+            agent: None,
+            ms: Some(40),
+            trust: None,
+        };
+        written += r.to_line().len() as u64;
+        journal.append(&r)?;
+        i += 1;
+    }
+    // Ledger: 50 closed cards whose citations all name commands from the *oldest*
+    // generation (the first records written), so corroboration reads every generation and
+    // then lets the stop through: the close guard's whole path, at its most expensive.
+    let passing: Vec<usize> = (0..COMMANDS.len()).filter(|j| !(j + 4).is_multiple_of(7)).collect();
+    let mut ledger = String::from("# Ledger\n\nMODE: full\n\n");
+    for c in 0..50 {
+        let cited = format!("{} # 0", COMMANDS[passing[c % passing.len()]]);
+        ledger.push_str(&format!(
+            "- [x] {c}. card number {c} -- evidence: `{cited}` -> passed, 12 tests green\n"
+        ));
+    }
+    std::fs::write(fable.join("LEDGER.md"), ledger).at(fable.join("LEDGER.md"))?;
+    // Rules store: 200 promoted rules in the pinned rule format, with the optional anchors
+    // the learner writes.
+    let rules: Vec<Value> = (0..200)
+        .map(|k| {
+            let domain = ["git", "cargo", "npm", "pytest", "make"][k % 5];
+            json!({"id": format!("R-{k}"), "domain": domain,
+                "trigger": format!("{} fails with error code E{:04} in module m{k}", COMMANDS[k % COMMANDS.len()], k),
+                "directive": format!("run `fix-step-{k}` then retry"), "status": "promoted", "verdict": "pass",
+                "reason": "pass", "prevented": 5, "broken": 0, "near_misses": 0, "precision": 1.0,
+                "wilson": [0.566, 1.0], "support": [format!("bench-{k}:1")],
+                // As the learner stores them: the anchors the trigger must share.
+                "anchors": [format!("E{k:04}")]})
+        })
+        .collect();
+    let p = fable.join("rules.json");
+    std::fs::write(&p, serde_json::to_string_pretty(&rules).unwrap_or_default()).at(&p)?;
+    Ok(())
+}
+
+fn payload(hook: &str, root: &Path, n: usize) -> Value {
+    let cwd = root.display().to_string();
+    let common = |event: &str| json!({"session_id": "bench-session", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "hook_event_name": event});
+    let mut v = match hook {
+        "fable-evidence" | "fable-fail-streak" if n.is_multiple_of(2) => {
+            let mut v = common("PostToolUse");
+            v["tool_input"] = json!({"command": COMMANDS[n % COMMANDS.len()]});
+            v["tool_response"] = json!({"stdout": "ok\n".repeat(50), "stderr": "", "interrupted": false});
+            v
+        }
+        "fable-evidence" | "fable-fail-streak" => {
+            let mut v = common("PostToolUseFailure");
+            v["tool_input"] = json!({"command": "cargo test --workspace"});
+            v["error"] = json!("Exit code 101\nerror[E0432]: unresolved import `crate::foo`\n --> src/lib.rs:3:5");
+            v
+        }
+        "fable-close-guard" => {
+            let mut v = common("Stop");
+            v["stop_hook_active"] = json!(false);
+            v
+        }
+        "fable-spawn-guard" => {
+            let mut v = common("PreToolUse");
+            v["tool_name"] = json!("Agent");
+            v["tool_input"] =
+                json!({"description": "implement", "prompt": "x".repeat(2000), "subagent_type": "general-purpose"});
+            v
+        }
+        "fable-inject" => {
+            let mut v = common("SessionStart");
+            v["source"] = json!("startup");
+            v["model"] = json!("claude-sonnet-4-5");
+            v
+        }
+        _ => {
+            let mut v = common("SessionEnd");
+            v["reason"] = json!("exit");
+            v
+        }
+    };
+    v["tool_use_id"] = json!(format!("toolu_bench_{n}"));
+    v
+}
+
+/// Spawns `bin` once with `stdin`, returning wall milliseconds, exit code and peak RSS (KiB).
+fn spawn_once(bin: &Path, root: &Path, stdin: &[u8], env: &[(&str, &str)]) -> Result<(f64, i32, i64)> {
+    let start = Instant::now();
+    let mut child = Command::new(bin)
+        .current_dir(root)
+        .env("CLAUDE_PROJECT_DIR", root)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .at(bin)?;
+    if let Some(mut s) = child.stdin.take() {
+        let _ = s.write_all(stdin);
+    }
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data; wait4 fills it for our own child, which we reap here
+    // instead of through `Child::wait` so its resource usage is ours to read.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    if r < 0 {
+        return Err(Error::io(bin, std::io::Error::last_os_error()));
+    }
+    let code = std::process::ExitStatus::from_raw(status).code().unwrap_or(-1);
+    Ok((ms, code, usage.ru_maxrss))
+}
+
+fn timing(hook: &str, mut samples: Vec<f64>, rss: i64, target: f64, exit_codes: Vec<i32>) -> HookTiming {
+    samples.sort_by(f64::total_cmp);
+    let p50 = percentile(&samples, 50.0);
+    HookTiming {
+        hook: hook.to_string(),
+        runs: samples.len(),
+        p50_ms: p50,
+        p99_ms: percentile(&samples, 99.0),
+        max_ms: *samples.last().unwrap_or(&f64::NAN),
+        peak_rss_kb: rss,
+        target_ms: target,
+        met: p50 <= target,
+        exit_codes,
+    }
+}
+
+/// Time ratios between consecutive learning sizes (10× the records should cost ≤ 12×).
+fn learn_scaling(learn: &[Value]) -> Vec<Value> {
+    learn
+        .windows(2)
+        .filter_map(|w| {
+            let (a, b) = (w[0]["total_ms"].as_f64()?, w[1]["total_ms"].as_f64()?);
+            Some(json!({"from": w[0]["records"], "to": w[1]["records"], "time_ratio": b / a.max(1e-9)}))
+        })
+        .collect()
+}
+
+/// Measures every hook (or `only`) `runs` times in a fresh generated project.
+pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: bool) -> Result<Vec<HookTiming>> {
+    let tmp = std::env::temp_dir().join(format!("fable-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let root = tmp.join("project");
+    build_state(&root)?;
+    let state = tmp.join("state");
+    let state_s = state.display().to_string();
+    let env = [
+        ("XDG_STATE_HOME", state_s.as_str()),
+        ("FABLE_CONFIG_DIR", state_s.as_str()),
+    ];
+    let mut out = Vec::new();
+    // The cost of starting any process here, for reading the hook rows against.
+    if let Some(t) = ["/bin/true", "/usr/bin/true"]
+        .iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+    {
+        let mut samples = Vec::with_capacity(runs);
+        let mut rss = 0;
+        for _ in 0..runs {
+            let (ms, _, r) = spawn_once(t, &root, b"{}", &env)?;
+            samples.push(ms);
+            rss = rss.max(r);
+        }
+        out.push(timing("baseline:/bin/true", samples, rss, f64::INFINITY, vec![0]));
+    }
+    for hook in HOOK_BINARIES
+        .iter()
+        .filter(|h| only.is_empty() || only.iter().any(|o| o == *h))
+    {
+        let bin = bin_dir.join(hook);
+        if !bin.exists() {
+            return Err(Error::msg(format!(
+                "{} not found; build with `cargo build --release` first",
+                bin.display()
+            )));
+        }
+        if progress {
+            eprintln!("bench: {hook} × {runs}");
+        }
+        let mut samples = Vec::with_capacity(runs);
+        let mut rss = 0;
+        let mut codes = std::collections::BTreeSet::new();
+        for n in 0..runs {
+            let p = payload(hook, &root, n).to_string();
+            let (ms, code, r) = spawn_once(&bin, &root, p.as_bytes(), &env)?;
+            samples.push(ms);
+            rss = rss.max(r);
+            codes.insert(code);
+        }
+        let target = if *hook == "fable-close-guard" { 5.0 } else { 2.0 };
+        out.push(timing(hook, samples, rss, target, codes.into_iter().collect()));
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    Ok(out)
+}
+
+pub fn run(a: &BenchArgs) -> Result<i32> {
+    let bin_dir = match &a.bin_dir {
+        Some(d) => d.clone(),
+        None => std::env::current_exe()
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .ok_or_else(|| Error::msg("cannot locate the hook binaries; pass --bin-dir"))?,
+    };
+    if let Some(n) = a.learn_child {
+        return crate::measure::bench_learn::child(n);
+    }
+    if a.runs == 0 {
+        return Err(Error::msg("--runs must be at least 1"));
+    }
+    let hooks = if a.skip_hooks {
+        Vec::new()
+    } else {
+        measure_hooks(&bin_dir, a.runs, &a.only, !a.json)?
+    };
+    let learn = if a.skip_learn {
+        Vec::new()
+    } else {
+        crate::measure::bench_learn::measure(&a.learn_sizes, !a.json)?
+    };
+    let scaling = learn_scaling(&learn);
+    if a.json {
+        println!(
+            "{}",
+            json!({"version": 1, "hooks": hooks, "learn": learn, "learn_scaling": scaling})
+        );
+        return Ok(0);
+    }
+    if !hooks.is_empty() {
+        println!(
+            "{:<20} {:>6} {:>8} {:>8} {:>8} {:>10} {:>8}",
+            "hook", "runs", "p50 ms", "p99 ms", "max ms", "peak RSS", "target"
+        );
+        for h in &hooks {
+            println!(
+                "{:<20} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>7} KiB {:>5} {}",
+                h.hook,
+                h.runs,
+                h.p50_ms,
+                h.p99_ms,
+                h.max_ms,
+                h.peak_rss_kb,
+                format!("≤{}", h.target_ms),
+                if h.met { "met" } else { "MISSED" }
+            );
+        }
+    }
+    if !learn.is_empty() {
+        println!(
+            "\n{:>10} {:>10} {:>10} {:>12} {:>12}",
+            "records", "parse ms", "total ms", "peak RSS", "candidates"
+        );
+        for l in &learn {
+            println!(
+                "{:>10} {:>10.0} {:>10.0} {:>8} KiB {:>12}",
+                l["records"],
+                l["parse_ms"].as_f64().unwrap_or(f64::NAN),
+                l["total_ms"].as_f64().unwrap_or(f64::NAN),
+                l["peak_rss_kb"],
+                l["candidates"]
+            );
+        }
+        for s in &scaling {
+            println!(
+                "scaling {}→{} records: {:.1}× the time (target ≤ 12× for 10× the records)",
+                s["from"],
+                s["to"],
+                s["time_ratio"].as_f64().unwrap_or(f64::NAN)
+            );
+        }
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percentile;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let s: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&s, 50.0), 50.0);
+        assert_eq!(percentile(&s, 99.0), 99.0);
+        assert_eq!(percentile(&[3.0], 99.0), 3.0);
+        assert!(percentile(&[], 50.0).is_nan());
+    }
+}

@@ -1,0 +1,18 @@
+//! **Measuring**: how well fable works, on corpora and on this machine.
+//!
+//! Owns corpora (formats.md §2, [`corpus`]), the field test (formats.md §4,
+//! [`fieldtest`]) and its extraction metrics ([`extraction_metrics`]), the threshold ×
+//! margin sweep ([`sweep`]) and its chart ([`chart`]), recurrence after promotion
+//! ([`recurrence`]) and the benchmarks ([`bench`], [`bench_learn`]).
+//!
+//! May use: everything below it ([`crate::learn`], [`crate::evidence`],
+//! [`crate::setup`], the root). Nothing on the hook path may use this folder.
+
+pub mod bench;
+pub mod bench_learn;
+pub mod chart;
+pub mod corpus;
+pub mod extraction_metrics;
+pub mod fieldtest;
+pub mod recurrence;
+pub mod sweep;

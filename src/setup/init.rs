@@ -1,0 +1,217 @@
+//! `fable init`: opt a project in by creating `.fable/` with a ledger.
+//!
+//! Every hook is inert until a `.fable/` folder exists, so this is the one step a project
+//! needs. It never overwrites: an existing `LEDGER.md` is the user's work, and an existing
+//! `.fable/.gitignore` only gets the patterns it lacks appended. Running it twice changes
+//! nothing and says so.
+//!
+//! `.fable/.gitignore` keeps machine state out of git — the evidence log and its rotations
+//! (`evidence.jsonl*`), lock files (`*.lock`) and per-session state (`state/`) — while the
+//! ledger itself is meant to be committed.
+
+use crate::error::{Error, IoContext, Result};
+use crate::project::Project;
+use serde_json::json;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The ledger a new project starts with.
+pub const LEDGER_TEMPLATE: &str = include_str!("../../templates/LEDGER.template.md");
+
+/// Patterns `.fable/.gitignore` must hold, one per line.
+pub const GITIGNORE_PATTERNS: [&str; 3] = ["evidence.jsonl*", "*.lock", "state/"];
+
+const GITIGNORE_HEADER: &str = "# fable machine state: local to this checkout (LEDGER.md is meant to be committed)\n";
+
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// Project directory, normally the repository root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Print a machine-readable summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What init did to one path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Created,
+    Existed,
+    /// `.gitignore` existed and missing patterns were appended.
+    Updated,
+}
+
+impl Outcome {
+    fn name(self) -> &'static str {
+        match self {
+            Outcome::Created => "created",
+            Outcome::Existed => "existed",
+            Outcome::Updated => "updated",
+        }
+    }
+}
+
+/// The patterns of [`GITIGNORE_PATTERNS`] that `existing` lacks (exact lines, trimmed).
+pub fn missing_patterns(existing: &str) -> Vec<&'static str> {
+    GITIGNORE_PATTERNS
+        .iter()
+        .copied()
+        .filter(|p| !existing.lines().any(|l| l.trim() == *p))
+        .collect()
+}
+
+/// The text to append to an existing `.gitignore` so it holds every pattern.
+pub fn gitignore_addition(existing: &str) -> Option<String> {
+    let missing = missing_patterns(existing);
+    if missing.is_empty() {
+        return None;
+    }
+    let mut add = String::new();
+    if !existing.is_empty() && !existing.ends_with('\n') {
+        add.push('\n');
+    }
+    for p in missing {
+        add.push_str(p);
+        add.push('\n');
+    }
+    Some(add)
+}
+
+fn fresh_gitignore() -> String {
+    let mut s = GITIGNORE_HEADER.to_string();
+    for p in GITIGNORE_PATTERNS {
+        s.push_str(p);
+        s.push('\n');
+    }
+    s
+}
+
+/// Creates `path` with `content` unless it exists; never truncates an existing file.
+fn create_new(path: &Path, content: &str) -> Result<Outcome> {
+    match fs::OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(mut f) => {
+            f.write_all(content.as_bytes()).at(path)?;
+            f.sync_all().at(path)?;
+            Ok(Outcome::Created)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(Outcome::Existed),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+fn ensure_gitignore(path: &Path) -> Result<Outcome> {
+    if create_new(path, &fresh_gitignore())? == Outcome::Created {
+        return Ok(Outcome::Created);
+    }
+    let existing = fs::read_to_string(path).at(path)?;
+    match gitignore_addition(&existing) {
+        None => Ok(Outcome::Existed),
+        Some(add) => {
+            let mut f = fs::OpenOptions::new().append(true).open(path).at(path)?;
+            f.write_all(add.as_bytes()).at(path)?;
+            Ok(Outcome::Updated)
+        }
+    }
+}
+
+/// `fable init`.
+pub fn run(a: &InitArgs) -> Result<i32> {
+    let root = match &a.dir {
+        Some(d) => std::path::absolute(d).unwrap_or_else(|_| d.clone()),
+        None => std::env::current_dir()
+            .map_err(|e| Error::msg(format!("cannot read the current directory ({e}); pass --dir DIR")))?,
+    };
+    if !root.is_dir() {
+        return Err(Error::msg(format!(
+            "{}: not a directory; pass --dir with an existing project directory",
+            root.display()
+        )));
+    }
+    let project = Project::at(&root);
+    let fable_dir = &project.fable_dir;
+    let dir_outcome = match fs::symlink_metadata(fable_dir) {
+        Ok(m) if m.is_dir() || fable_dir.is_dir() => Outcome::Existed,
+        Ok(_) => {
+            return Err(Error::msg(format!(
+                "{}: exists but is not a directory; move it aside and run `fable init` again",
+                fable_dir.display()
+            )))
+        }
+        Err(_) => {
+            fs::create_dir_all(fable_dir).at(fable_dir)?;
+            Outcome::Created
+        }
+    };
+    let ledger_path = project.ledger_path();
+    let ledger = create_new(&ledger_path, LEDGER_TEMPLATE)?;
+    let gitignore_path = fable_dir.join(".gitignore");
+    let gitignore = ensure_gitignore(&gitignore_path)?;
+
+    let mut warnings = Vec::new();
+    if root.join(".git").symlink_metadata().is_err() {
+        warnings.push(format!(
+            "{} has no .git. Hooks look for .fable/ from Claude Code's project directory upward and stop at a \
+             git root, so this one is found only by sessions started here or below; if this is a subfolder of a \
+             repository, run `fable init` at the repository root instead",
+            root.display()
+        ));
+    }
+    for w in &warnings {
+        eprintln!("fable: warning: {w}");
+    }
+    if a.json {
+        let report = json!({
+            "action": "init",
+            "root": root,
+            "fable_dir": {"path": fable_dir, "action": dir_outcome.name()},
+            "ledger": {"path": ledger_path, "action": ledger.name()},
+            "gitignore": {"path": gitignore_path, "action": gitignore.name()},
+            "warnings": warnings,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        return Ok(0);
+    }
+    let say = |what: &str, path: &Path, o: Outcome| {
+        let verb = match o {
+            Outcome::Created => "created",
+            Outcome::Existed => "already there, kept",
+            Outcome::Updated => "already there, added the missing machine-state patterns",
+        };
+        println!("fable: {what} {verb}: {}", path.display());
+    };
+    say(".fable/", fable_dir, dir_outcome);
+    say("ledger", &ledger_path, ledger);
+    say(".gitignore", &gitignore_path, gitignore);
+    if [dir_outcome, ledger, gitignore].iter().all(|o| *o == Outcome::Existed) {
+        println!("fable: project already opted in; nothing changed");
+    } else {
+        println!(
+            "fable: project opted in. fable's hooks act here from the next Claude Code session \
+             (register them once with `fable install`); commit .fable/LEDGER.md and .fable/.gitignore."
+        );
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gitignore_addition_appends_only_missing_lines() {
+        assert_eq!(gitignore_addition(&fresh_gitignore()), None);
+        assert_eq!(gitignore_addition("state/\n").unwrap(), "evidence.jsonl*\n*.lock\n");
+        assert_eq!(
+            gitignore_addition("notes.txt").unwrap(),
+            "\nevidence.jsonl*\n*.lock\nstate/\n"
+        );
+        assert_eq!(gitignore_addition("").unwrap(), "evidence.jsonl*\n*.lock\nstate/\n");
+    }
+
+    #[test]
+    fn fresh_gitignore_holds_every_pattern() {
+        assert!(missing_patterns(&fresh_gitignore()).is_empty());
+    }
+}

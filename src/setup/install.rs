@@ -1,0 +1,624 @@
+//! `fable install` / `fable uninstall`: register fable's hooks in a Claude Code settings file,
+//! or remove them, and install or remove the fable skill.
+//!
+//! This module is the I/O edge: it finds the settings file for the chosen scope, reads it,
+//! asks [`crate::setup::settings`] for the merged document (a pure function), and writes the result
+//! atomically (temp file in the same directory, fsync, rename) after keeping the previous
+//! file as `<name>.fable-backup`. A file that is not valid JSON, or not shaped like settings,
+//! is refused and left byte-for-byte as it was. Entries are recognised as ours by the
+//! program's base name (see [`crate::setup::registrations`]), so foreign hooks are never touched.
+//!
+//! Improvements over the ancestor's installer (ancestor.md §6.5): three scopes instead of
+//! user-only, shell-quoted absolute paths (spaces work), ownership by program name rather
+//! than a substring, backup plus atomic write, cleanup of events fable no longer registers,
+//! no `{}` created by an uninstall that found no file, and events limited to what the
+//! installed Claude Code version understands.
+
+use crate::atomic_file::Perms;
+use crate::error::{Error, Result};
+use crate::setup::claude_version::{self, Detected, Version};
+use crate::setup::registrations::{self, Registration};
+use crate::setup::settings::{self, OurEntry, Summary};
+use crate::setup::settings_diff::print_diff;
+use crate::setup::skill::{install_skill, remove_skill, SkillAction};
+use serde_json::{json, Value};
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Suffix of the copy of the previous settings file kept on every write.
+pub const BACKUP_SUFFIX: &str = ".fable-backup";
+
+/// Which settings file to edit.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ScopeArgs {
+    /// User settings: ${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json (the default).
+    #[arg(long, conflicts_with_all = ["project", "local"])]
+    pub user: bool,
+    /// Project settings, shared through git: <DIR>/.claude/settings.json.
+    #[arg(long, conflicts_with = "local")]
+    pub project: bool,
+    /// Local project settings, not committed: <DIR>/.claude/settings.local.json.
+    #[arg(long)]
+    pub local: bool,
+    /// Project directory for --project and --local (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Directory holding the fable-* hook binaries (default: the directory of this `fable`).
+    #[arg(long, value_name = "DIR")]
+    pub bin_dir: Option<PathBuf>,
+    /// The Claude Code program to ask for its version (default: $FABLE_CLAUDE_BIN, else `claude`).
+    #[arg(long, value_name = "PATH")]
+    pub claude: Option<PathBuf>,
+    /// State the Claude Code version instead of running `claude --version`.
+    #[arg(long, value_name = "X.Y.Z", value_parser = parse_version_arg)]
+    pub claude_version: Option<Version>,
+    /// Show what would change; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print a machine-readable summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Do not install the fable skill.
+    #[arg(long)]
+    pub no_skill: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Show what would change; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print a machine-readable summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Leave the fable skill in place.
+    #[arg(long)]
+    pub no_skill: bool,
+}
+
+fn parse_version_arg(s: &str) -> std::result::Result<Version, String> {
+    Version::parse(s).ok_or_else(|| format!("{s:?} is not a version like 2.1.332"))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    User,
+    Project,
+    Local,
+}
+
+impl Scope {
+    fn name(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+        }
+    }
+}
+
+/// The files one scope edits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub scope: Scope,
+    pub settings: PathBuf,
+    pub skill: PathBuf,
+}
+
+/// `${CLAUDE_CONFIG_DIR:-$HOME/.claude}`; an empty variable counts as unset.
+pub fn claude_config_dir(config_dir: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    if let Some(c) = config_dir.filter(|c| !c.is_empty()) {
+        return Some(PathBuf::from(c));
+    }
+    home.filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".claude"))
+}
+
+/// Resolves the scope flags to the settings file and skill path they mean.
+pub fn target_for(scope: &ScopeArgs, config_dir: Option<PathBuf>, cwd: Option<PathBuf>) -> Result<Target> {
+    let chosen = if scope.project {
+        Scope::Project
+    } else if scope.local {
+        Scope::Local
+    } else {
+        Scope::User
+    };
+    if chosen == Scope::User {
+        let dir = config_dir.ok_or_else(|| {
+            Error::msg("cannot find Claude Code's config directory: set HOME or CLAUDE_CONFIG_DIR, or use --project")
+        })?;
+        let dir = absolute(&dir);
+        return Ok(Target {
+            scope: chosen,
+            settings: dir.join("settings.json"),
+            skill: dir.join("skills").join("fable").join("SKILL.md"),
+        });
+    }
+    let dir = match (&scope.dir, cwd) {
+        (Some(d), _) => absolute(d),
+        (None, Some(c)) => c,
+        (None, None) => return Err(Error::msg("cannot read the current directory; pass --dir DIR")),
+    };
+    if !dir.is_dir() {
+        return Err(Error::msg(format!(
+            "{}: not a directory; pass --dir with an existing project directory",
+            dir.display()
+        )));
+    }
+    let claude = dir.join(".claude");
+    let file = if chosen == Scope::Project {
+        "settings.json"
+    } else {
+        "settings.local.json"
+    };
+    Ok(Target {
+        scope: chosen,
+        settings: claude.join(file),
+        skill: claude.join("skills").join("fable").join("SKILL.md"),
+    })
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+fn target_from_env(scope: &ScopeArgs, warnings: &mut Vec<String>) -> Result<Target> {
+    let config = claude_config_dir(std::env::var_os("CLAUDE_CONFIG_DIR"), std::env::var_os("HOME"));
+    let t = target_for(scope, config, std::env::current_dir().ok())?;
+    if t.scope == Scope::User && scope.dir.is_some() {
+        warnings.push("--dir is used only with --project or --local; editing user settings".to_string());
+    }
+    Ok(t)
+}
+
+/// The registrations this version can take, and the events left out for it.
+pub fn select_for_version(regs: &[Registration], version: Option<Version>) -> (Vec<Registration>, Vec<String>) {
+    let mut skipped: Vec<String> = Vec::new();
+    let kept = regs
+        .iter()
+        .filter(|r| {
+            let ok = claude_version::knows_event(version, &r.event);
+            if !ok && !skipped.contains(&r.event) {
+                skipped.push(r.event.clone());
+            }
+            ok
+        })
+        .cloned()
+        .collect();
+    (kept, skipped)
+}
+
+/// Rewrites registrations into entries that run `<bin_dir>/<binary>`, shell-quoted.
+pub fn entries_for(regs: &[Registration], bin_dir: &Path) -> Result<Vec<OurEntry>> {
+    regs.iter()
+        .map(|r| {
+            let path = bin_dir.join(&r.binary);
+            let text = path.to_str().ok_or_else(|| {
+                Error::msg(format!(
+                    "{}: path is not valid UTF-8 and cannot be written to settings; install the binaries elsewhere (--bin-dir)",
+                    path.display()
+                ))
+            })?;
+            Ok(OurEntry {
+                event: r.event.clone(),
+                matcher: r.matcher.clone(),
+                command: shell_words::quote(text).into_owned(),
+                timeout: r.timeout,
+            })
+        })
+        .collect()
+}
+
+fn resolve_bin_dir(flag: Option<&Path>) -> Result<PathBuf> {
+    if let Some(d) = flag {
+        return Ok(absolute(d));
+    }
+    let exe = std::env::current_exe().map_err(|e| {
+        Error::msg(format!(
+            "cannot locate the running fable executable ({e}); pass --bin-dir DIR"
+        ))
+    })?;
+    exe.parent()
+        .map(Path::to_path_buf)
+        .ok_or_else(|| Error::msg("cannot locate the directory of the fable executable; pass --bin-dir DIR"))
+}
+
+fn detect_version(a: &InstallArgs) -> Detected {
+    if let Some(v) = a.claude_version {
+        return Detected::Stated(v);
+    }
+    let program = claude_version::claude_program(
+        a.claude.as_deref().map(Path::as_os_str),
+        std::env::var_os("FABLE_CLAUDE_BIN"),
+    );
+    claude_version::read_version(&program, claude_version::VERSION_TIMEOUT)
+}
+
+/// Reads a settings file: `None` when it does not exist; refuses what it cannot safely edit.
+fn read_settings(path: &Path) -> Result<Option<(Vec<u8>, Value)>> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|_| {
+        Error::msg(format!(
+            "{}: not UTF-8 text; fix or remove the file, nothing was changed",
+            path.display()
+        ))
+    })?;
+    let doc = settings::parse(text).map_err(|source| Error::BadJson {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    settings::check_shape(&doc).map_err(|e| shape_error(path, &e))?;
+    Ok(Some((bytes, doc)))
+}
+
+fn shape_error(path: &Path, e: &settings::ShapeError) -> Error {
+    Error::msg(format!(
+        "{}: {e}; Claude Code settings are a JSON object whose \"hooks\" maps event names to arrays. \
+         Fix the file or move it aside; nothing was changed",
+        path.display()
+    ))
+}
+
+/// Writes `bytes` to `path` atomically with fsync (see [`crate::atomic_file`]). The file
+/// keeps the permissions of `like` (or of the file it replaces): settings may hold tokens in
+/// `env`, so a private file must not come back, or be backed up, world-readable.
+pub fn write_atomic(path: &Path, bytes: &[u8], like: Option<&Path>) -> Result<()> {
+    let perms = like.map_or(Perms::Keep, Perms::Like);
+    crate::atomic_file::write(path, bytes, perms, true)
+}
+
+fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(BACKUP_SUFFIX);
+    path.with_file_name(name)
+}
+
+/// Writes the new settings text if it differs, keeping the old file as a backup.
+/// Returns the backup path when one was made.
+fn commit(path: &Path, old: Option<&[u8]>, new: &str) -> Result<Option<PathBuf>> {
+    let backup = match old {
+        Some(old_bytes) => {
+            let b = backup_path(path);
+            write_atomic(&b, old_bytes, Some(path))?;
+            Some(b)
+        }
+        None => None,
+    };
+    write_atomic(path, new.as_bytes(), None)?;
+    Ok(backup)
+}
+
+/// Warnings for events left out for an old Claude Code, and a note when the version is unknown.
+pub fn version_advice(detected: &Detected, skipped: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let v = detected.version().map(|v| v.to_string()).unwrap_or_default();
+    for event in skipped {
+        let since = claude_version::event_since(event)
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        if event == "PostToolUseFailure" {
+            warnings.push(format!(
+                "Claude Code {v} has no PostToolUseFailure event (added in {since}), so failed Bash commands \
+                 cannot be logged as evidence or counted by the fail-streak guard. Upgrade Claude Code \
+                 (`claude update`), then run `fable install` again"
+            ));
+        } else {
+            warnings.push(format!(
+                "Claude Code {v} predates the {event} event (added in {since}); its fable hook is not registered. \
+                 Upgrade Claude Code, then run `fable install` again"
+            ));
+        }
+    }
+    let mut notes = Vec::new();
+    if let Detected::Unknown(why) = detected {
+        notes.push(format!(
+            "could not read the Claude Code version ({why}); registered every event, PostToolUseFailure included. \
+             Claude Code older than 2.0.56 ignores a whole settings file that names that event: if yours is that \
+             old, run again with --claude-version X.Y.Z"
+        ));
+    }
+    (warnings, notes)
+}
+
+/// Hook binaries the registrations need that are not files in `bin_dir`.
+fn missing_binaries(regs: &[Registration], bin_dir: &Path) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    for r in regs {
+        if !missing.contains(&r.binary) && !bin_dir.join(&r.binary).is_file() {
+            missing.push(r.binary.clone());
+        }
+    }
+    missing
+}
+
+/// `fable install`.
+pub fn run_install(a: &InstallArgs) -> Result<i32> {
+    let mut warnings: Vec<String> = Vec::new();
+    let target = target_from_env(&a.scope, &mut warnings)?;
+    let bin_dir = resolve_bin_dir(a.bin_dir.as_deref())?;
+    let regs = registrations::builtin().map_err(|e| Error::msg(format!("{e} (this fable build is broken)")))?;
+
+    let detected = detect_version(a);
+    let version = detected.version();
+    let (regs, skipped) = select_for_version(&regs, version);
+    let (version_warnings, notes) = version_advice(&detected, &skipped);
+    warnings.extend(version_warnings);
+
+    let missing = missing_binaries(&regs, &bin_dir);
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "not found in {}: {}; those hooks will fail harmlessly until they exist. Build with \
+             `cargo build --release` or point --bin-dir at the installed binaries",
+            bin_dir.display(),
+            missing.join(", ")
+        ));
+    }
+
+    let entries = entries_for(&regs, &bin_dir)?;
+    let existing = read_settings(&target.settings)?;
+    let (old_bytes, doc) = match existing {
+        Some((b, d)) => (Some(b), d),
+        None => (None, Value::Object(serde_json::Map::new())),
+    };
+    let (new_doc, summary) = settings::install(doc, &entries).map_err(|e| shape_error(&target.settings, &e))?;
+    if let Some(v) = version {
+        for event in &skipped {
+            if settings::has_event(&new_doc, event) {
+                warnings.push(format!(
+                    "{} still has a \"{event}\" entry that is not fable's; Claude Code {v} may ignore the whole \
+                     file because of it. Remove that entry or upgrade Claude Code",
+                    target.settings.display()
+                ));
+            }
+        }
+    }
+    let ancestor = settings::commands_where(&new_doc, registrations::is_ancestor);
+    if !ancestor.is_empty() {
+        warnings.push(format!(
+            "{} still registers {} hook(s) of the Python fable-mode ({}); with both installed every command is \
+             logged and gated twice. Remove them with fable-mode's `install.sh --uninstall`",
+            target.settings.display(),
+            ancestor.len(),
+            ancestor.join(", ")
+        ));
+    }
+    let new_text = settings::render(&new_doc);
+    let changed = old_bytes.as_deref() != Some(new_text.as_bytes());
+
+    let backup = if changed && !a.dry_run {
+        commit(&target.settings, old_bytes.as_deref(), &new_text)?
+    } else {
+        None
+    };
+    let skill = if a.no_skill {
+        SkillAction::Skipped
+    } else {
+        install_skill(&target.skill, a.dry_run)?
+    };
+
+    for w in &warnings {
+        eprintln!("fable: warning: {w}");
+    }
+    for n in &notes {
+        eprintln!("fable: note: {n}");
+    }
+    if a.json {
+        let report = json!({
+            "action": "install",
+            "scope": target.scope.name(),
+            "settings": target.settings,
+            "dry_run": a.dry_run,
+            "changed": changed,
+            "backup": backup,
+            "bin_dir": bin_dir,
+            "claude_version": version.map(|v| v.to_string()),
+            "claude_version_source": detected.source(),
+            "hooks": summary.added.iter().map(entry_json).collect::<Vec<_>>(),
+            "removed": summary.removed.len(),
+            "skipped_events": skipped,
+            "missing_binaries": missing,
+            "skill": {"path": target.skill, "action": skill.name()},
+            "warnings": warnings,
+            "notes": notes,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        return Ok(0);
+    }
+    print_install(&target, &summary, changed, a.dry_run, backup.as_deref(), skill);
+    if a.dry_run && changed {
+        print_diff(old_bytes.as_deref(), &new_text);
+    }
+    Ok(0)
+}
+
+fn entry_json(e: &OurEntry) -> Value {
+    json!({"event": e.event, "matcher": e.matcher, "command": e.command, "timeout": e.timeout})
+}
+
+fn print_install(t: &Target, s: &Summary, changed: bool, dry_run: bool, backup: Option<&Path>, skill: SkillAction) {
+    let file = t.settings.display();
+    let n = s.added.len();
+    let hooks = if n == 1 { "hook" } else { "hooks" };
+    if dry_run {
+        if changed {
+            println!("fable: dry run: would register {n} {hooks} in {file}; nothing was written");
+        } else {
+            println!("fable: dry run: {n} {hooks} already registered in {file}; nothing would change");
+        }
+    } else if changed {
+        println!("fable: {n} {hooks} registered in {file}");
+    } else {
+        println!("fable: {n} {hooks} already registered in {file} (unchanged)");
+    }
+    for e in &s.added {
+        let m = e.matcher.as_deref().map(|m| format!("  [{m}]")).unwrap_or_default();
+        let bin = registrations::our_binary(&e.command).unwrap_or("?");
+        let line = format!("  {:<20} {:<18}{m}", e.event, bin);
+        println!("{}", line.trim_end());
+    }
+    if let Some(b) = backup {
+        println!("fable: previous settings kept as {}", b.display());
+    }
+    let verb = if dry_run { "would be " } else { "" };
+    match skill {
+        SkillAction::Installed | SkillAction::Updated => {
+            println!("fable: skill {verb}{}: {}", skill.name(), t.skill.display())
+        }
+        SkillAction::Unchanged => println!("fable: skill up to date: {}", t.skill.display()),
+        _ => {}
+    }
+    if !dry_run {
+        println!(
+            "Hooks apply from the next Claude Code session. They stay inert in projects without .fable/: \
+             run `fable init` in a project to opt it in."
+        );
+    }
+}
+
+/// `fable uninstall`.
+pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
+    let mut warnings: Vec<String> = Vec::new();
+    let target = target_from_env(&a.scope, &mut warnings)?;
+    let existing = read_settings(&target.settings)?;
+    let (summary, changed, backup, new_text, old_bytes) = match existing {
+        None => (Summary::default(), false, None, None, None),
+        Some((old, doc)) => {
+            let (new_doc, summary) = settings::uninstall(doc).map_err(|e| shape_error(&target.settings, &e))?;
+            let text = settings::render(&new_doc);
+            // Nothing of ours: leave the file exactly as it is, formatting included.
+            let changed = !summary.removed.is_empty() && old != text.as_bytes();
+            let backup = if changed && !a.dry_run {
+                commit(&target.settings, Some(&old), &text)?
+            } else {
+                None
+            };
+            (summary, changed, backup, Some(text), Some(old))
+        }
+    };
+    let skill = if a.no_skill {
+        SkillAction::Skipped
+    } else {
+        remove_skill(&target.skill, a.dry_run)?
+    };
+
+    for w in &warnings {
+        eprintln!("fable: warning: {w}");
+    }
+    if a.json {
+        let report = json!({
+            "action": "uninstall",
+            "scope": target.scope.name(),
+            "settings": target.settings,
+            "settings_exists": old_bytes.is_some(),
+            "dry_run": a.dry_run,
+            "changed": changed,
+            "backup": backup,
+            "removed": summary.removed.iter().map(|r| json!({"event": r.event, "command": r.command})).collect::<Vec<_>>(),
+            "dropped_events": summary.dropped_events,
+            "skill": {"path": target.skill, "action": skill.name()},
+            "warnings": warnings,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        return Ok(0);
+    }
+    let file = target.settings.display();
+    let n = summary.removed.len();
+    let would = if a.dry_run { "would remove" } else { "removed" };
+    match &old_bytes {
+        None => println!("fable: no settings file at {file}; no hooks to remove"),
+        Some(_) if n == 0 => println!("fable: no fable hooks in {file}; nothing changed"),
+        Some(_) => println!(
+            "fable: {would} {n} fable hook{} from {file}",
+            if n == 1 { "" } else { "s" }
+        ),
+    }
+    if let Some(b) = &backup {
+        println!("fable: previous settings kept as {}", b.display());
+    }
+    if skill == SkillAction::Removed {
+        let verb = if a.dry_run { "would be removed" } else { "removed" };
+        println!("fable: skill {verb}: {}", target.skill.display());
+    }
+    if a.dry_run {
+        if let (true, Some(text)) = (changed, &new_text) {
+            print_diff(old_bytes.as_deref(), text);
+        }
+        println!("fable: dry run: nothing was written");
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_dir_prefers_claude_config_dir() {
+        assert_eq!(
+            claude_config_dir(Some("/c".into()), Some("/h".into())),
+            Some(PathBuf::from("/c"))
+        );
+        assert_eq!(
+            claude_config_dir(Some("".into()), Some("/h".into())),
+            Some(PathBuf::from("/h/.claude"))
+        );
+        assert_eq!(claude_config_dir(None, None), None);
+    }
+
+    #[test]
+    fn scopes_map_to_files() {
+        let tmp = std::env::temp_dir();
+        let scope = |project, local| ScopeArgs {
+            user: false,
+            project,
+            local,
+            dir: Some(tmp.clone()),
+        };
+        let u = target_for(&scope(false, false), Some("/cfg".into()), None).unwrap();
+        assert_eq!(u.settings, PathBuf::from("/cfg/settings.json"));
+        assert_eq!(u.skill, PathBuf::from("/cfg/skills/fable/SKILL.md"));
+        let p = target_for(&scope(true, false), None, None).unwrap();
+        assert_eq!(p.settings, absolute(&tmp).join(".claude/settings.json"));
+        let l = target_for(&scope(false, true), None, None).unwrap();
+        assert_eq!(l.settings, absolute(&tmp).join(".claude/settings.local.json"));
+        assert_eq!(l.skill, absolute(&tmp).join(".claude/skills/fable/SKILL.md"));
+        let missing = ScopeArgs {
+            dir: Some("/nonexistent/fable-dir".into()),
+            ..scope(true, false)
+        };
+        assert!(target_for(&missing, None, None).is_err());
+    }
+
+    #[test]
+    fn entries_are_quoted_absolute_paths() {
+        let regs = registrations::builtin().unwrap();
+        let entries = entries_for(&regs, Path::new("/opt/my tools")).unwrap();
+        assert!(entries.iter().all(|e| e.command.starts_with("'/opt/my tools/fable-")));
+        assert!(entries.iter().all(|e| registrations::is_ours(&e.command)));
+        let plain = entries_for(&regs, Path::new("/opt/bin")).unwrap();
+        assert!(plain.iter().any(|e| e.command == "/opt/bin/fable-evidence"));
+    }
+
+    #[test]
+    fn old_version_skips_post_tool_use_failure() {
+        let regs = registrations::builtin().unwrap();
+        let (kept, skipped) = select_for_version(&regs, Some(Version::new(2, 0, 55)));
+        assert_eq!(skipped, ["PostToolUseFailure"]);
+        assert!(kept.iter().all(|r| r.event != "PostToolUseFailure"));
+        let (kept, skipped) = select_for_version(&regs, None);
+        assert!(skipped.is_empty());
+        assert_eq!(kept.len(), regs.len());
+    }
+}

@@ -1,0 +1,17 @@
+//! **Set-up**: putting fable on a machine and into a project.
+//!
+//! Owns the hook registrations ([`registrations`], from `hooks/hooks.json`), merging
+//! them into Claude Code's settings ([`settings`]), the installer ([`install`]) and the
+//! version rules it follows ([`claude_version`]), `fable init` ([`init`]) and this
+//! machine's list of trusted projects ([`trust_store`]).
+//!
+//! May use: the crate root only.
+
+pub mod claude_version;
+pub mod init;
+pub mod install;
+pub mod registrations;
+pub mod settings;
+pub mod settings_diff;
+pub mod skill;
+pub mod trust_store;
