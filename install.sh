@@ -94,6 +94,24 @@ if [ "$uninstall" -eq 1 ]; then
     exit 0
 fi
 
+# --dry-run changes nothing on disk: no build (it writes target/), no copy. It shows the
+# settings change with a binary that already exists, registering the paths in DIR.
+dry_run=0
+for a in ${args[@]+"${args[@]}"}; do
+    [ "$a" = "--dry-run" ] && dry_run=1
+done
+if [ "$dry_run" -eq 1 ]; then
+    echo "install.sh: dry run: would build ${#bins[@]} binaries (cargo build --release) and copy them into $prefix"
+    release="${CARGO_TARGET_DIR:-$here/target}/release"
+    for candidate in "$prefix/fable" "$release/fable"; do
+        if [ -x "$candidate" ]; then
+            exec "$candidate" install --bin-dir "$prefix" ${args[@]+"${args[@]}"}
+        fi
+    done
+    echo "install.sh: dry run: no fable binary built yet, so the settings change cannot be shown; run ./install.sh without --dry-run to build"
+    exit 0
+fi
+
 command -v cargo >/dev/null 2>&1 || die "cargo not found; install Rust (https://rustup.rs) and run install.sh again"
 build=(cargo build --release --manifest-path "$here/Cargo.toml")
 [ -f "$here/Cargo.lock" ] && build+=(--locked)

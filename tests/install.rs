@@ -983,6 +983,47 @@ fn install_sh(s: &Sandbox, tools: &Path, target: &Path) -> std::process::Command
 }
 
 #[test]
+fn install_sh_dry_run_changes_nothing_on_disk() {
+    let s = Sandbox::new();
+    let (tools, target) = fake_cargo(&s);
+    let prefix = s.root().join("prefix");
+    // Nothing built yet: no build, no copy, a message saying so.
+    let out = install_sh(&s, &tools, &target)
+        .arg("--prefix")
+        .arg(&prefix)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no fable binary built yet"));
+    assert!(!prefix.exists(), "dry run created the prefix");
+    assert!(!target.exists(), "dry run built");
+    assert!(!s.root().join("fable.log").exists(), "dry run ran cargo");
+    // With a build present, the settings change is shown by it, registering the prefix.
+    install_sh(&s, &tools, &target)
+        .arg("--prefix")
+        .arg(s.root().join("first"))
+        .output()
+        .unwrap();
+    let log_before = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    let out = install_sh(&s, &tools, &target)
+        .arg("--prefix")
+        .arg(&prefix)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(!prefix.exists(), "dry run copied binaries");
+    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    let new = &log[log_before.len()..];
+    assert!(!new.contains("cargo build"), "dry run built: {new}");
+    assert!(
+        new.contains(&format!("fable install --bin-dir {} --dry-run", prefix.display())),
+        "{new}"
+    );
+}
+
+#[test]
 fn install_sh_builds_copies_and_registers() {
     let s = Sandbox::new();
     let (tools, target) = fake_cargo(&s);
@@ -990,7 +1031,7 @@ fn install_sh_builds_copies_and_registers() {
     let out = install_sh(&s, &tools, &target)
         .arg("--prefix")
         .arg(&prefix)
-        .args(["--project", "--dry-run"])
+        .args(["--project"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -1005,7 +1046,7 @@ fn install_sh_builds_copies_and_registers() {
         log.contains("--locked"),
         "Cargo.lock exists, so the build is locked: {log}"
     );
-    assert!(log.contains("fable install --project --dry-run\n"), "{log}");
+    assert!(log.contains("fable install --project\n"), "{log}");
     assert!(stderr_of(&out).contains("not on your PATH"), "{}", stderr_of(&out));
 
     // Re-runnable, and PREFIX works; no warning once the prefix is on PATH.

@@ -56,6 +56,13 @@ enum Cmd {
 /// Parses the command line, runs the subcommand, and turns its result into the exit
 /// code: the subcommand's own, or 1 with `fable: <error>` on stderr.
 pub fn main() -> std::process::ExitCode {
+    // `fable evidence show | head -2`: a reader that closes the pipe ends us quietly, as
+    // it ends `cat`, instead of a "failed printing to stdout" panic (Rust ignores SIGPIPE
+    // by default). Hooks never go through here: their stdout is Claude Code's.
+    // SAFETY: setting a signal disposition to its default, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match &cli.cmd {
         Cmd::Install(a) => install::run_install(a),

@@ -1,0 +1,149 @@
+//! A cloned repository is untrusted input: committed links and devices under `.fable/`
+//! must never make a hook write outside the project or read without bound. Each case
+//! drives the real hook binaries through the `.fable/` door (`src/fable_dir.rs`).
+
+mod common_discipline;
+use common_discipline::*;
+use serde_json::json;
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::time::{Duration, Instant};
+
+/// A file outside the project, standing for `~/.bashrc`.
+fn victim(p: &Proj) -> std::path::PathBuf {
+    let v = p.home.join("victim.rc");
+    fs::write(&v, "export PRECIOUS=1\n").unwrap();
+    v
+}
+
+fn assert_untouched(v: &std::path::Path) {
+    assert_eq!(
+        fs::read_to_string(v).unwrap(),
+        "export PRECIOUS=1\n",
+        "{} was written through",
+        v.display()
+    );
+}
+
+#[test]
+fn a_symlinked_log_is_never_appended_to() {
+    let p = Proj::new();
+    let v = victim(&p);
+    symlink(&v, p.fable().join("evidence.jsonl")).unwrap();
+    let o = p.hook("fable-evidence", success("s1", "echo secret-command"));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "says why: {}", stderr(&o));
+    assert_untouched(&v);
+}
+
+#[test]
+fn a_dangling_log_link_does_not_create_its_target() {
+    let p = Proj::new();
+    let target = p.home.join("created-by-fable");
+    symlink(&target, p.fable().join("evidence.jsonl")).unwrap();
+    let o = p.hook("fable-evidence", failure("s1", "cargo test", 101));
+    assert_eq!(code(&o), 0);
+    assert!(!target.exists(), "the dangling link's target was created");
+}
+
+#[test]
+fn a_symlinked_lock_or_state_folder_is_refused() {
+    let p = Proj::new();
+    let outside = p.home.join("outside");
+    fs::create_dir(&outside).unwrap();
+    symlink(&outside, p.fable().join("state")).unwrap();
+    symlink(outside.join("evidence.lock"), p.fable().join("evidence.lock")).unwrap();
+    for _ in 0..3 {
+        let o = p.hook("fable-fail-streak", failure("s1", "cargo test", 101));
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let o = p.hook("fable-evidence", failure("s1", "cargo test", 101));
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    assert_eq!(
+        fs::read_dir(&outside).unwrap().count(),
+        0,
+        "a hook created files outside the project"
+    );
+}
+
+#[test]
+fn symlinked_rule_store_is_not_written_through() {
+    let p = Proj::new();
+    let v = victim(&p);
+    symlink(&v, p.fable().join("RULES.md")).unwrap();
+    // A history worth learning from, so the SessionEnd hook wants to write the store.
+    for i in 0..4 {
+        let sid = format!("s{i}");
+        p.hook("fable-evidence", failure(&sid, "git push", 1));
+        p.hook("fable-evidence", success(&sid, "git pull --rebase"));
+        p.hook("fable-evidence", success(&sid, "git push"));
+    }
+    let o = p.hook(
+        "fable-learn",
+        json!({"session_id":"s3","hook_event_name":"SessionEnd","reason":"other"}),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        p.fable().join("rules.json").is_file(),
+        "the store was written (so RULES.md was tried)"
+    );
+    assert!(stderr(&o).contains("symbolic link"), "says why: {}", stderr(&o));
+    assert_untouched(&v);
+}
+
+#[test]
+fn devices_as_ledger_or_rules_cost_nothing() {
+    let p = Proj::new();
+    symlink("/dev/zero", p.fable().join("LEDGER.md")).unwrap();
+    symlink("/dev/zero", p.fable().join("rules.json")).unwrap();
+    let start = Instant::now();
+    let o = p.stop();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = p.hook(
+        "fable-inject",
+        json!({"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = p.hook("fable-fail-streak", failure("s1", "cargo test", 101));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Three whole processes; unbounded reads of /dev/zero took 10 s and gigabytes.
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn an_oversized_ledger_is_refused_not_parsed() {
+    let p = Proj::new();
+    let big = "- [ ] card\n".repeat(200_000); // 2.2 MB, over the 1 MiB document cap
+    p.ledger(&big);
+    let o = p.stop();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than"), "says why: {}", stderr(&o));
+}
+
+#[test]
+fn a_committed_generation_beyond_keep_is_not_read() {
+    let p = Proj::new();
+    let rec = json!({"v":1,"ts":"2026-01-01T00:00:00.000Z","session":"x","cwd":p.root,"cmd":"make deploy",
+                     "exit":0,"ok":true,"tail":"fine"});
+    fs::write(p.fable().join("evidence.jsonl.9"), format!("{rec}\n")).unwrap();
+    p.hook("fable-evidence", success("s1", "ls"));
+    let o = p.cli(&["evidence", "show", "--json"]);
+    assert!(!stdout(&o).contains("make deploy"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_torn_last_line_does_not_swallow_the_next_record() {
+    let p = Proj::new();
+    p.hook("fable-evidence", success("s1", "echo one"));
+    let log = p.fable().join("evidence.jsonl");
+    let mut text = fs::read(&log).unwrap();
+    text.extend_from_slice(b"{\"v\":1,\"cmd\":\"cut mid-wr");
+    fs::write(&log, text).unwrap();
+    p.hook("fable-evidence", success("s1", "echo two"));
+    let cmds: Vec<String> = p
+        .records()
+        .iter()
+        .map(|r| r["cmd"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(cmds.contains(&"echo two".to_string()), "{cmds:?}");
+}
