@@ -14,11 +14,22 @@ cargo clippy --locked --all-targets -- -D warnings
 echo "== source layout (folders, no import cycles, file sizes)"
 python3 scripts/check_layout.py
 
+# The end-to-end tests drive the real Claude Code CLI through ../shared/tools/cc-harness.
+# Install it when it is missing and npm is there (CI: .ci/run has done so already).
+harness=../shared/tools/cc-harness
+cc_cache="${CC_HARNESS_CACHE:-$HOME/.cache/cc-harness}"
+if [ -d "$harness" ] && [ ! -x "$cc_cache/claude" ] && command -v npm >/dev/null 2>&1; then
+  echo "== Claude Code CLI for the end-to-end tests (npm, pinned by the harness)"
+  bash "$harness/install-claude.sh" 2.1.332 || echo "could not install the Claude Code CLI: the end-to-end tests will be skipped" >&2
+fi
+
 echo "== cargo test (unit, integration, end-to-end under the real Claude Code CLI)"
 # Two test binaries at a time: the end-to-end tests start the real CLI, and this machine
 # class has 2 cores.
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+e2e_log="$(mktemp)"
+trap 'rm -f "$log" "$e2e_log"' EXIT
+export FABLE_E2E_LOG="$e2e_log"
 cargo test --locked -- --test-threads=2 2>&1 | tee "$log"
 
 echo "== corpus format check"
@@ -37,6 +48,16 @@ elif [ -n "${CI:-}" ]; then
   exit 1
 fi
 
+# Which end-to-end tests really ran (a skipped one returns early and cargo counts it as
+# passed): named here, and moved from "passed" to "skipped" in the closing line.
+e2e_ran=$(grep -c '^ran ' "$e2e_log" || true)
+e2e_skipped=$(grep -c '^skipped ' "$e2e_log" || true)
+echo "end-to-end: $e2e_ran of $((e2e_ran + e2e_skipped)) ran under the real Claude Code CLI"
+if [ "$e2e_skipped" -gt 0 ]; then
+  echo "end-to-end skipped (run ../shared/tools/cc-harness/install-claude.sh, then this command again):"
+  sed -n 's/^skipped /  /p' "$e2e_log"
+fi
+
 # One closing line for whoever reads the end of the log: every cargo test result summed.
-awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed;?$/) p += $(i-1); if ($i ~ /^failed;?$/) f += $(i-1); if ($i ~ /^ignored;?$/) s += $(i-1) } }
-     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
+awk -v e2e_skipped="$e2e_skipped" '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed;?$/) p += $(i-1); if ($i ~ /^failed;?$/) f += $(i-1); if ($i ~ /^ignored;?$/) s += $(i-1) } }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p - e2e_skipped, f, s + e2e_skipped }' "$log"

@@ -37,7 +37,10 @@ fn required() -> bool {
 pub fn available() -> Option<PathBuf> {
     let run = harness_dir().join("run.sh");
     match claude_bin() {
-        Some(c) if run.exists() => Some(c),
+        Some(c) if run.exists() => {
+            record("ran");
+            Some(c)
+        }
         other => {
             let msg = format!(
                 "end-to-end test skipped: claude={:?} harness={} (run ../shared/tools/cc-harness/install-claude.sh)",
@@ -46,8 +49,24 @@ pub fn available() -> Option<PathBuf> {
             );
             assert!(!required(), "{msg}; FABLE_E2E_REQUIRED/CI is set, so this is a failure");
             eprintln!("{msg}");
+            record("skipped");
             None
         }
+    }
+}
+
+/// Appends `<verdict> <test name>` to `$FABLE_E2E_LOG` when set, so the test command can
+/// say which end-to-end tests really ran: a test that returned early passed nothing.
+/// (cargo's test threads are named after their test.)
+fn record(verdict: &str) {
+    let Some(log) = std::env::var_os("FABLE_E2E_LOG") else {
+        return;
+    };
+    let name = std::thread::current().name().unwrap_or("unnamed").to_string();
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+        use std::io::Write;
+        // One write of the whole line: tests run in parallel threads (O_APPEND keeps it whole).
+        let _ = f.write_all(format!("{verdict} {name}\n").as_bytes());
     }
 }
 
