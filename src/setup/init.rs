@@ -105,14 +105,29 @@ fn ensure_gitignore(path: &Path) -> Result<Outcome> {
     if create_new(path, &fresh_gitignore())? == Outcome::Created {
         return Ok(Outcome::Created);
     }
-    let existing = fs::read_to_string(path).at(path)?;
+    // Through the `.fable/` door: a committed `.gitignore` link is refused, never appended
+    // to (it could point at a shell rc).
+    let existing = crate::fable_dir::read_string(path, crate::fable_dir::Kind::Document)
+        .at(path)?
+        .unwrap_or_default();
     match gitignore_addition(&existing) {
         None => Ok(Outcome::Existed),
         Some(add) => {
-            let mut f = fs::OpenOptions::new().append(true).open(path).at(path)?;
-            f.write_all(add.as_bytes()).at(path)?;
+            crate::fable_dir::replace_atomically(path, format!("{existing}{add}").as_bytes(), true)?;
             Ok(Outcome::Updated)
         }
+    }
+}
+
+/// Refuses a committed link where init would write: it may point anywhere.
+fn refuse_link(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::msg(format!(
+            "{}: is a symbolic link; fable never writes through a link a repository may have committed. \
+             Replace it with a real file or folder (or remove it) and run `fable init` again",
+            path.display()
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -131,8 +146,9 @@ pub fn run(a: &InitArgs) -> Result<i32> {
     }
     let project = Project::at(&root);
     let fable_dir = &project.fable_dir;
+    refuse_link(fable_dir)?;
     let dir_outcome = match fs::symlink_metadata(fable_dir) {
-        Ok(m) if m.is_dir() || fable_dir.is_dir() => Outcome::Existed,
+        Ok(m) if m.is_dir() => Outcome::Existed,
         Ok(_) => {
             return Err(Error::msg(format!(
                 "{}: exists but is not a directory; move it aside and run `fable init` again",
@@ -145,9 +161,16 @@ pub fn run(a: &InitArgs) -> Result<i32> {
         }
     };
     let ledger_path = project.ledger_path();
-    let ledger = create_new(&ledger_path, LEDGER_TEMPLATE)?;
     let gitignore_path = fable_dir.join(".gitignore");
+    let log_path = project.evidence_path();
+    for p in [&ledger_path, &gitignore_path, &log_path] {
+        refuse_link(p)?;
+    }
+    let ledger = create_new(&ledger_path, LEDGER_TEMPLATE)?;
     let gitignore = ensure_gitignore(&gitignore_path)?;
+    // An empty log from the start: "no log" then means logging broke, not "never ran", so
+    // a card citing a command that never ran blocks from the first session on.
+    crate::fable_dir::append_line(&log_path, b"").at(&log_path)?;
 
     let mut warnings = Vec::new();
     if root.join(".git").symlink_metadata().is_err() {
