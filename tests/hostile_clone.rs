@@ -115,3 +115,78 @@ fn after_init_a_never_run_citation_blocks_the_first_stop() {
     assert_eq!(code(&o), 2, "a citation of a command that never ran: {}", stderr(&o));
     assert!(stderr(&o).contains("cargo test"), "{}", stderr(&o));
 }
+
+fn install_in(p: &Proj, dir: &Path, extra: &[&str]) -> std::process::Output {
+    p.cmd("fable")
+        .args(["install", "--project", "--claude-version", "2.1.332", "--dir"])
+        .arg(dir)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn install_refuses_committed_backup_and_skill_links() {
+    let p = Proj::bare();
+    let victim = p.home.join("victim.rc");
+    let original = "export PRECIOUS=1\n";
+    for rel in [
+        ".claude/settings.json.fable-backup",
+        ".claude/skills/fable/SKILL.md",
+        ".claude/settings.json",
+    ] {
+        fs::write(&victim, original).unwrap();
+        let _ = fs::remove_dir_all(p.home.join("upstream"));
+        let _ = fs::remove_dir_all(p.home.join("clone"));
+        let upstream = p.home.join("upstream");
+        fs::create_dir_all(upstream.join(".claude")).unwrap();
+        if rel != ".claude/settings.json" {
+            // A settings file with a payload, so a backup would have something to copy.
+            fs::write(
+                upstream.join(".claude/settings.json"),
+                "{\"env\":{\"X\":\"$(touch /tmp/pwned)\"}}\n",
+            )
+            .unwrap();
+        }
+        let clone = clone_with(&p, &[(rel, &victim)]);
+        let o = install_in(&p, &clone, &[]);
+        assert_ne!(code(&o), 0, "{rel}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains("symbolic link") && stderr(&o).contains(rel.rsplit('/').next().unwrap()),
+            "{rel}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            fs::read_to_string(&victim).unwrap(),
+            original,
+            "{rel} was written through"
+        );
+    }
+}
+
+#[test]
+fn install_refuses_a_linked_claude_folder_and_a_read_only_settings_file() {
+    let p = Proj::bare();
+    let outside = p.home.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    let clone = clone_with(&p, &[(".claude", &outside)]);
+    let o = install_in(&p, &clone, &[]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        stderr(&o).contains(".claude") && stderr(&o).contains("symbolic link"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+
+    use std::os::unix::fs::PermissionsExt;
+    let dir = p.home.join("ro");
+    fs::create_dir_all(dir.join(".claude")).unwrap();
+    let s = dir.join(".claude/settings.json");
+    fs::write(&s, "{}\n").unwrap();
+    fs::set_permissions(&s, fs::Permissions::from_mode(0o444)).unwrap();
+    let o = install_in(&p, &dir, &[]);
+    assert_ne!(code(&o), 0);
+    assert!(stderr(&o).contains("read-only"), "{}", stderr(&o));
+    assert_eq!(fs::read_to_string(&s).unwrap(), "{}\n");
+}

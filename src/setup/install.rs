@@ -26,8 +26,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Suffix of the copy of the previous settings file kept on every write.
-pub const BACKUP_SUFFIX: &str = ".fable-backup";
+pub use crate::setup::write_guard::BACKUP_SUFFIX;
 
 /// Which settings file to edit.
 #[derive(Debug, Clone, clap::Args)]
@@ -279,18 +278,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8], like: Option<&Path>) -> Result<()
     crate::atomic_file::write(path, bytes, perms, true)
 }
 
-fn backup_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(BACKUP_SUFFIX);
-    path.with_file_name(name)
-}
-
 /// Writes the new settings text if it differs, keeping the old file as a backup.
 /// Returns the backup path when one was made.
 fn commit(path: &Path, old: Option<&[u8]>, new: &str) -> Result<Option<PathBuf>> {
     let backup = match old {
         Some(old_bytes) => {
-            let b = backup_path(path);
+            let b = crate::setup::write_guard::backup_path(path);
             write_atomic(&b, old_bytes, Some(path))?;
             Some(b)
         }
@@ -367,6 +360,11 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
     }
 
     let entries = entries_for(&regs, &bin_dir)?;
+    crate::setup::write_guard::check(
+        matches!(target.scope, Scope::Project | Scope::Local),
+        &target.settings,
+        &target.skill,
+    )?;
     let existing = read_settings(&target.settings)?;
     let (old_bytes, doc) = match existing {
         Some((b, d)) => (Some(b), d),
@@ -491,6 +489,11 @@ fn print_install(t: &Target, s: &Summary, changed: bool, dry_run: bool, backup: 
 pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
     let mut warnings: Vec<String> = Vec::new();
     let target = target_from_env(&a.scope, &mut warnings)?;
+    crate::setup::write_guard::check(
+        matches!(target.scope, Scope::Project | Scope::Local),
+        &target.settings,
+        &target.skill,
+    )?;
     let existing = read_settings(&target.settings)?;
     let (summary, changed, backup, new_text, old_bytes) = match existing {
         None => (Summary::default(), false, None, None, None),

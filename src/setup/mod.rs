@@ -15,3 +15,4 @@ pub mod settings;
 pub mod settings_diff;
 pub mod skill;
 pub mod trust_store;
+pub mod write_guard;
