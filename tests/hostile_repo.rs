@@ -147,3 +147,59 @@ fn a_torn_last_line_does_not_swallow_the_next_record() {
         .collect();
     assert!(cmds.contains(&"echo two".to_string()), "{cmds:?}");
 }
+
+#[test]
+fn large_records_of_writers_that_exited_0_survive_killed_neighbours() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let p = Proj::new();
+    let bin = assert_cmd::cargo::cargo_bin("fable-evidence");
+    let big = "x".repeat(24 * 1024);
+    let mut children = Vec::new();
+    for i in 0..120 {
+        let payload = success("s1", &format!("echo W{i}- {big}"));
+        let mut c = Command::new(&bin)
+            .current_dir(&p.root)
+            .env("HOME", &p.home)
+            .env("XDG_STATE_HOME", p.state_home())
+            .env("FABLE_CONFIG_DIR", p.config_dir())
+            .env("CLAUDE_PROJECT_DIR", &p.root)
+            .env("FABLE_EVIDENCE_MAX_BYTES", "100000000")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        children.push((i, c));
+    }
+    // Kill every other writer at whatever point it has reached.
+    for (i, c) in children.iter_mut() {
+        if *i % 2 == 1 {
+            let _ = c.kill();
+        }
+    }
+    let mut exited_ok = Vec::new();
+    for (i, mut c) in children {
+        if c.wait().unwrap().success() {
+            exited_ok.push(i);
+        }
+    }
+    assert!(!exited_ok.is_empty());
+    let cmds: Vec<String> = p
+        .records()
+        .iter()
+        .map(|r| r["cmd"].as_str().unwrap_or("").to_string())
+        .collect();
+    for i in &exited_ok {
+        let marker = format!("echo W{i}- ");
+        assert!(
+            cmds.iter().any(|c| c.starts_with(&marker)),
+            "writer {i} exited 0 but its record is not readable"
+        );
+    }
+}
