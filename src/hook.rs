@@ -72,6 +72,52 @@ fn truthy(v: Option<&Value>) -> bool {
     }
 }
 
+/// Replaces every `\uXXXX` escape of a lone UTF-16 surrogate with `\ufffd` (U+FFFD),
+/// keeping well-formed pairs and every other escape as it is. `None` when there was none
+/// to replace (the payload is malformed for another reason).
+pub fn repair_lone_surrogates(text: &str) -> Option<String> {
+    fn hex4(b: &[u8]) -> Option<u16> {
+        let s = std::str::from_utf8(b.get(..4)?).ok()?;
+        u16::from_str_radix(s, 16).ok()
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut last, mut changed) = (0, 0, false);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) != Some(&b'u') {
+            i += 2; // any other escape, `\\\\` included: skip both characters
+            continue;
+        }
+        let Some(unit) = hex4(&b[i + 2..]) else {
+            i += 2;
+            continue;
+        };
+        let high = (0xD800..0xDC00).contains(&unit);
+        let low = (0xDC00..0xE000).contains(&unit);
+        let paired = high
+            && b.get(i + 6) == Some(&b'\\')
+            && b.get(i + 7) == Some(&b'u')
+            && hex4(&b[(i + 8).min(b.len())..]).is_some_and(|n| (0xDC00..0xE000).contains(&n));
+        if paired {
+            i += 12;
+        } else if high || low {
+            out.push_str(&text[last..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            last = i;
+            changed = true;
+        } else {
+            i += 6;
+        }
+    }
+    out.push_str(&text[last..]);
+    changed.then_some(out)
+}
+
 impl HookInput {
     /// Parses raw stdin bytes. Errors name what was wrong, for the fail-open note.
     pub fn parse(bytes: &[u8]) -> Result<HookInput, InputError> {
@@ -80,10 +126,17 @@ impl HookInput {
         if text.is_empty() {
             return Err(InputError::Empty);
         }
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            // serde's message names line and column, enough to debug a host change.
-            InputError::Malformed(e.to_string())
-        })?;
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            // Claude Code is JavaScript: output cut mid-emoji reaches us as a lone surrogate
+            // escape (`"\ud83d"`), which serde rejects. Dropping the payload would lose a
+            // failure after a pass; so repair and retry (only on this rare path).
+            Err(e) => match repair_lone_surrogates(text) {
+                Some(fixed) => serde_json::from_str(&fixed).map_err(|_| InputError::Malformed(e.to_string()))?,
+                // serde's message names line and column, enough to debug a host change.
+                None => return Err(InputError::Malformed(e.to_string())),
+            },
+        };
         HookInput::from_value(value)
     }
 
@@ -204,6 +257,23 @@ pub fn ignored_note(hook: &str, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_surrogate_escapes_are_repaired_pairs_and_other_escapes_kept() {
+        let cut = r#"{"session_id":"s","tool_response":{"stdout":"ok \ud83d"}}"#;
+        let input = HookInput::parse(cut.as_bytes()).expect("repaired, not dropped");
+        assert_eq!(input.raw["tool_response"]["stdout"], "ok \u{fffd}");
+        assert_eq!(repair_lone_surrogates(r#""\ude00 x""#).unwrap(), r#""\ufffd x""#);
+        // A well-formed pair, an escaped backslash before `u`, and no surrogate: untouched.
+        assert_eq!(repair_lone_surrogates(r#""\ud83d\ude00""#), None);
+        assert_eq!(repair_lone_surrogates(r#""\\ud83d""#), None);
+        assert_eq!(repair_lone_surrogates(r#""\u00e9""#), None);
+        // High then a non-low escape: only the high one goes.
+        assert_eq!(
+            repair_lone_surrogates(r#""\ud83d\u0041""#).unwrap(),
+            r#""\ufffd\u0041""#
+        );
+    }
 
     #[test]
     fn parses_captured_failure_payload() {

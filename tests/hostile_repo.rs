@@ -203,3 +203,18 @@ fn large_records_of_writers_that_exited_0_survive_killed_neighbours() {
         );
     }
 }
+
+#[test]
+fn a_failure_whose_output_was_cut_mid_emoji_is_still_logged() {
+    let p = Proj::new();
+    let payload = format!(
+        r#"{{"session_id":"s1","hook_event_name":"PostToolUseFailure","tool_name":"Bash","cwd":"{}","tool_input":{{"command":"cargo test"}},"error":"Exit code 101\ntest result: FAILED \ud83d"}}"#,
+        p.root.display()
+    );
+    let o = p.hook_raw("fable-evidence", payload.as_bytes(), &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let recs = p.records();
+    assert_eq!(recs.len(), 1, "the payload was dropped: {}", stderr(&o));
+    assert_eq!(recs[0]["exit"], 101);
+    assert_eq!(recs[0]["ok"], false);
+}
