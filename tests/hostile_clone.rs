@@ -190,3 +190,23 @@ fn install_refuses_a_linked_claude_folder_and_a_read_only_settings_file() {
     assert!(stderr(&o).contains("read-only"), "{}", stderr(&o));
     assert_eq!(fs::read_to_string(&s).unwrap(), "{}\n");
 }
+
+#[test]
+fn init_then_lint_is_clean_on_a_fresh_project() {
+    let p = Proj::bare();
+    let o = init_in(&p, &p.root);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        p.root.join("docs/SPEC.md").is_file(),
+        "init writes the plan lint expects"
+    );
+    let o = p.cmd("fable").arg("lint").arg(&p.root).output().unwrap();
+    assert_eq!(code(&o), 0, "lint after init: {}{}", stdout(&o), stderr(&o));
+    // An existing plan is kept as it is.
+    fs::write(p.root.join("docs/SPEC.md"), "# mine [measured]\n").unwrap();
+    init_in(&p, &p.root);
+    assert_eq!(
+        fs::read_to_string(p.root.join("docs/SPEC.md")).unwrap(),
+        "# mine [measured]\n"
+    );
+}

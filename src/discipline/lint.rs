@@ -62,7 +62,7 @@ pub fn check(ledger_text: Option<&str>, spec_text: Option<&str>) -> Vec<Finding>
         None => out.push(finding(
             SPEC,
             None,
-            "missing: write the plan before the code (templates/SPEC.template.md)",
+            "missing: write the plan before the code (`fable init` writes a template there)",
         )),
         Some(s) if !SOURCE_TAGS.iter().any(|t| s.contains(t)) => out.push(finding(
             SPEC,
@@ -75,7 +75,7 @@ pub fn check(ledger_text: Option<&str>, spec_text: Option<&str>) -> Vec<Finding>
         out.push(finding(
             LEDGER,
             None,
-            "missing: create it with open cards (templates/LEDGER.template.md)",
+            "missing: create it with open cards (`fable init` writes a template there)",
         ));
         return out;
     };
@@ -130,12 +130,14 @@ pub fn check(ledger_text: Option<&str>, spec_text: Option<&str>) -> Vec<Finding>
 
 /// Lints a project on disk.
 pub fn lint_project(p: &Project) -> Vec<Finding> {
-    let ledger = std::fs::read(p.ledger_path())
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
-    let spec = std::fs::read(p.root.join("docs").join("SPEC.md"))
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    // Through the door: a linked, device or oversized file reads as missing.
+    let read = |path: &std::path::Path| {
+        crate::fable_dir::read_string(path, crate::fable_dir::Kind::Document)
+            .ok()
+            .flatten()
+    };
+    let ledger = read(&p.ledger_path());
+    let spec = read(&p.root.join("docs").join("SPEC.md"));
     check(ledger.as_deref(), spec.as_deref())
 }
 

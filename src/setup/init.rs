@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 /// The ledger a new project starts with.
 pub const LEDGER_TEMPLATE: &str = include_str!("../../templates/LEDGER.template.md");
+/// The plan `fable lint` and the design gate look for, written when the project has none.
+pub const SPEC_TEMPLATE: &str = include_str!("../../templates/SPEC.template.md");
 
 /// Patterns `.fable/.gitignore` must hold, one per line.
 pub const GITIGNORE_PATTERNS: [&str; 3] = ["evidence.jsonl*", "*.lock", "state/"];
@@ -166,8 +168,17 @@ pub fn run(a: &InitArgs) -> Result<i32> {
     for p in [&ledger_path, &gitignore_path, &log_path] {
         refuse_link(p)?;
     }
+    let spec_path = root.join("docs").join("SPEC.md");
+    refuse_link(&root.join("docs"))?;
+    refuse_link(&spec_path)?;
     let ledger = create_new(&ledger_path, LEDGER_TEMPLATE)?;
     let gitignore = ensure_gitignore(&gitignore_path)?;
+    // What `fable lint` and the design gate expect: a plan, from the template, unless the
+    // project has one.
+    if let Some(d) = spec_path.parent() {
+        fs::create_dir_all(d).at(d)?;
+    }
+    let spec = create_new(&spec_path, SPEC_TEMPLATE)?;
     // An empty log from the start: "no log" then means logging broke, not "never ran", so
     // a card citing a command that never ran blocks from the first session on.
     crate::fable_dir::append_line(&log_path, b"").at(&log_path)?;
@@ -191,6 +202,7 @@ pub fn run(a: &InitArgs) -> Result<i32> {
             "fable_dir": {"path": fable_dir, "action": dir_outcome.name()},
             "ledger": {"path": ledger_path, "action": ledger.name()},
             "gitignore": {"path": gitignore_path, "action": gitignore.name()},
+            "spec": {"path": spec_path, "action": spec.name()},
             "warnings": warnings,
         });
         println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
@@ -207,12 +219,16 @@ pub fn run(a: &InitArgs) -> Result<i32> {
     say(".fable/", fable_dir, dir_outcome);
     say("ledger", &ledger_path, ledger);
     say(".gitignore", &gitignore_path, gitignore);
-    if [dir_outcome, ledger, gitignore].iter().all(|o| *o == Outcome::Existed) {
+    say("plan", &spec_path, spec);
+    if [dir_outcome, ledger, gitignore, spec]
+        .iter()
+        .all(|o| *o == Outcome::Existed)
+    {
         println!("fable: project already opted in; nothing changed");
     } else {
         println!(
             "fable: project opted in. fable's hooks act here from the next Claude Code session \
-             (register them once with `fable install`); commit .fable/LEDGER.md and .fable/.gitignore."
+             (register them once with `fable install`); commit .fable/LEDGER.md, .fable/.gitignore and docs/SPEC.md."
         );
     }
     Ok(0)
