@@ -211,6 +211,14 @@ impl Answer {
         }
     }
 
+    /// Stop / SubagentStop: block through `{"decision":"block","reason":…}` on stdout, exit 0.
+    /// Not exit 2: Claude Code 2.1.x drops an exit-2 Stop block whose stderr contains "no
+    /// such file" (any case) and ends the turn, so the commonest replay failure (`cat` of a
+    /// deleted file) never reached the model. The JSON channel has no such filter.
+    pub fn block_stop(reason: impl Into<String>) -> Answer {
+        Answer::json(&json!({"decision": "block", "reason": reason.into()}))
+    }
+
     /// Exit 0 with `hookSpecificOutput.additionalContext`: non-error feedback to the model.
     pub fn context(event: &str, text: impl Into<String>) -> Answer {
         let v = json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text.into()}});
@@ -243,8 +251,9 @@ impl Answer {
         self
     }
 
+    /// Blocks through either channel: exit 2, or `decision: block` on stdout.
     pub fn is_block(&self) -> bool {
-        self.exit == 2
+        self.exit == 2 || serde_json::from_str::<Value>(&self.stdout).is_ok_and(|v| v["decision"] == "block")
     }
 }
 

@@ -14,7 +14,7 @@ const CLOSED: &str = "# L\n- [x] 1. loader -- evidence: 12 passed, 0 failed in t
 fn no_fable_dir_allows() {
     let p = Proj::bare();
     let o = p.stop();
-    assert_eq!(code(&o), 0);
+    assert_eq!(stop_code(&o), 0);
     assert!(o.stdout.is_empty());
 }
 
@@ -23,8 +23,8 @@ fn open_item_blocks_listing_the_card_and_the_three_exits() {
     let p = Proj::new();
     p.ledger("- [ ] 1. parse the config — acceptance: `cargo test config`\n");
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    let e = stderr(&o);
+    assert_eq!(stop_code(&o), 2);
+    let e = said(&o);
     assert!(e.contains("parse the config"), "{e}");
     assert!(
         e.contains("-- evidence:") && e.contains("-- deferred:") && e.contains("PAUSED:"),
@@ -36,7 +36,7 @@ fn open_item_blocks_listing_the_card_and_the_three_exits() {
 fn all_closed_with_evidence_allows() {
     let p = Proj::new();
     p.ledger(CLOSED);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -47,13 +47,13 @@ fn stop_hook_active_allows() {
         "fable-close-guard",
         json!({"hook_event_name":"Stop","stop_hook_active":true}),
     );
-    assert_eq!(code(&o), 0);
+    assert_eq!(stop_code(&o), 0);
 }
 
 #[test]
 fn no_ledger_file_allows() {
     let p = Proj::new();
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -62,8 +62,8 @@ fn malformed_input_fails_open() {
     p.ledger("- [ ] 1. open\n");
     for bad in [&b"{not json"[..], b"", b"\xff\xfe", b"[1,2]"] {
         let o = p.hook_raw("fable-close-guard", bad, &[]);
-        assert_eq!(code(&o), 0, "{bad:?}");
-        assert!(stderr(&o).contains("(ignored)"));
+        assert_eq!(stop_code(&o), 0, "{bad:?}");
+        assert!(said(&o).contains("(ignored)"));
     }
 }
 
@@ -74,29 +74,29 @@ fn missing_evidence_blocks() {
     let p = Proj::new();
     p.ledger("- [x] 1. loader\n");
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("loader") && stderr(&o).contains("-- evidence:"));
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("loader") && said(&o).contains("-- evidence:"));
 }
 
 #[test]
 fn chinese_evidence_marker_accepted() {
     let p = Proj::new();
     p.ledger("- [x] 1. 加载器 -- 证据: 全部 12 项测试通过\n- [x] 2. b -- 验证：跑了 12 个用例全部通过\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
 fn verified_marker_accepted() {
     let p = Proj::new();
     p.ledger("- [x] 1. loader -- verified: ran the loader on 3 fixtures, all parsed\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
 fn open_items_take_precedence_over_evidence() {
     let p = Proj::new();
     p.ledger("- [x] 1. no evidence\n- [ ] 2. still open\n");
-    let e = stderr(&p.stop());
+    let e = said(&p.stop());
     assert!(e.contains("still open") && e.contains("open card"), "{e}");
     assert!(!e.contains("without evidence"), "{e}");
 }
@@ -105,7 +105,7 @@ fn open_items_take_precedence_over_evidence() {
 fn paused_allows_even_missing_evidence() {
     let p = Proj::new();
     p.ledger("PAUSED: user switched to the release notes\n- [x] 1. loader\n- [ ] 2. open\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn loop_safety_with_missing_evidence() {
         "fable-close-guard",
         json!({"hook_event_name":"Stop","stop_hook_active":true}),
     );
-    assert_eq!(code(&o), 0);
+    assert_eq!(stop_code(&o), 0);
 }
 
 // ---- ancestor test_guards: Floor (close part, 4) and Paused (close, 1) ----
@@ -130,7 +130,7 @@ fn bare_paused_is_ignored() {
         "paused: ab\n- [ ] 1. open\n",
     ] {
         p.ledger(l);
-        assert_eq!(code(&p.stop()), 2, "{l}");
+        assert_eq!(stop_code(&p.stop()), 2, "{l}");
     }
 }
 
@@ -138,9 +138,9 @@ fn bare_paused_is_ignored() {
 fn reasoned_paused_works() {
     let p = Proj::new();
     p.ledger("paused — user asked for an unrelated hotfix\n- [ ] 1. open\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     p.ledger("PAUSED：用户切换到别的任务\n- [ ] 1. open\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn evidence_ok_blocks_and_bare_adjectives_block() {
     let p = Proj::new();
     for note in ["ok", "done", "works", "verified", "it works!", "all good.", "Passed"] {
         p.ledger(&format!("- [x] 1. loader -- evidence: {note}\n"));
-        assert_eq!(code(&p.stop()), 2, "{note}");
+        assert_eq!(stop_code(&p.stop()), 2, "{note}");
     }
 }
 
@@ -156,7 +156,7 @@ fn evidence_ok_blocks_and_bare_adjectives_block() {
 fn forty_of_forty_tests_green_allows() {
     let p = Proj::new();
     p.ledger("- [x] 1. loader -- evidence: 40/40 tests green\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 // ---- ancestor test_evidence: Corroboration (7) ----
@@ -166,7 +166,7 @@ fn cited_and_ran_with_cd_prefix_allows() {
     let p = Proj::new();
     p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("cd /x && pytest -q", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -175,8 +175,8 @@ fn cited_but_never_ran_blocks_naming_card_and_citation() {
     p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("ls", 0, true)]);
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    let e = stderr(&o);
+    assert_eq!(stop_code(&o), 2);
+    let e = said(&o);
     assert!(
         e.contains("`pytest -q`") && e.contains("line 1") && e.contains("run exactly this command"),
         "{e}"
@@ -189,8 +189,8 @@ fn cited_but_failed_blocks() {
     p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("pytest -q", 1, false)]);
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("exit 1"), "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("exit 1"), "{}", said(&o));
 }
 
 #[test]
@@ -198,8 +198,8 @@ fn no_log_allows_with_a_note() {
     let p = Proj::new();
     p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
     let o = p.stop();
-    assert_eq!(code(&o), 0);
-    let e = stderr(&o);
+    assert_eq!(stop_code(&o), 0);
+    let e = said(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
     assert!(e.contains("no evidence log"), "{e}");
 }
@@ -209,7 +209,7 @@ fn prose_only_evidence_is_not_checked_against_the_log() {
     let p = Proj::new();
     p.ledger("- [x] 1. ui -- evidence: screenshot shows the new header in both themes\n");
     p.log(&[("ls", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn span_before_the_marker_is_not_a_citation() {
     let p = Proj::new();
     p.ledger("- [x] 1. tests — acceptance: `make test` -- evidence: ran the suite, 40 passed\n");
     p.log(&[("ls", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn paused_skips_corroboration() {
     let p = Proj::new();
     p.ledger("PAUSED: user steered to docs\n- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("ls", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 // ---- ancestor test_discipline: light mode (close part, 3) ----
@@ -234,24 +234,24 @@ fn paused_skips_corroboration() {
 fn light_mode_open_cards_do_not_block() {
     let p = Proj::new();
     p.ledger("MODE: light\n- [ ] 1. open\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
 fn light_mode_still_enforces_evidence_and_corroboration() {
     let p = Proj::new();
     p.ledger("MODE: light\n- [x] 1. loader -- evidence: ok\n");
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
     p.ledger("MODE: light\n- [x] 1. loader -- evidence: `pytest -q` -> 3 passed\n");
     p.log(&[("pytest -q", 2, false)]);
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }
 
 #[test]
 fn mode_full_still_blocks() {
     let p = Proj::new();
     p.ledger("MODE: full\n- [ ] 1. open\n");
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }
 
 // ---- exact matching and the newest record (weaknesses §6.2) ----
@@ -261,7 +261,7 @@ fn echo_of_the_command_does_not_corroborate() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("echo \"pytest -q\"", 0, true), ("echo pytest -q", 0, true)]);
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }
 
 #[test]
@@ -269,11 +269,11 @@ fn shorter_or_longer_commands_do_not_corroborate() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("pytest", 0, true), ("pytest -q -k nothing", 0, true)]);
-    assert_eq!(code(&p.stop()), 2, "pytest must not corroborate pytest -q");
+    assert_eq!(stop_code(&p.stop()), 2, "pytest must not corroborate pytest -q");
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `pytest` -> 12 passed\n");
     p.log(&[("pytest -q", 0, true)]);
-    assert_eq!(code(&p.stop()), 2, "pytest -q must not corroborate pytest");
+    assert_eq!(stop_code(&p.stop()), 2, "pytest -q must not corroborate pytest");
 }
 
 #[test]
@@ -281,7 +281,7 @@ fn whitespace_is_normalised() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `cargo   test  --release` -> 40 passed\n");
     p.log(&[("cargo test\t--release ", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -289,7 +289,7 @@ fn pass_then_fail_blocks() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("pytest -q", 0, true), ("pytest -q", 1, false)]);
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }
 
 #[test]
@@ -297,7 +297,7 @@ fn fail_then_pass_allows() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
     p.log(&[("pytest -q", 1, false), ("cd sub && pytest -q", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -306,7 +306,7 @@ fn exit_one_success_of_grep_does_not_corroborate() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `grep -q TODO src` -> none left\n");
     p.log(&[("grep -q TODO src", 1, true)]);
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }
 
 #[test]
@@ -314,7 +314,7 @@ fn every_citation_must_be_corroborated() {
     let p = Proj::new();
     p.ledger("- [x] 1. t -- evidence: `cargo build` then `cargo test` -> 40 passed\n");
     p.log(&[("cargo build", 0, true)]);
-    let e = stderr(&p.stop());
+    let e = said(&p.stop());
     assert!(e.contains("`cargo test`") && !e.contains("`cargo build`"), "{e}");
 }
 
@@ -324,7 +324,7 @@ fn every_citation_must_be_corroborated() {
 fn marker_in_the_title_is_not_evidence() {
     let p = Proj::new();
     p.ledger("- [x] 1. add evidence: loader foo\n");
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }
 
 #[test]
@@ -332,14 +332,14 @@ fn evidence_on_an_indented_continuation_line_counts() {
     let p = Proj::new();
     p.ledger("- [x] 1. loader\n    -- evidence: `cargo test -- --nocapture` -> 40 passed\n- [x] 2. b\n  evidence: checked 3 fixtures by hand\n");
     p.log(&[("cargo test -- --nocapture", 0, true)]);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
 fn deferred_cards_do_not_block() {
     let p = Proj::new();
     p.ledger("- [~] 1. later -- deferred: out of scope this round\n- [x] 2. a -- evidence: 12 passed in CI run\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 #[test]
@@ -347,7 +347,7 @@ fn more_than_twelve_open_cards_are_summarised() {
     let p = Proj::new();
     let l: String = (1..=15).map(|i| format!("- [ ] {i}. card number {i}\n")).collect();
     p.ledger(&l);
-    let e = stderr(&p.stop());
+    let e = said(&p.stop());
     assert!(
         e.contains("card number 12") && !e.contains("card number 13") && e.contains("and 3 more"),
         "{e}"
@@ -358,7 +358,7 @@ fn more_than_twelve_open_cards_are_summarised() {
 fn code_fence_examples_are_not_cards() {
     let p = Proj::new();
     p.ledger("# L\n```\n- [ ] 1. <card> — acceptance: `<command>`\n```\n- [x] 1. a -- evidence: 12 passed locally\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }
 
 // ---- discovery gaps (§5 "not covered") ----
@@ -375,7 +375,7 @@ fn worktree_git_file_bounds_discovery() {
         "fable-close-guard",
         json!({"hook_event_name":"Stop","cwd": wt.join("src").to_string_lossy()}),
     );
-    assert_eq!(code(&o), 0);
+    assert_eq!(stop_code(&o), 0);
     // The worktree's own .fable/ works.
     std::fs::create_dir_all(wt.join(".fable")).unwrap();
     std::fs::write(wt.join(".fable/LEDGER.md"), "- [ ] 1. inner open card\n").unwrap();
@@ -383,8 +383,8 @@ fn worktree_git_file_bounds_discovery() {
         "fable-close-guard",
         json!({"hook_event_name":"Stop","cwd": wt.join("src").to_string_lossy()}),
     );
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("inner open card"));
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("inner open card"));
 }
 
 #[test]
@@ -398,13 +398,13 @@ fn paths_with_spaces_work() {
         "fable-close-guard",
         json!({"hook_event_name":"Stop","cwd": sub.to_string_lossy()}),
     );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
     p.ledger("- [ ] 1. open\n");
     let o = p.hook(
         "fable-close-guard",
         json!({"hook_event_name":"Stop","cwd": sub.to_string_lossy()}),
     );
-    assert_eq!(code(&o), 2);
+    assert_eq!(stop_code(&o), 2);
 }
 
 #[test]
@@ -417,7 +417,7 @@ fn claude_project_dir_is_preferred_over_payload_cwd() {
         json!({"hook_event_name":"Stop","cwd": elsewhere.path().to_string_lossy()}),
         &[("CLAUDE_PROJECT_DIR", p.root.to_str().unwrap())],
     );
-    assert_eq!(code(&o), 2);
+    assert_eq!(stop_code(&o), 2);
 }
 
 #[test]
@@ -434,7 +434,7 @@ fn close_guard_is_fast_with_a_full_log() {
     std::fs::write(p.fable().join("evidence.jsonl"), body).unwrap();
     p.log(&[("pytest -q", 0, true)]);
     let t = std::time::Instant::now();
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     assert!(t.elapsed() < std::time::Duration::from_secs(2));
 }
 
@@ -444,12 +444,12 @@ fn deferred_without_a_reason_blocks_in_full_mode_only() {
     let p = Proj::new();
     p.ledger("- [~] 1. later\n");
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("-- deferred:"), "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("-- deferred:"), "{}", said(&o));
     p.ledger("- [~] 1. later -- deferred: ab\n");
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
     p.ledger("- [~] 1. later -- deferred: waits for the API key\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     p.ledger("MODE: light\n- [~] 1. later\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
 }

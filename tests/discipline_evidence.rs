@@ -8,7 +8,7 @@ use common_discipline::*;
 #[test]
 fn logger_records_the_command() {
     let p = Proj::new();
-    assert_eq!(code(&p.hook("fable-evidence", success("s", "pytest -q"))), 0);
+    assert_eq!(stop_code(&p.hook("fable-evidence", success("s", "pytest -q"))), 0);
     assert_eq!(p.records()[0]["cmd"], "pytest -q");
 }
 
@@ -26,7 +26,7 @@ fn logger_records_the_exit_status() {
 fn logger_is_inert_without_fable_dir() {
     let p = Proj::bare();
     let o = p.hook("fable-evidence", success("s", "ls"));
-    assert_eq!(code(&o), 0);
+    assert_eq!(stop_code(&o), 0);
     assert!(o.stdout.is_empty() && !p.root.join(".fable").exists());
 }
 
@@ -38,7 +38,7 @@ fn logger_records_while_paused_and_the_log_then_corroborates() {
     assert_eq!(p.records().len(), 1);
     // Unpaused, the machine-written record backs the citation end to end.
     p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     p.hook("fable-evidence", failure("s", "pytest -q", 1));
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
 }

@@ -24,7 +24,7 @@ fn passing_replay_allows_and_is_logged() {
     p.log(&[("true", 0, true)]);
     p.trust();
     let o = p.stop();
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
     let last = p.records().pop().unwrap();
     assert_eq!(
         (last["event"].as_str(), last["cmd"].as_str(), last["ok"].as_bool()),
@@ -46,8 +46,8 @@ fn failing_replay_blocks_with_the_output_tail() {
     )]);
     p.trust();
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    let e = stderr(&o);
+    assert_eq!(stop_code(&o), 2);
+    let e = said(&o);
     assert!(e.contains("exit 1") && e.contains("missing artefact built.txt"), "{e}");
     let last = p.records().pop().unwrap();
     assert_eq!(
@@ -55,7 +55,7 @@ fn failing_replay_blocks_with_the_output_tail() {
         (Some("Replay"), Some(false))
     );
     // The failed replay is now the newest record: the next stop blocks on corroboration.
-    let e = stderr(&p.stop());
+    let e = said(&p.stop());
     assert!(e.contains("failed on its latest run"), "{e}");
 }
 
@@ -66,7 +66,7 @@ fn replay_is_off_by_default() {
     p.ledger("- [x] 1. card -- evidence: `touch ran.txt` -> done and checked\n");
     p.log(&[("touch ran.txt", 0, true)]);
     p.trust();
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     assert!(!marker.exists());
 }
 
@@ -79,14 +79,14 @@ fn committed_ledger_in_untrusted_project_runs_nothing() {
     p.ledger(&replay_ledger(&["touch pwned.txt"]));
     p.log(&[("touch pwned.txt", 0, true)]);
     let o = p.stop();
-    assert_eq!(code(&o), 0);
+    assert_eq!(stop_code(&o), 0);
     assert!(!marker.exists(), "an untrusted ledger made the hook execute a command");
-    assert!(stderr(&o).contains("not trusted"), "{}", stderr(&o));
+    assert!(said(&o).contains("not trusted"), "{}", said(&o));
     // Trust lives in the user's config folder, never in the repository.
     assert!(!p.fable().join("trusted.json").exists());
     p.trust();
     assert!(p.config_dir().join("trusted.json").exists());
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     assert!(marker.exists());
 }
 
@@ -96,13 +96,13 @@ fn only_cited_commands_with_a_passing_record_replay() {
     p.ledger("REPLAY: on\n- [x] 1. a -- evidence: `touch cited.txt` -> ok and checked\n");
     p.log(&[("touch cited.txt", 0, true), ("touch uncited.txt", 0, true)]);
     p.trust();
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     assert!(p.root.join("cited.txt").exists());
     assert!(!p.root.join("uncited.txt").exists());
     // A cited command that never passed is reported by corroboration and never run.
     p.ledger("REPLAY: on\n- [x] 1. a -- evidence: `touch never.txt` -> ok and checked\n");
     p.log(&[("touch never.txt", 1, false)]);
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
     assert!(!p.root.join("never.txt").exists());
 }
 
@@ -143,7 +143,7 @@ fn trust_falls_back_to_xdg_config_home() {
         .arg("trust")
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.status.success(), "{}", said(&o));
     assert!(p.home.join("xdg-config/fable/trusted.json").exists());
 }
 
@@ -158,8 +158,8 @@ fn per_command_timeout() {
     let t = Instant::now();
     let o = p.stop_env(&[("FABLE_REPLAY_TIMEOUT", "0.5")]);
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("timed out after 0.5s"), "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("timed out after 0.5s"), "{}", said(&o));
 }
 
 #[test]
@@ -171,8 +171,8 @@ fn total_budget_is_enforced() {
     let t = Instant::now();
     let o = p.stop_env(&[("FABLE_REPLAY_TIMEOUT", "5"), ("FABLE_REPLAY_BUDGET", "1")]);
     assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
-    assert_eq!(code(&o), 2);
-    let e = stderr(&o);
+    assert_eq!(stop_code(&o), 2);
+    let e = said(&o);
     assert!(!e.contains("`sleep 0.6` ->"), "the first fits the budget: {e}");
     assert!(e.contains("`sleep 0.61` -> timed out"), "{e}");
     assert!(
@@ -192,7 +192,7 @@ fn replay_runs_in_the_folder_of_the_newest_record() {
     p.log_at("cd \"sub dir\" && test -f here.txt", 0, true, sub.to_str().unwrap());
     p.trust();
     let o = p.stop();
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
     let last = p.records().pop().unwrap();
     assert_eq!(last["cwd"].as_str().unwrap(), sub.to_str().unwrap());
 }
@@ -205,7 +205,7 @@ fn timeout_kills_the_whole_process_group() {
     p.log(&[(cmd, 0, true)]);
     p.trust();
     let o = p.stop_env(&[("FABLE_REPLAY_TIMEOUT", "1")]);
-    assert_eq!(code(&o), 2);
+    assert_eq!(stop_code(&o), 2);
     let pid: i32 = std::fs::read_to_string(p.root.join("grandchild.pid"))
         .unwrap()
         .trim()
@@ -226,7 +226,7 @@ fn background_stragglers_of_a_passing_command_are_killed_too() {
     p.log(&[(cmd, 0, true)]);
     p.trust();
     let t = Instant::now();
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     assert!(t.elapsed() < Duration::from_secs(5));
     let pid: i32 = std::fs::read_to_string(p.root.join("bg.pid"))
         .unwrap()
@@ -247,8 +247,8 @@ fn light_mode_with_replay_on_still_replays() {
     p.log(&[("test -f gone.txt", 0, true)]);
     p.trust();
     let o = p.stop();
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("`test -f gone.txt` -> exit 1"), "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("`test -f gone.txt` -> exit 1"), "{}", said(&o));
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn paused_skips_replay() {
     );
     p.log(&[("touch p.txt", 0, true)]);
     p.trust();
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     assert!(!p.root.join("p.txt").exists());
 }
 
@@ -271,11 +271,11 @@ fn cli_replay_refuses_untrusted_and_reports_trusted() {
     p.ledger(&replay_ledger(&["touch cli.txt", "false"]));
     p.log(&[("touch cli.txt", 0, true), ("false", 0, true)]);
     let o = p.cli(&["replay", p.root.to_str().unwrap()]);
-    assert_eq!(code(&o), 2);
+    assert_eq!(stop_code(&o), 2);
     assert!(!p.root.join("cli.txt").exists());
     p.trust();
     let o = p.cli(&["replay", p.root.to_str().unwrap(), "--json"]);
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 1, "{}", said(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["failed"], 1);
     assert_eq!(v["results"][0]["passed"], true);

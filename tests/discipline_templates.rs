@@ -18,12 +18,12 @@ fn fresh_ledger_from_the_template_has_no_cards_or_directives() {
     assert!(!l.replay && !l.is_paused() && l.tier.is_none() && l.routing.is_none());
     let p = Proj::new();
     p.ledger(LEDGER);
-    assert_eq!(code(&p.stop()), 0);
+    assert_eq!(stop_code(&p.stop()), 0);
     // A card appended under "## Cards" counts.
     p.ledger(&format!("{LEDGER}- [ ] 1. real card — acceptance: `make test`\n"));
-    assert_eq!(code(&p.stop()), 2);
+    assert_eq!(stop_code(&p.stop()), 2);
     p.ledger(&format!("{LEDGER}MODE: light\n- [ ] 1. real card\n"));
-    assert_eq!(code(&p.stop()), 0, "a MODE line appended by the user takes effect");
+    assert_eq!(stop_code(&p.stop()), 0, "a MODE line appended by the user takes effect");
 }
 
 #[test]

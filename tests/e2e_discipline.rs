@@ -41,6 +41,25 @@ fn stop_blocks_on_a_citation_that_never_ran_then_loop_safety_allows() {
     );
 }
 
+/// Claude Code drops an exit-2 Stop block whose stderr says "no such file"; fable blocks
+/// through `{"decision":"block"}` instead, so such a reason still reaches the model.
+#[test]
+fn a_block_whose_reason_says_no_such_file_still_reaches_the_model() {
+    let Some(claude) = available() else { return };
+    let o = Session::new("close-enoent")
+        .file(
+            ".fable/LEDGER.md",
+            "# Ledger\n\n- [ ] 1. fix `cat: data.txt: No such file or directory` in the loader\n",
+        )
+        .bash("echo warm-up")
+        .text("All done.")
+        .text("Continued after the Stop feedback.")
+        .run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 3, "the block was dropped: {sent:#?}\n{}", o.debug());
+    assert!(sent[2].contains("No such file or directory"), "{}", sent[2]);
+}
+
 #[test]
 fn stop_is_allowed_once_the_cited_command_ran_in_the_session() {
     let Some(claude) = available() else { return };

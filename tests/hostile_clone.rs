@@ -112,8 +112,8 @@ fn after_init_a_never_run_citation_blocks_the_first_stop() {
     assert!(p.fable().join("evidence.jsonl").is_file(), "init creates the log");
     p.ledger("- [x] 1. parser -- evidence: `cargo test` ran, 12 passed\n");
     let o = p.stop();
-    assert_eq!(code(&o), 2, "a citation of a command that never ran: {}", stderr(&o));
-    assert!(stderr(&o).contains("cargo test"), "{}", stderr(&o));
+    assert_eq!(stop_code(&o), 2, "a citation of a command that never ran: {}", said(&o));
+    assert!(said(&o).contains("cargo test"), "{}", said(&o));
 }
 
 fn install_in(p: &Proj, dir: &Path, extra: &[&str]) -> std::process::Output {

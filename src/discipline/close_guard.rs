@@ -146,7 +146,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
                 "\nThe evidence log of this project was deleted: run the cited commands again (they are logged anew).",
             );
         }
-        return Ok(Answer::block(reason));
+        return Ok(Answer::block_stop(reason));
     }
     let mut answer = Answer::allow();
     if !has_log && !cites.is_empty() {
@@ -176,5 +176,5 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         s.push_str(&format!("  {f}\n"));
     }
     s.push_str("A cited command no longer passes: fix what broke it, rerun it, then stop again.");
-    Ok(Answer::block(s))
+    Ok(Answer::block_stop(s))
 }

@@ -188,6 +188,26 @@ pub fn success(sid: &str, cmd: &str) -> Value {
            "duration_ms": 5})
 }
 
+/// A Stop hook's verdict, read from the channel Claude Code honours for Stop: 2 for a
+/// block (`{"decision":"block"}` on stdout with exit 0), else the exit code itself.
+pub fn stop_code(o: &Output) -> i32 {
+    match stop_reason(o) {
+        Some(_) if o.status.code() == Some(0) => 2,
+        _ => code(o),
+    }
+}
+
+/// The `reason` of a Stop block given through the JSON channel.
+pub fn stop_reason(o: &Output) -> Option<String> {
+    let v: Value = serde_json::from_slice(&o.stdout).ok()?;
+    (v["decision"] == "block").then(|| v["reason"].as_str().unwrap_or("").to_string())
+}
+
+/// What a Stop hook said to anyone: its stderr and its block reason.
+pub fn said(o: &Output) -> String {
+    format!("{}{}", stderr(o), stop_reason(o).unwrap_or_default())
+}
+
 pub fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
