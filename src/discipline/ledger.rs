@@ -64,12 +64,14 @@ impl Card {
     }
 
     /// Backticked commands cited in this card's evidence notes, whitespace collapsed,
-    /// in order of appearance, without duplicates.
+    /// in order of appearance, without duplicates. Backticked prose that is not a command
+    /// line (`src/config.rs`, `parse_config`, `3 passed`) is not a citation: see
+    /// [`looks_like_command`].
     pub fn citations(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for n in self.notes_of(NoteKind::Evidence) {
             for c in backtick_spans(&n.body) {
-                if !out.contains(&c) {
+                if looks_like_command(&c) && !out.contains(&c) {
                     out.push(c);
                 }
             }
@@ -253,6 +255,53 @@ const NOTE_MARKERS: &[(&str, NoteKind)] = &[
     ("搁置", NoteKind::Deferred),
     ("推迟", NoteKind::Deferred),
 ];
+
+/// Source and data file extensions: a bare `name.ext` is a file being talked about, not a
+/// program being run (a script is run as `./name.sh` or `sh name.sh`).
+const FILE_EXTENSIONS: &[&str] = &[
+    "rs", "py", "toml", "json", "jsonl", "md", "txt", "yaml", "yml", "js", "ts", "tsx", "jsx", "go", "c", "h", "cc",
+    "cpp", "hpp", "java", "kt", "rb", "lock", "cfg", "ini", "sh", "html", "css", "sql", "csv", "log", "xml",
+];
+
+/// Whether a backticked span is a command line of a program, so that it must be
+/// corroborated, rather than an identifier, a file name or a line of output. A command's
+/// first word is a program name or a path (`cargo`, `./check.sh`, `/usr/bin/env`); it does
+/// not start with a digit (`3 passed`), is not a bare file name (`src/config.rs`,
+/// `Cargo.toml`), and is not code (`parse_config`, `Foo::bar`, `run()`). A bare
+/// snake_case word counts only when a program of that name is on `PATH`.
+pub fn looks_like_command(span: &str) -> bool {
+    let mut words = span.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let single = words.next().is_none();
+    if first.starts_with(|c: char| c.is_ascii_digit()) || first.contains("::") || first.contains('(') {
+        return false;
+    }
+    if first.ends_with(':') || first.ends_with(',') || first.ends_with('.') {
+        return false; // `error:`, `note,` — output or prose
+    }
+    let is_path =
+        first.starts_with("./") || first.starts_with('/') || first.starts_with("../") || first.starts_with('~');
+    if !is_path {
+        if let Some((_, ext)) = first.rsplit_once('.') {
+            if FILE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) {
+                return false;
+            }
+        }
+        if first.contains('/') && single {
+            return false; // `src/parser` — a path talked about
+        }
+        if single && first.contains('_') && !first.contains('=') {
+            return on_path(first);
+        }
+    }
+    true
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
 
 /// Splits a note-bearing text at ` -- ` separators that lie outside backticks, so a
 /// cited `cargo test -- --nocapture` stays whole. Returns the parts after the first.
@@ -498,6 +547,43 @@ pub fn normalize(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_command_lines_are_citations() {
+        for cmd in [
+            "cargo test",
+            "pytest",
+            "make",
+            "./check.sh",
+            "sh ./check.sh",
+            "npm run build",
+            "t",
+            "/bin/true",
+            "DB_PASSWORD=x make migrate",
+            "go test ./...",
+            "python3 -m pytest tests/test_a.py",
+        ] {
+            assert!(looks_like_command(cmd), "{cmd}");
+        }
+        for prose in [
+            "src/config.rs",
+            "parse_config",
+            "3 passed",
+            "Cargo.toml",
+            "Foo::bar",
+            "run()",
+            "error:",
+            "src/parser",
+            "README.md",
+            "12 passed, 0 failed",
+        ] {
+            assert!(!looks_like_command(prose), "{prose}");
+        }
+        let l = parse(
+            "- [x] 1. loader -- evidence: `cargo test` passed; see `src/config.rs` and `parse_config`, `3 passed`\n",
+        );
+        assert_eq!(l.cards[0].citations(), vec!["cargo test".to_string()]);
+    }
 
     #[test]
     fn cards_and_states() {
