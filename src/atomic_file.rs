@@ -5,7 +5,7 @@
 use crate::error::{IoContext, Result};
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 /// The permissions the new file gets.
@@ -32,7 +32,20 @@ pub fn write(path: &Path, bytes: &[u8], perms: Perms, durable: bool) -> Result<(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir).at(dir)?;
-    let name = real
+    let mode = match perms {
+        Perms::Private => Some(fs::Permissions::from_mode(0o600)),
+        Perms::Like(p) => fs::metadata(p).ok().map(|m| m.permissions()),
+        Perms::Keep => fs::metadata(&real).ok().map(|m| m.permissions()),
+    };
+    replace_in(dir, &real, bytes, mode, durable)
+}
+
+/// The temp-file-then-rename step shared by every whole-file writer (here and in
+/// [`crate::fable_dir::replace_atomically`]): a temp file created new (never through a
+/// link) in `dir`, `mode` set, bytes written, optionally fsynced, renamed over `target`,
+/// the folder fsynced; the temp file removed on any error.
+pub fn replace_in(dir: &Path, target: &Path, bytes: &[u8], mode: Option<fs::Permissions>, durable: bool) -> Result<()> {
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -42,21 +55,17 @@ pub fn write(path: &Path, bytes: &[u8], perms: Perms, durable: bool) -> Result<(
         let mut f = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(&tmp)
             .at(&tmp)?;
-        f.write_all(bytes).at(&tmp)?;
-        let mode = match perms {
-            Perms::Private => Some(fs::Permissions::from_mode(0o600)),
-            Perms::Like(p) => fs::metadata(p).ok().map(|m| m.permissions()),
-            Perms::Keep => fs::metadata(&real).ok().map(|m| m.permissions()),
-        };
         if let Some(m) = mode {
             f.set_permissions(m).at(&tmp)?;
         }
+        f.write_all(bytes).at(&tmp)?;
         if durable {
             f.sync_all().at(&tmp)?;
         }
-        fs::rename(&tmp, &real).at(&real)?;
+        fs::rename(&tmp, target).at(target)?;
         if durable {
             if let Ok(d) = fs::File::open(dir) {
                 let _ = d.sync_all();

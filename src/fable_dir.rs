@@ -225,37 +225,7 @@ pub fn replace_atomically(path: &Path, bytes: &[u8], durable: bool) -> Result<()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     ensure_dir(dir).at(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.fable-tmp-{}", std::process::id()));
-    let _ = fs::remove_file(&tmp);
-    let result = (|| -> Result<()> {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&tmp)
-            .at(&tmp)?;
-        f.set_permissions(fs::Permissions::from_mode(mode)).at(&tmp)?;
-        f.write_all(bytes).at(&tmp)?;
-        if durable {
-            f.sync_all().at(&tmp)?;
-        }
-        fs::rename(&tmp, path).at(path)?;
-        if durable {
-            if let Ok(d) = File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    crate::atomic_file::replace_in(dir, path, bytes, Some(fs::Permissions::from_mode(mode)), durable)
 }
 
 #[cfg(test)]
