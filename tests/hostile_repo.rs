@@ -218,3 +218,27 @@ fn a_failure_whose_output_was_cut_mid_emoji_is_still_logged() {
     assert_eq!(recs[0]["exit"], 101);
     assert_eq!(recs[0]["ok"], false);
 }
+
+#[test]
+fn a_committed_learn_json_cannot_loosen_learning_unless_the_project_is_trusted() {
+    let p = Proj::new();
+    fs::write(
+        p.fable().join("learn.json"),
+        r#"{"threshold": 0, "min_sessions_variant": 1}"#,
+    )
+    .unwrap();
+    p.hook("fable-evidence", success("s1", "ls"));
+    let o = p.cli(&["rules", "extract"]);
+    assert!(
+        stderr(&o).contains("threshold, min_sessions_variant looser than the default, raised"),
+        "{}",
+        stderr(&o)
+    );
+    p.trust();
+    let o = p.cli(&["rules", "extract"]);
+    assert!(
+        !stderr(&o).contains("raised"),
+        "a trusted project keeps its settings: {}",
+        stderr(&o)
+    );
+}

@@ -185,7 +185,7 @@ fn find<'a>(rules: &'a mut [Rule], id: &str) -> Result<&'a mut Rule> {
 pub fn run(a: &RulesArgs) -> Result<i32> {
     let p = project(a)?;
     let store = Store::new(&p.fable_dir);
-    let cfg: LearnConfig = learn::load_config(&p.fable_dir)?;
+    let cfg: LearnConfig = learn::load_config(&p)?;
     match &a.cmd {
         RulesCmd::Extract {
             json,

@@ -4,7 +4,6 @@ use crate::error::Result;
 use crate::learn::episodes::{self};
 use crate::learn::matcher::{DEFAULT_MARGIN, DEFAULT_THRESHOLD};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// Every knob of the pipeline. Read from `.fable/learn.json` when present (any subset of
 /// fields; the rest default).
@@ -68,11 +67,91 @@ impl Default for LearnConfig {
 }
 
 /// The learning config of a project: `.fable/learn.json` if present, else defaults.
-pub fn load_config(fable_dir: &Path) -> Result<LearnConfig> {
-    let path = fable_dir.join("learn.json");
-    match crate::fable_dir::read_string(&path, crate::fable_dir::Kind::Document) {
-        Ok(Some(s)) => serde_json::from_str(&s).map_err(|source| crate::error::Error::BadJson { path, source }),
-        Ok(None) => Ok(LearnConfig::default()),
-        Err(e) => Err(crate::error::Error::io(&path, e)),
+///
+/// `learn.json` arrives with the repository, so it may only make learning stricter: a
+/// setting looser than its default (a lower threshold, margin, promotion bound or contest
+/// share, fewer sessions or terms, more near-misses) is raised back to the default with a
+/// note — unless the user trusts the project on this machine (`fable trust`, stored in the
+/// user's config, never in the repository).
+pub fn load_config(project: &crate::project::Project) -> Result<LearnConfig> {
+    let path = project.fable_dir.join("learn.json");
+    let cfg: LearnConfig = match crate::fable_dir::read_string(&path, crate::fable_dir::Kind::Document) {
+        Ok(Some(s)) => serde_json::from_str(&s).map_err(|source| crate::error::Error::BadJson { path, source })?,
+        Ok(None) => return Ok(LearnConfig::default()),
+        Err(e) => return Err(crate::error::Error::io(&path, e)),
+    };
+    if crate::setup::trust_store::is_trusted(|k| std::env::var(k).ok(), &project.root) {
+        return Ok(cfg);
+    }
+    let (cfg, raised) = floor_at_defaults(cfg);
+    if !raised.is_empty() {
+        eprintln!(
+            "[fable] .fable/learn.json: {} looser than the default, raised to it (the project is not trusted on this machine: `fable trust` to allow)",
+            raised.join(", ")
+        );
+    }
+    Ok(cfg)
+}
+
+/// Raises every setting of `cfg` that is looser than the default back to the default.
+/// Returns the names raised. Pure.
+pub fn floor_at_defaults(mut cfg: LearnConfig) -> (LearnConfig, Vec<&'static str>) {
+    let d = LearnConfig::default();
+    let mut raised = Vec::new();
+    macro_rules! at_least {
+        ($($f:ident),*) => {$(
+            if cfg.$f < d.$f || !at_least_ok(&cfg.$f) {
+                cfg.$f = d.$f;
+                raised.push(stringify!($f));
+            }
+        )*};
+    }
+    at_least!(threshold, margin, promote_lower_bound, contested_share);
+    at_least!(
+        min_sessions_self_resolved,
+        min_sessions_variant,
+        min_sessions_unanchored,
+        generic_min_terms
+    );
+    if cfg.near_miss_limit > d.near_miss_limit {
+        cfg.near_miss_limit = d.near_miss_limit;
+        raised.push("near_miss_limit");
+    }
+    (cfg, raised)
+}
+
+/// A float setting must be a number (`NaN` compares false both ways and would slip past).
+fn at_least_ok<T: PartialOrd + Copy>(v: &T) -> bool {
+    v.partial_cmp(v).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn looser_settings_are_raised_stricter_kept() {
+        let d = LearnConfig::default();
+        let loose = LearnConfig {
+            threshold: 0.0,
+            margin: f64::NAN,
+            min_sessions_variant: 1,
+            near_miss_limit: d.near_miss_limit + 100,
+            ..d.clone()
+        };
+        let (cfg, raised) = floor_at_defaults(loose);
+        assert_eq!(
+            raised,
+            ["threshold", "margin", "min_sessions_variant", "near_miss_limit"]
+        );
+        assert_eq!(cfg, d);
+        let strict = LearnConfig {
+            threshold: 0.7,
+            min_sessions_variant: 5,
+            ..d.clone()
+        };
+        let (cfg, raised) = floor_at_defaults(strict.clone());
+        assert!(raised.is_empty());
+        assert_eq!(cfg, strict);
     }
 }

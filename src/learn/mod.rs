@@ -9,7 +9,8 @@
 //! ([`config`]), the rule store and packs ([`rules`], [`rule_export`]), what the agent is
 //! shown ([`rules_inject`]) and the SessionEnd hook ([`session_end`]).
 //!
-//! May use: the crate root and [`crate::evidence`]. Never [`crate::discipline`] or
+//! May use: the crate root, [`crate::evidence`] and [`crate::setup::trust_store`] (whether
+//! this machine trusts a project's own `learn.json`). Never [`crate::discipline`] or
 //! [`crate::measure`] (the field test measures this, not the other way round).
 
 pub mod assess;

@@ -112,9 +112,7 @@ pub fn failure_context(project: &Project, failure: &Record) -> Option<String> {
     if rules.is_empty() {
         return None;
     }
-    let threshold = crate::learn::load_config(&project.fable_dir)
-        .map(|c| c.threshold)
-        .unwrap_or(0.45);
+    let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
     let (r, _) = matching_rule(&rules, failure, threshold)?;
     Some(format!(
         "Standing rule {} applies: when {}, {}.",

@@ -111,7 +111,7 @@ pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
     if !files.is_empty() && files == cursor.files {
         return Ok("no new evidence".into());
     }
-    let cfg = load_config(&project.fable_dir)?;
+    let cfg = load_config(project)?;
     let history = load_history(project)?;
     // A rotation can shrink the history below the cursor: then everything is new again.
     if history.len() == cursor.records && cursor.last_ts.as_deref() == history.last().map(|r| r.ts.as_str()) {
