@@ -152,6 +152,19 @@ pub fn read_string(path: &Path, kind: Kind) -> io::Result<Option<String>> {
         .map(|b| String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())))
 }
 
+/// The last `max` bytes of a regular file (never through a link); `Ok(None)` when absent.
+/// The evidence journal reads the end of its live file to find the record to chain to.
+pub fn read_tail(path: &Path, max: u64) -> io::Result<Option<Vec<u8>>> {
+    let Some(mut f) = open_nofollow(path, OpenOptions::new().read(true))? else {
+        return Ok(None);
+    };
+    let len = f.metadata()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(max)))?;
+    let mut buf = Vec::new();
+    f.take(max).read_to_end(&mut buf)?;
+    Ok(Some(buf))
+}
+
 /// Appends `line` (which ends in `\n`) in one `write`, creating the file 0600. When the
 /// file does not end in a newline (a writer died mid-line, a disk filled), the write
 /// starts with one, so the fragment stays one malformed line and this record is intact.

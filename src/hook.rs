@@ -251,6 +251,27 @@ impl Answer {
         self
     }
 
+    /// Adds a `systemMessage` (shown to the user, not the model) to the JSON answer on
+    /// stdout, making one when there is none. For what the user must know although the
+    /// decision stands: a log that could not be written, a stop allowed under a mode the
+    /// agent set. An exit-2 answer stays as it is (its stdout is not read).
+    pub fn with_system_message(mut self, msg: impl AsRef<str>) -> Answer {
+        if self.exit == 2 {
+            return self;
+        }
+        let mut v = serde_json::from_str::<Value>(&self.stdout)
+            .ok()
+            .filter(Value::is_object)
+            .unwrap_or_else(|| json!({}));
+        let joined = match v.get("systemMessage").and_then(Value::as_str) {
+            Some(old) => format!("{old}\n{}", msg.as_ref()),
+            None => msg.as_ref().to_string(),
+        };
+        v["systemMessage"] = Value::String(joined);
+        self.stdout = format!("{v}\n");
+        self
+    }
+
     /// Blocks through either channel: exit 2, or `decision: block` on stdout.
     pub fn is_block(&self) -> bool {
         self.exit == 2 || serde_json::from_str::<Value>(&self.stdout).is_ok_and(|v| v["decision"] == "block")
@@ -266,6 +287,21 @@ pub fn ignored_note(hook: &str, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn system_message_joins_the_json_answer() {
+        let a = Answer::allow().with_system_message("one").with_system_message("two");
+        let v: Value = serde_json::from_str(&a.stdout).unwrap();
+        assert_eq!(v["systemMessage"], "one\ntwo");
+        let b = Answer::block_stop("why").with_system_message("note");
+        let v: Value = serde_json::from_str(&b.stdout).unwrap();
+        assert_eq!(
+            (v["decision"].as_str(), v["systemMessage"].as_str()),
+            (Some("block"), Some("note"))
+        );
+        assert!(b.is_block());
+        assert_eq!(Answer::block("x").with_system_message("y"), Answer::block("x"));
+    }
 
     #[test]
     fn lone_surrogate_escapes_are_repaired_pairs_and_other_escapes_kept() {

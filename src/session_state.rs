@@ -47,7 +47,8 @@ pub struct StreakState {
     pub since: String,
 }
 
-fn mkdir_private(dir: &Path) -> Result<()> {
+/// Creates a user-private folder (0700) and its parents.
+pub fn mkdir_private(dir: &Path) -> Result<()> {
     fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).at(dir)
 }
 

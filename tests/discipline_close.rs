@@ -194,14 +194,18 @@ fn cited_but_failed_blocks() {
 }
 
 #[test]
-fn no_log_allows_with_a_note() {
+fn no_log_yet_is_an_empty_log_so_a_never_run_citation_blocks() {
+    // Issue 10 item 4: the close guard runs only where fable's hooks are registered, the
+    // evidence hook with it; a first session without a log is not a session without checks.
     let p = Proj::new();
     p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
     let o = p.stop();
-    assert_eq!(stop_code(&o), 0);
-    let e = said(&o);
-    assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(e.contains("no evidence log"), "{e}");
+    assert_eq!(stop_code(&o), 2);
+    assert!(
+        said(&o).contains("`pytest -q` has no run in the evidence log"),
+        "{}",
+        said(&o)
+    );
 }
 
 #[test]

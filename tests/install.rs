@@ -8,8 +8,9 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-const HOOK_BINARIES: [&str; 6] = [
+const HOOK_BINARIES: [&str; 7] = [
     "fable-evidence",
+    "fable-log-guard",
     "fable-fail-streak",
     "fable-close-guard",
     "fable-spawn-guard",
@@ -191,7 +192,7 @@ fn ancestor_02_commands_are_absolute_paths() {
     let s = Sandbox::new();
     s.install_ok();
     let cmds = commands(&s.read());
-    assert_eq!(cmds.len(), 8);
+    assert_eq!(cmds.len(), 9);
     for c in cmds {
         let p = PathBuf::from(program(&c));
         assert!(p.is_absolute(), "{c}");
@@ -227,7 +228,7 @@ fn ancestor_05_idempotent_group_counts_keep_both_post_tool_use_groups() {
     let doc = s.read();
     let count = |e| groups(&doc, e).len();
     assert_eq!(count("SessionStart"), 1);
-    assert_eq!(count("PreToolUse"), 1);
+    assert_eq!(count("PreToolUse"), 2);
     assert_eq!(
         count("PostToolUse"),
         2,
@@ -294,7 +295,7 @@ fn ancestor_09_10_11_repoints_without_stale_paths_or_duplicates() {
         "stale path left:\n{text}"
     );
     // 11: no duplicates.
-    assert_eq!(commands(&doc).len(), 8);
+    assert_eq!(commands(&doc).len(), 9);
     assert_eq!(groups(&doc, "PostToolUse").len(), 2);
 }
 
@@ -417,7 +418,7 @@ fn commands_with_spaces_run_through_sh() {
         assert_eq!(stdout_of(&out), format!("ran {name} 0\n"));
         ran += 1;
     }
-    assert_eq!(ran, 8);
+    assert_eq!(ran, 9);
 }
 
 #[test]
@@ -569,7 +570,7 @@ fn dry_run_writes_nothing() {
     assert!(out.status.success());
     assert!(!s.config().exists(), "dry run created the config dir");
     assert!(
-        stdout_of(&out).contains("would register 8 hooks"),
+        stdout_of(&out).contains("would register 9 hooks"),
         "{}",
         stdout_of(&out)
     );
@@ -591,7 +592,7 @@ fn dry_run_writes_nothing() {
     let out = s.fable().args(["uninstall", "--dry-run"]).output().unwrap();
     assert!(out.status.success());
     assert!(
-        stdout_of(&out).contains("would remove 8 fable hooks"),
+        stdout_of(&out).contains("would remove 9 fable hooks"),
         "{}",
         stdout_of(&out)
     );
@@ -864,7 +865,7 @@ fn human_summary_says_what_happened_and_what_next() {
     let out = s.install().output().unwrap();
     let text = stdout_of(&out);
     assert!(
-        text.contains(&format!("8 hooks registered in {}", s.settings().display())),
+        text.contains(&format!("9 hooks registered in {}", s.settings().display())),
         "{text}"
     );
     assert!(text.contains("next Claude Code session"), "{text}");
@@ -882,7 +883,7 @@ fn json_summary_is_machine_readable() {
     assert_eq!(r["action"], "install");
     assert_eq!(r["scope"], "user");
     assert_eq!(r["changed"], true);
-    assert_eq!(r["hooks"].as_array().unwrap().len(), 8);
+    assert_eq!(r["hooks"].as_array().unwrap().len(), 9);
     assert_eq!(r["settings"], s.settings().to_str().unwrap());
     assert_eq!(r["skill"]["action"], "installed");
     assert_eq!(r["missing_binaries"], json!([]));
@@ -890,7 +891,7 @@ fn json_summary_is_machine_readable() {
     let out = s.fable().args(["uninstall", "--json"]).output().unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["action"], "uninstall");
-    assert_eq!(r["removed"].as_array().unwrap().len(), 8);
+    assert_eq!(r["removed"].as_array().unwrap().len(), 9);
     assert_eq!(r["skill"]["action"], "removed");
 }
 
@@ -959,7 +960,7 @@ fn fake_cargo(s: &Sandbox) -> (PathBuf, PathBuf) {
             r#"#!/bin/sh
 echo "cargo $*" >> '{log}'
 mkdir -p "$CARGO_TARGET_DIR/release"
-for b in fable fable-evidence fable-fail-streak fable-close-guard fable-spawn-guard fable-inject fable-learn; do
+for b in fable fable-evidence fable-log-guard fable-fail-streak fable-close-guard fable-spawn-guard fable-inject fable-learn; do
   printf '#!/bin/sh\necho "%s $*" >> "{log}"\n' "$b" > "$CARGO_TARGET_DIR/release/$b"
   chmod 755 "$CARGO_TARGET_DIR/release/$b"
 done

@@ -1,7 +1,7 @@
 //! `fable evidence show | tail | stats`: read the evidence log without opening JSONL by hand.
 
 use crate::error::{Error, Result};
-use crate::evidence::journal::{Journal, Rotation};
+use crate::evidence::journal::{Journal, Seal};
 use crate::evidence::Record;
 use crate::project;
 use std::collections::BTreeMap;
@@ -30,12 +30,20 @@ pub enum EvidenceCmd {
     },
     /// Counts: records, failures, malformed lines, files, commands most often failing.
     Stats,
-    /// Append records from JSONL files (`-` for stdin), e.g. another host's log:
-    /// each valid record is one locked append; malformed lines are skipped and counted.
+    /// Check every record's seal and the chain between them: which lines this machine's
+    /// hook did not write, and where records were removed. Exit 1 when anything fails.
+    Verify,
+    /// Append records from JSONL files (`-` for stdin), e.g. another host's log: each is
+    /// redacted and capped like a hook's record, and stored unsealed (it backs no ledger
+    /// card) unless `--seal` says you vouch for it; malformed lines are skipped and counted.
     Import {
         /// JSONL files of evidence records.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
+        /// Seal the imported records with this machine's key, so they corroborate
+        /// citations as if the hook had written them here. Only for logs you trust.
+        #[arg(long)]
+        seal: bool,
     },
 }
 
@@ -49,42 +57,141 @@ pub fn journal_here(dir: Option<&std::path::Path>) -> Result<Journal> {
             start.display()
         ))
     })?;
-    Ok(Journal::new(
-        p.fable_dir,
-        Rotation::from_lookup(|k| std::env::var(k).ok()),
-    ))
+    Ok(Journal::for_reading(&p.fable_dir, |k| std::env::var(k).ok()))
 }
 
-fn human(r: &Record) -> String {
+/// One line of `show`/`tail`: the seal mark first (`✓` sealed here, `?` unsealed, `✗`
+/// a seal this machine did not make, `!` the chain breaks at this record, `·` no key yet).
+fn human(r: &Record, seal: Seal, breaks: bool) -> String {
     let exit = r.exit.map(|e| e.to_string()).unwrap_or_else(|| "?".into());
     let last = r.tail.lines().last().unwrap_or("");
+    let mark = match (breaks, seal) {
+        (true, _) => "!",
+        (_, Seal::Verified) => "✓",
+        (_, Seal::Unsealed) => "?",
+        (_, Seal::Forged) => "✗",
+        (_, Seal::NoKey) => "·",
+    };
     format!(
-        "{} {} exit={exit:<3} {}  {}",
+        "{mark} {} {} exit={exit:<3} {}  {}",
         r.ts,
         if r.ok { "ok  " } else { "FAIL" },
-        r.cmd,
-        last
+        crate::evidence::head_chars(&r.cmd.replace(['\n', '\r'], " "), 200),
+        crate::evidence::head_chars(last, 200)
     )
+}
+
+fn seal_name(s: Seal) -> &'static str {
+    match s {
+        Seal::Verified => "verified",
+        Seal::Unsealed => "unsealed",
+        Seal::Forged => "forged",
+        Seal::NoKey => "no-key",
+    }
 }
 
 pub fn run(a: &EvidenceArgs) -> Result<i32> {
     let journal = journal_here(a.project.as_deref())?;
     let newest = match &a.what {
-        EvidenceCmd::Import { files } => return import(&journal, files, a.json),
+        EvidenceCmd::Import { files, seal } => return import(&journal, files, *seal, a.json),
         EvidenceCmd::Stats => return stats(&journal, a.json),
+        EvidenceCmd::Verify => return verify(&journal, a.json),
         EvidenceCmd::Show => usize::MAX,
         EvidenceCmd::Tail { count } => *count,
     };
-    let read = journal.read_all()?;
-    let skip = read.records.len().saturating_sub(newest);
-    for r in &read.records[skip..] {
+    let checked = journal.read_checked()?;
+    let lines: Vec<_> = checked.lines.iter().filter(|l| l.record.is_some()).collect();
+    let skip = lines.len().saturating_sub(newest);
+    for l in &lines[skip..] {
+        let Some(r) = &l.record else { continue };
         if a.json {
-            print!("{}", r.to_line());
+            // The record as logged, plus what verification says of it (not part of it).
+            let mut v = serde_json::to_value(r).unwrap_or_default();
+            v["verified"] = serde_json::Value::String(seal_name(l.seal).into());
+            if l.breaks_chain {
+                v["chain_breaks"] = serde_json::Value::Bool(true);
+            }
+            println!("{v}");
         } else {
-            println!("{}", human(r));
+            println!("{}", human(r, l.seal, l.breaks_chain));
         }
     }
     Ok(0)
+}
+
+/// `fable evidence verify`: exit 0 when every record is sealed here and the chain holds.
+fn verify(journal: &Journal, json: bool) -> Result<i32> {
+    let checked = journal.read_checked()?;
+    let count = |s: Seal| {
+        checked
+            .lines
+            .iter()
+            .filter(|l| l.record.is_some() && l.seal == s)
+            .count()
+    };
+    let malformed: Vec<_> = checked.lines.iter().filter(|l| l.record.is_none()).collect();
+    let bad: Vec<_> = checked
+        .lines
+        .iter()
+        .filter(|l| l.record.is_some() && (l.seal != Seal::Verified || l.breaks_chain))
+        .collect();
+    let at = |l: &crate::evidence::journal::CheckedLine| format!("{}:{}", l.file.display(), l.lineno);
+    let ok = bad.is_empty() && !checked.cut;
+    if json {
+        let v = serde_json::json!({
+            "ok": ok,
+            "records": checked.lines.len() - malformed.len(),
+            "verified": count(Seal::Verified),
+            "unsealed": count(Seal::Unsealed),
+            "forged": count(Seal::Forged),
+            "no_key": count(Seal::NoKey),
+            "malformed": malformed.len(),
+            "chain_breaks": checked.lines.iter().filter(|l| l.breaks_chain).map(at).collect::<Vec<_>>(),
+            "cut_at_end": checked.cut,
+            "not_verified": bad.iter().filter(|l| l.seal != Seal::Verified).map(|l| serde_json::json!({
+                "at": at(l), "seal": seal_name(l.seal),
+                "cmd": l.record.as_ref().map(|r| crate::evidence::head_chars(&r.cmd, 200).to_string()),
+            })).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+        return Ok(if ok { 0 } else { 1 });
+    }
+    println!(
+        "{} records: {} verified, {} unsealed, {} forged, {} unverifiable (no key); {} malformed lines",
+        checked.lines.len() - malformed.len(),
+        count(Seal::Verified),
+        count(Seal::Unsealed),
+        count(Seal::Forged),
+        count(Seal::NoKey),
+        malformed.len()
+    );
+    for l in bad.iter().take(50) {
+        let what = if l.breaks_chain {
+            "the chain breaks here: a record before it was removed or changed".to_string()
+        } else {
+            format!("{} record", seal_name(l.seal))
+        };
+        let cmd = l
+            .record
+            .as_ref()
+            .map(|r| crate::evidence::head_chars(&r.cmd, 80).to_string())
+            .unwrap_or_default();
+        println!("  {}  {what}: {cmd}", at(l));
+    }
+    if bad.len() > 50 {
+        println!("  … and {} more (`--json` lists all)", bad.len() - 50);
+    }
+    if checked.cut {
+        println!(
+            "  the log ends before the newest record this machine sealed for it: records were removed from its end"
+        );
+    }
+    if ok {
+        println!("every record was written by this machine's evidence hook, and none was removed");
+    } else {
+        println!("records that do not verify back no ledger card; the commands behind them must be run again");
+    }
+    Ok(if ok { 0 } else { 1 })
 }
 
 fn stats(journal: &Journal, json: bool) -> Result<i32> {
@@ -117,8 +224,17 @@ fn stats(journal: &Journal, json: bool) -> Result<i32> {
     Ok(0)
 }
 
-fn import(journal: &Journal, files: &[std::path::PathBuf], json: bool) -> Result<i32> {
+fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: bool) -> Result<i32> {
     use crate::evidence::journal::{read_lines_into, ReadOutcome};
+    use crate::evidence::{head_chars, redact::redact, tail_chars, MAX_CMD_CHARS, MAX_TAIL_CHARS};
+    // Unsealed unless the user vouches: an imported record is another host's claim.
+    let journal = if seal {
+        let get = |k: &str| std::env::var(k).ok();
+        let sealer = crate::evidence::seal::Sealer::for_user(get, journal.dir()).map_err(Error::msg)?;
+        journal.clone().with_sealer(Some(sealer))
+    } else {
+        journal.clone().with_sealer(None)
+    };
     let mut total = ReadOutcome::default();
     let mut appended = 0usize;
     for f in files {
@@ -129,7 +245,15 @@ fn import(journal: &Journal, files: &[std::path::PathBuf], json: bool) -> Result
             one = crate::evidence::journal::read_file(f)?;
         }
         for r in &one.records {
-            journal.append(r)?;
+            // The same redaction and caps as the hook's own records.
+            let r = Record {
+                cmd: head_chars(&redact(&r.cmd), MAX_CMD_CHARS).to_string(),
+                tail: tail_chars(&redact(&r.tail), MAX_TAIL_CHARS).to_string(),
+                cwd: head_chars(&r.cwd, MAX_CMD_CHARS).to_string(),
+                session: head_chars(&r.session, 200).to_string(),
+                ..r.clone()
+            };
+            journal.append(&r)?;
             appended += 1;
         }
         total.malformed += one.malformed;
@@ -137,11 +261,16 @@ fn import(journal: &Journal, files: &[std::path::PathBuf], json: bool) -> Result
     if json {
         println!(
             "{}",
-            serde_json::json!({"appended": appended, "malformed": total.malformed})
+            serde_json::json!({"appended": appended, "malformed": total.malformed, "sealed": seal})
         );
     } else {
         println!(
-            "appended {appended} records, skipped {} malformed lines",
+            "appended {appended} records ({}), skipped {} malformed lines",
+            if seal {
+                "sealed with this machine's key"
+            } else {
+                "unsealed: they back no ledger card; `--seal` vouches for them"
+            },
             total.malformed
         );
     }

@@ -310,6 +310,12 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                 "retired"
             };
             let now = crate::evidence::now_ts();
+            let key = if to == "promoted" {
+                Some(crate::evidence::seal::user_key(|k| std::env::var(k).ok()).map_err(Error::msg)?)
+            } else {
+                None
+            };
+            let scope = crate::learn::rule_seal::scope(store.dir());
             let r = store.update(|rules| {
                 let r = find(rules, id)?;
                 if to == "promoted" && r.status == "blocked" {
@@ -320,6 +326,12 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                 }
                 r.status = to.to_string();
                 r.updated = Some(now.clone());
+                // The user's own promotion is this machine's decision: seal it, so the
+                // rule is shown; a retired rule loses its seal.
+                match (&key, to) {
+                    (Some(k), "promoted") => crate::learn::rule_seal::seal(r, k, &scope),
+                    _ => r.seal = None,
+                }
                 Ok(r.clone())
             })?;
             if *json {
@@ -341,7 +353,21 @@ pub fn run(a: &RulesArgs) -> Result<i32> {
                     "say what to export: --pack FILE, --claude-md PATH or --agents-md PATH",
                 ));
             }
-            let rules = store.load()?;
+            // Only rules promoted on this machine are exported as promoted; a promoted
+            // status that came with the repository is a candidate's.
+            let key = crate::evidence::seal::existing_key(|k| std::env::var(k).ok());
+            let scope = crate::learn::rule_seal::scope(store.dir());
+            let rules: Vec<Rule> = store
+                .load()?
+                .into_iter()
+                .map(|mut r| {
+                    if r.status == "promoted" && !crate::learn::rule_seal::promoted_here(&r, key.as_ref(), &scope) {
+                        r.status = "candidate".into();
+                    }
+                    r.seal = None;
+                    r
+                })
+                .collect();
             let mut report = serde_json::Map::new();
             if let Some(f) = pack {
                 let source = p.root.file_name().and_then(|n| n.to_str()).unwrap_or("project");

@@ -9,7 +9,6 @@
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::discipline::replay;
-use crate::evidence::journal::{Journal, Rotation};
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 
@@ -128,31 +127,30 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     if ledger.is_paused() {
         return Ok(Answer::allow());
     }
-    let journal = Journal::new(
-        &project.fable_dir,
-        Rotation::from_lookup(|k| env.var(k).map(str::to_string)),
-    );
-    let cites = all_citations(&ledger);
     let get = |k: &str| env.var(k).map(str::to_string);
+    let journal = crate::evidence::logger::journal_of(&project, env);
+    let cites = all_citations(&ledger);
+    // This hook runs because fable's hooks are registered, the evidence hook with it: a
+    // missing log is an empty log (a first session, or one deleted), never "no checks".
     let log_present = journal.exists();
-    // A log that existed and was deleted counts as an empty log, not as "no log".
-    let deleted = !log_present && !cites.is_empty() && crate::evidence::log_marker::existed(get, &project.fable_dir);
-    let has_log = log_present || deleted;
-    // Only the cited commands' records are read; no log at all means corroboration is off.
-    let index = has_log.then(|| Index::build(corroborate::read_relevant(&journal, &cites).records));
-    if let Some(mut reason) = check(&ledger, index.as_ref()) {
+    let deleted = !log_present && crate::evidence::log_marker::existed(get, &project.fable_dir);
+    // Only the cited commands' records are read, and only sealed ones count.
+    let index = Index::from_relevant(corroborate::read_relevant(&journal, &cites));
+    if let Some(mut reason) = check(&ledger, Some(&index)) {
         if deleted {
             reason.push_str(
                 "\nThe evidence log of this project was deleted: run the cited commands again (they are logged anew).",
             );
         }
+        if let Some(failure) = crate::evidence::log_marker::last_failure(get, &project.fable_dir) {
+            reason.push_str(&format!(
+                "\nNote: the evidence hook could not write the log ({failure}); a command that ran then is not recorded — fix the cause and run it again."
+            ));
+        }
         return Ok(Answer::block_stop(reason));
     }
-    let mut answer = Answer::allow();
-    if !has_log && !cites.is_empty() {
-        answer = answer.with_note("[fable] fable-close-guard: no evidence log yet; citations not checked");
-    }
-    if !ledger.replay || !has_log || cites.is_empty() {
+    let answer = Answer::allow();
+    if !ledger.replay || cites.is_empty() {
         return Ok(answer);
     }
     if !crate::setup::trust_store::is_trusted(get, &project.root) {

@@ -9,7 +9,8 @@
 //! subfolder). The newest record of the command decides: `ok: true` and `exit: 0`.
 
 use crate::discipline::ledger::normalize;
-use crate::evidence::journal::{Journal, ReadOutcome};
+use crate::evidence::journal::Journal;
+use crate::evidence::seal::{self, ChainWalk};
 use crate::evidence::Record;
 use std::collections::HashMap;
 
@@ -22,6 +23,38 @@ pub enum Verdict {
     NeverRan,
     /// The newest record did not pass.
     LastFailed { exit: Option<i64> },
+    /// The command appears in the log, but in no record this machine's hook sealed
+    /// (hand-written, copied, from before a break in the chain, or from before fable
+    /// sealed records): it corroborates nothing.
+    Unverified { why: Unverified },
+}
+
+/// Why a logged record does not count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unverified {
+    /// No MAC: written by hand, imported, or by a fable that did not seal.
+    Unsealed,
+    /// A MAC that this machine's key did not make for this project.
+    Forged,
+    /// Sealed, but before a point where the log was altered (a record removed).
+    BeforeBreak,
+    /// This machine has no key yet, so nothing can be checked.
+    NoKey,
+}
+
+impl Unverified {
+    fn says(self) -> &'static str {
+        match self {
+            Unverified::Unsealed => "not written by this machine's evidence hook (no seal)",
+            Unverified::Forged => {
+                "carries a seal this machine did not make (altered, copied from elsewhere, or forged)"
+            }
+            Unverified::BeforeBreak => {
+                "older than a point where the evidence log was altered (a record was removed or changed)"
+            }
+            Unverified::NoKey => "cannot be checked: this machine has no fable key yet",
+        }
+    }
 }
 
 /// Strips one leading `cd <dir> &&` from a normalised command. Returns the directory
@@ -51,6 +84,7 @@ pub fn strip_cd(cmd: &str) -> Option<(&str, &str)> {
 #[derive(Debug, Default)]
 pub struct Index {
     newest: HashMap<String, Record>,
+    unverified: HashMap<String, Unverified>,
 }
 
 impl Index {
@@ -64,7 +98,24 @@ impl Index {
             }
             newest.insert(n, r);
         }
-        Index { newest }
+        Index {
+            newest,
+            unverified: HashMap::new(),
+        }
+    }
+
+    /// The index of what [`read_relevant`] found: sealed records count, the others are
+    /// kept only to say why a citation is not corroborated.
+    pub fn from_relevant(r: Relevant) -> Index {
+        let mut ix = Index::build(r.records);
+        for (rec, why) in r.unverified {
+            let n = normalize(&rec.cmd);
+            if let Some((_, rest)) = strip_cd(&n) {
+                ix.unverified.insert(rest.to_string(), why);
+            }
+            ix.unverified.insert(n, why);
+        }
+        ix
     }
 
     /// The newest record of exactly this (normalised) command.
@@ -74,7 +125,10 @@ impl Index {
 
     pub fn verdict(&self, cited: &str) -> Verdict {
         match self.newest(cited) {
-            None => Verdict::NeverRan,
+            None => match self.unverified.get(&normalize(cited)) {
+                Some(why) => Verdict::Unverified { why: *why },
+                None => Verdict::NeverRan,
+            },
             Some(r) if r.passed() => Verdict::Corroborated,
             Some(r) => Verdict::LastFailed { exit: r.exit },
         }
@@ -116,12 +170,25 @@ fn raw_cmd(line: &str) -> Option<&str> {
     (rest.as_bytes()[end] == b'"').then(|| &rest[..end])
 }
 
+/// What [`read_relevant`] found for the cited commands.
+#[derive(Debug, Default)]
+pub struct Relevant {
+    /// Sealed records after the last break in the chain, oldest first: the evidence.
+    pub records: Vec<Record>,
+    /// Records of cited commands that do not count, and why.
+    pub unverified: Vec<(Record, Unverified)>,
+    pub malformed: usize,
+}
+
 /// Reads only the records of the cited commands (oldest first, without their output
 /// tails), so the close guard stays fast on a full log. A line is parsed only when it
 /// holds the citation's longest word, and kept only when its command matches a citation
-/// (directly or after a leading `cd <dir> &&`). Malformed lines are skipped and counted.
-pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
-    let mut out = ReadOutcome::default();
+/// (directly or after a leading `cd <dir> &&`). A kept record counts only when this
+/// machine's key verifies its seal; the chain is followed over every line (from its last
+/// bytes, without parsing), and a break — or a log that ends before the newest record
+/// sealed for it — demotes every record before it. Malformed lines are skipped and counted.
+pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
+    let mut out = Relevant::default();
     if citations.is_empty() {
         return out;
     }
@@ -129,33 +196,54 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> ReadOutcome {
     let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
     let all_needed = citations.iter().any(|c| needle(c).is_none());
     let matches = |n: &str| wanted.contains(n) || strip_cd(n).is_some_and(|(_, rest)| wanted.contains(rest));
-    for path in journal.files() {
-        let Ok(bytes) = std::fs::read(&path) else { continue };
-        for line in bytes.split(|b| *b == b'\n') {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let text = std::str::from_utf8(line).ok();
-            // Most lines name another command: decide from the raw `cmd` value when it has
-            // no escapes (a word test, then an exact test), and parse only the hits. Other
-            // lines are parsed when the citation's longest word occurs anywhere in them.
-            let has_word = |s: &str| all_needed || needles.iter().any(|n| s.contains(n));
-            match (text, text.and_then(raw_cmd)) {
-                (_, Some(raw)) if !has_word(raw) || !matches(&normalize(raw)) => continue,
-                (Some(t), None) if !has_word(t) => continue,
-                _ => {}
-            }
-            let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
-                out.malformed += 1;
-                continue;
-            };
-            if matches(&normalize(&lite.cmd)) {
-                out.records.push(Record {
-                    event: lite.event.map(|e| e.into_owned()),
-                    ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
-                });
-            }
+    let sealer = journal.sealer();
+    let scope = journal.scope();
+    let mut walk = ChainWalk::default();
+    let demote = |out: &mut Relevant| {
+        for r in out.records.drain(..) {
+            out.unverified.push((r, Unverified::BeforeBreak));
         }
+    };
+    let read = journal.each_line(|path, lineno, line| {
+        if walk.step(path, lineno, line) {
+            demote(&mut out);
+        }
+        let text = std::str::from_utf8(line).ok();
+        // Most lines name another command: decide from the raw `cmd` value when it has
+        // no escapes (a word test, then an exact test), and parse only the hits. Other
+        // lines are parsed when the citation's longest word occurs anywhere in them.
+        let has_word = |s: &str| all_needed || needles.iter().any(|n| s.contains(n));
+        match (text, text.and_then(raw_cmd)) {
+            (_, Some(raw)) if !has_word(raw) || !matches(&normalize(raw)) => return,
+            (Some(t), None) if !has_word(t) => return,
+            _ => {}
+        }
+        let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
+            out.malformed += 1;
+            return;
+        };
+        if !matches(&normalize(&lite.cmd)) {
+            return;
+        }
+        let rec = Record {
+            event: lite.event.map(|e| e.into_owned()),
+            ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
+        };
+        let why = match (sealer, seal::parts(line)) {
+            (_, None) => Some(Unverified::Unsealed),
+            (None, Some(_)) => Some(Unverified::NoKey),
+            (Some(s), Some(_)) => s.key.verify(&scope, line).is_none().then_some(Unverified::Forged),
+        };
+        match why {
+            None => out.records.push(rec),
+            Some(why) => out.unverified.push((rec, why)),
+        }
+    });
+    if let Err(e) = read {
+        eprintln!("[fable] evidence log: {e}");
+    }
+    if walk.cut_before(sealer.and_then(|s| s.read_head()).as_deref()) {
+        demote(&mut out);
     }
     out
 }
@@ -166,6 +254,10 @@ pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
         Verdict::Corroborated => None,
         Verdict::NeverRan => Some(format!(
             "`{cited}` has no run in the evidence log — run exactly this command, or cite the command you did run"
+        )),
+        Verdict::Unverified { why } => Some(format!(
+            "`{cited}` is in the evidence log only in records that do not count: {} — run exactly this command again",
+            why.says()
         )),
         Verdict::LastFailed { exit } => Some(format!(
             "`{cited}` failed on its latest run (exit {}) — fix it and run it again until it passes",
@@ -195,7 +287,11 @@ mod tests {
     #[test]
     fn reads_only_relevant_records() {
         let t = tempfile::tempdir().unwrap();
-        let j = Journal::new(t.path(), crate::evidence::journal::Rotation::default());
+        let sealer = seal::Sealer {
+            key: seal::Key::from_bytes([7; 32]),
+            head: None,
+        };
+        let j = Journal::new(t.path(), crate::evidence::journal::Rotation::default()).with_sealer(Some(sealer));
         for c in ["pytest -q -k x", "cd /a && pytest  -q", "pytest", "echo \"pytest -q\""] {
             j.append(&rec(c, 0)).unwrap();
         }
@@ -208,6 +304,12 @@ mod tests {
         let cmds: Vec<&str> = out.records.iter().map(|r| r.cmd.as_str()).collect();
         assert_eq!(cmds, vec!["cd /a && pytest  -q"]);
         assert_eq!(out.malformed, 1);
+        // Without the key, the same records are only unverified.
+        let bare = Journal::new(t.path(), crate::evidence::journal::Rotation::default());
+        let out = read_relevant(&bare, &["pytest -q".to_string()]);
+        assert!(out.records.is_empty());
+        assert_eq!(out.unverified.len(), 1);
+        assert_eq!(out.unverified[0].1, Unverified::NoKey);
         assert_eq!(raw_cmd(r#"{"v":1,"cmd": "a b","ok":true}"#), Some("a b"));
         assert_eq!(raw_cmd(r#"{"cmd":"say \"hi\"","ok":true}"#), None);
         assert_eq!(raw_cmd(r#"{"tail":"x \"cmd\": y"}"#), None);

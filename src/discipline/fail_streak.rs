@@ -123,8 +123,9 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(Answer::allow());
     }
     // The same record the logger writes (redaction is needle-gated, so it costs nothing here).
-    let rule = record_from(input, Some(sid_raw), now_ts())
-        .and_then(|rec| crate::learn::rules_inject::failure_context(&project, &rec));
+    let rule = record_from(input, Some(sid_raw), now_ts()).and_then(|rec| {
+        crate::learn::rules_inject::failure_context(&project, &rec, |k| env.var(k).map(str::to_string))
+    });
     let event = if input.hook_event_name.is_empty() {
         "PostToolUseFailure"
     } else {

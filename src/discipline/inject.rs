@@ -182,7 +182,9 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         escalation,
         skill_path(env),
     );
-    if let Some(rules) = crate::learn::rules_inject::session_context(&project, RULES_MAX) {
+    if let Some(rules) =
+        crate::learn::rules_inject::session_context(&project, RULES_MAX, |k| env.var(k).map(str::to_string))
+    {
         text.push_str("\n\n");
         text.push_str(&rules);
     }

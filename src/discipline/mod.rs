@@ -16,6 +16,7 @@ pub mod fail_streak;
 pub mod inject;
 pub mod ledger;
 pub mod lint;
+pub mod log_guard;
 pub mod replay;
 pub mod spawn_guard;
 pub mod status;

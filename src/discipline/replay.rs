@@ -311,7 +311,8 @@ pub fn replay_project(
     session: &str,
 ) -> Vec<RunResult> {
     let cites: Vec<String> = ledger.done_cards().flat_map(|c| c.citations()).collect();
-    let index = Index::build(crate::discipline::corroborate::read_relevant(journal, &cites).records);
+    // Only sealed records qualify a command: an upstream commit cannot add what runs.
+    let index = Index::from_relevant(crate::discipline::corroborate::read_relevant(journal, &cites));
     let results = run_all(&plan(ledger, &index, &project.root), settings);
     for r in &results {
         if let Some(rec) = r.to_record(session) {
@@ -360,10 +361,7 @@ pub fn run_cli(a: &ReplayArgs) -> Result<i32> {
         return Ok(2);
     }
     let ledger = crate::discipline::ledger::load(&project.ledger_path()).unwrap_or_default();
-    let journal = crate::evidence::journal::Journal::new(
-        &project.fable_dir,
-        crate::evidence::journal::Rotation::from_lookup(|k| std::env::var(k).ok()),
-    );
+    let journal = crate::evidence::journal::Journal::for_reading(&project.fable_dir, |k| std::env::var(k).ok());
     let session = std::env::var("CLAUDE_CODE_SESSION_ID").unwrap_or_default();
     let results = replay_project(&project, &ledger, &journal, Settings::from_lookup(get), &session);
     let failed = results.iter().filter(|r| !r.passed()).count();

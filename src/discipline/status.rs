@@ -5,7 +5,7 @@ use crate::discipline::close_guard::{all_citations, uncorroborated};
 use crate::discipline::corroborate::Index;
 use crate::discipline::ledger::{self, CardState, Mode};
 use crate::error::{Error, Result};
-use crate::evidence::journal::{Journal, Rotation};
+use crate::evidence::journal::Journal;
 use crate::project;
 use serde_json::json;
 use std::path::PathBuf;
@@ -42,10 +42,11 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     };
     let ledger_exists = p.ledger_path().is_file();
     let l = ledger::load(&p.ledger_path()).unwrap_or_default();
-    let journal = Journal::new(&p.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
+    let journal = Journal::for_reading(&p.fable_dir, |k| std::env::var(k).ok());
     let all = journal.read_all().unwrap_or_default();
     let cites = all_citations(&l);
-    let index = Index::build(all.records.iter().cloned());
+    // The same view as the close guard: only sealed records corroborate.
+    let index = Index::from_relevant(crate::discipline::corroborate::read_relevant(&journal, &cites));
     let has_log = journal.exists();
     let bad: Vec<(usize, String)> = if has_log {
         uncorroborated(&l, &index)

@@ -10,6 +10,7 @@
 //! generations oldest → newest.
 
 use crate::error::{IoContext, Result};
+use crate::evidence::seal::{chain_of, Sealer};
 use crate::evidence::Record;
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
@@ -59,7 +60,13 @@ impl Rotation {
 pub struct Journal {
     dir: PathBuf,
     rotation: Rotation,
+    /// The user's sealing key and head: appends are sealed, verifying readers check.
+    sealer: Option<Sealer>,
 }
+
+/// How far back from the end of the live file an append looks for the record to chain
+/// to: a record is at most 4,000 + 4,000 characters, JSON-escaped at most 6 bytes each.
+const CHAIN_LOOKBACK: u64 = 64 * 1024;
 
 /// Records read from every generation, plus how many lines were skipped as malformed.
 #[derive(Debug, Default)]
@@ -100,7 +107,55 @@ impl Journal {
         Journal {
             dir: fable_dir.into(),
             rotation,
+            sealer: None,
         }
+    }
+
+    /// A project's log for reading, as the environment configures rotation, verified with
+    /// this user's key when one exists (readers never create a key).
+    pub fn for_reading(fable_dir: &Path, get: impl Fn(&str) -> Option<String>) -> Journal {
+        let sealer = Sealer::existing(&get, fable_dir);
+        Journal::new(fable_dir, Rotation::from_lookup(get)).with_sealer(sealer)
+    }
+
+    /// This journal with a sealing key: its appends are sealed, its verifying readers
+    /// accept only records sealed under this key for this folder.
+    pub fn with_sealer(mut self, sealer: Option<Sealer>) -> Journal {
+        self.sealer = sealer;
+        self
+    }
+
+    /// The `.fable/` folder this log lives in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn sealer(&self) -> Option<&Sealer> {
+        self.sealer.as_ref()
+    }
+
+    pub fn rotation(&self) -> Rotation {
+        self.rotation
+    }
+
+    /// What a seal binds a record to: the canonical `.fable/` path, so a record copied
+    /// from another project (or another machine) does not verify here.
+    pub fn scope(&self) -> PathBuf {
+        fs::canonicalize(&self.dir).unwrap_or_else(|_| self.dir.clone())
+    }
+
+    /// The MAC the next record chains to: the remembered head, else the newest record of
+    /// the live file (or, just after a rotation, of generation 1) that verifies.
+    fn last_mac(&self, sealer: &Sealer, scope: &Path) -> Option<String> {
+        if let Some(h) = sealer.read_head() {
+            return Some(h);
+        }
+        [self.live_path(), self.generation_path(1)].iter().find_map(|p| {
+            let tail = crate::fable_dir::read_tail(p, CHAIN_LOOKBACK).ok()??;
+            tail.split(|b| *b == b'\n')
+                .rev()
+                .find_map(|line| sealer.key.verify(scope, line))
+        })
     }
 
     pub fn live_path(&self) -> PathBuf {
@@ -115,17 +170,31 @@ impl Journal {
         self.dir.join(LOCK)
     }
 
-    /// Appends one record: one locked write of one line, rotating first when needed.
+    /// Appends one record: one locked write of one line, rotating first when needed;
+    /// sealed (and chained to the newest sealed record) when the journal has a key. Any
+    /// `chain`/`mac` the record carried is dropped: only this append can seal it.
     /// Returns true when this write started a new live file.
     pub fn append(&self, record: &Record) -> Result<bool> {
-        self.append_line(&record.to_line())
-    }
-
-    /// Appends a pre-serialised line (must end in `\n`); true when it started a new live file.
-    pub fn append_line(&self, line: &str) -> Result<bool> {
         let lock_path = self.lock_path();
         let lock = open_lock(&lock_path)?;
         lock_with_deadline(&lock, &lock_path, true)?;
+        let line = match &self.sealer {
+            Some(sealer) => {
+                let scope = self.scope();
+                let rec = Record {
+                    chain: self.last_mac(sealer, &scope).map(|m| chain_of(&m)),
+                    mac: None,
+                    ..record.clone()
+                };
+                sealer.key.seal(&scope, &rec.to_line())
+            }
+            None => Record {
+                chain: None,
+                mac: None,
+                ..record.clone()
+            }
+            .to_line(),
+        };
         let live = self.live_path();
         let size = fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
         let mut fresh = size == 0;
@@ -134,6 +203,11 @@ impl Journal {
             fresh = true;
         }
         crate::fable_dir::append_line(&live, line.as_bytes()).at(&live)?;
+        if let Some(sealer) = &self.sealer {
+            if let Some((_, mac)) = crate::evidence::seal::parts(line.as_bytes()) {
+                sealer.write_head(&String::from_utf8_lossy(mac));
+            }
+        }
         // The lock is released when `lock` drops, after the write has reached the file.
         drop(lock);
         Ok(fresh)
@@ -190,20 +264,21 @@ impl Journal {
         !self.files().is_empty()
     }
 
-    /// Reads every record across generations, oldest first, skipping (and counting)
-    /// malformed lines — a torn or hand-edited line never makes a reader fail.
-    pub fn read_all(&self) -> Result<ReadOutcome> {
+    /// Calls `visit(file, line number, bytes)` for every non-blank line across
+    /// generations, oldest first, under the shared lock. Files are read through the door
+    /// (no links, regular files only, at most a generation's cap each): a refused file is
+    /// one stderr line and skipped, never a failure.
+    pub fn each_line(&self, mut visit: impl FnMut(&Path, usize, &[u8])) -> Result<()> {
         let lock_path = self.lock_path();
         // A read-only `.fable/` (or none yet) still reads; the lock is best effort.
         let lock = open_lock(&lock_path).ok();
         if let Some(l) = &lock {
             lock_with_deadline(l, &lock_path, false)?;
         }
-        let mut out = ReadOutcome::default();
+        let kind = crate::fable_dir::Kind::LogGeneration {
+            max_bytes: self.rotation.max_bytes,
+        };
         for path in self.files() {
-            let kind = crate::fable_dir::Kind::LogGeneration {
-                max_bytes: self.rotation.max_bytes,
-            };
             let b = match crate::fable_dir::open_read(&path, kind) {
                 Ok(Some(b)) => b,
                 Ok(None) => continue,
@@ -220,10 +295,88 @@ impl Journal {
                     kind.cap()
                 );
             }
-            read_lines_into(BufReader::new(b.reader), &mut out);
+            let mut bytes = Vec::new();
+            let mut reader = b.reader;
+            std::io::Read::read_to_end(&mut reader, &mut bytes).map_err(|e| crate::error::Error::io(&path, e))?;
+            for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+                if !line.iter().all(u8::is_ascii_whitespace) {
+                    visit(&path, i + 1, line);
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// Reads every record across generations, oldest first, skipping (and counting)
+    /// malformed lines — a torn or hand-edited line never makes a reader fail. Nothing is
+    /// verified here: learning and statistics read everything; corroboration and replay
+    /// read through [`Journal::read_checked`] or `corroborate::read_relevant`.
+    pub fn read_all(&self) -> Result<ReadOutcome> {
+        let mut out = ReadOutcome::default();
+        self.each_line(|_, _, line| match serde_json::from_slice::<Record>(line) {
+            Ok(r) => out.records.push(r),
+            Err(_) => out.malformed += 1,
+        })?;
         Ok(out)
     }
+
+    /// Every line with what verification says of it, and where the chain breaks.
+    pub fn read_checked(&self) -> Result<Checked> {
+        let mut out = Checked::default();
+        let scope = self.scope();
+        let mut walk = crate::evidence::seal::ChainWalk::default();
+        self.each_line(|path, lineno, line| {
+            let broke = walk.step(path, lineno, line);
+            let seal = match (&self.sealer, crate::evidence::seal::parts(line)) {
+                (_, None) => Seal::Unsealed,
+                (None, Some(_)) => Seal::NoKey,
+                (Some(s), Some(_)) if s.key.verify(&scope, line).is_some() => Seal::Verified,
+                (Some(_), Some(_)) => Seal::Forged,
+            };
+            out.lines.push(CheckedLine {
+                file: path.to_path_buf(),
+                lineno,
+                record: serde_json::from_slice(line).ok(),
+                seal,
+                breaks_chain: broke,
+            });
+        })?;
+        out.cut = walk.cut_before(self.sealer.as_ref().and_then(Sealer::read_head).as_deref());
+        Ok(out)
+    }
+}
+
+/// What verification says of one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seal {
+    /// Sealed by this user's key for this project.
+    Verified,
+    /// Carries a MAC that this key did not make here (altered, copied, or forged).
+    Forged,
+    /// Carries no MAC (hand-written, imported, older fable, or torn).
+    Unsealed,
+    /// Carries a MAC, but there is no key on this machine to check it with.
+    NoKey,
+}
+
+/// One line of the log as [`Journal::read_checked`] saw it.
+#[derive(Debug, Clone)]
+pub struct CheckedLine {
+    pub file: PathBuf,
+    pub lineno: usize,
+    /// `None` for a malformed line.
+    pub record: Option<Record>,
+    pub seal: Seal,
+    /// The chain breaks at this line: a record before it was removed or changed.
+    pub breaks_chain: bool,
+}
+
+/// The whole log, checked.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub lines: Vec<CheckedLine>,
+    /// The log ends before the newest record this machine sealed for it.
+    pub cut: bool,
 }
 
 /// Parses JSONL from a reader into records, counting malformed lines.

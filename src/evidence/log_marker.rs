@@ -35,6 +35,36 @@ pub fn touch(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) {
     let _ = std::fs::write(&p, format!("{}\n", fable_dir.display()));
 }
 
+/// Where the note of the evidence hook's last failure to write lives.
+fn failure_path(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<PathBuf> {
+    path(get, fable_dir).map(|p| p.with_extension("failed"))
+}
+
+/// Notes that the evidence hook could not write this project's log (best effort), so the
+/// close guard can name the failure instead of saying a command never ran.
+pub fn note_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, what: &str) {
+    let Some(p) = failure_path(get, fable_dir) else { return };
+    if let Some(dir) = p.parent() {
+        let _ = crate::session_state::mkdir_private(dir);
+    }
+    let line = format!("{} {}\n", crate::evidence::now_ts(), what.replace('\n', " "));
+    let _ = std::fs::write(&p, crate::evidence::head_chars(&line, 400));
+}
+
+/// Clears the failure note after a successful write (one `stat` when there is none).
+pub fn clear_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) {
+    if let Some(p) = failure_path(get, fable_dir).filter(|p| p.exists()) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// The last failure to write, as `<time> <what>`, when one is noted.
+pub fn last_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<String> {
+    let p = failure_path(get, fable_dir)?;
+    let text = crate::fable_dir::read_string(&p, crate::fable_dir::Kind::State).ok()??;
+    Some(text.trim().to_string()).filter(|t| !t.is_empty())
+}
+
 /// True when this project's log existed before.
 pub fn existed(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> bool {
     path(get, fable_dir).is_some_and(|p| p.exists())

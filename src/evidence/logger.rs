@@ -3,6 +3,8 @@
 //! because evidence is not discipline — it is the ground truth the guards read.
 
 use crate::evidence::journal::{Journal, Rotation};
+use crate::evidence::log_marker;
+use crate::evidence::seal::Sealer;
 use crate::evidence::{now_ts, record_from};
 use crate::hook::{Answer, HookInput};
 use crate::project::Project;
@@ -10,15 +12,15 @@ use crate::runner::{HookEnv, HookResult};
 
 pub const HOOK_NAME: &str = "fable-evidence";
 
-/// The evidence log of a project, rotated as the environment configures.
+/// The evidence log of a project, rotated as the environment configures, for reading:
+/// verified with this user's key when there is one (none is created by a reader).
 pub fn journal_of(project: &Project, env: &HookEnv) -> Journal {
-    Journal::new(
-        &project.fable_dir,
-        Rotation::from_lookup(|k| env.var(k).map(str::to_string)),
-    )
+    Journal::for_reading(&project.fable_dir, |k| env.var(k).map(str::to_string))
 }
 
-/// Appends the record for this tool call; allow in every case.
+/// Appends the sealed record for this tool call; allow in every case. What goes wrong
+/// is told to the user (`systemMessage`), never to the model as a block: the command
+/// already ran, and the close guard will ask for a fresh run of anything it needs.
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
@@ -26,9 +28,33 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(record) = record_from(input, env.var("CLAUDE_CODE_SESSION_ID"), now_ts()) else {
         return Ok(Answer::allow());
     };
-    if journal_of(&project, env).append(&record)? {
-        // A new live file: note, outside the project, that this project has a log.
-        crate::evidence::log_marker::touch(|k| env.var(k).map(str::to_string), &project.fable_dir);
+    let get = |k: &str| env.var(k).map(str::to_string);
+    let (sealer, unsealed) = match Sealer::for_user(get, &project.fable_dir) {
+        Ok(s) => (Some(s), None),
+        Err(why) => (None, Some(why)),
+    };
+    let journal = Journal::new(&project.fable_dir, Rotation::from_lookup(get)).with_sealer(sealer);
+    let mut answer = Answer::allow();
+    match journal.append(&record) {
+        Ok(fresh) => {
+            if fresh {
+                // A new live file: note, outside the project, that this project has a log.
+                log_marker::touch(get, &project.fable_dir);
+            }
+            log_marker::clear_failure(get, &project.fable_dir);
+        }
+        Err(e) => {
+            let what = format!("could not write the evidence log: {e}");
+            log_marker::note_failure(get, &project.fable_dir, &what);
+            answer = answer.with_note(format!("[fable] {HOOK_NAME}: {what}")).with_system_message(format!(
+                "fable: {what}. The command ran but is not recorded, so it cannot back a ledger card; fix the cause (disk space, permissions) and run it again."
+            ));
+        }
     }
-    Ok(Answer::allow())
+    if let Some(why) = unsealed {
+        answer = answer.with_system_message(format!(
+            "fable: the evidence record was written unsealed ({why}); unsealed records back no ledger card."
+        ));
+    }
+    Ok(answer)
 }

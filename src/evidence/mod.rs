@@ -2,7 +2,8 @@
 //!
 //! Owns the evidence record (formats.md §1, [`record`]), the rotating, locked log
 //! ([`journal`]), secret redaction before anything is written ([`redact`]), the
-//! PostToolUse hook that writes records ([`logger`]) and the user-state note that a project
+//! PostToolUse hook that writes records ([`logger`]), the per-user key that seals them
+//! ([`seal`]) and the user-state note that a project
 //! once had a log ([`log_marker`]).
 //!
 //! May use: the crate root only (protocol, discovery, runner, user state). Everything else
@@ -13,6 +14,7 @@ pub mod log_marker;
 pub mod logger;
 pub mod record;
 pub mod redact;
+pub mod seal;
 
 // The record is this subsystem's vocabulary: `crate::evidence::Record` everywhere.
 pub use record::*;

@@ -42,6 +42,13 @@ pub struct Record {
     pub ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trust: Option<String>,
+    /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// HMAC-SHA256 of the line's bytes before it under the user's key (see `seal`);
+    /// always the last field, so the verifier works on the bytes as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
 }
 
 impl Record {
@@ -70,6 +77,8 @@ impl Record {
             agent: None,
             ms: None,
             trust: None,
+            chain: None,
+            mac: None,
         }
     }
 
@@ -226,6 +235,8 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         agent: input.agent_id.clone(),
         ms: input.duration_ms,
         trust: None,
+        chain: None,
+        mac: None,
     })
 }
 

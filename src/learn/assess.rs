@@ -283,6 +283,7 @@ pub(crate) fn assess_candidate(
         provenance: None,
         created: None,
         updated: None,
+        seal: None,
     };
     Learned {
         rule,

@@ -27,6 +27,7 @@ pub mod pipeline;
 pub mod remedy;
 pub mod rule_export;
 pub mod rule_replay;
+pub mod rule_seal;
 pub mod rules;
 pub mod rules_inject;
 pub mod safety;

@@ -36,8 +36,10 @@ pub fn export_pack(rules: &[Rule], source: &str, now: &str, all: bool) -> Pack {
         .filter(|r| all || r.status == "promoted")
         .map(|r| {
             let mut r = r.clone();
-            // Support references point into the exporter's log: meaningless elsewhere.
+            // Support references point into the exporter's log, and a seal is the
+            // exporter's machine's: both are meaningless elsewhere.
             r.support.clear();
+            r.seal = None;
             r
         })
         .collect();

@@ -103,6 +103,10 @@ pub struct Rule {
     pub created: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated: Option<String>,
+    /// Set only where this machine promoted the rule (see `rule_seal`): a promoted status
+    /// without a seal made here is never shown to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<String>,
 }
 
 pub const STATUSES: &[&str] = &["candidate", "promoted", "retired", "blocked"];
@@ -123,6 +127,11 @@ pub struct StoreLock {
 impl Store {
     pub fn new(fable_dir: impl Into<PathBuf>) -> Store {
         Store { dir: fable_dir.into() }
+    }
+
+    /// The `.fable/` folder the store lives in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     pub fn json_path(&self) -> PathBuf {
@@ -309,6 +318,7 @@ pub(crate) mod tests {
             provenance: None,
             created: None,
             updated: None,
+            seal: None,
         }
     }
 

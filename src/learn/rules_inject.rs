@@ -13,19 +13,41 @@ use crate::learn::rules::{Rule, Store};
 use crate::learn::signature::signature;
 use crate::project::Project;
 
-fn promoted(project: &Project) -> Vec<Rule> {
+/// The rules promoted on this machine (sealed with this user's key, `rule_seal`): a
+/// promoted status that arrived with the repository is never shown. Their text is
+/// stripped of control characters and capped before it reaches the model.
+fn promoted(project: &Project, get: impl Fn(&str) -> Option<String>) -> Vec<Rule> {
+    let key = crate::evidence::seal::existing_key(get);
+    let scope = crate::learn::rule_seal::scope(&project.fable_dir);
     Store::new(&project.fable_dir)
         .load()
         .unwrap_or_default()
         .into_iter()
-        .filter(|r| r.status == "promoted")
+        .filter(|r| crate::learn::rule_seal::promoted_here(r, key.as_ref(), &scope))
+        .map(|mut r| {
+            r.trigger = shown(&r.trigger);
+            r.directive = shown(&r.directive);
+            r
+        })
         .collect()
+}
+
+/// Longest rule text shown, in characters.
+const SHOWN_MAX: usize = 300;
+
+/// Text fit to show: control characters become spaces, at most [`SHOWN_MAX`] characters.
+pub fn shown(text: &str) -> String {
+    let clean: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    match clean.char_indices().nth(SHOWN_MAX) {
+        Some((i, _)) => format!("{}…", &clean[..i]),
+        None => clean,
+    }
 }
 
 /// Text for SessionStart listing up to `max` promoted rules, or `None` when there are none.
 /// Most relevant first: the rules that prevented the most failures, then the best ranked.
-pub fn session_context(project: &Project, max: usize) -> Option<String> {
-    let mut rules = promoted(project);
+pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let mut rules = promoted(project, get);
     if rules.is_empty() || max == 0 {
         return None;
     }
@@ -107,8 +129,8 @@ pub fn matching_rule(rules: &[Rule], failure: &Record, threshold: f64) -> Option
 }
 
 /// "Standing rule R-7 applies: …" when a promoted rule's trigger matches this failure.
-pub fn failure_context(project: &Project, failure: &Record) -> Option<String> {
-    let rules = promoted(project);
+pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let rules = promoted(project, get);
     if rules.is_empty() {
         return None;
     }
@@ -135,30 +157,45 @@ mod tests {
     }
 
     #[test]
-    fn injects_only_promoted_rules() {
+    fn injects_only_rules_promoted_here() {
+        let d = tempfile::tempdir().unwrap();
+        let state = d.path().join("state").to_string_lossy().into_owned();
+        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
+        let key = crate::evidence::seal::user_key(get).unwrap();
+        let p = Project::at(d.path().join("proj"));
+        std::fs::create_dir_all(&p.fable_dir).unwrap();
+        let scope = crate::learn::rule_seal::scope(&p.fable_dir);
         let mut a = rule("a", "promoted");
         a.id = "R-1".into();
+        a.directive = "pull with rebase\u{1b}[2J first".into();
+        crate::learn::rule_seal::seal(&mut a, &key, &scope);
         let mut b = rule("b", "candidate");
         b.id = "R-2".into();
-        let (_d, p) = project_with(&[a, b]);
-        let s = session_context(&p, 5).unwrap();
-        assert!(s.contains("R-1") && !s.contains("R-2"), "{s}");
+        // Arrived with the repository: promoted in name only.
+        let mut c = rule("c", "promoted");
+        c.id = "R-3".into();
+        Store::new(&p.fable_dir).save(&[a, b, c]).unwrap();
+        let s = session_context(&p, 5, get).unwrap();
+        assert!(s.contains("R-1") && !s.contains("R-2") && !s.contains("R-3"), "{s}");
+        assert!(!s.contains('\u{1b}'), "control characters are stripped: {s:?}");
+        assert!(session_context(&p, 5, |_| None).is_none(), "no key, nothing shown");
         let f = rec(
             "s",
             "git push origin main",
             false,
             " ! [rejected]        main -> main (fetch first)",
         );
-        let c = failure_context(&p, &f).unwrap();
+        let c = failure_context(&p, &f, get).unwrap();
         assert!(c.starts_with("Standing rule R-1 applies:"), "{c}");
         let other = rec("s", "cargo build", false, "error[E0432]: unresolved import");
-        assert!(failure_context(&p, &other).is_none());
+        assert!(failure_context(&p, &other, get).is_none());
+        assert_eq!(shown(&"x".repeat(400)).chars().count(), SHOWN_MAX + 1);
     }
 
     #[test]
     fn nothing_without_rules() {
         let (_d, p) = project_with(&[]);
-        assert!(session_context(&p, 5).is_none());
-        assert!(failure_context(&p, &rec("s", "x", false, "y")).is_none());
+        assert!(session_context(&p, 5, |_| None).is_none());
+        assert!(failure_context(&p, &rec("s", "x", false, "y"), |_| None).is_none());
     }
 }

@@ -8,6 +8,7 @@ use crate::hook::{Answer, HookInput};
 use crate::learn::config::*;
 use crate::learn::outcome::*;
 use crate::learn::pipeline::run_pipeline;
+use crate::learn::rule_seal;
 use crate::learn::rules::{self, Rule, Store};
 use crate::project::Project;
 use crate::runner::{HookEnv, HookResult};
@@ -25,17 +26,32 @@ pub fn load_history(project: &Project) -> Result<Vec<Record>> {
 /// Merges a pipeline outcome into the store. Returns (new ids, promoted ids).
 pub fn store_outcome(store: &Store, outcome: &LearnOutcome) -> Result<(Vec<String>, Vec<String>)> {
     let now = crate::evidence::now_ts();
+    // The learner's own promotions are sealed with this user's key; without a key they
+    // are stored but shown to no one (`rule_seal`).
+    let key = crate::evidence::seal::user_key(|k| std::env::var(k).ok())
+        .map_err(|why| eprintln!("[fable] fable-learn: {why}; promoted rules are not sealed and so not shown"))
+        .ok();
+    let scope = rule_seal::scope(store.dir());
     store.update(|rules| {
         let before: HashSet<String> = rules
             .iter()
-            .filter(|r| r.status == "promoted")
+            .filter(|r| rule_seal::promoted_here(r, key.as_ref(), &scope))
             .map(|r| r.id.clone())
             .collect();
+        let was_local = rule_seal::local_keys(rules, key.as_ref(), &scope);
         let fresh: Vec<Rule> = outcome.candidates.iter().map(|l| l.rule.clone()).collect();
+        let fresh_promoted: HashSet<String> = fresh
+            .iter()
+            .filter(|r| r.status == "promoted")
+            .filter_map(|r| r.key.clone())
+            .collect();
         let added = rules::merge(rules, fresh, &now);
+        if let Some(key) = &key {
+            rule_seal::reseal(rules, &fresh_promoted, &was_local, key, &scope);
+        }
         let promoted: Vec<String> = rules
             .iter()
-            .filter(|r| r.status == "promoted" && !before.contains(&r.id))
+            .filter(|r| rule_seal::promoted_here(r, key.as_ref(), &scope) && !before.contains(&r.id))
             .map(|r| r.id.clone())
             .collect();
         Ok((added, promoted))

@@ -117,6 +117,8 @@ pub fn build_state(root: &Path) -> Result<()> {
             agent: None,
             ms: Some(40),
             trust: None,
+            chain: None,
+            mac: None,
         };
         written += r.to_line().len() as u64;
         journal.append(&r)?;
@@ -179,6 +181,11 @@ fn payload(hook: &str, root: &Path, n: usize) -> Value {
             v["tool_name"] = json!("Agent");
             v["tool_input"] =
                 json!({"description": "implement", "prompt": "x".repeat(2000), "subagent_type": "general-purpose"});
+            v
+        }
+        "fable-log-guard" => {
+            let mut v = common("PreToolUse");
+            v["tool_input"] = json!({"command": "cargo test --workspace 2>&1 | tee test.log"});
             v
         }
         "fable-inject" => {

@@ -146,6 +146,8 @@ pub fn synthetic_jsonl(n: usize) -> String {
             agent: None,
             ms: Some(10 + (*i as u64 % 900)),
             trust: None,
+            chain: None,
+            mac: None,
         };
         out.push_str(&rec.to_line());
         *i += 1;

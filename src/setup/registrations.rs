@@ -30,8 +30,9 @@ use std::path::Path;
 pub const HOOKS_JSON: &str = include_str!("../../hooks/hooks.json");
 
 /// Every hook binary fable ships (or has shipped): the ownership marker.
-pub const HOOK_BINARIES: [&str; 6] = [
+pub const HOOK_BINARIES: [&str; 7] = [
     "fable-evidence",
+    "fable-log-guard",
     "fable-fail-streak",
     "fable-close-guard",
     "fable-spawn-guard",

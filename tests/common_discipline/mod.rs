@@ -74,7 +74,35 @@ impl Proj {
         self
     }
 
+    /// Logs one run the real way: a PostToolUse(Failure) payload through the real
+    /// `fable-evidence` binary, so the record is sealed with this test's user key.
     pub fn log_at(&self, cmd: &str, exit: i64, ok: bool, cwd: &str) {
+        let payload = if ok && exit == 0 {
+            json!({"session_id":"s","cwd":cwd,"hook_event_name":"PostToolUse","tool_name":"Bash",
+                   "tool_input":{"command":cmd},"tool_response":{"stdout":"","stderr":"","interrupted":false}})
+        } else if ok {
+            json!({"session_id":"s","cwd":cwd,"hook_event_name":"PostToolUse","tool_name":"Bash",
+                   "tool_input":{"command":cmd},"tool_response":{"stdout":"","stderr":"","exit_code":exit}})
+        } else {
+            json!({"session_id":"s","cwd":cwd,"hook_event_name":"PostToolUseFailure","tool_name":"Bash",
+                   "tool_input":{"command":cmd},"error":format!("Exit code {exit}\n")})
+        };
+        let root = self.root.to_string_lossy().into_owned();
+        let out = self.hook_raw(
+            "fable-evidence",
+            payload.to_string().as_bytes(),
+            &[("CLAUDE_PROJECT_DIR", &root)],
+        );
+        assert!(
+            out.status.success(),
+            "fable-evidence failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Appends a record by hand, as anything but the hook could: unsealed, so it must
+    /// corroborate nothing.
+    pub fn forge_at(&self, cmd: &str, exit: i64, ok: bool, cwd: &str) {
         use std::io::Write;
         let v = json!({"v":1,"ts":"2026-12-02T12:00:00.000Z","session":"s","cwd":cwd,"cmd":cmd,
                        "exit":exit,"ok":ok,"tail":"","event": if ok {"PostToolUse"} else {"PostToolUseFailure"}});

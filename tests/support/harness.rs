@@ -163,8 +163,10 @@ impl Session {
         .unwrap();
         let bins = bin_dir();
         let fable = sh_quote(&bins.join("fable"));
+        // The pre commands share the session's user state (HOME/.local/state, where the
+        // sealing key lives): the CLI under test runs with `env -i` and no XDG variables.
         let mut pre = vec![format!(
-            "{fable} init && {fable} install --project --bin-dir {} --claude {}",
+            "unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init && {fable} install --project --bin-dir {} --claude {}",
             sh_quote(&bins),
             sh_quote(claude)
         )];
