@@ -1,8 +1,9 @@
 //! **Discipline**: the guards that make a work discipline bind.
 //!
 //! Owns the ledger grammar ([`ledger`]), citation corroboration against the log
-//! ([`corroborate`]), the Stop hook ([`close_guard`]), acceptance replay ([`replay`]), the
-//! fail streak ([`fail_streak`]), the spawn guard ([`spawn_guard`]), SessionStart context
+//! ([`corroborate`]), the Stop hook ([`close_guard`]), acceptance replay ([`replay`]) and
+//! its reaper of whatever a replayed command left running ([`reaper`]), the fail streak
+//! ([`fail_streak`]), the spawn guard ([`spawn_guard`]), SessionStart context
 //! ([`inject`]) and the read-only reports built on the same decisions ([`lint`],
 //! [`status`]).
 //!
@@ -16,6 +17,7 @@ pub mod fail_streak;
 pub mod inject;
 pub mod ledger;
 pub mod lint;
+pub mod reaper;
 pub mod replay;
 pub mod spawn_guard;
 pub mod status;
