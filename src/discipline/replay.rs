@@ -4,13 +4,16 @@
 //! Guarded so a ledger cannot become a way to execute code: a command is replayed only
 //! when it is cited on a `- [x]` card **and** its newest record in this project's log is a
 //! pass (so the agent already ran it, as written), and only in a project the user trusts
-//! on this machine ([`crate::setup::trust_store`]). Each command runs with `sh -c` in the folder
-//! its newest record ran in, in its own process group; on timeout the whole group is
-//! killed, so no grandchild outlives the hook. Per-command timeout and a total budget keep
-//! the Stop hook inside its registered host timeout (180 s in `hooks/hooks.json`).
+//! on this machine ([`crate::setup::trust_store`]). Each command runs with `sh -c` in the
+//! folder its newest record ran in, in its own process group; when it is over (exit or
+//! timeout) the [`reaper`](crate::discipline::reaper) kills the group and every process it
+//! left behind, even those that left the group, so nothing outlives the hook. Per-command
+//! timeout and a total budget keep the Stop hook inside its registered host timeout (180 s
+//! in `hooks/hooks.json`).
 
 use crate::discipline::corroborate::Index;
 use crate::discipline::ledger::Ledger;
+use crate::discipline::reaper::{self, Reap};
 use crate::error::{Error, Result};
 use crate::evidence::{now_ts, tail_chars, Record};
 use crate::project::Project;
@@ -33,14 +36,18 @@ const KEEP_BYTES: usize = 16 * 1024;
 /// How many output characters a failure message quotes.
 pub const QUOTE_CHARS: usize = 160;
 
-/// Time limits, from `FABLE_REPLAY_TIMEOUT` and `FABLE_REPLAY_BUDGET` (seconds).
+/// Time limits, from `FABLE_REPLAY_TIMEOUT` and `FABLE_REPLAY_BUDGET` (seconds), and
+/// what the reaper may kill when a command is over.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
     pub per_command: Duration,
     pub budget: Duration,
+    pub reap: Reap,
 }
 
 impl Settings {
+    /// The settings of a replaying binary (the Stop hook, `fable replay`): it has no
+    /// children of its own, so the reaper may kill every descendant ([`Reap::Descendants`]).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Settings {
         let secs = |k: &str, d: f64| {
             get(k)
@@ -53,6 +60,7 @@ impl Settings {
         Settings {
             per_command: Duration::from_secs_f64(per),
             budget: Duration::from_secs_f64(budget),
+            reap: Reap::Descendants,
         }
     }
 }
@@ -133,20 +141,13 @@ impl RunResult {
             Outcome::NotRun { .. } => return None,
         };
         let tail = crate::evidence::redact::redact(&self.output);
+        let cmd = self.job.cited.clone();
         let cwd = self.job.dir.to_string_lossy().into_owned();
         let tail = tail_chars(&tail, crate::evidence::MAX_TAIL_CHARS);
         Some(Record {
             event: Some("Replay".into()),
             ms: Some(self.ms),
-            ..Record::new(
-                now_ts(),
-                session,
-                cwd,
-                self.job.cited.clone(),
-                exit,
-                self.passed(),
-                tail,
-            )
+            ..Record::new(now_ts(), session, cwd, cmd, exit, self.passed(), tail)
         })
     }
 }
@@ -182,20 +183,9 @@ pub fn plan(ledger: &Ledger, index: &Index, root: &Path) -> Vec<Job> {
     jobs
 }
 
-/// Kills a whole process group; a group already gone is not an error.
-fn kill_group(pgid: u32) {
-    if let Ok(p) = i32::try_from(pgid) {
-        if p > 1 {
-            // SAFETY: kill(2) with a negative pid signals the group; no memory is touched.
-            unsafe {
-                libc::kill(-p, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-/// Runs one job with `sh -c` in its own process group, bounded by `timeout`.
-pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
+/// Runs one job with `sh -c` in its own process group, bounded by `timeout`; when it is
+/// over (exit or timeout), [`reaper::sweep`] kills what it left behind, as `reap` allows.
+pub fn run_one(job: &Job, timeout: Duration, reap: Reap) -> RunResult {
     let start = Instant::now();
     let done = |outcome: Outcome, output: String| RunResult {
         job: job.clone(),
@@ -207,6 +197,8 @@ pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
         let why = format!("folder {} no longer exists", job.dir.display());
         return done(Outcome::NotRun { why }, String::new());
     }
+    // Before the spawn, so orphans of this command are re-parented to us, not to init.
+    reaper::prepare(reap);
     let spawned = (|| -> std::io::Result<_> {
         let (reader, writer) = std::io::pipe()?;
         let writer2 = writer.try_clone()?;
@@ -260,20 +252,23 @@ pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
             code => Outcome::Failed { exit: code },
         },
         Ok(None) => {
-            kill_group(pgid);
+            reaper::kill_group(pgid);
             let _ = child.wait();
             Outcome::TimedOut { after: timeout }
         }
         Err(e) => {
-            kill_group(pgid);
+            reaper::kill_group(pgid);
             let _ = child.wait();
             Outcome::NotRun {
                 why: format!("wait failed: {e}"),
             }
         }
     };
-    // Stragglers (background children of a command that exited) die with the group too.
-    kill_group(pgid);
+    // Stragglers (background children of a command that exited, daemons that left the
+    // group) die too. `sh` is reaped above, so the sweep reaping our children is safe.
+    reaper::sweep(pgid, reap, reaper::SWEEP_BOUND);
+    // A straggler holding the pipe's write end kept `read` blocked; it is dead now, so EOF
+    // arrives. The bound stays for one the sweep could not kill.
     let _ = rx.recv_timeout(Duration::from_secs(1));
     let output = buf
         .lock()
@@ -297,7 +292,7 @@ pub fn run_all(jobs: &[Job], settings: Settings) -> Vec<RunResult> {
                     ms: 0,
                 };
             }
-            run_one(job, settings.per_command.min(left))
+            run_one(job, settings.per_command.min(left), settings.reap)
         })
         .collect()
 }
@@ -429,7 +424,8 @@ mod tests {
             command: "sleep 30 & echo started; wait".into(),
             dir: t.path().into(),
         };
-        let r = run_one(&job, Duration::from_millis(300));
+        // `Group`: this test process runs other tests' children on parallel threads.
+        let r = run_one(&job, Duration::from_millis(300), Reap::Group);
         assert!(matches!(r.outcome, Outcome::TimedOut { .. }), "{r:?}");
         assert!(r.output.contains("started"));
         assert!(r.ms < 5000);
