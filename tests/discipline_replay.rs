@@ -283,3 +283,77 @@ fn cli_replay_refuses_untrusted_and_reports_trusted() {
     assert!(p.root.join("cli.txt").exists());
     assert_eq!(p.records().iter().filter(|r| r["event"] == json!("Replay")).count(), 2);
 }
+
+// ---- what runs is the logged text, never the normalised citation ----
+
+#[test]
+fn a_heredoc_replays_exactly_what_ran() {
+    let p = Proj::new();
+    let logged = "cat <<'EOF' > out.txt\nhello $HOME\nEOF";
+    // A backticked citation is one line: the ledger cites the whitespace-collapsed form.
+    p.ledger(&replay_ledger(&["cat <<'EOF' > out.txt hello $HOME EOF"]));
+    p.log(&[(logged, 0, true)]);
+    p.trust();
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
+    assert_eq!(
+        std::fs::read_to_string(p.root.join("out.txt")).unwrap(),
+        "hello $HOME\n"
+    );
+    // The replay's own record keeps the text that ran, so the next replay runs it again.
+    let last = p.records().pop().unwrap();
+    assert_eq!(
+        (last["event"].as_str(), last["cmd"].as_str()),
+        (Some("Replay"), Some(logged))
+    );
+    std::fs::remove_file(p.root.join("out.txt")).unwrap();
+    let o = p.cli(&["replay", "--json"]);
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["results"][0]["ran"].as_str(), Some(logged));
+    assert_eq!(
+        std::fs::read_to_string(p.root.join("out.txt")).unwrap(),
+        "hello $HOME\n"
+    );
+}
+
+#[test]
+fn an_nbsp_in_the_logged_argument_stays_one_argument() {
+    let p = Proj::new();
+    // To the shell a no-break space is part of a word; the citation collapses it to a space.
+    let logged = "printf '%s\\n' x\u{a0}y > nb.txt";
+    p.ledger(&replay_ledger(&["printf '%s\\n' x y > nb.txt"]));
+    p.log(&[(logged, 0, true)]);
+    p.trust();
+    assert_eq!(stop_code(&p.stop()), 0);
+    assert_eq!(std::fs::read_to_string(p.root.join("nb.txt")).unwrap(), "x\u{a0}y\n");
+}
+
+#[test]
+fn a_redacted_command_is_not_replayed_and_says_why() {
+    let p = Proj::new();
+    let secret = "echo \"Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456\" > leaked.txt";
+    assert_eq!(stop_code(&p.hook("fable-evidence", success("s", secret))), 0);
+    let logged = p.records().pop().unwrap()["cmd"].as_str().unwrap().to_string();
+    assert_eq!(logged, "echo \"Authorization: Bearer [REDACTED]\" > leaked.txt");
+    // The card cites what the log shows; corroboration accepts it, replay must not run it.
+    p.ledger(&replay_ledger(&[&logged]));
+    p.trust();
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2);
+    let e = said(&o);
+    assert!(
+        e.contains("not replayed: the logged command was redacted (it carried a secret)"),
+        "{e}"
+    );
+    assert!(!p.root.join("leaked.txt").exists(), "a redacted command was run");
+    assert!(p.records().iter().all(|r| r["event"] != json!("Replay")));
+    let o = p.cli(&["replay"]);
+    assert_eq!(stop_code(&o), 1);
+    assert!(
+        stdout(&o).contains("not replayed: the logged command was redacted"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!p.root.join("leaked.txt").exists());
+}

@@ -1,8 +1,10 @@
 //! **Discipline**: the guards that make a work discipline bind.
 //!
 //! Owns the ledger grammar ([`ledger`]), citation corroboration against the log
-//! ([`corroborate`]), the Stop hook ([`close_guard`]), acceptance replay ([`replay`]), the
-//! fail streak ([`fail_streak`]), the spawn guard ([`spawn_guard`]), SessionStart context
+//! ([`corroborate`]), the Stop hook ([`close_guard`]), acceptance replay ([`replay`]) and
+//! its reaper of whatever a replayed command left running ([`reaper`]), the fail streak
+//! ([`fail_streak`]), the spawn guard ([`spawn_guard`]), the guard that keeps the agent's
+//! hands off the evidence log ([`log_guard`]), SessionStart context
 //! ([`inject`]) and the read-only reports built on the same decisions ([`lint`],
 //! [`status`]).
 //!
@@ -17,6 +19,7 @@ pub mod inject;
 pub mod ledger;
 pub mod lint;
 pub mod log_guard;
+pub mod reaper;
 pub mod replay;
 pub mod spawn_guard;
 pub mod status;

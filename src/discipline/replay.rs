@@ -4,13 +4,19 @@
 //! Guarded so a ledger cannot become a way to execute code: a command is replayed only
 //! when it is cited on a `- [x]` card **and** its newest record in this project's log is a
 //! pass (so the agent already ran it, as written), and only in a project the user trusts
-//! on this machine ([`crate::setup::trust_store`]). Each command runs with `sh -c` in the folder
-//! its newest record ran in, in its own process group; on timeout the whole group is
-//! killed, so no grandchild outlives the hook. Per-command timeout and a total budget keep
-//! the Stop hook inside its registered host timeout (180 s in `hooks/hooks.json`).
+//! on this machine ([`crate::setup::trust_store`]). What runs is the **record's own text**,
+//! never the citation: a citation is whitespace-collapsed (a heredoc loses its lines, an
+//! NBSP becomes a space), and only the log holds what really ran; a record whose text was
+//! redacted is not run at all. Each command runs with `sh -c` in the folder its newest
+//! record ran in, in its own process group; when it is over (exit or timeout) the
+//! [`reaper`](crate::discipline::reaper) kills the group and every process it left
+//! behind, even those that left the group, so nothing outlives the hook. Per-command
+//! timeout and a total budget keep the Stop hook inside its registered host timeout (180 s
+//! in `hooks/hooks.json`).
 
-use crate::discipline::corroborate::Index;
-use crate::discipline::ledger::Ledger;
+use crate::discipline::corroborate::{strip_cd, Index};
+use crate::discipline::ledger::{normalize, Ledger};
+use crate::discipline::reaper::{self, Reap};
 use crate::error::{Error, Result};
 use crate::evidence::{now_ts, tail_chars, Record};
 use crate::project::Project;
@@ -33,14 +39,18 @@ const KEEP_BYTES: usize = 16 * 1024;
 /// How many output characters a failure message quotes.
 pub const QUOTE_CHARS: usize = 160;
 
-/// Time limits, from `FABLE_REPLAY_TIMEOUT` and `FABLE_REPLAY_BUDGET` (seconds).
+/// Time limits, from `FABLE_REPLAY_TIMEOUT` and `FABLE_REPLAY_BUDGET` (seconds), and
+/// what the reaper may kill when a command is over.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
     pub per_command: Duration,
     pub budget: Duration,
+    pub reap: Reap,
 }
 
 impl Settings {
+    /// The settings of a replaying binary (the Stop hook, `fable replay`): it has no
+    /// children of its own, so the reaper may kill every descendant ([`Reap::Descendants`]).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Settings {
         let secs = |k: &str, d: f64| {
             get(k)
@@ -53,6 +63,7 @@ impl Settings {
         Settings {
             per_command: Duration::from_secs_f64(per),
             budget: Duration::from_secs_f64(budget),
+            reap: Reap::Descendants,
         }
     }
 }
@@ -60,9 +71,10 @@ impl Settings {
 /// One command to replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Job {
-    /// The citation as written on the card (normalised).
+    /// The citation as written on the card (normalised): what messages show.
     pub cited: String,
-    /// What `sh -c` runs.
+    /// What `sh -c` runs: the newest record's command text exactly as logged (without
+    /// the leading `cd <dir> &&` the citation matched past). Never the citation.
     pub command: String,
     /// Where it runs.
     pub dir: PathBuf,
@@ -78,7 +90,7 @@ pub enum Outcome {
     TimedOut {
         after: Duration,
     },
-    /// Not run (budget spent, folder gone, spawn failed).
+    /// Not run (budget spent, folder gone, the logged text was redacted, spawn failed).
     NotRun {
         why: String,
     },
@@ -133,20 +145,15 @@ impl RunResult {
             Outcome::NotRun { .. } => return None,
         };
         let tail = crate::evidence::redact::redact(&self.output);
+        // The text that ran, so the next replay (which reads this record as the newest)
+        // runs it again verbatim; it matches the citation as the logged record did.
+        let cmd = crate::evidence::redact::redact(&self.job.command);
         let cwd = self.job.dir.to_string_lossy().into_owned();
         let tail = tail_chars(&tail, crate::evidence::MAX_TAIL_CHARS);
         Some(Record {
             event: Some("Replay".into()),
             ms: Some(self.ms),
-            ..Record::new(
-                now_ts(),
-                session,
-                cwd,
-                self.job.cited.clone(),
-                exit,
-                self.passed(),
-                tail,
-            )
+            ..Record::new(now_ts(), session, cwd, cmd, exit, self.passed(), tail)
         })
     }
 }
@@ -155,14 +162,44 @@ impl RunResult {
 /// reports the shell's cwd *after* the command (`cd sub && pytest -q` is logged with cwd
 /// `…/sub`, verified against the real CLI in `tests/e2e_evidence.rs`), which is exactly
 /// where the cited part ran; a record without an absolute cwd replays at the project root.
+///
+/// What runs is the record's text ([`logged_text`]), not `cited`: the citation went
+/// through whitespace collapsing, which turns a heredoc into a different command and an
+/// NBSP inside an argument into a word break.
 fn job_for(cited: &str, rec: &Record, root: &Path) -> Job {
     let cwd = Path::new(&rec.cwd);
     let dir = if cwd.is_absolute() { cwd } else { root };
     Job {
         cited: cited.into(),
-        command: cited.into(),
+        command: logged_text(cited, &rec.cmd).into(),
         dir: dir.into(),
     }
+}
+
+/// The part of a logged command that the citation names, verbatim: the whole text, or,
+/// when the citation matched past a leading `cd <dir> &&` ([`Index`]'s one allowance),
+/// the text after it — the record's cwd is already that folder. Should neither match
+/// (they cannot: `Index` matched the same way), the whole logged text: it is what ran.
+fn logged_text<'a>(cited: &str, logged: &'a str) -> &'a str {
+    let want = normalize(cited);
+    if normalize(logged) == want {
+        return logged;
+    }
+    match strip_cd(logged.trim_start()) {
+        Some((_, rest)) if normalize(rest) == want => rest,
+        _ => logged,
+    }
+}
+
+/// Why a command must not run, if it must not: the log keeps a secret's place with
+/// [`MASK`](crate::evidence::redact::MASK) (or `[REDACTED PRIVATE KEY]`), so the logged
+/// text is no longer what ran, and running it would be a different command.
+fn refusal(command: &str) -> Option<&'static str> {
+    use crate::evidence::redact::MASK;
+    (command.contains(MASK) || command.contains("[REDACTED PRIVATE KEY]")).then_some(
+        "the logged command was redacted (it carried a secret), so replay cannot run what ran; \
+         run it by hand, or pass the secret through an environment variable",
+    )
 }
 
 /// The replay plan: each distinct command cited on a `- [x]` card whose newest record in
@@ -182,20 +219,9 @@ pub fn plan(ledger: &Ledger, index: &Index, root: &Path) -> Vec<Job> {
     jobs
 }
 
-/// Kills a whole process group; a group already gone is not an error.
-fn kill_group(pgid: u32) {
-    if let Ok(p) = i32::try_from(pgid) {
-        if p > 1 {
-            // SAFETY: kill(2) with a negative pid signals the group; no memory is touched.
-            unsafe {
-                libc::kill(-p, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-/// Runs one job with `sh -c` in its own process group, bounded by `timeout`.
-pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
+/// Runs one job with `sh -c` in its own process group, bounded by `timeout`; when it is
+/// over (exit or timeout), [`reaper::sweep`] kills what it left behind, as `reap` allows.
+pub fn run_one(job: &Job, timeout: Duration, reap: Reap) -> RunResult {
     let start = Instant::now();
     let done = |outcome: Outcome, output: String| RunResult {
         job: job.clone(),
@@ -207,6 +233,11 @@ pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
         let why = format!("folder {} no longer exists", job.dir.display());
         return done(Outcome::NotRun { why }, String::new());
     }
+    if let Some(why) = refusal(&job.command) {
+        return done(Outcome::NotRun { why: why.into() }, String::new());
+    }
+    // Before the spawn, so orphans of this command are re-parented to us, not to init.
+    reaper::prepare(reap);
     let spawned = (|| -> std::io::Result<_> {
         let (reader, writer) = std::io::pipe()?;
         let writer2 = writer.try_clone()?;
@@ -260,20 +291,23 @@ pub fn run_one(job: &Job, timeout: Duration) -> RunResult {
             code => Outcome::Failed { exit: code },
         },
         Ok(None) => {
-            kill_group(pgid);
+            reaper::kill_group(pgid);
             let _ = child.wait();
             Outcome::TimedOut { after: timeout }
         }
         Err(e) => {
-            kill_group(pgid);
+            reaper::kill_group(pgid);
             let _ = child.wait();
             Outcome::NotRun {
                 why: format!("wait failed: {e}"),
             }
         }
     };
-    // Stragglers (background children of a command that exited) die with the group too.
-    kill_group(pgid);
+    // Stragglers (background children of a command that exited, daemons that left the
+    // group) die too. `sh` is reaped above, so the sweep reaping our children is safe.
+    reaper::sweep(pgid, reap, reaper::SWEEP_BOUND);
+    // A straggler holding the pipe's write end kept `read` blocked; it is dead now, so EOF
+    // arrives. The bound stays for one the sweep could not kill.
     let _ = rx.recv_timeout(Duration::from_secs(1));
     let output = buf
         .lock()
@@ -297,7 +331,7 @@ pub fn run_all(jobs: &[Job], settings: Settings) -> Vec<RunResult> {
                     ms: 0,
                 };
             }
-            run_one(job, settings.per_command.min(left))
+            run_one(job, settings.per_command.min(left), settings.reap)
         })
         .collect()
 }
@@ -420,6 +454,47 @@ mod tests {
     }
 
     #[test]
+    fn runs_the_logged_text_not_the_citation() {
+        let heredoc = "cat <<'EOF' > out.txt\nhello $HOME\nEOF";
+        assert_eq!(logged_text(&normalize(heredoc), heredoc), heredoc);
+        let nbsp = "printf '%s\\n' x\u{a0}y";
+        assert_eq!(logged_text("printf '%s\\n' x y", nbsp), nbsp);
+        // Past a leading `cd <dir> &&`, raw: a quoted folder, tabs and a newline kept.
+        let cd = "cd  \"sub  dir\"\t&&\n  cat <<'EOF'\n a  b\nEOF";
+        assert_eq!(logged_text("cat <<'EOF' a b EOF", cd), "cat <<'EOF'\n a  b\nEOF");
+        // A citation of the whole `cd … && X` runs the whole text.
+        assert_eq!(logged_text(&normalize(cd), cd), cd);
+        let rec = Record::new("", "", "/p", heredoc, Some(0), true, "");
+        let j = job_for(&normalize(heredoc), &rec, Path::new("/r"));
+        assert_eq!(
+            (j.cited.as_str(), j.command.as_str()),
+            ("cat <<'EOF' > out.txt hello $HOME EOF", heredoc)
+        );
+    }
+
+    #[test]
+    fn redacted_text_is_never_run() {
+        let t = tempfile::tempdir().unwrap();
+        for command in [
+            "echo \"Authorization: Bearer [REDACTED]\" > leaked.txt",
+            "echo [REDACTED PRIVATE KEY] > leaked.txt",
+        ] {
+            let job = Job {
+                cited: command.into(),
+                command: command.into(),
+                dir: t.path().into(),
+            };
+            let r = run_one(&job, Duration::from_secs(5), Reap::Group);
+            assert!(
+                matches!(&r.outcome, Outcome::NotRun { why } if why.contains("redacted")),
+                "{r:?}"
+            );
+            assert!(r.to_record("s").is_none());
+        }
+        assert!(!t.path().join("leaked.txt").exists());
+    }
+
+    #[test]
     fn timeout_kills_the_group() {
         let t = tempfile::tempdir().unwrap();
         let job = Job {
@@ -427,7 +502,8 @@ mod tests {
             command: "sleep 30 & echo started; wait".into(),
             dir: t.path().into(),
         };
-        let r = run_one(&job, Duration::from_millis(300));
+        // `Group`: this test process runs other tests' children on parallel threads.
+        let r = run_one(&job, Duration::from_millis(300), Reap::Group);
         assert!(matches!(r.outcome, Outcome::TimedOut { .. }), "{r:?}");
         assert!(r.output.contains("started"));
         assert!(r.ms < 5000);
