@@ -93,12 +93,15 @@ fn verified_marker_accepted() {
 }
 
 #[test]
-fn open_items_take_precedence_over_evidence() {
+fn every_finding_is_reported_in_one_block() {
+    // Issue 14: one category per block sent the agent round the loop once per category.
     let p = Proj::new();
-    p.ledger("- [x] 1. no evidence\n- [ ] 2. still open\n");
+    p.ledger("- [x] 1. no evidence\n- [ ] 2. still open\n- [~] 3. later\n- [x] 4. t -- evidence: `pytest -q` -> ok\n");
     let e = said(&p.stop());
     assert!(e.contains("still open") && e.contains("open card"), "{e}");
-    assert!(!e.contains("without evidence"), "{e}");
+    assert!(e.contains("without evidence") && e.contains("no evidence"), "{e}");
+    assert!(e.contains("deferred card(s) without a reason"), "{e}");
+    assert!(e.contains("`pytest -q` has no run"), "{e}");
 }
 
 #[test]

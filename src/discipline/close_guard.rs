@@ -1,14 +1,22 @@
 //! `fable-close-guard` (Stop): the round may not end on unfinished or unproven work.
 //!
-//! In order: loop safety (`stop_hook_active`), opt-in (no `.fable/` or no ledger), PAUSED,
-//! open cards (full mode only), substantive evidence on every `- [x]` card, corroboration
-//! of every cited command against the evidence log, then acceptance replay when the
-//! ledger says `REPLAY: on` and the user trusts the project. The decision over ledger and
-//! records is pure ([`check`]); reading files and running replay happen in [`decide`].
+//! Opt-in (no `.fable/` or no ledger), PAUSED, then every finding at once: open cards
+//! (full mode only), deferrals without a reason, closed cards without substantive
+//! evidence, citations the sealed evidence log does not corroborate, and a final message
+//! claiming success that no passing run of this session backs; then acceptance replay
+//! when the ledger says `REPLAY: on` and the user trusts the project. Closed cards are
+//! checked when closed this round (`round`), or all of them when the round's start is
+//! unknown. Blocks are counted in fable's own state, not Claude Code's `stop_hook_active`
+//! (any Stop hook sets it): a stop whose reason stands is blocked again up to
+//! `FABLE_STOP_BLOCKS` (3) times, then allowed with a `systemMessage` to the user that
+//! names what stayed unresolved. What an allowed stop has to say goes to the user the
+//! same way, never to stderr alone. The decisions over ledger and records are pure
+//! ([`findings`], [`check`]); reading files and running replay happen in [`decide`].
 
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::discipline::replay;
+use crate::discipline::{claims, round};
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 
@@ -48,8 +56,17 @@ pub fn missing_evidence(ledger: &Ledger) -> Vec<&Card> {
 
 /// Every citation on closed cards that the log does not corroborate, with its message.
 pub fn uncorroborated<'a>(ledger: &'a Ledger, index: &Index) -> Vec<(&'a Card, String)> {
+    uncorroborated_in(ledger, index, &|_| true)
+}
+
+/// [`uncorroborated`] over the closed cards `in_scope` keeps.
+pub fn uncorroborated_in<'a>(
+    ledger: &'a Ledger,
+    index: &Index,
+    in_scope: &dyn Fn(&Card) -> bool,
+) -> Vec<(&'a Card, String)> {
     let mut out = Vec::new();
-    for card in ledger.done_cards() {
+    for card in ledger.done_cards().filter(|c| in_scope(c)) {
         for cited in card.citations() {
             if let Some(msg) = corroborate::explain(&cited, &index.verdict(&cited)) {
                 out.push((card, msg));
@@ -61,18 +78,30 @@ pub fn uncorroborated<'a>(ledger: &'a Ledger, index: &Index) -> Vec<(&'a Card, S
 
 /// All commands cited on closed cards.
 pub fn all_citations(ledger: &Ledger) -> Vec<String> {
-    let mut v: Vec<String> = ledger.done_cards().flat_map(|c| c.citations()).collect();
+    citations_in(ledger, &|_| true)
+}
+
+/// The commands cited on the closed cards `in_scope` keeps.
+pub fn citations_in(ledger: &Ledger, in_scope: &dyn Fn(&Card) -> bool) -> Vec<String> {
+    let mut v: Vec<String> = ledger
+        .done_cards()
+        .filter(|c| in_scope(c))
+        .flat_map(|c| c.citations())
+        .collect();
     v.sort();
     v.dedup();
     v
 }
 
-/// The pure part of the guard after opt-in, PAUSED and loop checks: open cards, evidence,
-/// corroboration. `index` is `None` when the project has no evidence log yet.
-pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
+/// Every finding that stands in the way of this stop, one section per kind, all at once
+/// (a block that names only the first kind sends the agent round the loop once per kind).
+/// `in_scope` picks the closed cards to check: those closed this round, when the round's
+/// start is known.
+pub fn findings(ledger: &Ledger, index: &Index, in_scope: &dyn Fn(&Card) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
     if !ledger.is_light() {
         if let Some(m) = open_cards_message(ledger) {
-            return Some(m);
+            out.push(m);
         }
         // A deferral is an exit from the open-cards rule only when it says why.
         let bare: Vec<&Card> = ledger
@@ -86,10 +115,10 @@ pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
                 s.push_str(&format!("  - [~] {}\n", c.label()));
             }
             s.push_str("Add `-- deferred: <why, and what it waits for>` to each, or reopen it as `- [ ]`.");
-            return Some(s);
+            out.push(s);
         }
     }
-    let missing = missing_evidence(ledger);
+    let missing: Vec<&Card> = missing_evidence(ledger).into_iter().filter(|c| in_scope(c)).collect();
     if !missing.is_empty() {
         let mut s = String::from("fable: closed card(s) without evidence:\n");
         for c in missing.iter().take(LIST_MAX) {
@@ -98,81 +127,257 @@ pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
         s.push_str(
             "Add `-- evidence: <what you ran and what it showed>` to each (e.g. `-- evidence: \\`cargo test\\` -> 42 passed`), or reopen it as `- [ ]`. Adjectives (\"done\", \"works\") are not evidence.",
         );
-        return Some(s);
+        out.push(s);
     }
-    let index = index?;
-    let bad = uncorroborated(ledger, index);
-    if bad.is_empty() {
+    let bad = uncorroborated_in(ledger, index, in_scope);
+    if !bad.is_empty() {
+        let mut s = String::from("fable: cited evidence is not backed by the evidence log:\n");
+        for (card, msg) in bad.iter().take(LIST_MAX) {
+            s.push_str(&format!("  {}\n    {msg}\n", card.label()));
+        }
+        s.push_str("A citation must match a logged command exactly, and its newest run must have passed.");
+        out.push(s);
+    }
+    out
+}
+
+/// The pure part of the guard over every closed card: all findings as one message.
+/// `index` is `None` when there is nothing to corroborate against (an empty index).
+pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
+    let empty = Index::default();
+    let f = findings(ledger, index.unwrap_or(&empty), &|_| true);
+    (!f.is_empty()).then(|| f.join("\n\n"))
+}
+
+/// A claim of success in the final message that no sealed passing run of this session
+/// backs, as a finding.
+fn unbacked_claim(input: &HookInput, journal: &crate::evidence::journal::Journal, session: &str) -> Option<String> {
+    let message = input.last_assistant_message.as_deref()?;
+    let (kind, phrase) = claims::claim(message)?;
+    let runs = corroborate::session_runs(journal, session);
+    let backed = runs.iter().any(|r| r.passed() && claims::backs(&r.cmd, kind));
+    if backed {
         return None;
     }
-    let mut s = String::from("fable: cited evidence is not backed by the evidence log:\n");
-    for (card, msg) in bad.iter().take(LIST_MAX) {
-        s.push_str(&format!("  {}\n    {msg}\n", card.label()));
+    let failed: Vec<&str> = runs
+        .iter()
+        .filter(|r| !r.passed() && claims::runner_kind(&r.cmd).is_some())
+        .map(|r| r.cmd.as_str())
+        .collect();
+    let mut s = format!(
+        "fable: your last message says \"{phrase}\", but no passing run of {} is in this session's evidence log.\n",
+        kind.name()
+    );
+    if let Some(last) = failed.last() {
+        s.push_str(&format!(
+            "  The newest such run failed: `{}`\n",
+            crate::evidence::head_chars(last, 200)
+        ));
     }
-    s.push_str("A citation must match a logged command exactly, and its newest run must have passed.");
+    s.push_str("Run the command that shows it (it is logged as you run it), or say what is still unverified.");
     Some(s)
 }
 
-/// The hook: allow, block with a short actionable reason, or allow with a note.
+/// The hook: allow, block with every finding at once, or — after `FABLE_STOP_BLOCKS`
+/// blocks in a row — allow and tell the user what stayed unresolved.
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
-    if input.stop_hook_active {
-        return Ok(Answer::allow());
-    }
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
     let Some(ledger) = ledger::load(&project.ledger_path()) else {
         return Ok(Answer::allow());
     };
-    if ledger.is_paused() {
+    let get = |k: &str| env.var(k).map(str::to_string);
+    let session = if input.session_id.is_empty() {
+        env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
+    } else {
+        &input.session_id
+    };
+    let round_path = round::path(get, session);
+    // Without a session to count blocks in, Claude Code's flag is the only loop guard.
+    if round_path.is_none() && input.stop_hook_active {
         return Ok(Answer::allow());
     }
-    let get = |k: &str| env.var(k).map(str::to_string);
+    let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
+    let snapshot = round.snapshot.clone();
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(n) = self_downgrade(&ledger, snapshot.as_ref(), &project.ledger_path()) {
+        notes.push(n);
+    }
+    if ledger.is_paused() {
+        return Ok(finish(
+            round_path.as_deref(),
+            &mut round,
+            get,
+            &project,
+            Vec::new(),
+            notes,
+            0,
+        ));
+    }
+    let in_scope = |c: &Card| snapshot.as_ref().is_none_or(|s| s.is_new(c));
     let journal = crate::evidence::logger::journal_of(&project, env);
-    let cites = all_citations(&ledger);
+    let cites = citations_in(&ledger, &in_scope);
     // This hook runs because fable's hooks are registered, the evidence hook with it: a
     // missing log is an empty log (a first session, or one deleted), never "no checks".
     let log_present = journal.exists();
     let deleted = !log_present && crate::evidence::log_marker::existed(get, &project.fable_dir);
     // Only the cited commands' records are read, and only sealed ones count.
     let index = Index::from_relevant(corroborate::read_relevant(&journal, &cites));
-    if let Some(mut reason) = check(&ledger, Some(&index)) {
+    let mut found = findings(&ledger, &index, &in_scope);
+    if let Some(c) = unbacked_claim(input, &journal, session) {
+        found.push(c);
+    }
+    if !found.is_empty() {
         if deleted {
-            reason.push_str(
-                "\nThe evidence log of this project was deleted: run the cited commands again (they are logged anew).",
+            found.push(
+                "The evidence log of this project was deleted: run the cited commands again (they are logged anew)."
+                    .into(),
             );
         }
         if let Some(failure) = crate::evidence::log_marker::last_failure(get, &project.fable_dir) {
-            reason.push_str(&format!(
-                "\nNote: the evidence hook could not write the log ({failure}); a command that ran then is not recorded — fix the cause and run it again."
+            found.push(format!(
+                "Note: the evidence hook could not write the log ({failure}); a command that ran then is not recorded — fix the cause and run it again."
             ));
         }
-        return Ok(Answer::block_stop(reason));
+        return Ok(finish(
+            round_path.as_deref(),
+            &mut round,
+            get,
+            &project,
+            found,
+            notes,
+            env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS),
+        ));
     }
-    let answer = Answer::allow();
+    let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
+    if !cites.is_empty() {
+        notes.push(format!(
+            "fable: {} cited command(s) corroborated by sealed evidence records",
+            cites.len()
+        ));
+    }
     if !ledger.replay || cites.is_empty() {
-        return Ok(answer);
+        return Ok(finish(
+            round_path.as_deref(),
+            &mut round,
+            get,
+            &project,
+            Vec::new(),
+            notes,
+            limit,
+        ));
     }
     if !crate::setup::trust_store::is_trusted(get, &project.root) {
-        return Ok(answer.with_note(format!(
-            "[fable] fable-close-guard: REPLAY: on ignored — {} is not trusted on this machine (`fable trust` to allow)",
+        notes.push(format!(
+            "fable: REPLAY: on ignored — {} is not trusted on this machine (`fable trust` to allow)",
             project.root.display()
-        )));
+        ));
+        return Ok(finish(
+            round_path.as_deref(),
+            &mut round,
+            get,
+            &project,
+            Vec::new(),
+            notes,
+            limit,
+        ));
     }
-    let session = if input.session_id.is_empty() {
-        env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
-    } else {
-        &input.session_id
-    };
     let results = replay::replay_project(&project, &ledger, &journal, replay::Settings::from_lookup(get), session);
     let failed: Vec<String> = results.iter().filter(|r| !r.passed()).map(|r| r.describe()).collect();
     if failed.is_empty() {
-        return Ok(answer);
+        notes.push(format!(
+            "fable: acceptance replay passed ({} command(s))",
+            results.len()
+        ));
+        return Ok(finish(
+            round_path.as_deref(),
+            &mut round,
+            get,
+            &project,
+            Vec::new(),
+            notes,
+            limit,
+        ));
     }
     let mut s = String::from("fable: acceptance replay failed (REPLAY: on):\n");
     for f in &failed {
         s.push_str(&format!("  {f}\n"));
     }
     s.push_str("A cited command no longer passes: fix what broke it, rerun it, then stop again.");
-    Ok(Answer::block_stop(s))
+    Ok(finish(
+        round_path.as_deref(),
+        &mut round,
+        get,
+        &project,
+        vec![s],
+        notes,
+        limit,
+    ))
+}
+
+/// Blocks with the findings, or allows (saying `notes` to the user) — and keeps count:
+/// after `limit` blocks in a row the stop is let through with a message naming what
+/// stayed unresolved, recorded for `fable status`.
+fn finish(
+    round_path: Option<&std::path::Path>,
+    round: &mut round::Round,
+    get: impl Fn(&str) -> Option<String> + Copy,
+    project: &crate::project::Project,
+    found: Vec<String>,
+    mut notes: Vec<String>,
+    limit: u64,
+) -> Answer {
+    let before = round.blocks;
+    let answer = if found.is_empty() {
+        round.blocks = 0;
+        None
+    } else if round.blocks < limit || round_path.is_none() {
+        round.blocks += 1;
+        Some(Answer::block_stop(found.join("\n\n")))
+    } else {
+        round.blocks = 0;
+        let text = format!(
+            "fable: let this stop through after {limit} blocks in a row; still unresolved:\n{}",
+            found.join("\n\n")
+        );
+        round::note_stop(get, &project.fable_dir, &text);
+        notes.insert(0, text);
+        None
+    };
+    if let Some(p) = round_path {
+        if round.blocks != before || !p.exists() {
+            round::save(p, round);
+        }
+    }
+    answer.unwrap_or_else(|| notes.iter().fold(Answer::allow(), |a, n| a.with_system_message(n)))
+}
+
+/// A `MODE: light` or `PAUSED:` written during this session, with open cards: honoured,
+/// but said to the user, and recorded.
+fn self_downgrade(
+    ledger: &Ledger,
+    snapshot: Option<&round::Snapshot>,
+    ledger_path: &std::path::Path,
+) -> Option<String> {
+    let snap = snapshot?;
+    let open = ledger.open_cards().count();
+    if open == 0 {
+        return None;
+    }
+    let what = if ledger.is_paused() && !snap.paused {
+        format!("PAUSED ({})", ledger.paused.as_deref().unwrap_or(""))
+    } else if ledger.is_light() && !snap.light {
+        "MODE: light".to_string()
+    } else {
+        return None;
+    };
+    let at = std::fs::metadata(ledger_path)
+        .and_then(|m| m.modified())
+        .ok()
+        .map(|t| chrono::DateTime::<chrono::Utc>::from(t).format("%H:%M UTC").to_string())
+        .unwrap_or_else(|| "during this session".into());
+    Some(format!(
+        "fable: stopped with {open} open card(s) under {what}, written to .fable/LEDGER.md this session (at {at})"
+    ))
 }

@@ -57,6 +57,25 @@ impl Unverified {
     }
 }
 
+/// How a citation is looked up: normalised after the same redaction the logger applies,
+/// so `DB_PASSWORD=test123 make migrate` finds its record, logged as
+/// `DB_PASSWORD=[REDACTED] make migrate`.
+pub fn cite_key(cited: &str) -> String {
+    normalize(&crate::evidence::redact::redact(cited))
+}
+
+/// The keys a citation may be logged under: as written (it may already show the mask,
+/// copied from the log) and as the logger would have redacted it.
+pub fn cite_keys(cited: &str) -> Vec<String> {
+    let plain = normalize(cited);
+    let redacted = cite_key(cited);
+    if redacted == plain {
+        vec![plain]
+    } else {
+        vec![plain, redacted]
+    }
+}
+
 /// Strips one leading `cd <dir> &&` from a normalised command. Returns the directory
 /// token as written and the rest.
 pub fn strip_cd(cmd: &str) -> Option<(&str, &str)> {
@@ -120,12 +139,12 @@ impl Index {
 
     /// The newest record of exactly this (normalised) command.
     pub fn newest(&self, cited: &str) -> Option<&Record> {
-        self.newest.get(&normalize(cited))
+        cite_keys(cited).iter().find_map(|k| self.newest.get(k))
     }
 
     pub fn verdict(&self, cited: &str) -> Verdict {
         match self.newest(cited) {
-            None => match self.unverified.get(&normalize(cited)) {
+            None => match cite_keys(cited).iter().find_map(|k| self.unverified.get(k)) {
                 Some(why) => Verdict::Unverified { why: *why },
                 None => Verdict::NeverRan,
             },
@@ -192,9 +211,10 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
     if citations.is_empty() {
         return out;
     }
-    let wanted: std::collections::HashSet<String> = citations.iter().map(|c| normalize(c)).collect();
-    let needles: Vec<&str> = citations.iter().filter_map(|c| needle(c)).collect();
-    let all_needed = citations.iter().any(|c| needle(c).is_none());
+    let keys: Vec<String> = citations.iter().flat_map(|c| cite_keys(c)).collect();
+    let wanted: std::collections::HashSet<String> = keys.iter().cloned().collect();
+    let needles: Vec<&str> = keys.iter().filter_map(|c| needle(c)).collect();
+    let all_needed = keys.iter().any(|c| needle(c).is_none());
     let matches = |n: &str| wanted.contains(n) || strip_cd(n).is_some_and(|(_, rest)| wanted.contains(rest));
     let sealer = journal.sealer();
     let scope = journal.scope();
@@ -244,6 +264,43 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
     }
     if walk.cut_before(sealer.and_then(|s| s.read_head()).as_deref()) {
         demote(&mut out);
+    }
+    out
+}
+
+/// The sealed records of one session whose command is a known runner (tests, builds,
+/// checks), oldest first, without tails: what can back a claim in the final message.
+/// Lines are parsed only when they hold the session id; a chain break demotes the
+/// records before it, as in [`read_relevant`].
+pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
+    let mut out: Vec<Record> = Vec::new();
+    let Some(sealer) = journal.sealer() else { return out };
+    if session.is_empty() {
+        return out;
+    }
+    let scope = journal.scope();
+    let needle = format!("\"session\":{}", serde_json::Value::String(session.to_string()));
+    let mut walk = ChainWalk::default();
+    let read = journal.each_line(|path, lineno, line| {
+        if walk.step(path, lineno, line) {
+            out.clear();
+        }
+        let Ok(text) = std::str::from_utf8(line) else { return };
+        if !text.contains(&needle) {
+            return;
+        }
+        let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
+            return;
+        };
+        if crate::discipline::claims::runner_kind(&lite.cmd).is_none() || sealer.key.verify(&scope, line).is_none() {
+            return;
+        }
+        out.push(Record::new(
+            lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "",
+        ));
+    });
+    if read.is_err() || walk.cut_before(sealer.read_head().as_deref()) {
+        out.clear();
     }
     out
 }

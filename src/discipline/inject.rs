@@ -171,6 +171,8 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(note.map_or_else(Answer::allow, |n| Answer::allow().with_note(n)));
     };
     let ledger = ledger::load(&project.ledger_path()).unwrap_or_default();
+    // The round begins: the Stop hook checks only what changes from here.
+    crate::discipline::round::begin(|k| env.var(k).map(str::to_string), sid_raw, &ledger);
     let escalation = env
         .var("FABLE_ESCALATION")
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("on"));

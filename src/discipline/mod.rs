@@ -12,6 +12,7 @@
 //! this machine trusts a project) and [`crate::learn`]'s rule store and matcher (promoted
 //! rules shown at a failure). Never [`crate::measure`]: the hook path stays small.
 
+pub mod claims;
 pub mod close_guard;
 pub mod corroborate;
 pub mod fail_streak;
@@ -21,5 +22,6 @@ pub mod lint;
 pub mod log_guard;
 pub mod reaper;
 pub mod replay;
+pub mod round;
 pub mod spawn_guard;
 pub mod status;

@@ -66,6 +66,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     let trusted = crate::setup::trust_store::is_trusted(|k| std::env::var(k).ok(), &p.root);
     let last: Vec<_> = all.records.iter().rev().take(LAST).collect();
     let mode = if l.mode == Mode::Light { "light" } else { "full" };
+    let stops = crate::discipline::round::notable_stops(|k| std::env::var(k).ok(), &p.fable_dir);
     if a.json {
         println!(
             "{}",
@@ -84,6 +85,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
                 "malformed": all.malformed,
                 "streak": streak.as_ref().map(|(sid, s)| json!({"session": sid, "count": s.streak, "since": s.since})),
                 "last": last,
+                "notable_stops": stops.iter().map(|(ts, t)| json!({"ts": ts, "text": t})).collect::<Vec<_>>(),
             })
         );
         return Ok(0);
@@ -122,6 +124,13 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     match &streak {
         Some((sid, s)) if s.streak > 0 => println!("streak    {} consecutive failure(s) (session {sid})", s.streak),
         _ => println!("streak    0"),
+    }
+    // Stops let through after the block limit, or under a mode written mid-session.
+    for (ts, t) in stops.iter().rev().take(3) {
+        println!(
+            "stop      {ts}: {}",
+            crate::evidence::head_chars(t.lines().next().unwrap_or(""), 120)
+        );
     }
     for r in &last {
         let exit = r.exit.map_or("?".into(), |e| e.to_string());

@@ -140,6 +140,9 @@ impl Proj {
             .env("XDG_CONFIG_HOME", self.home.join("xdg-config"))
             .env("XDG_STATE_HOME", self.state_home())
             .env("FABLE_CONFIG_DIR", self.config_dir())
+            // Each test's stops are all one session: without this, a test that stops
+            // more than three times would meet the block limit (tests of the limit set it).
+            .env("FABLE_STOP_BLOCKS", "1000")
             .current_dir(&self.root);
         for (k, v) in &self.extra_env {
             c.env(k, v);
@@ -231,9 +234,20 @@ pub fn stop_reason(o: &Output) -> Option<String> {
     (v["decision"] == "block").then(|| v["reason"].as_str().unwrap_or("").to_string())
 }
 
-/// What a Stop hook said to anyone: its stderr and its block reason.
+/// What a Stop hook said to anyone: its stderr, its block reason, its `systemMessage`.
 pub fn said(o: &Output) -> String {
-    format!("{}{}", stderr(o), stop_reason(o).unwrap_or_default())
+    format!(
+        "{}{}{}",
+        stderr(o),
+        stop_reason(o).unwrap_or_default(),
+        system_message(o).unwrap_or_default()
+    )
+}
+
+/// The `systemMessage` of an answer (shown to the user, not the model), if any.
+pub fn system_message(o: &Output) -> Option<String> {
+    let v: Value = serde_json::from_slice(&o.stdout).ok()?;
+    v["systemMessage"].as_str().map(str::to_string)
 }
 
 pub fn code(o: &Output) -> i32 {

@@ -1,0 +1,211 @@
+//! A session's round, as fable itself remembers it: what the ledger looked like when the
+//! session started, and how many times in a row the Stop hook has blocked.
+//!
+//! Both live in the user's private state (`…/fable/rounds/<session>.json`), not in the
+//! project: the agent edits the project, and a clone brings someone else's. The snapshot
+//! lets the Stop hook check only the cards closed this round (a fresh clone with a
+//! committed ledger is not blocked by commands that ran on someone else's machine), and
+//! tell a mode or pause written during the session from one the round began with. The
+//! block count replaces Claude Code's `stop_hook_active`, which any other Stop hook sets:
+//! fable re-blocks a stop whose reason still stands up to a limit, then lets it go and
+//! says so to the user.
+
+use crate::discipline::ledger::{Card, Ledger};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Consecutive blocks before a stop is let through with a message (`FABLE_STOP_BLOCKS`).
+pub const DEFAULT_STOP_BLOCKS: u64 = 3;
+
+/// The ledger at the start of the round.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub ts: String,
+    pub light: bool,
+    pub paused: bool,
+    /// Fingerprints of the closed cards (title and notes), see [`card_print`].
+    pub closed: BTreeSet<String>,
+}
+
+/// One session's round.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    #[serde(default)]
+    pub snapshot: Option<Snapshot>,
+    /// Blocks since the last allowed stop.
+    #[serde(default)]
+    pub blocks: u64,
+}
+
+/// A closed card's identity for "closed (or re-evidenced) since the round began".
+pub fn card_print(c: &Card) -> String {
+    let mut text = c.title.clone();
+    for n in &c.notes {
+        text.push('\u{1f}');
+        text.push_str(&n.body);
+    }
+    format!("{:016x}", crate::fingerprint::fnv1a(text.as_bytes()))
+}
+
+impl Snapshot {
+    pub fn of(ledger: &Ledger, ts: String) -> Snapshot {
+        Snapshot {
+            ts,
+            light: ledger.is_light(),
+            paused: ledger.is_paused(),
+            closed: ledger.done_cards().map(card_print).collect(),
+        }
+    }
+
+    /// True when this card was closed, or its notes changed, after the snapshot.
+    pub fn is_new(&self, c: &Card) -> bool {
+        !self.closed.contains(&card_print(c))
+    }
+}
+
+/// `<state>/fable/rounds/<session>.json`; `None` without a state folder or session id.
+pub fn path(get: impl Fn(&str) -> Option<String>, session: &str) -> Option<PathBuf> {
+    if session.is_empty() {
+        return None;
+    }
+    let safe: String = session
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(128)
+        .collect();
+    crate::session_state::user_state_dir(get).map(|d| d.join("rounds").join(format!("{safe}.json")))
+}
+
+pub fn load(path: &Path) -> Round {
+    std::fs::read(path)
+        .ok()
+        .filter(|b| b.len() < 1 << 20)
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Saves (best effort: without it, only the round scoping and the block count are lost).
+pub fn save(path: &Path, round: &Round) {
+    if let Some(dir) = path.parent() {
+        if crate::session_state::mkdir_private(dir).is_err() {
+            return;
+        }
+        // Rounds older than a week are of no use to anyone.
+        prune(dir);
+    }
+    if let Ok(bytes) = serde_json::to_vec(round) {
+        let _ = crate::atomic_file::write(path, &bytes, crate::atomic_file::Perms::Private, false);
+    }
+}
+
+fn prune(dir: &Path) {
+    let week = std::time::Duration::from_secs(7 * 24 * 3600);
+    let now = std::time::SystemTime::now();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > week);
+        if old {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Where notable allowed stops of a project are kept (for `fable status`).
+fn stops_path(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<PathBuf> {
+    let canon = fable_dir.canonicalize().unwrap_or_else(|_| fable_dir.to_path_buf());
+    let h = crate::fingerprint::fnv1a(canon.as_os_str().as_encoded_bytes());
+    crate::session_state::user_state_dir(get).map(|d| d.join("stops").join(format!("{h:016x}.jsonl")))
+}
+
+/// How many notable stops are kept per project.
+const STOPS_KEPT: usize = 20;
+
+/// Records a stop that was allowed with something the user should know (let through
+/// after the block limit, or under a mode written this session).
+pub fn note_stop(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, text: &str) {
+    let Some(p) = stops_path(get, fable_dir) else { return };
+    let mut lines: Vec<String> = std::fs::read_to_string(&p)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let rec = serde_json::json!({"ts": crate::evidence::now_ts(), "text": crate::evidence::head_chars(text, 2000)});
+    lines.push(rec.to_string());
+    let skip = lines.len().saturating_sub(STOPS_KEPT);
+    let body: String = lines[skip..].iter().map(|l| format!("{l}\n")).collect();
+    if let Some(dir) = p.parent() {
+        let _ = crate::session_state::mkdir_private(dir);
+    }
+    let _ = crate::atomic_file::write(&p, body.as_bytes(), crate::atomic_file::Perms::Private, false);
+}
+
+/// The notable stops recorded for a project, oldest first: (time, text).
+pub fn notable_stops(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Vec<(String, String)> {
+    let Some(p) = stops_path(get, fable_dir) else {
+        return Vec::new();
+    };
+    std::fs::read_to_string(p)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| {
+            (
+                v["ts"].as_str().unwrap_or("").to_string(),
+                v["text"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// SessionStart: remember the ledger as the round begins — once per session, so a resume
+/// or a compaction keeps the round's real start.
+pub fn begin(get: impl Fn(&str) -> Option<String>, session: &str, ledger: &Ledger) {
+    let Some(p) = path(get, session) else { return };
+    let mut round = load(&p);
+    if round.snapshot.is_some() {
+        return;
+    }
+    round.snapshot = Some(Snapshot::of(ledger, crate::evidence::now_ts()));
+    save(&p, &round);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discipline::ledger::parse;
+
+    #[test]
+    fn snapshot_tells_new_and_re_evidenced_cards_from_old_ones() {
+        let before = parse("- [x] 1. old -- evidence: `make` -> ok\n- [ ] 2. new\n");
+        let snap = Snapshot::of(&before, "t".into());
+        let after =
+            parse("- [x] 1. old -- evidence: `make` -> ok\n- [x] 2. new -- evidence: `pytest -q` -> 3 passed\n");
+        let new: Vec<bool> = after.done_cards().map(|c| snap.is_new(c)).collect();
+        assert_eq!(new, vec![false, true]);
+        let edited = parse("- [x] 1. old -- evidence: `make test` -> ok\n");
+        assert!(snap.is_new(edited.done_cards().next().unwrap()));
+    }
+
+    #[test]
+    fn begin_keeps_the_first_snapshot_of_a_session() {
+        let t = tempfile::tempdir().unwrap();
+        let state = t.path().to_string_lossy().into_owned();
+        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
+        begin(get, "s/1", &parse("MODE: light\n"));
+        begin(get, "s/1", &parse("- [ ] 1. x\n"));
+        let r = load(&path(get, "s/1").unwrap());
+        assert!(r.snapshot.unwrap().light);
+        assert!(path(get, "").is_none());
+    }
+}
