@@ -227,3 +227,30 @@ fn resume_without_a_model_uses_the_cached_one() {
     let c = ctx(&p, None, &[]);
     assert!(c.contains("THROUGHPUT") && c.contains("Session model: fable-5"), "{c}");
 }
+
+/// Issue 14: the context names only what exists in this project and what holds for this
+/// session (no `docs/SPEC.md` to resume from in a fresh project; "no stronger model" only
+/// on a session that has none above it).
+#[test]
+fn context_says_only_what_holds_for_this_project_and_session() {
+    let p = active();
+    let fresh = ctx(&p, Some("claude-sonnet-4-5"), &[]);
+    assert!(!fresh.contains("Resume from docs/"), "{fresh}");
+    assert!(fresh.contains("Resume from the open cards above"), "{fresh}");
+    assert!(fresh.contains("no docs/SPEC.md yet"), "{fresh}");
+    assert!(!fresh.contains("this project's docs/PROGRESS.md"), "{fresh}");
+    assert!(
+        !fresh.contains("No stronger model is available"),
+        "a sonnet session has one: {fresh}"
+    );
+    assert!(fresh.contains("Escalation to a bigger model is off"), "{fresh}");
+    p.write("docs/SPEC.md", "# Spec\n");
+    p.write("docs/PROGRESS.md", "# Progress\n");
+    let full = ctx(&p, Some("claude-opus-4-1"), &[]);
+    assert!(full.contains("Resume from docs/SPEC.md and docs/PROGRESS.md"), "{full}");
+    assert!(
+        full.contains("this project's docs/PROGRESS.md") && !full.contains("no docs/SPEC.md yet"),
+        "{full}"
+    );
+    assert!(full.contains("No stronger model is available"), "{full}");
+}

@@ -13,8 +13,48 @@ fn fail(p: &Proj) -> std::process::Output {
     p.hook("fable-fail-streak", failure(SID, "cargo test", 101))
 }
 
+/// A passing command that changes something (a build): it resets the streak.
 fn ok(p: &Proj) -> std::process::Output {
-    p.hook("fable-fail-streak", success(SID, "ls"))
+    p.hook("fable-fail-streak", success(SID, "cargo build"))
+}
+
+/// A passing look: it neither counts nor resets.
+fn look(p: &Proj, cmd: &str) -> std::process::Output {
+    p.hook("fable-fail-streak", success(SID, cmd))
+}
+
+/// Issue 11 item 7: the real grind — a failing check with read-only looks between —
+/// reaches the demand at the sixth failure; a failed look does not count either.
+#[test]
+fn looks_between_failures_neither_count_nor_reset() {
+    let p = armed();
+    for (i, cmd) in [
+        "cat build.log",
+        "ls -la",
+        "git status",
+        "grep -rn parse src",
+        "sed -n 1,20p src/parse.rs",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(code(&fail(&p)), 0, "failure {}", i + 1);
+        assert_eq!(code(&look(&p, cmd)), 0);
+        let failed_look = p.hook("fable-fail-streak", failure(SID, "cat missing.txt", 1));
+        assert_eq!(code(&failed_look), 0);
+    }
+    assert_eq!(code(&fail(&p)), 2, "the sixth failure of the check carries the demand");
+}
+
+#[test]
+fn fail_edit_passing_build_fail_does_not_reach_the_demand() {
+    let p = armed();
+    for _ in 0..5 {
+        fail(&p);
+    }
+    assert_eq!(code(&look(&p, "sed -i 's/a/b/' src/parse.rs")), 0);
+    assert_eq!(code(&ok(&p)), 0);
+    assert_eq!(code(&fail(&p)), 0, "the build reset the streak");
 }
 
 fn armed() -> Proj {

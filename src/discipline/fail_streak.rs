@@ -2,7 +2,10 @@
 //!
 //! Claude Code reports a failed Bash call only as PostToolUseFailure and a successful one
 //! as PostToolUse without an exit code, so the event decides (other hosts' explicit exit
-//! codes are read through [`crate::evidence::outcome`]). A success resets the streak. At 3
+//! codes are read through [`crate::evidence::outcome`]). Read-only looks (`cat`, `ls`,
+//! `git status`, …: [`crate::discipline::read_only`]) neither count nor reset; any other
+//! failure counts, and any other success (a build, an edit, the failing command passing)
+//! resets the streak. At 3
 //! consecutive failures the model gets the attribution ladder as advisory context; from 6
 //! on, every further failure answers exit 2 with the reset demand. A new substantive
 //! `-- tried:` note on a card resets the streak — the distilled lesson is the way out.
@@ -117,10 +120,26 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     if ev == Event::Neutral {
         return Ok(Answer::allow());
     }
+    // A look (`cat`, `ls`, `git status`, …) neither counts nor resets: only what changes
+    // something moves the streak, so "fail, cat, fail, cat …" still reaches the demand.
+    let looks = input.command().is_some_and(crate::discipline::read_only::is_read_only);
+    let counted = if looks { Event::Neutral } else { ev };
     let tried = tried_set(&ledger);
-    let streak = update_streak(&project.fable_dir, &sid, |s| step(s, ev, tried))?;
+    let streak = update_streak(&project.fable_dir, &sid, |s| step(s, counted, tried))?;
     if ev != Event::Failure {
         return Ok(Answer::allow());
+    }
+    if looks {
+        // A failed look still shows a matching standing rule, but carries no streak text.
+        let rule = record_from(input, Some(sid_raw), now_ts()).and_then(|rec| {
+            crate::learn::rules_inject::failure_context(&project, &rec, |k| env.var(k).map(str::to_string))
+        });
+        let event = if input.hook_event_name.is_empty() {
+            "PostToolUseFailure"
+        } else {
+            &input.hook_event_name
+        };
+        return Ok(rule.map_or_else(Answer::allow, |r| Answer::context(event, r)));
     }
     // The same record the logger writes (redaction is needle-gated, so it costs nothing here).
     let rule = record_from(input, Some(sid_raw), now_ts()).and_then(|rec| {

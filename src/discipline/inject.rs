@@ -41,7 +41,7 @@ pub fn resolve_routing(env_routing: Option<&str>, ledger: &Ledger) -> Routing {
 
 const CEILING: &str = "Model ceiling: sub-agents never run on a stronger model than this session's.";
 
-const HABITS: &str = "Habits:\n  1. Ground every claim in a tool result from this session; no \"should work\".\n  2. Never end a turn on a promise (\"I'll now…\"): do it, or say what is left and why.\n  3. Lead with the outcome, then the detail.\n  4. Pause for the user only when they are genuinely needed; when there is enough information, act.\n  5. Keep assessment separate from action: say what you found before changing it.\n  6. When delegating, give the reason and the acceptance test, not just the task.\n  7. Declare any deviation from the workflow out loud.\n  8. Do the simplest thing that works; make new code blend in with the old.\n  9. Triage multi-part requests: scope each part before starting, and answer every part.\n  10. Make the final summary a re-grounding: what was verified, how, and what was not.\nMemory is project-scoped: do not carry assumptions across projects; record lessons in this project's docs/PROGRESS.md.";
+const HABITS_HEAD: &str = "Habits:\n  1. Ground every claim in a tool result from this session; no \"should work\".\n  2. Never end a turn on a promise (\"I'll now…\"): do it, or say what is left and why.\n  3. Lead with the outcome, then the detail.\n  4. Pause for the user only when they are genuinely needed; when there is enough information, act.\n  5. Keep assessment separate from action: say what you found before changing it.\n  6. When delegating, give the reason and the acceptance test, not just the task.\n  7. Declare any deviation from the workflow out loud.\n  8. Do the simplest thing that works; make new code blend in with the old.\n  9. Triage multi-part requests: scope each part before starting, and answer every part.\n  10. Make the final summary a re-grounding: what was verified, how, and what was not.\nMemory is project-scoped: do not carry assumptions across projects; record lessons in this project";
 
 const GUARDS: &str = "Guards (hooks, active because this project has .fable/):\n  - Design gate: a detailed sub-agent spawn needs docs/SPEC.md and open cards in .fable/LEDGER.md, each with a machine-checkable acceptance test.\n  - Close guard: you cannot stop with open cards; every `- [x]` card needs `-- evidence: <what ran and what it showed>`; a backticked command in evidence must match a logged run exactly, and its latest run must have passed. `REPLAY: on` re-runs cited commands at stop (trusted projects only).\n  - Fail streak: at 3 consecutive failures, walk the attribution ladder (harness → deployment → product); at 6, stop, write `-- tried: …` on the card, restart fresh.\n  - `MODE: light` for small rounds: keeps evidence, corroboration, ceiling and fail streak; drops the design gate and open-cards-block-stop.\n  - Verifiers get only the SPEC excerpt and the artifact — never your transcript, notes or expected verdict.";
 
@@ -63,7 +63,38 @@ fn routing_text(r: Routing) -> String {
     )
 }
 
-const NO_ESCALATION: &str = "No stronger model is available: do NOT defer hard steps to a bigger model. Decompose, try several approaches and judge them, use tools as ground truth, and flag residual risk explicitly.";
+const NO_ESCALATION_TAIL: &str =
+    "Decompose, try several approaches and judge them, use tools as ground truth, and flag residual risk explicitly.";
+
+/// The no-escalation line, true to the session: "no stronger model" only where there is
+/// none (an Opus- or fable-class session); elsewhere escalation is merely switched off.
+fn no_escalation(model: Option<&str>) -> String {
+    let top = model.is_some_and(|m| {
+        let m = m.to_ascii_lowercase();
+        m.contains("opus") || m.contains("fable")
+    });
+    if top {
+        format!("No stronger model is available: do NOT defer hard steps to a bigger model. {NO_ESCALATION_TAIL}")
+    } else {
+        format!("Escalation to a bigger model is off for this project (FABLE_ESCALATION): do NOT defer hard steps to one. {NO_ESCALATION_TAIL}")
+    }
+}
+
+/// Which of the project's own documents exist: the context names only those.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Docs {
+    pub spec: bool,
+    pub progress: bool,
+}
+
+impl Docs {
+    pub fn of(root: &std::path::Path) -> Docs {
+        Docs {
+            spec: root.join("docs").join("SPEC.md").is_file(),
+            progress: root.join("docs").join("PROGRESS.md").is_file(),
+        }
+    }
+}
 
 /// Where the skill text lives, when we can find it.
 fn skill_path(env: &HookEnv) -> Option<PathBuf> {
@@ -82,6 +113,7 @@ fn skill_path(env: &HookEnv) -> Option<PathBuf> {
 }
 
 /// The context text for a project's ledger. Pure apart from `skill`.
+#[allow(clippy::too_many_arguments)]
 pub fn context_text(
     ledger: &Ledger,
     model: Option<&str>,
@@ -89,6 +121,7 @@ pub fn context_text(
     env_routing: Option<&str>,
     escalation: bool,
     skill: Option<PathBuf>,
+    docs: Docs,
 ) -> String {
     match ledger.phase() {
         Phase::Paused => {
@@ -121,10 +154,18 @@ pub fn context_text(
     s.push('\n');
     s.push_str(CEILING);
     s.push('\n');
-    s.push_str(HABITS);
+    s.push_str(HABITS_HEAD);
+    s.push_str(if docs.progress {
+        "'s docs/PROGRESS.md."
+    } else {
+        " (a docs/PROGRESS.md, once there is one)."
+    });
+    if !docs.spec {
+        s.push_str("\nThis project has no docs/SPEC.md yet: write one before a detailed sub-agent spawn (the design gate asks for it).");
+    }
     if tier == Tier::Conservative && !escalation {
         s.push('\n');
-        s.push_str(NO_ESCALATION);
+        s.push_str(&no_escalation(model));
     }
     let open: Vec<_> = ledger.open_cards().collect();
     if !open.is_empty() {
@@ -138,7 +179,19 @@ pub fn context_text(
         if open.len() > RECOVERY_MAX {
             s.push_str(&format!("  … and {} more\n", open.len() - RECOVERY_MAX));
         }
-        s.push_str("Resume from docs/SPEC.md and docs/PROGRESS.md; do not redo closed cards.");
+        let from: Vec<&str> = [(docs.spec, "docs/SPEC.md"), (docs.progress, "docs/PROGRESS.md")]
+            .iter()
+            .filter(|(has, _)| *has)
+            .map(|(_, name)| *name)
+            .collect();
+        if from.is_empty() {
+            s.push_str("Resume from the open cards above; do not redo closed cards.");
+        } else {
+            s.push_str(&format!(
+                "Resume from {}; do not redo closed cards.",
+                from.join(" and ")
+            ));
+        }
     }
     s
 }
@@ -183,6 +236,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         env.var("FABLE_ROUTING"),
         escalation,
         skill_path(env),
+        Docs::of(&project.root),
     );
     if let Some(rules) =
         crate::learn::rules_inject::session_context(&project, RULES_MAX, |k| env.var(k).map(str::to_string))

@@ -20,6 +20,7 @@ pub mod inject;
 pub mod ledger;
 pub mod lint;
 pub mod log_guard;
+pub mod read_only;
 pub mod reaper;
 pub mod replay;
 pub mod round;
