@@ -25,7 +25,10 @@ use clap::{Parser, Subcommand};
     name = "fable",
     version,
     about = "Evidence, discipline and learned rules for Claude Code",
-    propagate_version = true
+    propagate_version = true,
+    // fable prints no colour of its own; clap's help and usage errors stay plain too, so
+    // no output of `fable` ever holds an escape sequence (NO_COLOR, pipes, logs).
+    color = clap::ColorChoice::Never
 )]
 pub struct Cli {
     #[command(subcommand)]
