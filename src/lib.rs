@@ -15,7 +15,7 @@
 //! learn/       episodes → candidates → replay + gates → rules; the SessionEnd hook
 //! evidence/    the record, the locked rotating log, redaction, the logging hook
 //! setup/       registrations, settings merge, installer, init, trust store
-//! (root)       hook protocol, runner, project discovery, the `.fable/` door, user state
+//! (root)       hook protocol, runner, project discovery and `--project`, the `.fable/` door, user state
 //! ```
 
 // The foundation every subsystem may use.
@@ -26,6 +26,7 @@ pub mod fable_dir;
 pub mod fingerprint;
 pub mod hook;
 pub mod project;
+pub mod project_arg;
 pub mod runner;
 pub mod session_state;
 

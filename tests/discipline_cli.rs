@@ -25,7 +25,7 @@ fn violations_exit_one_with_exactly_three_findings() {
     let p = Proj::new();
     p.write("docs/SPEC.md", "# Spec without tags\n");
     p.ledger("- [ ] 1. loader\n- [x] 0. scaffold -- evidence: done\n- [~] 9. docs -- deferred: not now\n");
-    let o = p.cli(&["lint", p.root.to_str().unwrap()]);
+    let o = p.cli(&["lint", "--project", p.root.to_str().unwrap()]);
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
     // SPEC without tags, open card without acceptance, closed card without evidence.
@@ -36,11 +36,15 @@ fn violations_exit_one_with_exactly_three_findings() {
     );
 }
 
+/// Outside a project lint says so and exits 4, as every project command does: a clean
+/// exit there would read as "checked, nothing found" (issue 13).
 #[test]
-fn non_project_exits_zero() {
+fn non_project_is_not_clean() {
     let p = Proj::bare();
     let o = p.cli(&["lint"]);
-    assert_eq!(code(&o), 0);
+    assert_eq!(code(&o), 4);
+    assert!(stderr(&o).contains("not a fable project"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
 }
 
 #[test]
@@ -103,7 +107,7 @@ fn status_human_fits_one_screen() {
     for i in 0..20 {
         p.log(&[(&format!("echo {i}"), 0, true)]);
     }
-    let o = p.cli(&["status", p.root.to_str().unwrap()]);
+    let o = p.cli(&["status", "--project", p.root.to_str().unwrap()]);
     assert_eq!(code(&o), 0);
     let out = stdout(&o);
     assert!(
@@ -118,7 +122,8 @@ fn status_human_fits_one_screen() {
 fn status_outside_a_project() {
     let p = Proj::bare();
     let o = p.cli(&["status", "--json"]);
-    assert_eq!(code(&o), 0);
+    assert_eq!(code(&o), 4);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(v["project"].is_null());
+    assert_eq!(v["error"], "not_a_project");
+    assert_eq!(v["path"], p.root.to_str().unwrap());
 }

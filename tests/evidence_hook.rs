@@ -1,7 +1,8 @@
 //! The evidence logger as Claude Code runs it: real payload shapes on stdin of the real
 //! `fable-evidence` binary, concurrency across processes, rotation, fail-open behaviour.
 
-use assert_cmd::Command;
+mod isolated;
+
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -27,8 +28,7 @@ fn project() -> (tempfile::TempDir, PathBuf) {
 }
 
 fn run_hook(bin: &str, root: &Path, stdin: &[u8]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin(bin)
-        .unwrap()
+    isolated::cmd(bin, &root.join(".home"))
         .current_dir(root)
         .env_remove("CLAUDE_PROJECT_DIR")
         .env("XDG_STATE_HOME", root.join(".xdg-state"))
@@ -129,8 +129,7 @@ fn logs_real_failure_and_success_shapes() {
 fn resolves_the_project_from_claude_project_dir_even_after_cd() {
     let (_t, root) = project();
     let elsewhere = tempfile::tempdir().unwrap();
-    Command::cargo_bin("fable-evidence")
-        .unwrap()
+    isolated::cmd("fable-evidence", &root.join(".home"))
         .current_dir(elsewhere.path())
         .env("CLAUDE_PROJECT_DIR", &root)
         .write_stdin(success(elsewhere.path(), "make", "built"))
@@ -221,16 +220,14 @@ fn every_hook_fails_open_on_bad_stdin() {
 #[test]
 fn concurrent_hook_processes_lose_nothing() {
     let (_t, root) = project();
-    let bin = assert_cmd::cargo::cargo_bin("fable-evidence");
     let writers = 8;
     let per = 40;
     let handles: Vec<_> = (0..writers)
         .map(|w| {
-            let bin = bin.clone();
             let root = root.clone();
             std::thread::spawn(move || {
                 for i in 0..per {
-                    let mut child = std::process::Command::new(&bin)
+                    let mut child = isolated::std_cmd("fable-evidence", &root.join(".home"))
                         .current_dir(&root)
                         .env("FABLE_EVIDENCE_MAX_BYTES", "4096")
                         .env("FABLE_EVIDENCE_KEEP", "1000")
@@ -284,11 +281,10 @@ fn eight_writers_five_thousand_records_each_across_rotations() {
         fs::write(&p, s).unwrap();
         inputs.push(p);
     }
-    let bin = assert_cmd::cargo::cargo_bin("fable");
     let children: Vec<_> = inputs
         .iter()
         .map(|p| {
-            std::process::Command::new(&bin)
+            isolated::std_cmd("fable", &root.join(".home"))
                 .args(["evidence", "import", "--json"])
                 .arg(p)
                 .current_dir(&root)

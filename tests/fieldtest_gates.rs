@@ -10,9 +10,10 @@
 //! learner's support/contest semantics were set (src/learn.rs module doc), minus a small
 //! tolerance, so a regression fails. Prints the per-corpus numbers.
 
+mod isolated;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Pass-rate floors (measured, then rounded down) per promotion corpus.
 const CAUTERULE_FLOORS: &[(&str, f64)] = &[
@@ -39,7 +40,8 @@ fn corpus_dirs(root: &Path) -> Vec<PathBuf> {
 fn run_gate(root: &Path, floors: &[(&str, f64)]) {
     let dirs = corpus_dirs(root);
     assert!(!dirs.is_empty(), "no corpus folders in {}", root.display());
-    let out = Command::new(env!("CARGO_BIN_EXE_fable"))
+    let home = tempfile::tempdir().unwrap();
+    let out = isolated::std_cmd("fable", home.path())
         .arg("fieldtest")
         .args(&dirs)
         .args(["--json", "--gate"])
@@ -110,7 +112,8 @@ fn own_rejection_corpora_alone_with_pool() {
         if meta["kind"] != "rejection" {
             continue;
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_fable"))
+        let home = tempfile::tempdir().unwrap();
+        let out = isolated::std_cmd("fable", home.path())
             .arg("fieldtest")
             .arg(&dir)
             .arg("--pool")

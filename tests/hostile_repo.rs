@@ -160,6 +160,8 @@ fn large_records_of_writers_that_exited_0_survive_killed_neighbours() {
         let payload = success("s1", &format!("echo W{i}- {big}"));
         let mut c = Command::new(&bin)
             .current_dir(&p.root)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", &p.home)
             .env("XDG_STATE_HOME", p.state_home())
             .env("FABLE_CONFIG_DIR", p.config_dir())

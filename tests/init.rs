@@ -1,6 +1,7 @@
 //! `fable init` driven through the real binary in temporary project directories.
 
-use assert_cmd::Command;
+mod isolated;
+
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,14 +14,18 @@ fn project(with_git: bool) -> tempfile::TempDir {
     t
 }
 
-fn init(dir: &Path) -> std::process::Output {
-    Command::cargo_bin("fable")
-        .unwrap()
-        .args(["init", "--dir"])
-        .arg(dir)
-        .env("HOME", dir)
+/// `fable` with a private HOME of its own, outside the project (which tests list).
+fn fable(args: &[&str], cwd: &Path) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    isolated::cmd("fable", home.path())
+        .args(args)
+        .current_dir(cwd)
         .output()
         .unwrap()
+}
+
+fn init(dir: &Path) -> std::process::Output {
+    fable(&["init", "--project", dir.to_str().unwrap()], Path::new("/"))
 }
 
 fn template() -> String {
@@ -128,12 +133,7 @@ fn a_git_file_counts_as_a_repository_root() {
 #[test]
 fn defaults_to_the_current_directory() {
     let p = project(true);
-    Command::cargo_bin("fable")
-        .unwrap()
-        .arg("init")
-        .current_dir(p.path())
-        .assert()
-        .success();
+    assert!(fable(&["init"], p.path()).status.success());
     assert!(p.path().join(".fable/LEDGER.md").is_file());
 }
 
@@ -143,7 +143,11 @@ fn refuses_a_missing_dir_or_a_fable_file() {
     let missing: PathBuf = p.path().join("nope");
     let o = init(&missing);
     assert!(!o.status.success());
-    assert!(err(&o).contains("not a directory"), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        err(&o).trim_end(),
+        format!("fable: no such directory: {}", missing.display())
+    );
     assert!(!missing.exists());
 
     fs::write(p.path().join(".fable"), "oops").unwrap();
@@ -156,23 +160,17 @@ fn refuses_a_missing_dir_or_a_fable_file() {
 #[test]
 fn json_report() {
     let p = project(true);
-    let o = Command::cargo_bin("fable")
-        .unwrap()
-        .args(["init", "--json", "--dir"])
-        .arg(p.path())
-        .output()
-        .unwrap();
+    let o = fable(
+        &["init", "--json", "--project", p.path().to_str().unwrap()],
+        Path::new("/"),
+    );
     assert!(o.status.success());
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["ledger"]["action"], "created");
     assert_eq!(r["gitignore"]["action"], "created");
     assert_eq!(r["fable_dir"]["action"], "created");
-    let o = Command::cargo_bin("fable")
-        .unwrap()
-        .args(["init", "--json", "--dir"])
-        .arg(p.path())
-        .output()
-        .unwrap();
+    // `--dir`, the old spelling, still works (hidden, for one release).
+    let o = fable(&["init", "--json", "--dir", p.path().to_str().unwrap()], Path::new("/"));
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["ledger"]["action"], "existed");
 }

@@ -82,7 +82,9 @@ impl Sandbox {
     /// `fable` with a sandboxed environment; the Claude version is unknown unless a test says.
     fn fable(&self) -> Command {
         let mut c = Command::cargo_bin("fable").unwrap();
-        c.env("HOME", self.home())
+        // A cleared environment: an exported XDG_STATE_HOME would send backups to the real one.
+        c.env_clear()
+            .env("HOME", self.home())
             .env("CLAUDE_CONFIG_DIR", self.config())
             .env("FABLE_CLAUDE_BIN", self.root().join("no-claude-here"))
             .env("PATH", "/usr/bin:/bin")
@@ -916,6 +918,7 @@ fn default_bin_dir_is_the_directory_of_the_running_fable() {
         .unwrap();
     assert!(out.status.success());
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // isolation: not spawned (only its folder is compared).
     let exe_dir = PathBuf::from(env!("CARGO_BIN_EXE_fable"))
         .parent()
         .unwrap()

@@ -2,7 +2,8 @@
 //! print formats.md §3 rules, promote/retire, packs with provenance, the managed
 //! CLAUDE.md section (idempotent), and the SessionEnd hook (exit 0, cursor, store).
 
-use assert_cmd::Command;
+mod isolated;
+
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -53,8 +54,7 @@ fn project(poisoned: bool) -> tempfile::TempDir {
 }
 
 fn fable(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::cargo_bin("fable")
-        .unwrap()
+    let out = isolated::cmd("fable", &dir.join(".home"))
         .current_dir(dir)
         .args(args)
         .output()
@@ -140,8 +140,7 @@ fn extract_list_promote_retire() {
     let replayed = fable(d.path(), &["rules", "replay", "--json"]);
     assert_pinned(&replayed);
 
-    Command::cargo_bin("fable")
-        .unwrap()
+    isolated::cmd("fable", &d.path().join(".home"))
         .current_dir(d.path())
         .args(["rules", "show", "R-99"])
         .assert()
@@ -159,8 +158,7 @@ fn poisoned_log_promotes_nothing_and_blocked_cannot_be_promoted() {
         .find(|r| r["reason"] == "blocked_by_safety")
         .expect("a safety-blocked rule");
     let id = blocked["id"].as_str().unwrap();
-    Command::cargo_bin("fable")
-        .unwrap()
+    isolated::cmd("fable", &d.path().join(".home"))
         .current_dir(d.path())
         .args(["rules", "promote", id])
         .assert()
@@ -254,8 +252,7 @@ fn extract_with_fake_extractor_and_corpus() {
 fn session_end_hook_learns_and_never_blocks() {
     let d = project(false);
     let input = json!({"session_id":"s9","cwd":d.path(),"hook_event_name":"SessionEnd","reason":"exit"});
-    let out = Command::cargo_bin("fable-learn")
-        .unwrap()
+    let out = isolated::cmd("fable-learn", &d.path().join(".home"))
         .env("CLAUDE_PROJECT_DIR", d.path())
         .write_stdin(input.to_string())
         .output()
@@ -268,8 +265,7 @@ fn session_end_hook_learns_and_never_blocks() {
         serde_json::from_str(&std::fs::read_to_string(d.path().join(".fable/rules.json")).unwrap()).unwrap();
     assert!(rules.as_array().unwrap().iter().any(|r| r["status"] == "promoted"));
     // Second run: nothing new.
-    let out = Command::cargo_bin("fable-learn")
-        .unwrap()
+    let out = isolated::cmd("fable-learn", &d.path().join(".home"))
         .env("CLAUDE_PROJECT_DIR", d.path())
         .write_stdin(input.to_string())
         .output()
@@ -280,8 +276,7 @@ fn session_end_hook_learns_and_never_blocks() {
     std::fs::write(d.path().join(".fable/rules.json"), "{broken").unwrap();
     std::fs::remove_file(d.path().join(".fable/state/learn.json")).unwrap();
     for stdin in ["", "not json", &input.to_string()] {
-        let out = Command::cargo_bin("fable-learn")
-            .unwrap()
+        let out = isolated::cmd("fable-learn", &d.path().join(".home"))
             .env("CLAUDE_PROJECT_DIR", d.path())
             .write_stdin(stdin.to_string())
             .output()

@@ -3,7 +3,8 @@
 //! project log, live mode over a project's stored rules, `--apply`), and the structure of
 //! the section on the committed corpora.
 
-use assert_cmd::Command;
+mod isolated;
+
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -108,8 +109,7 @@ fn write_project(h: &[(String, Vec<Value>)]) -> tempfile::TempDir {
 }
 
 fn fable(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::cargo_bin("fable")
-        .unwrap()
+    let out = isolated::cmd("fable", &dir.join(".home"))
         .current_dir(dir)
         .args(args)
         .output()
@@ -189,8 +189,7 @@ fn time_split_over_a_project_log() {
     check(&rep, 1, false);
     // No rule in effect in either part: the protocol says so, and `--apply` is refused.
     assert!(rep["note"].as_str().unwrap().contains("baseline"));
-    let out = Command::cargo_bin("fable")
-        .unwrap()
+    let out = isolated::cmd("fable", &p.path().join(".home"))
         .current_dir(p.path())
         .args(["rules", "recurrence", "--time-split", "0.5", "--apply"])
         .output()

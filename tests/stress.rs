@@ -3,11 +3,13 @@
 //! - Parallel fail-streak, close-guard and evidence processes on one session: the streak
 //!   state stays valid JSON and counts every failure exactly once.
 
+mod isolated;
+
 use serde_json::{json, Value};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn project() -> (tempfile::TempDir, PathBuf) {
     let t = tempfile::tempdir().unwrap();
@@ -31,7 +33,6 @@ fn all_lines(dir: &Path) -> Vec<String> {
 fn sixteen_writers_five_thousand_records_each() {
     let (_t, root) = project();
     let (writers, per) = (16usize, 5000usize);
-    let fable = assert_cmd::cargo::cargo_bin("fable");
     let mut children = Vec::new();
     for w in 0..writers {
         let input: String = (0..per)
@@ -41,7 +42,7 @@ fn sixteen_writers_five_thousand_records_each() {
                 format!("{r}\n")
             })
             .collect();
-        let mut c = Command::new(&fable)
+        let mut c = isolated::std_cmd("fable", &root.join(".home"))
             .args(["evidence", "import", "-"])
             .current_dir(&root)
             .env("FABLE_EVIDENCE_MAX_BYTES", "131072")
@@ -93,7 +94,7 @@ fn parallel_guards_on_one_session_keep_the_streak_exact() {
         let root = root.clone();
         let state = state.clone();
         std::thread::spawn(move || {
-            let mut c = Command::new(assert_cmd::cargo::cargo_bin(bin))
+            let mut c = isolated::std_cmd(bin, &root.join(".home"))
                 .current_dir(&root)
                 .env("XDG_STATE_HOME", &state)
                 .env("FABLE_CONFIG_DIR", &state)

@@ -3,7 +3,8 @@
 //! nothing is accepted, a well-formed `sweep.svg`, and the structure on the committed
 //! corpora (not today's numbers: the learning internals are still moving).
 
-use assert_cmd::Command;
+mod isolated;
+
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -85,7 +86,7 @@ fn write_corpus(dir: &Path, name: &str, kind: &str, trajs: &[(String, Vec<Value>
 }
 
 fn fieldtest(cwd: &Path, corpora: &[&Path], out: &Path) -> Value {
-    let mut cmd = Command::cargo_bin("fable").unwrap();
+    let mut cmd = isolated::cmd("fable", &cwd.join(".home"));
     cmd.current_dir(cwd).arg("fieldtest");
     for c in corpora {
         cmd.arg(c);

@@ -3,16 +3,15 @@
 use crate::error::{Error, Result};
 use crate::evidence::journal::{Journal, Seal};
 use crate::evidence::Record;
-use crate::project;
+use crate::project_arg::ProjectArg;
 use std::collections::BTreeMap;
 
 #[derive(Debug, clap::Args)]
 pub struct EvidenceArgs {
     #[command(subcommand)]
     pub what: EvidenceCmd,
-    /// Project directory (default: discovered from the current directory).
-    #[arg(long, global = true)]
-    pub project: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub project: ProjectArg,
     /// Machine-readable output.
     #[arg(long, global = true)]
     pub json: bool,
@@ -47,16 +46,9 @@ pub enum EvidenceCmd {
     },
 }
 
-/// The journal of the project at `dir` or discovered from the current directory.
-pub fn journal_here(dir: Option<&std::path::Path>) -> Result<Journal> {
-    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
-    let start = dir.map(|d| d.to_path_buf()).unwrap_or(cwd);
-    let p = project::find_from(&start).ok_or_else(|| {
-        Error::msg(format!(
-            "no .fable/ folder at or above {} (run `fable init` to opt this project in)",
-            start.display()
-        ))
-    })?;
+/// The journal of the project `--project` names or the current directory belongs to.
+pub fn journal_here(project: &ProjectArg) -> Result<Journal> {
+    let p = project.resolve()?;
     Ok(Journal::for_reading(&p.fable_dir, |k| std::env::var(k).ok()))
 }
 
@@ -91,7 +83,7 @@ fn seal_name(s: Seal) -> &'static str {
 }
 
 pub fn run(a: &EvidenceArgs) -> Result<i32> {
-    let journal = journal_here(a.project.as_deref())?;
+    let journal = journal_here(&a.project)?;
     let newest = match &a.what {
         EvidenceCmd::Import { files, seal } => return import(&journal, files, *seal, a.json),
         EvidenceCmd::Stats => return stats(&journal, a.json),

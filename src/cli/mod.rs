@@ -5,6 +5,11 @@
 //! module only names them, so `src/bin/fable.rs` stays a thin adapter. The subcommands
 //! whose whole body is command-line plumbing live here too ([`evidence`], [`rules`]).
 //!
+//! Conventions every subcommand keeps: a project-scoped one takes `--project DIR`
+//! ([`crate::project_arg`]); every one that reports takes `--json`, and with it reports
+//! its error as JSON on stdout too; exit codes are [`crate::error::exit`]'s; nothing prints
+//! colour; a closed pipe ends the command quietly.
+//!
 //! May use: every subsystem.
 
 pub mod evidence;
@@ -20,7 +25,10 @@ use clap::{Parser, Subcommand};
     name = "fable",
     version,
     about = "Evidence, discipline and learned rules for Claude Code",
-    propagate_version = true
+    propagate_version = true,
+    // fable prints no colour of its own; clap's help and usage errors stay plain too, so
+    // no output of `fable` ever holds an escape sequence (NO_COLOR, pipes, logs).
+    color = clap::ColorChoice::Never
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -53,8 +61,28 @@ enum Cmd {
     Bench(bench::BenchArgs),
 }
 
+impl Cmd {
+    /// Whether `--json` was asked for, so an error is reported in JSON as well.
+    fn json(&self) -> bool {
+        match self {
+            Cmd::Install(a) => a.json,
+            Cmd::Uninstall(a) => a.json,
+            Cmd::Init(a) => a.json,
+            Cmd::Status(a) => a.json,
+            Cmd::Lint(a) => a.json,
+            Cmd::Replay(a) => a.json,
+            Cmd::Trust(a) => a.json,
+            Cmd::Evidence(a) => a.json,
+            Cmd::Rules(a) => a.cmd.json(),
+            Cmd::Fieldtest(a) => a.json,
+            Cmd::Bench(a) => a.json,
+        }
+    }
+}
+
 /// Parses the command line, runs the subcommand, and turns its result into the exit
-/// code: the subcommand's own, or 1 with `fable: <error>` on stderr.
+/// code: the subcommand's own, or the error's ([`crate::error::Error::exit_code`]) with
+/// `fable: <error>` on stderr and, under `--json`, `{"error": <kind>, …}` on stdout.
 pub fn main() -> std::process::ExitCode {
     // `fable evidence show | head -2`: a reader that closes the pipe ends us quietly, as
     // it ends `cat`, instead of a "failed printing to stdout" panic (Rust ignores SIGPIPE
@@ -80,8 +108,11 @@ pub fn main() -> std::process::ExitCode {
     match result {
         Ok(code) => std::process::ExitCode::from(code.clamp(0, 255) as u8),
         Err(e) => {
+            if cli.cmd.json() {
+                println!("{}", e.to_json());
+            }
             eprintln!("fable: {e}");
-            std::process::ExitCode::from(1)
+            std::process::ExitCode::from(e.exit_code().clamp(0, 255) as u8)
         }
     }
 }

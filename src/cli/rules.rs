@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::learn::rule_export;
 use crate::learn::rules::{self, Rule, Store};
 use crate::learn::{self, LearnConfig};
-use crate::project::{find_from, Project};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -23,9 +22,8 @@ macro_rules! say {
 
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
-    /// Project root (default: the nearest folder with `.fable/` from the current directory).
-    #[arg(long, global = true)]
-    pub project: Option<PathBuf>,
+    #[command(flatten)]
+    pub project: crate::project_arg::ProjectArg,
     #[command(subcommand)]
     pub cmd: RulesCmd,
 }
@@ -119,23 +117,21 @@ pub enum RulesCmd {
     },
 }
 
-fn project(a: &RulesArgs) -> Result<Project> {
-    let start = match &a.project {
-        Some(p) => p.clone(),
-        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
-    };
-    if let Some(p) = &a.project {
-        let pr = Project::at(p);
-        if pr.fable_dir.is_dir() {
-            return Ok(pr);
+impl RulesCmd {
+    /// Whether the subcommand was asked for `--json`: its errors are then JSON too.
+    pub fn json(&self) -> bool {
+        match self {
+            RulesCmd::Extract { json, .. }
+            | RulesCmd::Replay { json }
+            | RulesCmd::List { json, .. }
+            | RulesCmd::Show { json, .. }
+            | RulesCmd::Promote { json, .. }
+            | RulesCmd::Retire { json, .. }
+            | RulesCmd::Export { json, .. }
+            | RulesCmd::Import { json, .. }
+            | RulesCmd::Recurrence { json, .. } => *json,
         }
     }
-    find_from(&start).ok_or_else(|| {
-        Error::msg(format!(
-            "no .fable/ folder found from {}; run `fable init` first",
-            start.display()
-        ))
-    })
 }
 
 fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
@@ -183,7 +179,7 @@ fn find<'a>(rules: &'a mut [Rule], id: &str) -> Result<&'a mut Rule> {
 }
 
 pub fn run(a: &RulesArgs) -> Result<i32> {
-    let p = project(a)?;
+    let p = a.project.resolve()?;
     let store = Store::new(&p.fable_dir);
     let cfg: LearnConfig = learn::load_config(&p)?;
     match &a.cmd {

@@ -1,4 +1,4 @@
-//! `fable lint [DIR]`: static discipline findings in the ledger and the SPEC.
+//! `fable lint [--project DIR]`: static discipline findings in the ledger and the SPEC.
 //!
 //! Checks (the ancestor's set): `.fable/LEDGER.md` exists; `docs/SPEC.md` exists and tags
 //! at least one decision with its source (`[measured]`, `[inferred]`, `[not-shown]`,
@@ -6,12 +6,14 @@
 //! acceptance/test word or a backticked command — the ancestor's pattern had a trailing
 //! `|` that matched everything); every `- [~]` card gives a deferral reason (at least 3 characters, as the close guard
 //! requires); every `- [x]`
-//! card has substantive evidence, by the close guard's rule. Exit 0 when clean or not a
-//! fable project, 1 with findings.
+//! card has substantive evidence, by the close guard's rule. Exit 0 when clean, 1 with
+//! findings; outside a project it fails like every project command
+//! ([`crate::error::Error::NotAProject`]), so "clean" never means "nothing was checked".
 
 use crate::discipline::ledger::{self, CardState};
 use crate::error::Result;
-use crate::project::{self, Project};
+use crate::project::Project;
+use crate::project_arg::ProjectArg;
 use regex::Regex;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -141,10 +143,13 @@ pub fn lint_project(p: &Project) -> Vec<Finding> {
     check(ledger.as_deref(), spec.as_deref())
 }
 
-/// `fable lint [DIR] [--json]`
+/// `fable lint [--project DIR] [--json]`
 #[derive(Debug, clap::Args)]
 pub struct LintArgs {
-    /// Project folder (default: the current directory).
+    #[command(flatten)]
+    pub project: ProjectArg,
+    /// The old positional spelling of `--project` (hidden; kept for one release).
+    #[arg(hide = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
@@ -152,23 +157,7 @@ pub struct LintArgs {
 }
 
 pub fn run(a: &LintArgs) -> Result<i32> {
-    let start = a
-        .dir
-        .clone()
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| PathBuf::from("."));
-    let start = std::fs::canonicalize(&start).unwrap_or(start);
-    let Some(p) = project::find_from(&start) else {
-        if a.json {
-            println!("{}", serde_json::json!({"project": null, "findings": []}));
-        } else {
-            println!(
-                "not a fable project (no .fable/ from {}): nothing to lint",
-                start.display()
-            );
-        }
-        return Ok(0);
-    };
+    let p = a.project.or_legacy(a.dir.as_deref()).resolve()?;
     let findings = lint_project(&p);
     if a.json {
         println!("{}", serde_json::json!({"project": p.root, "findings": findings}));

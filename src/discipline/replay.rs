@@ -17,7 +17,7 @@
 use crate::discipline::corroborate::{strip_cd, Index};
 use crate::discipline::ledger::{normalize, Ledger};
 use crate::discipline::reaper::{self, Reap};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::evidence::{now_ts, tail_chars, Record};
 use crate::project::Project;
 use serde_json::json;
@@ -357,33 +357,26 @@ pub fn replay_project(
     results
 }
 
-/// `fable replay [DIR] [--json]`
+/// `fable replay [--project DIR] [--json]`
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// Project folder (default: the current directory).
+    #[command(flatten)]
+    pub project: crate::project_arg::ProjectArg,
+    /// The old positional spelling of `--project` (hidden; kept for one release).
+    #[arg(hide = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
 }
 
-/// Exit 0 when everything replayed passed, 1 on any failure, 2 when refused.
+/// Exit 0 when everything replayed passed, 1 on any failure, 2 when refused (untrusted).
 pub fn run_cli(a: &ReplayArgs) -> Result<i32> {
-    let start = match &a.dir {
-        Some(d) => d.clone(),
-        None => std::env::current_dir().map_err(|e| Error::msg(format!("no current directory: {e}")))?,
-    };
-    let start = std::fs::canonicalize(&start).unwrap_or(start);
-    let Some(project) = crate::project::find_from(&start) else {
-        return Err(Error::msg(format!(
-            "{}: not a fable project (no .fable/)",
-            start.display()
-        )));
-    };
+    let project = a.project.or_legacy(a.dir.as_deref()).resolve()?;
     let get = |k: &str| std::env::var(k).ok();
     if !crate::setup::trust_store::is_trusted(get, &project.root) {
         let msg = format!(
-            "{}: not trusted on this machine; replay runs nothing here. Run `fable trust {}` first.",
+            "{}: not trusted on this machine; replay runs nothing here. Run `fable trust --project {}` first.",
             project.root.display(),
             project.root.display()
         );
@@ -392,7 +385,7 @@ pub fn run_cli(a: &ReplayArgs) -> Result<i32> {
         } else {
             eprintln!("fable replay: {msg}");
         }
-        return Ok(2);
+        return Ok(crate::error::exit::USAGE);
     }
     let ledger = crate::discipline::ledger::load(&project.ledger_path()).unwrap_or_default();
     let journal = crate::evidence::journal::Journal::for_reading(&project.fable_dir, |k| std::env::var(k).ok());

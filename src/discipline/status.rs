@@ -1,22 +1,26 @@
-//! `fable status [DIR] [--json]`: the project's discipline state on one screen — mode,
-//! pause, cards, uncorroborated citations, the current fail streak, the last evidence.
+//! `fable status [--project DIR] [--json]`: the project's discipline state on one screen —
+//! mode, pause, cards, uncorroborated citations, the current fail streak, the last evidence.
+//! Outside a project it fails like every project command ([`crate::error::Error::NotAProject`]).
 
 use crate::discipline::close_guard::{all_citations, uncorroborated};
 use crate::discipline::corroborate::Index;
 use crate::discipline::ledger::{self, CardState, Mode};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::evidence::journal::Journal;
-use crate::project;
+use crate::project_arg::ProjectArg;
 use serde_json::json;
 use std::path::PathBuf;
 
 /// Evidence records shown.
 const LAST: usize = 5;
 
-/// `fable status [DIR] [--json]`
+/// `fable status [--project DIR] [--json]`
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {
-    /// Project folder (default: the current directory).
+    #[command(flatten)]
+    pub project: ProjectArg,
+    /// The old positional spelling of `--project` (hidden; kept for one release).
+    #[arg(hide = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
@@ -24,22 +28,7 @@ pub struct StatusArgs {
 }
 
 pub fn run(a: &StatusArgs) -> Result<i32> {
-    let start = match &a.dir {
-        Some(d) => d.clone(),
-        None => std::env::current_dir().map_err(|e| Error::msg(format!("no current directory: {e}")))?,
-    };
-    let start = std::fs::canonicalize(&start).unwrap_or(start);
-    let Some(p) = project::find_from(&start) else {
-        if a.json {
-            println!("{}", json!({"project": null}));
-        } else {
-            println!(
-                "not a fable project (no .fable/ from {}); `fable init` opts in",
-                start.display()
-            );
-        }
-        return Ok(0);
-    };
+    let p = a.project.or_legacy(a.dir.as_deref()).resolve()?;
     let ledger_exists = p.ledger_path().is_file();
     let l = ledger::load(&p.ledger_path()).unwrap_or_default();
     let journal = Journal::for_reading(&p.fable_dir, |k| std::env::var(k).ok());

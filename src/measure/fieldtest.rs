@@ -459,7 +459,7 @@ pub fn run(a: &FieldtestArgs) -> Result<i32> {
     }
     if a.gate && any_false_accept(&report) {
         eprintln!("fable fieldtest: a rejection corpus accepted a rule (see `accepted_rules`)");
-        return Ok(3);
+        return Ok(crate::error::exit::GATE);
     }
     Ok(0)
 }

@@ -14,7 +14,7 @@ use crate::project::Project;
 use serde_json::json;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The ledger a new project starts with.
 pub const LEDGER_TEMPLATE: &str = include_str!("../../templates/LEDGER.template.md");
@@ -26,11 +26,12 @@ pub const GITIGNORE_PATTERNS: [&str; 3] = ["evidence.jsonl*", "*.lock", "state/"
 
 const GITIGNORE_HEADER: &str = "# fable machine state: local to this checkout (LEDGER.md is meant to be committed)\n";
 
+/// `fable init [--project DIR] [--json]`: `--project` names the folder to opt in,
+/// normally the repository root; init never walks up to a parent's `.fable/`.
 #[derive(Debug, clap::Args)]
 pub struct InitArgs {
-    /// Project directory, normally the repository root (default: the current directory).
-    #[arg(long, value_name = "DIR")]
-    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub project: crate::project_arg::ProjectArg,
     /// Print a machine-readable summary on stdout.
     #[arg(long)]
     pub json: bool,
@@ -135,17 +136,8 @@ fn refuse_link(path: &Path) -> Result<()> {
 
 /// `fable init`.
 pub fn run(a: &InitArgs) -> Result<i32> {
-    let root = match &a.dir {
-        Some(d) => std::path::absolute(d).unwrap_or_else(|_| d.clone()),
-        None => std::env::current_dir()
-            .map_err(|e| Error::msg(format!("cannot read the current directory ({e}); pass --dir DIR")))?,
-    };
-    if !root.is_dir() {
-        return Err(Error::msg(format!(
-            "{}: not a directory; pass --dir with an existing project directory",
-            root.display()
-        )));
-    }
+    // The folder itself, not the project above it: init is how a folder becomes one.
+    let root = a.project.dir()?;
     let project = Project::at(&root);
     let fable_dir = &project.fable_dir;
     refuse_link(fable_dir)?;

@@ -79,10 +79,13 @@ pub fn save(path: &Path, tf: &TrustFile) -> Result<()> {
     crate::atomic_file::write(path, body.as_bytes(), crate::atomic_file::Perms::Private, true)
 }
 
-/// `fable trust [DIR] | --remove [DIR] | --list`
+/// `fable trust [--project DIR] | --remove [--project DIR] | --list`
 #[derive(Debug, clap::Args)]
 pub struct TrustArgs {
-    /// Project folder (default: the current directory); its `.fable/` root is trusted.
+    #[command(flatten)]
+    pub project: crate::project_arg::ProjectArg,
+    /// The old positional spelling of `--project` (hidden; kept for one release).
+    #[arg(hide = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Stop trusting the project instead.
     #[arg(long, conflicts_with = "list")]
@@ -95,17 +98,23 @@ pub struct TrustArgs {
     pub json: bool,
 }
 
-/// The project root for a folder: the `.fable/` root above it, else the folder itself.
-fn root_for(dir: Option<&Path>) -> Result<PathBuf> {
-    let start = match dir {
-        Some(d) => d.to_path_buf(),
-        None => std::env::current_dir().map_err(|e| Error::msg(format!("no current directory: {e}")))?,
-    };
-    if !start.is_dir() {
-        return Err(Error::msg(format!("{}: not a directory", start.display())));
+/// The root to trust or untrust. Trusting needs a project (the `.fable/` root at or above
+/// the folder): trust is about what a ledger may run. Untrusting only takes away, so it
+/// also accepts a folder whose `.fable/` is gone, or that is gone itself.
+fn root_for(a: &TrustArgs) -> Result<String> {
+    let arg = a.project.or_legacy(a.dir.as_deref());
+    if a.remove {
+        if let Some(given) = &arg.project {
+            if !given.exists() {
+                return Ok(canonical(&std::path::absolute(given).unwrap_or_else(|_| given.clone())));
+            }
+        }
+        let dir = arg.dir()?;
+        return Ok(canonical(
+            &crate::project::find_from(&dir).map(|p| p.root).unwrap_or(dir),
+        ));
     }
-    let start = fs::canonicalize(&start).at(&start)?;
-    Ok(crate::project::find_from(&start).map(|p| p.root).unwrap_or(start))
+    Ok(canonical(&arg.resolve()?.root))
 }
 
 pub fn run(a: &TrustArgs) -> Result<i32> {
@@ -123,7 +132,7 @@ pub fn run(a: &TrustArgs) -> Result<i32> {
         }
         return Ok(0);
     }
-    let root = canonical(&root_for(a.dir.as_deref())?);
+    let root = root_for(a)?;
     let before = tf.trusted.len();
     if a.remove {
         tf.trusted.retain(|t| *t != root);

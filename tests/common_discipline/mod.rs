@@ -194,7 +194,12 @@ impl Proj {
 
     /// Marks this project trusted for replay (through the real CLI).
     pub fn trust(&self) {
-        let o = self.cmd("fable").arg("trust").arg(&self.root).output().unwrap();
+        let o = self
+            .cmd("fable")
+            .args(["trust", "--project"])
+            .arg(&self.root)
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
 

@@ -72,6 +72,7 @@ fn record(verdict: &str) {
 
 /// Directory holding the freshly built `fable` and hook binaries.
 pub fn bin_dir() -> PathBuf {
+    // isolation: not spawned here; run.sh starts each session under `env -i` with its own HOME.
     assert_cmd::cargo::cargo_bin("fable").parent().unwrap().to_path_buf()
 }
 
