@@ -287,3 +287,36 @@ fn hostile_session_ids_stay_inside_the_cache() {
     assert_eq!(code(&o), 0);
     assert!(p.state_home().join("fable/sessions/x").exists());
 }
+
+/// Issue 11 item 8: Claude Code 2.1.x sends no model at startup; the ceiling then takes
+/// the session's model from the transcript (the newest main-thread assistant entry).
+#[test]
+fn the_ceiling_reads_the_session_model_from_the_transcript() {
+    let p = Proj::new();
+    p.ledger("- [ ] 1. card — acceptance: `make`\n");
+    let o = p.hook(
+        "fable-inject",
+        json!({"session_id": SID, "hook_event_name": "SessionStart", "source": "startup"}),
+    );
+    assert_eq!(code(&o), 0);
+    let t = p.write(
+        "transcript.jsonl",
+        concat!(
+            r#"{"type":"assistant","isSidechain":false,"message":{"model":"claude-sonnet-4-5","content":[]}}"#,
+            "\n",
+            r#"{"type":"assistant","isSidechain":true,"message":{"model":"claude-opus-4-1","content":[]}}"#,
+            "\n"
+        ),
+    );
+    let with_transcript = |model: &str| {
+        let mut v = agent(json!({"prompt": "small", "model": model}));
+        v["transcript_path"] = json!(t.to_string_lossy());
+        spawn(&p, v)
+    };
+    let o = with_transcript("opus");
+    assert_eq!(code(&o), 2, "a sonnet session may not spawn opus: {}", stderr(&o));
+    assert!(stderr(&o).contains("claude-sonnet-4-5"), "{}", stderr(&o));
+    assert_eq!(code(&with_transcript("haiku")), 0);
+    // Cached: later spawns need no transcript.
+    assert_eq!(code(&spawn(&p, agent(json!({"prompt": "small", "model": "opus"})))), 2);
+}

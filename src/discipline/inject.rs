@@ -145,7 +145,11 @@ pub fn context_text(
         Some(p) => s.push_str(&format!("Read the skill before substantial work: {}\n", p.display())),
         None => s.push_str("The fable skill describes the levers; follow it for substantial work.\n"),
     }
-    s.push_str(&format!("Session model: {}.\n", model.unwrap_or("unknown")));
+    match model {
+        Some(m) => s.push_str(&format!("Session model: {m}.\n")),
+        // Claude Code 2.1.x names no model at startup; the spawn guard reads the transcript.
+        None => s.push_str("Session model: not reported at session start (the spawn guard reads it from the transcript).\n"),
+    }
     s.push_str(tier_text(tier));
     s.push('\n');
     s.push_str(&routing_text(routing));

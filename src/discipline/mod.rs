@@ -24,5 +24,6 @@ pub mod read_only;
 pub mod reaper;
 pub mod replay;
 pub mod round;
+pub mod session_model;
 pub mod spawn_guard;
 pub mod status;

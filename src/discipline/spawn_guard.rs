@@ -96,7 +96,17 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
             &input.session_id
         };
         let get = |k: &str| env.var(k).map(str::to_string);
-        let model = sanitize_sid(sid).and_then(|s| model_dir(get).and_then(|d| load_model(&d, &s)));
+        let sid = sanitize_sid(sid);
+        let dir = model_dir(get);
+        let cached = sid.as_ref().zip(dir.as_ref()).and_then(|(s, d)| load_model(d, s));
+        // No SessionStart model (Claude Code 2.1.x sends none at startup): the transcript's.
+        let model = cached.or_else(|| {
+            let m = crate::discipline::session_model::from_transcript(std::path::Path::new(&input.transcript_path))?;
+            if let (Some(s), Some(d)) = (&sid, &dir) {
+                let _ = crate::session_state::save_model(d, s, &m);
+            }
+            Some(m)
+        });
         if let Some(msg) = ceiling(model.as_deref(), input) {
             return Ok(Answer::block(msg));
         }
