@@ -1323,6 +1323,16 @@ fn uninstall_after_install_into_a_fresh_project_leaves_no_claude_folder() {
         fs::read_dir(&claude).map(|d| d.count())
     );
     assert_eq!(fs::read_dir(s.project()).unwrap().count(), 0);
+
+    // Keeping the skill at first keeps the record, so the folders still go later.
+    s.install().arg("--project").assert().success();
+    s.fable()
+        .args(["uninstall", "--project", "--no-skill"])
+        .assert()
+        .success();
+    assert!(claude.join("skills/fable/SKILL.md").is_file());
+    s.fable().args(["uninstall", "--project"]).assert().success();
+    assert!(!claude.exists());
 }
 
 #[test]

@@ -131,7 +131,10 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
         tidy_project_backups(&target.settings, &record, a.keep_backup, a.dry_run, &mut cleanup)?;
     }
     remove_created_dirs(&existed, a.dry_run, &mut cleanup);
-    if !a.dry_run {
+    // A skill left in place (--no-skill) keeps the record: a later uninstall can still
+    // remove the folders fable created once the skill goes.
+    let skill_kept = a.no_skill && target.skill.symlink_metadata().is_ok();
+    if !a.dry_run && !skill_kept {
         if let (Some(p), Some(_)) = (&state_path, state.forget(&target.settings)) {
             if let Err(e) = install_state::save(p, &state) {
                 warnings.push(format!("could not update fable's install record ({e})"));
