@@ -1,6 +1,6 @@
 //! `fable install` / `fable uninstall` driven through the real binary, against settings files
-//! in temporary directories (HOME and CLAUDE_CONFIG_DIR point there; the real ones are never
-//! touched). Includes a port of the ancestor's 14 test_install.py checks (ancestor.md §5).
+//! in temporary directories (HOME, CLAUDE_CONFIG_DIR, XDG_STATE_HOME, XDG_CONFIG_HOME and
+//! FABLE_CONFIG_DIR point there; the real ones are never touched). Includes a port of the ancestor's 14 test_install.py checks (ancestor.md §5).
 
 use assert_cmd::Command;
 use serde_json::{json, Value};
@@ -52,6 +52,14 @@ impl Sandbox {
     fn bin_dir(&self) -> PathBuf {
         self.root().join("bin dir")
     }
+    /// `$XDG_STATE_HOME/fable`: fable's user state.
+    fn state(&self) -> PathBuf {
+        self.root().join("state home").join("fable")
+    }
+    /// `$FABLE_CONFIG_DIR`: the trust store's folder.
+    fn fable_config(&self) -> PathBuf {
+        self.root().join("config home").join("fable")
+    }
 
     /// Fake hook binaries: each prints its own name and its first argument's absence.
     fn make_bin_dir(&self, dir: &Path) {
@@ -86,6 +94,9 @@ impl Sandbox {
         c.env_clear()
             .env("HOME", self.home())
             .env("CLAUDE_CONFIG_DIR", self.config())
+            .env("XDG_STATE_HOME", self.root().join("state home"))
+            .env("XDG_CONFIG_HOME", self.root().join("config home"))
+            .env("FABLE_CONFIG_DIR", self.fable_config())
             .env("FABLE_CLAUDE_BIN", self.root().join("no-claude-here"))
             .env("PATH", "/usr/bin:/bin")
             .current_dir(self.project());
@@ -464,17 +475,22 @@ fn only_safe_keys_and_numeric_timeouts_are_written() {
 }
 
 #[test]
-fn hand_registered_copy_elsewhere_is_replaced() {
+fn hand_registered_namesake_elsewhere_is_left_and_named() {
+    // Before issue 15 the base name alone made this fable's, and it was replaced.
     let s = Sandbox::new();
     s.write(&json!({"hooks": {"PostToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "/other/path/fable-evidence"}]}
     ]}}));
-    s.install_ok();
-    let text = fs::read_to_string(s.settings()).unwrap();
-    assert!(!text.contains("/other/path"), "{text}");
+    let out = s.install().output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        stdout_of(&out).contains("left /other/path/fable-evidence: not registered by fable"),
+        "{}",
+        stdout_of(&out)
+    );
     let cmds = commands(&s.read());
-    assert_eq!(cmds.iter().filter(|c| c.contains("fable-evidence")).count(), 2); // PostToolUse + Failure
-    assert_eq!(groups(&s.read(), "PostToolUse").len(), 2);
+    assert!(cmds.contains(&"/other/path/fable-evidence".to_string()));
+    assert_eq!(groups(&s.read(), "PostToolUse").len(), 3);
 }
 
 #[test]
@@ -482,7 +498,7 @@ fn foreign_hook_in_a_mixed_group_keeps_its_place() {
     let s = Sandbox::new();
     s.write(&json!({"hooks": {"PostToolUse": [
         {"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "/old/fable-fail-streak"},
+            {"type": "command", "command": "/old/fable-fail-streak # fable"},
             {"type": "command", "command": "echo fable-evidence is not ours"}
         ]},
         {"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}
@@ -504,7 +520,7 @@ fn foreign_hook_in_a_mixed_group_keeps_its_place() {
 fn stale_entries_under_events_no_longer_registered_are_removed() {
     let s = Sandbox::new();
     s.write(&json!({"hooks": {
-        "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old place/fable-close-guard'"}]}],
+        "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old place/fable-close-guard' # fable"}]}],
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "my-prompt-hook"}]}]
     }}));
     s.install_ok();
@@ -980,6 +996,10 @@ fn install_sh(s: &Sandbox, tools: &Path, target: &Path) -> std::process::Command
     let mut c = std::process::Command::new("bash");
     c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh"))
         .env("HOME", s.home())
+        .env("XDG_STATE_HOME", s.root().join("state home"))
+        .env("XDG_CONFIG_HOME", s.root().join("config home"))
+        .env("FABLE_CONFIG_DIR", s.fable_config())
+        .env_remove("CLAUDE_CONFIG_DIR")
         .env("PATH", format!("{}:/usr/bin:/bin", tools.display()))
         .env("CARGO_TARGET_DIR", target)
         .env_remove("PREFIX");
@@ -1109,4 +1129,353 @@ fn install_sh_help_and_missing_cargo() {
     }
     assert!(!out.status.success());
     assert!(stderr_of(&out).contains("cargo not found"), "{}", stderr_of(&out));
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 15: whose entries, and dangling links. Issue 13 item 4: a clean uninstall.
+// ---------------------------------------------------------------------------------------
+
+/// Writes `v` exactly as fable renders it, so a round trip can be compared byte for byte.
+fn write_rendered(path: &Path, v: &Value) -> Vec<u8> {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = format!("{}\n", serde_json::to_string_pretty(v).unwrap());
+    fs::write(path, &text).unwrap();
+    text.into_bytes()
+}
+
+fn is_symlink(p: &Path) -> bool {
+    fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[test]
+fn a_third_party_namesake_survives_install_and_uninstall_byte_identical() {
+    let s = Sandbox::new();
+    let third = json!({"type": "command", "command": "/opt/other/fable-close-guard", "timeout": 7});
+    let mut doc = foreign_settings();
+    doc["hooks"]["Stop"][0]["hooks"]
+        .as_array_mut()
+        .unwrap()
+        .push(third.clone());
+    let original = write_rendered(&s.settings(), &doc);
+
+    let out = s.install().output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stdout_of(&out).contains("left /opt/other/fable-close-guard: not registered by fable"),
+        "{}",
+        stdout_of(&out)
+    );
+    let installed = s.read();
+    assert_eq!(
+        groups(&installed, "Stop")[0]["hooks"][1],
+        third,
+        "kept in place, as it was"
+    );
+    assert!(commands(&installed).iter().any(|c| c.ends_with(" # fable")));
+
+    let out = s.fable().arg("uninstall").output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stdout_of(&out).contains("left /opt/other/fable-close-guard: not registered by fable"),
+        "{}",
+        stdout_of(&out)
+    );
+    assert_eq!(
+        fs::read(s.settings()).unwrap(),
+        original,
+        "uninstall removed a third party's hook"
+    );
+
+    // The user can say it is fable's after all.
+    s.fable()
+        .args(["uninstall", "--bin-dir", "/opt/other"])
+        .assert()
+        .success();
+    assert!(!commands(&s.read()).contains(&"/opt/other/fable-close-guard".to_string()));
+}
+
+#[test]
+fn entries_written_before_the_marker_are_still_fables_by_their_folder() {
+    let s = Sandbox::new();
+    // What an older fable wrote: unmarked commands in the bin dir it installed to.
+    let old = |bin: &str| {
+        let p = s.bin_dir().join(bin);
+        json!({"type": "command", "command": shell_words::quote(p.to_str().unwrap()), "timeout": 10})
+    };
+    let legacy = json!({"hooks": {
+        "PostToolUse": [{"matcher": "Bash", "hooks": [old("fable-evidence")]}],
+        "Stop": [{"hooks": [old("fable-close-guard")]}]
+    }});
+    write_rendered(&s.settings(), &legacy);
+    // Installing from that folder again replaces them (no duplicates) ...
+    s.install_ok();
+    assert_eq!(commands(&s.read()).len(), 9);
+    assert!(commands(&s.read()).iter().all(|c| c.ends_with(" # fable")));
+
+    // ... and a folder recorded by an install elsewhere claims them at uninstall.
+    write_rendered(&s.settings(), &legacy);
+    s.fable().args(["uninstall"]).assert().success();
+    assert!(commands(&s.read()).is_empty(), "{}", s.read());
+}
+
+#[test]
+fn a_dangling_user_settings_link_stays_a_link_without_the_flag() {
+    let s = Sandbox::new();
+    let target = s.root().join("dotfiles/claude/settings.json");
+    fs::create_dir_all(s.config()).unwrap();
+    std::os::unix::fs::symlink(&target, s.settings()).unwrap();
+
+    let out = s.install().output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr_of(&out);
+    assert_eq!(err.trim_end().lines().count(), 1, "one clear line: {err}");
+    for needle in [
+        s.settings().to_str().unwrap(),
+        target.to_str().unwrap(),
+        "--follow-link",
+    ] {
+        assert!(err.contains(needle), "{needle} missing: {err}");
+    }
+    assert!(is_symlink(&s.settings()), "the link was replaced");
+    assert!(
+        !s.root().join("dotfiles").exists(),
+        "something was created at the target"
+    );
+    assert!(!s.config().join("skills").exists());
+
+    // Uninstall has nothing to remove and does not create anything either.
+    s.fable().arg("uninstall").assert().success();
+    assert!(is_symlink(&s.settings()) && !target.exists());
+}
+
+#[test]
+fn with_follow_link_the_target_is_written_and_the_link_kept() {
+    let s = Sandbox::new();
+    let target = s.root().join("dotfiles/claude/settings.json");
+    fs::create_dir_all(s.config()).unwrap();
+    std::os::unix::fs::symlink(&target, s.settings()).unwrap();
+    let out = s.install().arg("--follow-link").output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(is_symlink(&s.settings()));
+    assert_eq!(fs::read_link(s.settings()).unwrap(), target);
+    assert_eq!(groups(&read_json(&target), "PostToolUse").len(), 2);
+    assert!(
+        stdout_of(&out).contains(target.to_str().unwrap()),
+        "{}",
+        stdout_of(&out)
+    );
+    // fable created the target; uninstall removes it again and leaves the link as it found it.
+    s.fable().arg("uninstall").assert().success();
+    assert!(is_symlink(&s.settings()));
+    assert!(!target.exists());
+}
+
+#[test]
+fn a_read_only_settings_file_is_refused_and_says_so() {
+    let s = Sandbox::new();
+    s.write(&foreign_settings());
+    fs::set_permissions(s.settings(), fs::Permissions::from_mode(0o444)).unwrap();
+    let before = fs::read(s.settings()).unwrap();
+    for args in [&["install"][..], &["uninstall"][..]] {
+        let mut c = if args[0] == "install" {
+            s.install()
+        } else {
+            let mut c = s.fable();
+            c.args(args);
+            c
+        };
+        let out = c.output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = stderr_of(&out);
+        assert!(err.contains("read-only") && err.contains("chmod u+w"), "{err}");
+        assert!(err.contains(s.settings().to_str().unwrap()), "{err}");
+    }
+    assert_eq!(fs::read(s.settings()).unwrap(), before);
+    assert!(!s.config().join("settings.json.fable-backup").exists());
+}
+
+#[test]
+fn uninstall_after_install_into_a_fresh_project_leaves_no_claude_folder() {
+    let s = Sandbox::new();
+    s.install().arg("--project").assert().success();
+    // A second install from elsewhere makes fable write a backup beside the settings.
+    let moved = s.root().join("moved bin");
+    s.make_bin_dir(&moved);
+    s.fable()
+        .args(["install", "--project", "--claude-version", "2.1.332", "--bin-dir"])
+        .arg(&moved)
+        .assert()
+        .success();
+    let claude = s.project().join(".claude");
+    assert!(claude.join("settings.json.fable-backup").is_file());
+
+    let out = s
+        .fable()
+        .args(["uninstall", "--project", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(claude.join("settings.json").is_file(), "dry run removed the file");
+    assert!(stdout_of(&out).contains("fable created it"), "{}", stdout_of(&out));
+
+    let out = s.fable().args(["uninstall", "--project"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        !claude.exists(),
+        "left behind: {:?}",
+        fs::read_dir(&claude).map(|d| d.count())
+    );
+    assert_eq!(fs::read_dir(s.project()).unwrap().count(), 0);
+
+    // Keeping the skill at first keeps the record, so the folders still go later.
+    s.install().arg("--project").assert().success();
+    s.fable()
+        .args(["uninstall", "--project", "--no-skill"])
+        .assert()
+        .success();
+    assert!(claude.join("skills/fable/SKILL.md").is_file());
+    s.fable().args(["uninstall", "--project"]).assert().success();
+    assert!(!claude.exists());
+}
+
+#[test]
+fn uninstall_keeps_the_users_project_files_and_moves_its_backup_out_of_the_project() {
+    let s = Sandbox::new();
+    let settings = s.project().join(".claude/settings.json");
+    let original = write_rendered(&settings, &foreign_settings());
+    fs::create_dir_all(s.project().join(".claude/skills/mine")).unwrap();
+    s.install().arg("--project").assert().success();
+    assert!(s.project().join(".claude/settings.json.fable-backup").is_file());
+
+    let out = s.fable().args(["uninstall", "--project"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(fs::read(&settings).unwrap(), original);
+    assert!(!s.project().join(".claude/settings.json.fable-backup").exists());
+    assert!(
+        s.project().join(".claude/skills/mine").is_dir(),
+        "the user's folder stays"
+    );
+    assert!(!s.project().join(".claude/skills/fable").exists());
+    // Says where the copy of the pre-uninstall file went: fable's user state.
+    let text = stdout_of(&out);
+    let line = text
+        .lines()
+        .find(|l| l.contains("previous settings kept as"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let kept = PathBuf::from(line.rsplit(" as ").next().unwrap());
+    assert!(kept.starts_with(s.state()), "{line}");
+    assert!(kept.is_file());
+
+    // --keep-backup keeps them beside the file.
+    s.install().arg("--project").assert().success();
+    s.fable()
+        .args(["uninstall", "--project", "--keep-backup"])
+        .assert()
+        .success();
+    assert!(s.project().join(".claude/settings.json.fable-backup").is_file());
+}
+
+#[test]
+fn uninstall_purge_lists_then_removes_fables_user_state() {
+    let s = Sandbox::new();
+    s.install_ok();
+    fs::create_dir_all(s.state().join("sessions")).unwrap();
+    fs::write(s.state().join("sessions/abc"), "model").unwrap();
+    fs::write(s.state().join("key"), [7u8; 32]).unwrap();
+    fs::create_dir_all(s.fable_config()).unwrap();
+    fs::write(s.fable_config().join("trusted.json"), "{\"v\":1,\"trusted\":[]}\n").unwrap();
+
+    // --dry-run lists and removes nothing.
+    let out = s.fable().args(["uninstall", "--purge", "--dry-run"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    for p in [s.state(), s.state().join("key"), s.fable_config().join("trusted.json")] {
+        assert!(text.contains(p.to_str().unwrap()), "{} not listed: {text}", p.display());
+    }
+    assert!(stderr_of(&out).contains("unverifiable"), "{}", stderr_of(&out));
+    assert!(s.state().join("key").is_file() && s.fable_config().join("trusted.json").is_file());
+    assert_eq!(groups(&s.read(), "PostToolUse").len(), 2, "dry run uninstalled");
+
+    let out = s
+        .fable()
+        .args(["uninstall", "--purge", "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).expect("only JSON on stdout");
+    assert_eq!(
+        r["purge"]["paths"],
+        json!([s.state(), s.fable_config().join("trusted.json")])
+    );
+    assert_eq!(r["purge"]["removed"], Value::Null);
+    assert!(s.state().is_dir());
+
+    let out = s.fable().args(["uninstall", "--purge"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let listed = text.find(s.state().to_str().unwrap()).expect("state folder listed");
+    let done = text.find("purged").expect("says it purged");
+    assert!(listed < done, "listed first: {text}");
+    assert!(!s.state().exists(), "state folder left");
+    assert!(!s.fable_config().exists(), "trust store left");
+    assert!(
+        !s.settings().exists(),
+        "fable created the settings file and only its hooks were in it"
+    );
+}
+
+#[test]
+fn uninstall_purge_json_reports_what_it_removed() {
+    let s = Sandbox::new();
+    s.install_ok();
+    let out = s.fable().args(["uninstall", "--purge", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let r: Value = serde_json::from_slice(&out.stdout).expect("only JSON on stdout");
+    assert_eq!(r["purge"]["removed"], json!([s.state()]));
+    assert!(!s.state().exists());
+}
+
+/// Every path under `root` with its bytes or link target: a picture of the disk.
+fn snapshot(root: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let m = fs::symlink_metadata(&p).unwrap();
+            let what = if m.file_type().is_symlink() {
+                format!("-> {}", fs::read_link(&p).unwrap().display())
+            } else if m.is_dir() {
+                stack.push(p.clone());
+                "dir".to_string()
+            } else {
+                format!("{:o} {:?}", m.permissions().mode(), fs::read(&p).unwrap())
+            };
+            out.push((p, what));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn install_sh_dry_run_with_the_real_fable_changes_nothing_on_disk() {
+    let s = Sandbox::new();
+    let (tools, target) = fake_cargo(&s);
+    // A prefix holding the real fable: install.sh --dry-run runs its `install --dry-run`.
+    let prefix = s.root().join("prefix");
+    fs::create_dir_all(&prefix).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fable"), prefix.join("fable")).unwrap();
+    s.write(&foreign_settings());
+    let before = snapshot(s.root());
+    for extra in [&[][..], &["--project", "--dir"][..]] {
+        let mut c = install_sh(&s, &tools, &target);
+        c.arg("--prefix").arg(&prefix).arg("--dry-run").args(extra);
+        if !extra.is_empty() {
+            c.arg(s.project());
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert!(stdout_of(&out).contains("would register"), "{}", stdout_of(&out));
+    }
+    assert_eq!(snapshot(s.root()), before, "install.sh --dry-run changed the disk");
 }

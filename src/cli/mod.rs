@@ -17,7 +17,7 @@ pub mod rules;
 
 use crate::discipline::{lint, replay, status};
 use crate::measure::{bench, fieldtest};
-use crate::setup::{init, install, trust_store};
+use crate::setup::{init, install, trust_store, uninstall};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -40,7 +40,7 @@ enum Cmd {
     /// Register fable's hooks in Claude Code's settings.
     Install(install::InstallArgs),
     /// Remove fable's hooks (and only fable's) from Claude Code's settings.
-    Uninstall(install::UninstallArgs),
+    Uninstall(uninstall::UninstallArgs),
     /// Opt a project in: create .fable/ with a ledger.
     Init(init::InitArgs),
     /// One screen of the project's discipline state.
@@ -94,7 +94,7 @@ pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match &cli.cmd {
         Cmd::Install(a) => install::run_install(a),
-        Cmd::Uninstall(a) => install::run_uninstall(a),
+        Cmd::Uninstall(a) => uninstall::run_uninstall(a),
         Cmd::Init(a) => init::run(a),
         Cmd::Status(a) => status::run(a),
         Cmd::Lint(a) => lint::run(a),

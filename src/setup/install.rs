@@ -1,15 +1,19 @@
-//! `fable install` / `fable uninstall`: register fable's hooks in a Claude Code settings file,
-//! or remove them, and install or remove the fable skill.
+//! `fable install`: register fable's hooks in a Claude Code settings file and install the
+//! fable skill; also the scope, reading and writing helpers `fable uninstall`
+//! ([`crate::setup::uninstall`]) shares.
 //!
 //! This module is the I/O edge: it finds the settings file for the chosen scope, reads it,
 //! asks [`crate::setup::settings`] for the merged document (a pure function), and writes the result
 //! atomically (temp file in the same directory, fsync, rename) after keeping the previous
 //! file as `<name>.fable-backup`. A file that is not valid JSON, or not shaped like settings,
-//! is refused and left byte-for-byte as it was. Entries are recognised as ours by the
-//! program's base name (see [`crate::setup::registrations`]), so foreign hooks are never touched.
+//! is refused and left byte-for-byte as it was. Entries fable writes carry the `# fable`
+//! marker and are recognised by it (or by a folder fable installed to, see
+//! [`crate::setup::registrations`]), so foreign hooks, even same-named ones, are never
+//! touched. What the install created is recorded in user state
+//! ([`crate::setup::install_state`]) so that uninstall can remove exactly that.
 //!
 //! Improvements over the ancestor's installer (ancestor.md §6.5): three scopes instead of
-//! user-only, shell-quoted absolute paths (spaces work), ownership by program name rather
+//! user-only, shell-quoted absolute paths (spaces work), ownership by a marker rather
 //! than a substring, backup plus atomic write, cleanup of events fable no longer registers,
 //! no `{}` created by an uninstall that found no file, and events limited to what the
 //! installed Claude Code version understands.
@@ -17,10 +21,12 @@
 use crate::atomic_file::Perms;
 use crate::error::{Error, Result};
 use crate::setup::claude_version::{self, Detected, Version};
-use crate::setup::registrations::{self, Registration};
+use crate::setup::install_state;
+use crate::setup::registrations::{self, Ownership, Registration};
 use crate::setup::settings::{self, OurEntry, Summary};
 use crate::setup::settings_diff::print_diff;
-use crate::setup::skill::{install_skill, remove_skill, SkillAction};
+use crate::setup::skill::{install_skill, SkillAction};
+use crate::setup::write_guard::{self, Dangling};
 use serde_json::{json, Value};
 use std::ffi::OsString;
 use std::fs;
@@ -67,21 +73,10 @@ pub struct InstallArgs {
     /// Do not install the fable skill.
     #[arg(long)]
     pub no_skill: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct UninstallArgs {
-    #[command(flatten)]
-    pub scope: ScopeArgs,
-    /// Show what would change; write nothing.
+    /// When the user settings file is a link to a missing file, create the file it points
+    /// to (the link stays a link); without this such a link is refused.
     #[arg(long)]
-    pub dry_run: bool,
-    /// Print a machine-readable summary on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Leave the fable skill in place.
-    #[arg(long)]
-    pub no_skill: bool,
+    pub follow_link: bool,
 }
 
 fn parse_version_arg(s: &str) -> std::result::Result<Version, String> {
@@ -96,7 +91,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Scope::User => "user",
             Scope::Project => "project",
@@ -165,11 +160,11 @@ pub fn target_for(scope: &ScopeArgs, config_dir: Option<PathBuf>, cwd: Option<Pa
     })
 }
 
-fn absolute(p: &Path) -> PathBuf {
+pub(crate) fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-fn target_from_env(scope: &ScopeArgs, warnings: &mut Vec<String>) -> Result<Target> {
+pub(crate) fn target_from_env(scope: &ScopeArgs, warnings: &mut Vec<String>) -> Result<Target> {
     let config = claude_config_dir(std::env::var_os("CLAUDE_CONFIG_DIR"), std::env::var_os("HOME"));
     let t = target_for(scope, config, std::env::current_dir().ok())?;
     if t.scope == Scope::User && scope.dir.is_some() {
@@ -216,6 +211,41 @@ pub fn entries_for(regs: &[Registration], bin_dir: &Path) -> Result<Vec<OurEntry
         .collect()
 }
 
+/// Who owns which entries: the marker, plus every folder fable installed binaries to
+/// (recorded in user state), the folders of this run (`extra`) and the running `fable`'s
+/// own folder (an install made before the marker and the record existed, by install.sh,
+/// put the hooks beside `fable`).
+pub(crate) fn ownership(state: &install_state::Installs, extra: &[PathBuf]) -> Ownership {
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf));
+    Ownership::with_dirs(
+        state
+            .all_bin_dirs()
+            .into_iter()
+            .chain(extra.iter().cloned())
+            .chain(exe_dir),
+    )
+}
+
+/// `fable: left …` lines for fable-named entries that are not fable's; `uninstalling`
+/// picks the way out to offer (uninstall can be told a folder is fable's).
+pub(crate) fn print_left(left: &[settings::Removed], uninstalling: bool) {
+    for l in left {
+        let program = registrations::program_word(&l.command).unwrap_or_default();
+        let dir = Path::new(&program)
+            .parent()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default();
+        let hint = if uninstalling {
+            format!("if it is fable's, run again with --bin-dir {dir}")
+        } else {
+            "if it is an old copy of fable's, remove it by hand or with `fable uninstall --bin-dir DIR`".to_string()
+        };
+        println!("fable: left {program}: not registered by fable ({hint})");
+    }
+}
+
 fn resolve_bin_dir(flag: Option<&Path>) -> Result<PathBuf> {
     if let Some(d) = flag {
         return Ok(absolute(d));
@@ -242,7 +272,7 @@ fn detect_version(a: &InstallArgs) -> Detected {
 }
 
 /// Reads a settings file: `None` when it does not exist; refuses what it cannot safely edit.
-fn read_settings(path: &Path) -> Result<Option<(Vec<u8>, Value)>> {
+pub(crate) fn read_settings(path: &Path) -> Result<Option<(Vec<u8>, Value)>> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -262,7 +292,7 @@ fn read_settings(path: &Path) -> Result<Option<(Vec<u8>, Value)>> {
     Ok(Some((bytes, doc)))
 }
 
-fn shape_error(path: &Path, e: &settings::ShapeError) -> Error {
+pub(crate) fn shape_error(path: &Path, e: &settings::ShapeError) -> Error {
     Error::msg(format!(
         "{}: {e}; Claude Code settings are a JSON object whose \"hooks\" maps event names to arrays. \
          Fix the file or move it aside; nothing was changed",
@@ -280,7 +310,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], like: Option<&Path>) -> Result<()
 
 /// Writes the new settings text if it differs, keeping the old file as a backup.
 /// Returns the backup path when one was made.
-fn commit(path: &Path, old: Option<&[u8]>, new: &str) -> Result<Option<PathBuf>> {
+pub(crate) fn commit(path: &Path, old: Option<&[u8]>, new: &str) -> Result<Option<PathBuf>> {
     let backup = match old {
         Some(old_bytes) => {
             let b = crate::setup::write_guard::backup_path(path);
@@ -360,17 +390,31 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
     }
 
     let entries = entries_for(&regs, &bin_dir)?;
-    crate::setup::write_guard::check(
+    let dangling = if a.follow_link {
+        Dangling::WriteTarget
+    } else {
+        Dangling::Refuse
+    };
+    write_guard::check(
         matches!(target.scope, Scope::Project | Scope::Local),
         &target.settings,
         &target.skill,
+        dangling,
     )?;
+    // A dangling link (allowed by --follow-link) is kept: the file it points to is written.
+    let write_path = write_guard::dangling_target(&target.settings).unwrap_or_else(|| target.settings.clone());
+    let mut fresh = install_state::fresh_before_install(&target.settings, (!a.no_skill).then_some(&*target.skill));
+    fresh.file = write_path.symlink_metadata().is_err();
+    let state_path = install_state::path_from_env();
+    let mut state = state_path.as_deref().map(install_state::load).unwrap_or_default();
+    let own = ownership(&state, std::slice::from_ref(&bin_dir));
     let existing = read_settings(&target.settings)?;
     let (old_bytes, doc) = match existing {
         Some((b, d)) => (Some(b), d),
         None => (None, Value::Object(serde_json::Map::new())),
     };
-    let (new_doc, summary) = settings::install(doc, &entries).map_err(|e| shape_error(&target.settings, &e))?;
+    let (new_doc, summary) =
+        settings::install_as(doc, &entries, &own).map_err(|e| shape_error(&target.settings, &e))?;
     if let Some(v) = version {
         for event in &skipped {
             if settings::has_event(&new_doc, event) {
@@ -396,7 +440,7 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
     let changed = old_bytes.as_deref() != Some(new_text.as_bytes());
 
     let backup = if changed && !a.dry_run {
-        commit(&target.settings, old_bytes.as_deref(), &new_text)?
+        commit(&write_path, old_bytes.as_deref(), &new_text)?
     } else {
         None
     };
@@ -405,6 +449,26 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
     } else {
         install_skill(&target.skill, a.dry_run)?
     };
+    if !a.dry_run {
+        // Remembered for uninstall; the hooks work without it, so a failure only warns.
+        state.note_install(
+            &target.settings,
+            target.scope.name(),
+            &bin_dir,
+            &fresh,
+            backup.as_deref(),
+        );
+        let saved = match &state_path {
+            Some(p) => install_state::save(p, &state).map_err(|e| e.to_string()),
+            None => Err("no state folder: set HOME or XDG_STATE_HOME".to_string()),
+        };
+        if let Err(e) = saved {
+            warnings.push(format!(
+                "could not record this install in fable's user state ({e}); `fable uninstall` will remove \
+                 fable's hooks but leave files and folders fable created"
+            ));
+        }
+    }
 
     for w in &warnings {
         eprintln!("fable: warning: {w}");
@@ -425,6 +489,8 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
             "claude_version_source": detected.source(),
             "hooks": summary.added.iter().map(entry_json).collect::<Vec<_>>(),
             "removed": summary.removed.len(),
+            "left": summary.left.iter().map(|l| json!({"event": l.event, "command": l.command})).collect::<Vec<_>>(),
+            "written": write_path,
             "skipped_events": skipped,
             "missing_binaries": missing,
             "skill": {"path": target.skill, "action": skill.name()},
@@ -435,6 +501,15 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
         return Ok(0);
     }
     print_install(&target, &summary, changed, a.dry_run, backup.as_deref(), skill);
+    if write_path != target.settings && changed {
+        println!(
+            "fable: {} is a link; {} the file it points to: {}",
+            target.settings.display(),
+            if a.dry_run { "would write" } else { "wrote" },
+            write_path.display()
+        );
+    }
+    print_left(&summary.left, false);
     if a.dry_run && changed {
         print_diff(old_bytes.as_deref(), &new_text);
     }
@@ -485,84 +560,6 @@ fn print_install(t: &Target, s: &Summary, changed: bool, dry_run: bool, backup: 
     }
 }
 
-/// `fable uninstall`.
-pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
-    let mut warnings: Vec<String> = Vec::new();
-    let target = target_from_env(&a.scope, &mut warnings)?;
-    crate::setup::write_guard::check(
-        matches!(target.scope, Scope::Project | Scope::Local),
-        &target.settings,
-        &target.skill,
-    )?;
-    let existing = read_settings(&target.settings)?;
-    let (summary, changed, backup, new_text, old_bytes) = match existing {
-        None => (Summary::default(), false, None, None, None),
-        Some((old, doc)) => {
-            let (new_doc, summary) = settings::uninstall(doc).map_err(|e| shape_error(&target.settings, &e))?;
-            let text = settings::render(&new_doc);
-            // Nothing of ours: leave the file exactly as it is, formatting included.
-            let changed = !summary.removed.is_empty() && old != text.as_bytes();
-            let backup = if changed && !a.dry_run {
-                commit(&target.settings, Some(&old), &text)?
-            } else {
-                None
-            };
-            (summary, changed, backup, Some(text), Some(old))
-        }
-    };
-    let skill = if a.no_skill {
-        SkillAction::Skipped
-    } else {
-        remove_skill(&target.skill, a.dry_run)?
-    };
-
-    for w in &warnings {
-        eprintln!("fable: warning: {w}");
-    }
-    if a.json {
-        let report = json!({
-            "action": "uninstall",
-            "scope": target.scope.name(),
-            "settings": target.settings,
-            "settings_exists": old_bytes.is_some(),
-            "dry_run": a.dry_run,
-            "changed": changed,
-            "backup": backup,
-            "removed": summary.removed.iter().map(|r| json!({"event": r.event, "command": r.command})).collect::<Vec<_>>(),
-            "dropped_events": summary.dropped_events,
-            "skill": {"path": target.skill, "action": skill.name()},
-            "warnings": warnings,
-        });
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-        return Ok(0);
-    }
-    let file = target.settings.display();
-    let n = summary.removed.len();
-    let would = if a.dry_run { "would remove" } else { "removed" };
-    match &old_bytes {
-        None => println!("fable: no settings file at {file}; no hooks to remove"),
-        Some(_) if n == 0 => println!("fable: no fable hooks in {file}; nothing changed"),
-        Some(_) => println!(
-            "fable: {would} {n} fable hook{} from {file}",
-            if n == 1 { "" } else { "s" }
-        ),
-    }
-    if let Some(b) = &backup {
-        println!("fable: previous settings kept as {}", b.display());
-    }
-    if skill == SkillAction::Removed {
-        let verb = if a.dry_run { "would be removed" } else { "removed" };
-        println!("fable: skill {verb}: {}", target.skill.display());
-    }
-    if a.dry_run {
-        if let (true, Some(text)) = (changed, &new_text) {
-            print_diff(old_bytes.as_deref(), text);
-        }
-        println!("fable: dry run: nothing was written");
-    }
-    Ok(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,7 +606,13 @@ mod tests {
         let regs = registrations::builtin().unwrap();
         let entries = entries_for(&regs, Path::new("/opt/my tools")).unwrap();
         assert!(entries.iter().all(|e| e.command.starts_with("'/opt/my tools/fable-")));
-        assert!(entries.iter().all(|e| registrations::is_ours(&e.command)));
+        assert!(
+            entries.iter().all(|e| !registrations::is_ours(&e.command)),
+            "marked when written"
+        );
+        assert!(entries
+            .iter()
+            .all(|e| registrations::is_ours(&registrations::mark(&e.command))));
         let plain = entries_for(&regs, Path::new("/opt/bin")).unwrap();
         assert!(plain.iter().any(|e| e.command == "/opt/bin/fable-evidence"));
     }

@@ -2,17 +2,21 @@
 //!
 //! Owns the hook registrations ([`registrations`], from `hooks/hooks.json`), merging
 //! them into Claude Code's settings ([`settings`]), the installer ([`install`]) and the
-//! version rules it follows ([`claude_version`]), `fable init` ([`init`]) and this
-//! machine's list of trusted projects ([`trust_store`]).
+//! version rules it follows ([`claude_version`]), what it remembers of each install
+//! ([`install_state`]), the uninstaller ([`uninstall`], with [`purge`]), `fable init`
+//! ([`init`]) and this machine's list of trusted projects ([`trust_store`]).
 //!
 //! May use: the crate root only.
 
 pub mod claude_version;
 pub mod init;
 pub mod install;
+pub mod install_state;
+pub mod purge;
 pub mod registrations;
 pub mod settings;
 pub mod settings_diff;
 pub mod skill;
 pub mod trust_store;
+pub mod uninstall;
 pub mod write_guard;

@@ -8,23 +8,33 @@
 //!
 //! # Which entries are ours
 //!
-//! A hook entry in a settings file is fable's when the **program word** of its `command` —
-//! the first word after shell-style splitting (`shell_words::split`, or a plain whitespace
+//! A hook entry in a settings file is fable's when its **program word** — the first word of
+//! its `command` after shell-style splitting (`shell_words::split`, or a plain whitespace
 //! split when the command is not valid shell) — has a base name that is one of
-//! [`HOOK_BINARIES`]. The directory does not matter, so:
+//! [`HOOK_BINARIES`], **and** fable can tell it wrote it:
 //!
-//! - re-pointing to a new install directory replaces the old entries instead of adding a
-//!   second copy, and a copy the user registered by hand (`/other/path/fable-evidence`) is
-//!   replaced rather than duplicated;
-//! - a foreign command that merely *mentions* a fable binary (`echo fable-evidence`,
-//!   `my-wrapper /x/fable-learn`) is not ours and is never touched, unlike the ancestor's
-//!   substring match on script names.
+//! - the command ends with the marker [`MARKER`] (a shell comment, `# fable`). Claude Code
+//!   runs command hooks through the shell, so the comment changes nothing when it runs,
+//!   and unlike an extra JSON key it is safe on every version (2.0.55 dropped a whole file
+//!   over one entry it did not understand, claude-code-hooks.md "Settings"). It travels
+//!   with the file, so a teammate's clone of a project's settings, or a settings file whose
+//!   user state was purged, is still recognised; or
+//! - for entries written before the marker existed: the program lives in a directory fable
+//!   itself installed to (recorded in user state, see [`crate::setup::install_state`]), the
+//!   directory of the running `fable`, or the `--bin-dir` of this run ([`Ownership`]).
 //!
-//! The marker covers every binary fable has ever shipped, not only those in the current
-//! `hooks.json`, so entries of a hook or event that a newer version stopped registering are
+//! A binary that merely shares a name (`/opt/other/fable-close-guard`, no marker, in no
+//! directory of fable's) is somebody else's and is left alone, and said so: the base name
+//! alone decided ownership before, and uninstall removed such a third-party hook. A foreign
+//! command that merely *mentions* a fable binary (`echo fable-evidence`, `my-wrapper
+//! /x/fable-learn`) is not ours either, unlike the ancestor's substring match.
+//!
+//! Re-pointing to a new install directory still replaces the old entries: they carry the
+//! marker (or sit in a recorded directory). The name list covers every binary fable has
+//! ever shipped, so entries of a hook or event a newer version stopped registering are
 //! still cleaned up.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `hooks/hooks.json`, embedded so an installed `fable` needs no source tree.
 pub const HOOKS_JSON: &str = include_str!("../../hooks/hooks.json");
@@ -154,9 +164,79 @@ pub fn our_binary(command: &str) -> Option<&'static str> {
     HOOK_BINARIES.iter().copied().find(|b| *b == base)
 }
 
-/// Whether a hook command is one of ours.
+/// The shell comment fable appends to every command it writes: its ownership mark.
+pub const MARKER: &str = "# fable";
+
+/// Whether `command` ends with [`MARKER`] as a comment of its own (after whitespace).
+pub fn has_marker(command: &str) -> bool {
+    command
+        .trim_end()
+        .strip_suffix(MARKER)
+        .is_some_and(|rest| rest.ends_with([' ', '\t']))
+}
+
+/// `command` with the marker appended (unchanged when it already has it).
+pub fn mark(command: &str) -> String {
+    if has_marker(command) {
+        command.to_string()
+    } else {
+        format!("{command} {MARKER}")
+    }
+}
+
+/// Whether a hook command is one of ours by its marker alone (no directory is known).
 pub fn is_ours(command: &str) -> bool {
-    our_binary(command).is_some()
+    Ownership::default().owns(command)
+}
+
+/// What, besides the marker, makes an entry fable's: the directories fable installed to.
+#[derive(Debug, Clone, Default)]
+pub struct Ownership {
+    /// Directories whose fable-named binaries are fable's (recorded bin dirs, this run's
+    /// `--bin-dir`, the running `fable`'s own directory).
+    pub dirs: Vec<PathBuf>,
+}
+
+impl Ownership {
+    pub fn with_dirs(dirs: impl IntoIterator<Item = PathBuf>) -> Ownership {
+        let mut own = Ownership::default();
+        for d in dirs {
+            if !own.dirs.contains(&d) {
+                own.dirs.push(d);
+            }
+        }
+        own
+    }
+
+    /// Whether the entry running `command` is fable's (see the module docs).
+    pub fn owns(&self, command: &str) -> bool {
+        let Some(program) = program_word(command) else {
+            return false;
+        };
+        if our_binary(command).is_none() {
+            return false;
+        }
+        if has_marker(command) {
+            return true;
+        }
+        let Some(parent) = Path::new(&program).parent() else {
+            return false;
+        };
+        self.dirs.iter().any(|d| same_dir(d, parent))
+    }
+
+    /// A fable-named program that is not fable's: left alone, and pointed out.
+    pub fn is_namesake(&self, command: &str) -> bool {
+        our_binary(command).is_some() && !self.owns(command)
+    }
+}
+
+/// Equal paths, or two names of one existing folder (a link, `..`).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    if b.as_os_str().is_empty() {
+        return false;
+    }
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 #[cfg(test)]
@@ -210,6 +290,30 @@ mod tests {
         assert!(!is_ours(cmd));
         assert!(!is_ancestor("/x/fable-evidence"));
         assert!(!is_ancestor("echo fable_evidence_log.pyc"));
+    }
+
+    #[test]
+    fn marker_or_recorded_folder_makes_an_entry_ours() {
+        assert!(is_ours("'/a b/fable-close-guard' # fable"));
+        assert!(is_ours(&mark("/x/fable-evidence")));
+        assert_eq!(mark(&mark("/x/fable-evidence")), "/x/fable-evidence # fable");
+        // The name alone is not enough, nor is a marker on a foreign program.
+        assert!(!is_ours("/opt/other/fable-close-guard"));
+        assert!(!is_ours("/usr/bin/lint # fable"));
+        assert!(!is_ours("/x/fable-evidence #fable"));
+        assert!(!is_ours("/x/fable-evidence '# fable'"));
+        let own = Ownership::with_dirs([PathBuf::from("/opt/fable/bin")]);
+        assert!(own.owns("/opt/fable/bin/fable-learn"));
+        assert!(own.owns("'/opt/fable/bin/fable-learn' --x"));
+        assert!(!own.owns("/opt/other/fable-learn"));
+        assert!(own.is_namesake("/opt/other/fable-learn"));
+        assert!(!own.is_namesake("echo fable-learn"));
+        assert!(!own.owns("fable-learn"), "a bare name has no folder to match");
+        // Marked commands still run as before: the comment is not an argument.
+        assert_eq!(
+            shell_words::split("'/a b/fable-inject' # fable").unwrap(),
+            ["/a b/fable-inject"]
+        );
     }
 
     #[test]

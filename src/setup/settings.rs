@@ -2,10 +2,11 @@
 //!
 //! A document goes in as a `serde_json::Value`, a new document and a [`Summary`] of what
 //! changed come out; reading, backing up and writing files is `install.rs`'s job. Which
-//! entries are ours is decided by [`crate::setup::registrations::is_ours`] (the program word's
-//! base name is a fable hook binary), so everything else — other events, foreign groups,
-//! a foreign hook sharing a group with ours, other top-level keys and their order — passes
-//! through untouched.
+//! entries are ours is decided by an [`Ownership`] (the `# fable` marker fable writes, or a
+//! folder fable installed to: see [`crate::setup::registrations`]), so everything else —
+//! other events, foreign groups, a foreign hook sharing a group with ours, a third party's
+//! binary that happens to share a fable name, other top-level keys and their order —
+//! passes through untouched.
 //!
 //! Install is *prune, then add*: our entries are removed **once per event, across every
 //! event** (also events fable no longer registers), and only then are our groups appended.
@@ -13,6 +14,7 @@
 //! group removed the first one just added. Because each event keeps its place in the
 //! object and our groups always go last, installing again yields the same bytes.
 
+use crate::setup::registrations::{mark, Ownership};
 use serde_json::{Map, Value};
 
 /// One hook entry as fable writes it: only keys every Claude Code version knows
@@ -21,7 +23,8 @@ use serde_json::{Map, Value};
 pub struct OurEntry {
     pub event: String,
     pub matcher: Option<String>,
-    /// The full command line, already shell-quoted.
+    /// The full command line, already shell-quoted; written with the ownership marker
+    /// appended ([`crate::setup::registrations::mark`]) when it lacks it.
     pub command: String,
     pub timeout: u64,
 }
@@ -38,8 +41,11 @@ pub struct Removed {
 pub struct Summary {
     /// Our entries removed (on install, before the current ones were added back).
     pub removed: Vec<Removed>,
-    /// Entries added, in order.
+    /// Entries added, in order, as written (marked).
     pub added: Vec<OurEntry>,
+    /// Fable-named entries that are not fable's (no marker, not in a folder of fable's),
+    /// left in place: reported so the user knows why they survived.
+    pub left: Vec<Removed>,
     /// Events whose arrays our pruning emptied and that were dropped.
     pub dropped_events: Vec<String>,
     /// Whether the `hooks` key itself was dropped because we emptied it.
@@ -94,8 +100,18 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// [`install_as`] knowing only the marker.
+pub fn install(doc: Value, entries: &[OurEntry]) -> Result<(Value, Summary), ShapeError> {
+    install_as(doc, entries, &Ownership::default())
+}
+
+/// [`uninstall_as`] knowing only the marker.
+pub fn uninstall(doc: Value) -> Result<(Value, Summary), ShapeError> {
+    uninstall_as(doc, &Ownership::default())
+}
+
 /// Replaces all of our entries with `entries`: prune everywhere once, then append.
-pub fn install(mut doc: Value, entries: &[OurEntry]) -> Result<(Value, Summary), ShapeError> {
+pub fn install_as(mut doc: Value, entries: &[OurEntry], own: &Ownership) -> Result<(Value, Summary), ShapeError> {
     check_shape(&doc)?;
     let mut summary = Summary::default();
     let top = doc.as_object_mut().expect("checked: object");
@@ -106,8 +122,12 @@ pub fn install(mut doc: Value, entries: &[OurEntry]) -> Result<(Value, Summary),
         .as_object_mut()
         .expect("checked: hooks is an object");
 
-    let emptied = prune(hooks, &mut summary);
+    let emptied = prune(hooks, own, &mut summary);
     for e in entries {
+        let e = &OurEntry {
+            command: mark(&e.command),
+            ..e.clone()
+        };
         let groups = hooks
             .entry(e.event.clone())
             .or_insert_with(|| Value::Array(Vec::new()))
@@ -126,14 +146,14 @@ pub fn install(mut doc: Value, entries: &[OurEntry]) -> Result<(Value, Summary),
 }
 
 /// Removes all of our entries, then the groups, events and `hooks` key that this emptied.
-pub fn uninstall(mut doc: Value) -> Result<(Value, Summary), ShapeError> {
+pub fn uninstall_as(mut doc: Value, own: &Ownership) -> Result<(Value, Summary), ShapeError> {
     check_shape(&doc)?;
     let mut summary = Summary::default();
     let top = doc.as_object_mut().expect("checked: object");
     let Some(hooks) = top.get_mut("hooks").and_then(Value::as_object_mut) else {
         return Ok((doc, summary));
     };
-    let emptied = prune(hooks, &mut summary);
+    let emptied = prune(hooks, own, &mut summary);
     drop_empty(hooks, &emptied, &mut summary);
     if hooks.is_empty() && !summary.removed.is_empty() {
         top.shift_remove("hooks");
@@ -176,7 +196,7 @@ pub fn render(doc: &Value) -> String {
 
 /// Removes our entries from every event; drops groups that this emptied (a group that was
 /// already empty is the user's business). Returns the events whose arrays it emptied.
-fn prune(hooks: &mut Map<String, Value>, summary: &mut Summary) -> Vec<String> {
+fn prune(hooks: &mut Map<String, Value>, own: &Ownership, summary: &mut Summary) -> Vec<String> {
     let mut emptied = Vec::new();
     for (event, groups) in hooks.iter_mut() {
         let Some(groups) = groups.as_array_mut() else { continue };
@@ -187,12 +207,19 @@ fn prune(hooks: &mut Map<String, Value>, summary: &mut Summary) -> Vec<String> {
             };
             let had = entries.len();
             entries.retain(|entry| match entry.get("command").and_then(Value::as_str) {
-                Some(cmd) if crate::setup::registrations::is_ours(cmd) => {
+                Some(cmd) if own.owns(cmd) => {
                     summary.removed.push(Removed {
                         event: event.clone(),
                         command: cmd.to_string(),
                     });
                     false
+                }
+                Some(cmd) if own.is_namesake(cmd) => {
+                    summary.left.push(Removed {
+                        event: event.clone(),
+                        command: cmd.to_string(),
+                    });
+                    true
                 }
                 _ => true,
             });
@@ -272,11 +299,11 @@ mod tests {
         assert_eq!(count_groups(&doc, "PostToolUse"), 2);
         assert_eq!(
             doc["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
-            "/opt/fable/fable-evidence"
+            "/opt/fable/fable-evidence # fable"
         );
         assert_eq!(
             doc["hooks"]["PostToolUse"][1]["hooks"][0]["command"],
-            "/opt/fable/fable-fail-streak"
+            "/opt/fable/fable-fail-streak # fable"
         );
         assert_eq!(doc["hooks"]["PreToolUse"][0]["matcher"], "Agent|Task|Workflow");
         assert!(doc["hooks"]["Stop"][0].get("matcher").is_none());
@@ -318,7 +345,7 @@ mod tests {
         assert_eq!(doc["hooks"]["Stop"][0]["hooks"][0]["command"], "notify-send done");
         assert_eq!(
             doc["hooks"]["Stop"][1]["hooks"][0]["command"],
-            "/opt/fable/fable-close-guard"
+            "/opt/fable/fable-close-guard # fable"
         );
     }
 
@@ -350,7 +377,7 @@ mod tests {
     fn mixed_group_keeps_foreign_hook_in_place() {
         let doc = json!({"hooks": {"PostToolUse": [
             {"matcher": "Bash", "hooks": [
-                {"type": "command", "command": "/old/fable-evidence"},
+                {"type": "command", "command": "/old/fable-evidence # fable"},
                 {"type": "command", "command": "my-logger"}
             ]},
             {"matcher": "Edit", "hooks": [{"type": "command", "command": "fmt"}]}
@@ -367,7 +394,7 @@ mod tests {
             s.removed,
             [Removed {
                 event: "PostToolUse".into(),
-                command: "/old/fable-evidence".into()
+                command: "/old/fable-evidence # fable".into()
             }]
         );
     }
@@ -375,7 +402,7 @@ mod tests {
     #[test]
     fn stale_entries_under_unregistered_events_are_pruned() {
         let doc = json!({"hooks": {
-            "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old dir/fable-close-guard'"}]}],
+            "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old dir/fable-close-guard' # fable"}]}],
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo fable-inject"}]}]
         }});
         let (after, s) = install(doc, &ours()).unwrap();
@@ -385,14 +412,21 @@ mod tests {
     }
 
     #[test]
-    fn hand_registered_copy_is_replaced_not_duplicated() {
-        let doc = json!({"hooks": {"PostToolUse": [
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/other/path/fable-evidence"}]}
-        ]}});
-        let (after, _) = install(doc, &ours()).unwrap();
-        let text = render(&after);
-        assert!(!text.contains("/other/path"));
-        assert_eq!(text.matches("fable-evidence").count(), 1);
+    fn a_namesake_outside_our_folders_is_left_and_reported() {
+        let third = json!({"type": "command", "command": "/opt/other/fable-close-guard"});
+        let doc = json!({"hooks": {"Stop": [{"hooks": [third.clone()]}]}});
+        let (after, s) = install(doc.clone(), &ours()).unwrap();
+        assert_eq!(after["hooks"]["Stop"][0]["hooks"][0], third);
+        assert_eq!(s.left.len(), 1);
+        assert!(s.removed.is_empty());
+        let (back, s) = uninstall(after).unwrap();
+        assert_eq!(render(&back), render(&doc));
+        assert_eq!(s.left[0].command, "/opt/other/fable-close-guard");
+        // The same entry in a folder fable installed to is fable's (written before the marker).
+        let own = Ownership::with_dirs([std::path::PathBuf::from("/opt/other")]);
+        let (gone, s) = uninstall_as(doc, &own).unwrap();
+        assert!(!has_event(&gone, "Stop"));
+        assert_eq!(s.removed.len(), 1);
     }
 
     #[test]

@@ -6,9 +6,13 @@
 //! every file fable writes (settings, backup, skill) and every folder on the way from the
 //! project root must be a real file or folder, or absent; a link is refused by name and
 //! nothing is written. In user scope the links are the user's own (dotfile managers): the
-//! settings file is written through its link, but a dangling one is refused rather than
-//! replaced by a regular file, and the backup of a linked file goes to fable's user state
-//! instead of beside the link. A read-only settings file is refused with what to do.
+//! settings file is written through its link, and the backup of a linked file goes to
+//! fable's user state instead of beside the link. A dangling link stays a link: the
+//! installer writes the file it points to only when told to (`--follow-link`), because a
+//! link to a missing file is as often a dotfile repository not checked out yet as a file
+//! the user wants created, and replacing the link with a regular file (what a plain
+//! rename does) silently cuts it off from the dotfiles. A read-only settings file is
+//! refused with what to do.
 
 use crate::error::{Error, Result};
 use std::fs;
@@ -43,6 +47,12 @@ pub fn backup_path(settings: &Path) -> PathBuf {
     if !is_link(settings) && !is_link(&b) {
         return b;
     }
+    state_backup_path(settings)
+}
+
+/// The backup of `settings` in fable's user state, named after the settings path: where
+/// backups go that must not stay in a project (or beside a link).
+pub fn state_backup_path(settings: &Path) -> PathBuf {
     let flat: String = settings
         .to_string_lossy()
         .chars()
@@ -63,9 +73,37 @@ pub fn backup_path(settings: &Path) -> PathBuf {
 /// What a backup's name ends with, beside its original.
 pub const BACKUP_SUFFIX: &str = ".fable-backup";
 
+/// The file a dangling link at `p` points to, following a chain of links to its missing
+/// end; `None` when `p` is not a dangling link, or is a loop of links.
+pub fn dangling_target(p: &Path) -> Option<PathBuf> {
+    if !is_link(p) || fs::metadata(p).is_ok() {
+        return None;
+    }
+    let mut cur = p.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&cur) {
+            Ok(t) if t.is_absolute() => cur = t,
+            Ok(t) => cur = cur.parent().unwrap_or(Path::new(".")).join(t),
+            Err(_) => return Some(cur),
+        }
+    }
+    None
+}
+
+/// What to do with a dangling user-scope settings link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dangling {
+    /// Refuse, naming the link, its target and `--follow-link` (install without the flag).
+    Refuse,
+    /// Write the file it points to (install with `--follow-link`).
+    WriteTarget,
+    /// Nothing will be created, so nothing to refuse (uninstall: no file, no hooks).
+    NotWriting,
+}
+
 /// Refuses, before anything is written, a target the installer must not write:
 /// `in_repo` for project and local scope, `settings` and `skill` the files it writes.
-pub fn check(in_repo: bool, settings: &Path, skill: &Path) -> Result<()> {
+pub fn check(in_repo: bool, settings: &Path, skill: &Path, dangling: Dangling) -> Result<()> {
     let settings = &settings.to_path_buf();
     if in_repo {
         // From the `.claude` folder down: the folders, then every file fable writes.
@@ -86,15 +124,21 @@ pub fn check(in_repo: bool, settings: &Path, skill: &Path) -> Result<()> {
         if let Some(p) = paths.iter().find(|p| is_link(p)) {
             return Err(link_error(p));
         }
-    } else if is_link(settings) && fs::metadata(settings).is_err() {
-        return Err(Error::msg(format!(
-            "{}: is a link to a missing file ({}); fable keeps it a link. Create the file it points to \
-             (or remove the link) and run again; nothing was written",
-            settings.display(),
-            fs::read_link(settings)
-                .map(|t| t.display().to_string())
-                .unwrap_or_default()
-        )));
+    } else if is_link(settings) && fs::metadata(settings).is_err() && dangling != Dangling::NotWriting {
+        let Some(target) = dangling_target(settings) else {
+            return Err(Error::msg(format!(
+                "{}: is a loop of symbolic links; fix or remove it and run again; nothing was written",
+                settings.display()
+            )));
+        };
+        if dangling == Dangling::Refuse {
+            return Err(Error::msg(format!(
+                "{}: is a link to a missing file ({}); fable keeps the link and wrote nothing. Create that \
+                 file, or run again with --follow-link to write the settings there",
+                settings.display(),
+                target.display()
+            )));
+        }
     }
     if let Ok(m) = fs::metadata(settings) {
         if m.permissions().mode() & 0o200 == 0 {

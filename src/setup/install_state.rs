@@ -1,0 +1,218 @@
+//! What `fable install` did to each settings file, remembered in user state so that
+//! `fable uninstall` can undo exactly that and no more.
+//!
+//! `${XDG_STATE_HOME:-~/.local/state}/fable/installs.json` (0600, folder 0700) maps each
+//! settings path to a [`Record`]: the folders fable installed binaries to (entries written
+//! before the `# fable` marker existed are recognised by those, see
+//! [`crate::setup::registrations`]), whether the settings file and which folders did not
+//! exist before fable's first install (so uninstall can remove a `{}` file and empty
+//! folders it created, and nothing the user had), and the backups it left beside the file.
+//!
+//! The record lives outside every project on purpose: a repository must not be able to
+//! tell `fable uninstall` that a file of the user's is fable's to delete. A missing or
+//! unreadable record only makes uninstall more conservative (it removes fable's entries and
+//! leaves files and folders in place).
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const FILE: &str = "installs.json";
+
+/// The whole state file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Installs {
+    #[serde(default = "one")]
+    pub v: u32,
+    /// Settings path (as fable addressed it) → what fable did to it.
+    #[serde(default)]
+    pub installs: BTreeMap<String, Record>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// What fable did to one settings file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    #[serde(default)]
+    pub scope: String,
+    /// Every folder fable registered binaries from for this file, oldest first.
+    #[serde(default)]
+    pub bin_dirs: Vec<PathBuf>,
+    /// The settings file did not exist before fable wrote it.
+    #[serde(default)]
+    pub created_file: bool,
+    /// Folders fable created on the way to the settings file and the skill, outermost first.
+    #[serde(default)]
+    pub created_dirs: Vec<PathBuf>,
+    /// Backups fable wrote (beside the settings file, or in user state).
+    #[serde(default)]
+    pub backups: Vec<PathBuf>,
+}
+
+/// The state file's path, when a state folder can be named.
+pub fn path(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    crate::session_state::user_state_dir(get).map(|d| d.join(FILE))
+}
+
+/// The state file's path from this process's environment.
+pub fn path_from_env() -> Option<PathBuf> {
+    path(|k| std::env::var(k).ok())
+}
+
+/// Reads the state file; a missing or unreadable one records nothing.
+pub fn load(path: &Path) -> Installs {
+    fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Writes the state file atomically, private to the user.
+pub fn save(path: &Path, state: &Installs) -> Result<()> {
+    let dir = path.parent().ok_or_else(|| Error::msg("state file has no folder"))?;
+    crate::session_state::mkdir_private(dir)?;
+    let mut body = serde_json::to_string_pretty(state).map_err(|e| Error::msg(e.to_string()))?;
+    body.push('\n');
+    crate::atomic_file::write(path, body.as_bytes(), crate::atomic_file::Perms::Private, true)
+}
+
+impl Installs {
+    /// The record key of a settings path.
+    pub fn key(settings: &Path) -> String {
+        settings.to_string_lossy().into_owned()
+    }
+
+    pub fn get(&self, settings: &Path) -> Option<&Record> {
+        self.installs.get(&Self::key(settings))
+    }
+
+    /// Every folder fable installed binaries to, for any settings file: a fable binary
+    /// there is fable's wherever it is registered.
+    pub fn all_bin_dirs(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for d in self.installs.values().flat_map(|r| r.bin_dirs.iter()) {
+            if !out.contains(d) {
+                out.push(d.clone());
+            }
+        }
+        out
+    }
+
+    /// Folds one install into the record of `settings`: a file or folder counts as fable's
+    /// when this install or an earlier recorded one created it.
+    pub fn note_install(&mut self, settings: &Path, scope: &str, bin_dir: &Path, fresh: &Fresh, backup: Option<&Path>) {
+        let r = self.installs.entry(Self::key(settings)).or_default();
+        r.scope = scope.to_string();
+        push_unique(&mut r.bin_dirs, bin_dir);
+        r.created_file |= fresh.file;
+        for d in &fresh.dirs {
+            push_unique(&mut r.created_dirs, d);
+        }
+        r.created_dirs.sort_by_key(|d| d.components().count());
+        if let Some(b) = backup {
+            push_unique(&mut r.backups, b);
+        }
+    }
+
+    /// Forgets `settings` (after an uninstall); returns its record.
+    pub fn forget(&mut self, settings: &Path) -> Option<Record> {
+        self.installs.remove(&Self::key(settings))
+    }
+}
+
+fn push_unique(v: &mut Vec<PathBuf>, p: &Path) {
+    if !v.iter().any(|x| x == p) {
+        v.push(p.to_path_buf());
+    }
+}
+
+/// What did not exist before an install: the settings file, and the folders on the way
+/// to it and to the skill.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fresh {
+    pub file: bool,
+    pub dirs: Vec<PathBuf>,
+}
+
+/// Looks, before anything is written, at what an install would create.
+pub fn fresh_before_install(settings: &Path, skill: Option<&Path>) -> Fresh {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut consider = |d: &Path| {
+        // Up from the file while the folder is missing: those are the ones a write creates.
+        let mut cur = Some(d);
+        while let Some(p) = cur {
+            if p.as_os_str().is_empty() || p.symlink_metadata().is_ok() {
+                break;
+            }
+            push_unique(&mut dirs, p);
+            cur = p.parent();
+        }
+    };
+    if let Some(p) = settings.parent() {
+        consider(p);
+    }
+    if let Some(p) = skill.and_then(Path::parent) {
+        consider(p);
+    }
+    dirs.sort_by_key(|d| d.components().count());
+    Fresh {
+        file: settings.symlink_metadata().is_err(),
+        dirs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_lists_missing_folders_outermost_first() {
+        let t = tempfile::tempdir().unwrap();
+        let c = t.path().join(".claude");
+        let f = fresh_before_install(&c.join("settings.json"), Some(&c.join("skills/fable/SKILL.md")));
+        assert!(f.file);
+        assert_eq!(f.dirs, [c.clone(), c.join("skills"), c.join("skills/fable")]);
+        fs::create_dir_all(c.join("skills")).unwrap();
+        fs::write(c.join("settings.json"), "{}").unwrap();
+        let f = fresh_before_install(&c.join("settings.json"), Some(&c.join("skills/fable/SKILL.md")));
+        assert!(!f.file);
+        assert_eq!(f.dirs, [c.join("skills/fable")]);
+    }
+
+    #[test]
+    fn records_accumulate_and_round_trip() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("state/installs.json");
+        let s = Path::new("/p/.claude/settings.json");
+        let mut st = load(&p);
+        let fresh = Fresh {
+            file: true,
+            dirs: vec!["/p/.claude".into()],
+        };
+        st.note_install(s, "project", Path::new("/bin/a"), &fresh, None);
+        st.note_install(
+            s,
+            "project",
+            Path::new("/bin/b"),
+            &Fresh::default(),
+            Some(Path::new("/b")),
+        );
+        save(&p, &st).unwrap();
+        let back = load(&p);
+        let r = back.get(s).unwrap();
+        assert!(
+            r.created_file,
+            "a later install does not forget that fable created the file"
+        );
+        assert_eq!(r.bin_dirs, [PathBuf::from("/bin/a"), PathBuf::from("/bin/b")]);
+        assert_eq!(r.backups, [PathBuf::from("/b")]);
+        assert_eq!(back.all_bin_dirs().len(), 2);
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+}
