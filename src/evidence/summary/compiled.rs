@@ -173,13 +173,16 @@ fn build_verdict(maven: Option<&str>, line: &str) -> Option<bool> {
         Some("BUILD FAILURE") => return Some(true),
         _ => {}
     }
-    if line.starts_with("BUILD SUCCESSFUL in ") {
-        Some(false)
-    } else if line.starts_with("BUILD FAILED in ") {
-        Some(true)
-    } else {
-        None
-    }
+    let (failed, took) = match line.strip_prefix("BUILD SUCCESSFUL in ") {
+        Some(took) => (false, took),
+        None => (true, line.strip_prefix("BUILD FAILED in ")?),
+    };
+    // Gradle's duration (`3s`, `1m 5s`), so "BUILD FAILED in staging" is not a verdict.
+    let duration = took.split(' ').all(|t| {
+        let unit = t.trim_start_matches(|c: char| c.is_ascii_digit());
+        unit.len() < t.len() && matches!(unit, "ms" | "s" | "m" | "h")
+    });
+    duration.then_some(failed)
 }
 
 #[cfg(test)]
@@ -211,7 +214,9 @@ mod tests {
     fn build_verdict_alone() {
         assert_eq!(jvm("[INFO] BUILD FAILURE\n").unwrap().summary.errors, Some(1));
         assert_eq!(jvm("BUILD SUCCESSFUL in 4s\n").unwrap().summary.errors, Some(0));
+        assert_eq!(jvm("BUILD FAILED in 1m 5s\n").unwrap().summary.errors, Some(1));
         assert_eq!(jvm("the BUILD FAILURE was fixed\n"), None);
+        assert_eq!(jvm("BUILD FAILED in staging\n"), None);
     }
 
     #[test]

@@ -58,11 +58,21 @@ pub(super) struct Found {
     pub summary: Summary,
 }
 
-/// A regex compiled at most once per process, and only when a caller's literal gate let
-/// the text through. `None` (never in practice: the patterns are constants under test)
-/// keeps the hook fail-open instead of panicking.
+/// A regex compiled at most once per process, and only when a line has passed its
+/// caller's literal check: compiling costs more than scanning a whole tail by hand, and the
+/// hook pays it on every call that reaches it. `None` (never in practice: the patterns are
+/// constants under test) keeps the hook fail-open instead of panicking.
 pub(super) fn compiled(cell: &'static OnceLock<Option<Regex>>, source: &str) -> Option<&'static Regex> {
+    #[cfg(test)]
+    REGEX_USES.with(|n| n.set(n.get() + 1));
     cell.get_or_init(|| Regex::new(source).ok()).as_ref()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How often this thread asked for a regex: the gating test's witness (per thread, so
+    /// parallel tests do not disturb it).
+    pub(super) static REGEX_USES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// `static`-backed [`compiled`] in one expression: `regex!(r"^ok$")?`.

@@ -89,10 +89,36 @@ mod tests {
             "3 tests failed on CI yesterday, 12 passed after the fix\n",
             "all tests passed\n",
             "Build failed: see log\n",
+            "BUILD FAILED in staging, 2 failed checks\n",
+            "Found 3 errors in the logs\n",
+            "# pass the butter\n",
+            "  2 passing cars (fast)\n",
+            "Ran 3 tests in my head\nOK\n",
+            "ok  everything is fine\nFAIL: not really\n",
             "",
         ] {
             assert_eq!(parse("make", tail), None, "{tail:?}");
         }
+    }
+
+    #[test]
+    fn only_cargo_shaped_lines_reach_a_regex() {
+        let uses = || counts::REGEX_USES.with(|n| n.get());
+        let before = uses();
+        for tail in [
+            "2026-12-03 WARN retrying failed request (attempt 2)\ntest results are in\n",
+            "===== 3 failed, 12 passed, 1 skipped in 0.12s =====\n",
+            "Tests:       1 failed, 11 passed, 12 total\n",
+            "error: could not find `Cargo.toml`\nerror: test failed to start\n",
+        ] {
+            parse("x", tail);
+        }
+        assert_eq!(uses(), before, "a regex was asked for");
+        parse(
+            "cargo test",
+            "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        );
+        assert_eq!(uses(), before + 1);
     }
 
     #[test]

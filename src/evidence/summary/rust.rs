@@ -17,19 +17,20 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
     if !gated {
         return None;
     }
-    let result = regex!(
-        r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out"
-    )?;
-    let compile = regex!(r"^error: could not compile `([^`]+)`(?: \(([^)]*)\))?(?: due to (\d+ )?previous errors?)?")?;
-    let aborting = regex!(r"^error: aborting due to (\d+ )?previous errors?")?;
-
     let (mut at, mut tests, mut any_result) = (None, Summary::default(), false);
     let (mut failed_binaries, mut test_failed_lines) = (0u64, 0u64);
     // Per crate, the largest error count: `(lib)` and `(lib test)` report the same errors.
     let mut by_crate: BTreeMap<&str, u64> = BTreeMap::new();
     let mut aborted = 0u64;
     for (offset, line) in lines(tail) {
-        if let Some(c) = result.captures(line) {
+        // Each regex is compiled only once a line starts with its literal prefix.
+        if line.starts_with("test result: ") {
+            let re = regex!(
+                r"^test result: (ok|FAILED)\. ([0-9]+) passed; ([0-9]+) failed; ([0-9]+) ignored; [0-9]+ measured; [0-9]+ filtered out"
+            );
+            let Some(c) = re.and_then(|re| re.captures(line)) else {
+                continue;
+            };
             any_result = true;
             failed_binaries += u64::from(&c[1] == "FAILED");
             tests = tests.add(Summary {
@@ -40,14 +41,23 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
             });
         } else if line.starts_with("error: test failed, to rerun pass") {
             test_failed_lines += 1;
-        } else if let Some(c) = compile.captures(line) {
+        } else if line.starts_with("error: could not compile `") {
+            let re =
+                regex!(r"^error: could not compile `([^`]+)`(?: \([^)]*\))?(?: due to ([0-9]+ )?previous errors?)?");
+            let Some(c) = re.and_then(|re| re.captures(line)) else {
+                continue;
+            };
             let n = c
-                .get(3)
+                .get(2)
                 .map_or(Some(1), |m| m.as_str().trim().parse().ok())
                 .unwrap_or(1);
             let worst = by_crate.entry(c.get(1).map_or("", |m| m.as_str())).or_default();
             *worst = (*worst).max(n);
-        } else if let Some(c) = aborting.captures(line) {
+        } else if line.starts_with("error: aborting due to ") {
+            let re = regex!(r"^error: aborting due to ([0-9]+ )?previous errors?");
+            let Some(c) = re.and_then(|re| re.captures(line)) else {
+                continue;
+            };
             aborted += c.get(1).and_then(|m| m.as_str().trim().parse().ok()).unwrap_or(1);
         } else {
             continue;
@@ -84,9 +94,12 @@ pub(super) fn nextest(tail: &str) -> Option<Found> {
     if !tail.contains("Summary [") {
         return None;
     }
-    let re = regex!(r"^\s*Summary \[\s*[\d.]+m?s\] \d+(?:/\d+)? tests? run: (.+)$")?;
     let (at, list) = lines(tail)
-        .filter_map(|(at, line)| Some((at, re.captures(line)?.get(1)?.as_str())))
+        .filter(|(_, line)| line.trim_start().starts_with("Summary ["))
+        .filter_map(|(at, line)| {
+            let re = regex!(r"^\s*Summary \[\s*[0-9.]+m?s\] [0-9]+(?:/[0-9]+)? tests? run: (.+)$")?;
+            Some((at, re.captures(line)?.get(1)?.as_str()))
+        })
         .last()?;
     let list = without_parentheticals(list);
     let parts = tally(&list, ",")?;
