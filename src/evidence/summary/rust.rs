@@ -1,0 +1,198 @@
+//! Rust: `cargo test` (one `test result:` line per test binary, summed), compile errors
+//! from any cargo command, and `cargo nextest`'s single `Summary` line.
+
+use super::counts::{count_of, lines, num, regex, tally, Found, Summary};
+use std::collections::BTreeMap;
+
+/// `cargo test`, `cargo build`/`check`/`clippy` and bare `rustc`.
+///
+/// Test result lines are taken only at column 0: nextest indents the libtest output it
+/// captures (its own `Summary` line is the authority there) and `git log` indents commit
+/// messages that quote a result.
+pub(super) fn cargo(tail: &str) -> Option<Found> {
+    let gated = tail.contains("test result: ")
+        || tail.contains("error: test failed")
+        || tail.contains("could not compile")
+        || tail.contains("error: aborting due to");
+    if !gated {
+        return None;
+    }
+    let (mut at, mut tests, mut any_result) = (None, Summary::default(), false);
+    let (mut failed_binaries, mut test_failed_lines) = (0u64, 0u64);
+    // Per crate, the largest error count: `(lib)` and `(lib test)` report the same errors.
+    let mut by_crate: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut aborted = 0u64;
+    for (offset, line) in lines(tail) {
+        // Each regex is compiled only once a line starts with its literal prefix.
+        if line.starts_with("test result: ") {
+            let re = regex!(
+                r"^test result: (ok|FAILED)\. ([0-9]+) passed; ([0-9]+) failed; ([0-9]+) ignored; [0-9]+ measured; [0-9]+ filtered out"
+            );
+            let Some(c) = re.and_then(|re| re.captures(line)) else {
+                continue;
+            };
+            any_result = true;
+            failed_binaries += u64::from(&c[1] == "FAILED");
+            tests = tests.add(Summary {
+                passed: num(&c, 2),
+                failed: num(&c, 3),
+                skipped: num(&c, 4),
+                errors: None,
+            });
+        } else if line.starts_with("error: test failed, to rerun pass") {
+            test_failed_lines += 1;
+        } else if line.starts_with("error: could not compile `") {
+            let re =
+                regex!(r"^error: could not compile `([^`]+)`(?: \([^)]*\))?(?: due to ([0-9]+ )?previous errors?)?");
+            let Some(c) = re.and_then(|re| re.captures(line)) else {
+                continue;
+            };
+            let n = c
+                .get(2)
+                .map_or(Some(1), |m| m.as_str().trim().parse().ok())
+                .unwrap_or(1);
+            let worst = by_crate.entry(c.get(1).map_or("", |m| m.as_str())).or_default();
+            *worst = (*worst).max(n);
+        } else if line.starts_with("error: aborting due to ") {
+            let re = regex!(r"^error: aborting due to ([0-9]+ )?previous errors?");
+            let Some(c) = re.and_then(|re| re.captures(line)) else {
+                continue;
+            };
+            aborted += c.get(1).and_then(|m| m.as_str().trim().parse().ok()).unwrap_or(1);
+        } else {
+            continue;
+        }
+        at = Some(offset);
+    }
+    // A binary that crashed (signal, abort) prints `error: test failed` with no result line.
+    let crashed = test_failed_lines.saturating_sub(failed_binaries);
+    let compile_errors = if by_crate.is_empty() {
+        aborted
+    } else {
+        by_crate.values().sum()
+    };
+    let errors = crashed + compile_errors;
+    let summary = if any_result {
+        Summary {
+            errors: Some(errors),
+            ..tests
+        }
+    } else if errors > 0 {
+        Summary {
+            errors: Some(errors),
+            ..Summary::default()
+        }
+    } else {
+        return None;
+    };
+    Some(Found { at: at?, summary })
+}
+
+/// `cargo nextest run`: `Summary [ 1.2s] 12 tests run: 11 passed, 1 failed, 0 skipped`,
+/// with optional parentheticals (`3 passed (1 slow)`) and, when cancelled, `3/5 tests run`.
+pub(super) fn nextest(tail: &str) -> Option<Found> {
+    if !tail.contains("Summary [") {
+        return None;
+    }
+    let (at, list) = lines(tail)
+        .filter(|(_, line)| line.trim_start().starts_with("Summary ["))
+        .filter_map(|(at, line)| {
+            let re = regex!(r"^\s*Summary \[\s*[0-9.]+m?s\] [0-9]+(?:/[0-9]+)? tests? run: (.+)$")?;
+            Some((at, re.captures(line)?.get(1)?.as_str()))
+        })
+        .last()?;
+    let list = without_parentheticals(list);
+    let parts = tally(&list, ",")?;
+    let summary = Summary {
+        passed: Some(count_of(&parts, &["passed"])),
+        failed: Some(count_of(&parts, &["failed", "timed out"])),
+        skipped: Some(count_of(&parts, &["skipped"])),
+        errors: Some(count_of(&parts, &["exec failed"])),
+    };
+    Some(Found { at, summary })
+}
+
+/// `3 passed (1 slow), 1 failed` → `3 passed, 1 failed`.
+fn without_parentheticals(list: &str) -> String {
+    let mut out = String::with_capacity(list.len());
+    let mut depth = 0usize;
+    for c in list.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_every_binary_and_counts_a_crashed_one() {
+        let tail = "test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\
+                    error: test failed, to rerun pass `--test it`\n\nCaused by:\n  process didn't exit \
+                    successfully: (signal: 11, SIGSEGV: invalid memory reference)\n\
+                    test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out\n\
+                    error: test failed, to rerun pass `--lib`\n";
+        let s = cargo(tail).unwrap().summary;
+        assert_eq!(
+            s,
+            Summary {
+                passed: Some(4),
+                failed: Some(2),
+                skipped: Some(1),
+                errors: Some(1)
+            }
+        );
+    }
+
+    #[test]
+    fn compile_errors_count_once_per_crate() {
+        let tail = "error: could not compile `a` (lib) due to 2 previous errors\n\
+                    error: could not compile `a` (lib test) due to 2 previous errors\n\
+                    error: could not compile `b` (bin \"b\") due to 1 previous error; 3 warnings emitted\n";
+        assert_eq!(cargo(tail).unwrap().summary.errors, Some(3));
+        assert_eq!(
+            cargo("error: could not compile `old` due to previous error\n")
+                .unwrap()
+                .summary
+                .errors,
+            Some(1)
+        );
+        assert_eq!(
+            cargo("error: aborting due to 4 previous errors\n")
+                .unwrap()
+                .summary
+                .errors,
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn indented_results_are_not_cargo_test() {
+        assert_eq!(
+            cargo("    test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n"),
+            None
+        );
+        assert_eq!(cargo("the test result: was fine\n"), None);
+    }
+
+    #[test]
+    fn nextest_variants() {
+        let s = nextest("     Summary [   2.001s] 3/5 tests run: 2 passed (1 slow), 1 timed out, 2 skipped\n").unwrap();
+        assert_eq!(
+            s.summary,
+            Summary {
+                passed: Some(2),
+                failed: Some(1),
+                skipped: Some(2),
+                errors: Some(0)
+            }
+        );
+        assert_eq!(nextest("Summary [ 1s] of the meeting: 3 people\n"), None);
+    }
+}
