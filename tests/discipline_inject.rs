@@ -50,7 +50,10 @@ fn opus_gets_conservative() {
 #[test]
 fn no_model_is_conservative_and_unknown() {
     let c = ctx(&active(), None, &[]);
-    assert!(c.contains("CONSERVATIVE") && c.contains("not reported at session start"), "{c}");
+    assert!(
+        c.contains("CONSERVATIVE") && c.contains("not reported at session start"),
+        "{c}"
+    );
 }
 
 #[test]

@@ -151,3 +151,54 @@ fn a_citation_carrying_a_secret_matches_its_redacted_record() {
     let o = p.stop();
     assert_eq!(stop_code(&o), 0, "{}", said(&o));
 }
+
+/// A real cargo-test tail, as `cargo test 2>&1 | tail -5` leaves it.
+const CARGO_FAIL_TAIL: &str = "failures:\n    tests::parses_empty\n\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+const CARGO_PASS_TAIL: &str = "running 3 tests\ntest a ... ok\ntest b ... ok\ntest c ... ok\n\ntest result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+
+fn logged_run(p: &Proj, cmd: &str, stdout: &str) {
+    let mut v = success("s", cmd);
+    v["tool_response"]["stdout"] = json!(stdout);
+    let o = p.hook("fable-evidence", v);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn a_piped_run_whose_output_reports_failures_is_no_pass() {
+    let p = Proj::new();
+    let cmd = "cargo test 2>&1 | tail -5";
+    logged_run(&p, cmd, CARGO_FAIL_TAIL);
+    let rec = p.records().pop().unwrap();
+    assert_eq!(
+        (rec["exit"].as_i64(), rec["summary"]["failed"].as_u64()),
+        (Some(0), Some(1)),
+        "{rec}"
+    );
+    p.ledger(&format!("- [x] 1. parser -- evidence: `{cmd}` -> all green\n"));
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("its output reports failures"), "{}", said(&o));
+    logged_run(&p, cmd, CARGO_PASS_TAIL);
+    assert_eq!(stop_code(&p.stop()), 0, "{}", said(&p.stop()));
+}
+
+#[test]
+fn an_inflated_count_blocks_and_the_true_count_is_allowed() {
+    let p = Proj::new();
+    logged_run(&p, "cargo test", CARGO_PASS_TAIL);
+    p.ledger("- [x] 1. parser -- evidence: `cargo test` -> 12 passed, 0 failed\n");
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2);
+    assert!(
+        said(&o).contains("the note says 12 passed, but the newest run of `cargo test` shows 3 passed"),
+        "{}",
+        said(&o)
+    );
+    p.ledger("- [x] 1. parser -- evidence: `cargo test` -> 3 passed, 0 failed\n");
+    assert_eq!(stop_code(&p.stop()), 0, "{}", said(&p.stop()));
+    // A format fable does not know changes nothing.
+    let q = Proj::new();
+    logged_run(&q, "./run-checks", "all 12 checks fine\n");
+    q.ledger("- [x] 1. checks -- evidence: `./run-checks` -> 12 passed\n");
+    assert_eq!(stop_code(&q.stop()), 0, "{}", said(&q.stop()));
+}

@@ -98,6 +98,8 @@ fn parallel_guards_on_one_session_keep_the_streak_exact() {
                 .current_dir(&root)
                 .env("XDG_STATE_HOME", &state)
                 .env("FABLE_CONFIG_DIR", &state)
+                // Every one of the many Stops must block: no limit on blocks in a row.
+                .env("FABLE_STOP_BLOCKS", "1000000")
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())

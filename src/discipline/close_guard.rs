@@ -16,7 +16,7 @@
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::discipline::replay;
-use crate::discipline::{claims, round};
+use crate::discipline::{claims, round, stated_counts};
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 
@@ -70,6 +70,20 @@ pub fn uncorroborated_in<'a>(
         for cited in card.citations() {
             if let Some(msg) = corroborate::explain(&cited, &index.verdict(&cited)) {
                 out.push((card, msg));
+            }
+        }
+        // Counts a note states must agree with the run it cites (when the run's summary
+        // carries them).
+        for note in card.notes_of(NoteKind::Evidence) {
+            let stated = stated_counts::stated(&note.body);
+            if stated.is_empty() {
+                continue;
+            }
+            for span in ledger::backtick_spans(&note.body) {
+                let summary = index.newest(&span).filter(|r| r.passed()).and_then(|r| r.summary);
+                if let Some(msg) = summary.and_then(|s| stated_counts::contradiction(&span, &stated, &s)) {
+                    out.push((card, msg));
+                }
             }
         }
     }

@@ -177,6 +177,8 @@ struct Lite<'a> {
     ok: bool,
     #[serde(default, borrow)]
     event: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    summary: Option<crate::evidence::summary::Summary>,
 }
 
 /// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
@@ -247,6 +249,7 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
         }
         let rec = Record {
             event: lite.event.map(|e| e.into_owned()),
+            summary: lite.summary,
             ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         };
         let why = match (sealer, seal::parts(line)) {
@@ -315,6 +318,9 @@ pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
         Verdict::Unverified { why } => Some(format!(
             "`{cited}` is in the evidence log only in records that do not count: {} — run exactly this command again",
             why.says()
+        )),
+        Verdict::LastFailed { exit: Some(0) } => Some(format!(
+            "`{cited}` exited 0 on its latest run, but its output reports failures (a pipe hides the exit status) — fix them and run it again"
         )),
         Verdict::LastFailed { exit } => Some(format!(
             "`{cited}` failed on its latest run (exit {}) — fix it and run it again until it passes",

@@ -148,7 +148,9 @@ pub fn context_text(
     match model {
         Some(m) => s.push_str(&format!("Session model: {m}.\n")),
         // Claude Code 2.1.x names no model at startup; the spawn guard reads the transcript.
-        None => s.push_str("Session model: not reported at session start (the spawn guard reads it from the transcript).\n"),
+        None => {
+            s.push_str("Session model: not reported at session start (the spawn guard reads it from the transcript).\n")
+        }
     }
     s.push_str(tier_text(tier));
     s.push('\n');

@@ -26,4 +26,5 @@ pub mod replay;
 pub mod round;
 pub mod session_model;
 pub mod spawn_guard;
+pub mod stated_counts;
 pub mod status;

@@ -36,7 +36,9 @@ fn model_of_line(line: &[u8]) -> Option<String> {
     if v["type"] != "assistant" || v["isSidechain"] == true {
         return None;
     }
-    let m = v["message"]["model"].as_str().or_else(|| v["requestedModel"].as_str())?;
+    let m = v["message"]["model"]
+        .as_str()
+        .or_else(|| v["requestedModel"].as_str())?;
     let m = m.trim();
     (!m.is_empty() && !m.starts_with('<')).then(|| m.to_string())
 }

@@ -42,6 +42,10 @@ pub struct Record {
     pub ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trust: Option<String>,
+    /// The counts the tool printed in its closing summary (`summary`): a run whose
+    /// summary shows failures is not a pass, whatever its exit status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<crate::evidence::summary::Summary>,
     /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -77,14 +81,18 @@ impl Record {
             agent: None,
             ms: None,
             trust: None,
+            summary: None,
             chain: None,
             mac: None,
         }
     }
 
-    /// True when the record proves a clean run: the host said success and the exit was 0.
+    /// True when the record proves a clean run: the host said success, the exit was 0,
+    /// and the output's own summary (when one was recognised) shows no failure — so
+    /// `cargo test 2>&1 | tail -5`, which exits 0 through the pipe, is no pass when its
+    /// tail says `1 failed`.
     pub fn passed(&self) -> bool {
-        self.ok && self.exit == Some(0)
+        self.ok && self.exit == Some(0) && !self.summary.is_some_and(|s| s.shows_failure())
     }
 
     /// Serialises to one compact JSON line, newline included.
@@ -235,6 +243,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         agent: input.agent_id.clone(),
         ms: input.duration_ms,
         trust: None,
+        summary: crate::evidence::summary::parse(&cmd, &output),
         chain: None,
         mac: None,
     })
