@@ -205,7 +205,7 @@ fn ancestor_02_commands_are_absolute_paths() {
     let s = Sandbox::new();
     s.install_ok();
     let cmds = commands(&s.read());
-    assert_eq!(cmds.len(), 9);
+    assert_eq!(cmds.len(), 10);
     for c in cmds {
         let p = PathBuf::from(program(&c));
         assert!(p.is_absolute(), "{c}");
@@ -227,9 +227,18 @@ fn ancestor_04_post_tool_use_matcher_is_bash() {
     let s = Sandbox::new();
     s.install_ok();
     let doc = s.read();
+    // Bash groups, plus the evidence hook's group for file edits (issue 11: freshness).
     for e in ["PostToolUse", "PostToolUseFailure"] {
-        assert!(groups(&doc, e).iter().all(|g| g["matcher"] == "Bash"), "{e}");
+        assert!(
+            groups(&doc, e)
+                .iter()
+                .all(|g| g["matcher"] == "Bash" || g["matcher"] == "Write|Edit|MultiEdit|NotebookEdit"),
+            "{e}"
+        );
     }
+    assert!(groups(&doc, "PostToolUseFailure")
+        .iter()
+        .all(|g| g["matcher"] == "Bash"));
 }
 
 #[test]
@@ -244,8 +253,8 @@ fn ancestor_05_idempotent_group_counts_keep_both_post_tool_use_groups() {
     assert_eq!(count("PreToolUse"), 2);
     assert_eq!(
         count("PostToolUse"),
-        2,
-        "PR #1 regression: both PostToolUse/Bash groups must survive"
+        3,
+        "PR #1 regression: both PostToolUse/Bash groups (and the edit group) must survive"
     );
     assert_eq!(count("PostToolUseFailure"), 2);
     assert_eq!(count("Stop"), 1);
@@ -255,7 +264,8 @@ fn ancestor_05_idempotent_group_counts_keep_both_post_tool_use_groups() {
         .map(|g| program(g["hooks"][0]["command"].as_str().unwrap()))
         .collect();
     assert!(post[0].ends_with("/fable-evidence"));
-    assert!(post[1].ends_with("/fable-fail-streak"));
+    assert!(post[1].ends_with("/fable-evidence"));
+    assert!(post[2].ends_with("/fable-fail-streak"));
 }
 
 #[test]
@@ -278,7 +288,7 @@ fn ancestor_07_08_preserves_the_users_hook_and_adds_alongside() {
         foreign_settings()["hooks"]["PostToolUse"][0],
         "user's group kept first, unchanged"
     );
-    assert_eq!(post.len(), 3, "user's group plus our two");
+    assert_eq!(post.len(), 4, "user's group plus our three");
     assert_eq!(groups(&doc, "Stop")[0], foreign_settings()["hooks"]["Stop"][0]);
     assert_eq!(groups(&doc, "Stop").len(), 2);
 }
@@ -308,8 +318,8 @@ fn ancestor_09_10_11_repoints_without_stale_paths_or_duplicates() {
         "stale path left:\n{text}"
     );
     // 11: no duplicates.
-    assert_eq!(commands(&doc).len(), 9);
-    assert_eq!(groups(&doc, "PostToolUse").len(), 2);
+    assert_eq!(commands(&doc).len(), 10);
+    assert_eq!(groups(&doc, "PostToolUse").len(), 3);
 }
 
 #[test]
@@ -431,7 +441,7 @@ fn commands_with_spaces_run_through_sh() {
         assert_eq!(stdout_of(&out), format!("ran {name} 0\n"));
         ran += 1;
     }
-    assert_eq!(ran, 9);
+    assert_eq!(ran, 10);
 }
 
 #[test]
@@ -490,7 +500,7 @@ fn hand_registered_namesake_elsewhere_is_left_and_named() {
     );
     let cmds = commands(&s.read());
     assert!(cmds.contains(&"/other/path/fable-evidence".to_string()));
-    assert_eq!(groups(&s.read(), "PostToolUse").len(), 3);
+    assert_eq!(groups(&s.read(), "PostToolUse").len(), 4);
 }
 
 #[test]
@@ -511,7 +521,7 @@ fn foreign_hook_in_a_mixed_group_keeps_its_place() {
         json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "echo fable-evidence is not ours"}]})
     );
     assert_eq!(post[1]["matcher"], "Edit");
-    assert_eq!(post.len(), 4);
+    assert_eq!(post.len(), 5);
     s.fable().arg("uninstall").assert().success();
     assert_eq!(groups(&s.read(), "PostToolUse").len(), 2);
 }
@@ -535,7 +545,7 @@ fn scopes_write_the_right_files() {
     let s = Sandbox::new();
     s.install().arg("--project").assert().success();
     let project_settings = s.project().join(".claude/settings.json");
-    assert_eq!(groups(&read_json(&project_settings), "PostToolUse").len(), 2);
+    assert_eq!(groups(&read_json(&project_settings), "PostToolUse").len(), 3);
     assert!(s.project().join(".claude/skills/fable/SKILL.md").is_file());
     assert!(!s.settings().exists(), "user settings must not be touched");
     assert!(!s.project().join(".claude/settings.local.json").exists());
@@ -588,7 +598,7 @@ fn dry_run_writes_nothing() {
     assert!(out.status.success());
     assert!(!s.config().exists(), "dry run created the config dir");
     assert!(
-        stdout_of(&out).contains("would register 9 hooks"),
+        stdout_of(&out).contains("would register 10 hooks"),
         "{}",
         stdout_of(&out)
     );
@@ -610,7 +620,7 @@ fn dry_run_writes_nothing() {
     let out = s.fable().args(["uninstall", "--dry-run"]).output().unwrap();
     assert!(out.status.success());
     assert!(
-        stdout_of(&out).contains("would remove 9 fable hooks"),
+        stdout_of(&out).contains("would remove 10 fable hooks"),
         "{}",
         stdout_of(&out)
     );
@@ -634,7 +644,7 @@ fn claude_2_0_55_gets_no_post_tool_use_failure_and_a_warning() {
     assert!(out.status.success());
     let doc = s.read();
     assert!(doc["hooks"].get("PostToolUseFailure").is_none(), "{doc}");
-    assert_eq!(groups(&doc, "PostToolUse").len(), 2);
+    assert_eq!(groups(&doc, "PostToolUse").len(), 3);
     let err = stderr_of(&out);
     assert!(err.contains("warning") && err.contains("PostToolUseFailure"), "{err}");
     assert!(err.contains("2.0.55") && err.contains("Upgrade"), "{err}");
@@ -847,7 +857,7 @@ fn a_symlinked_settings_file_is_written_through() {
     assert!(fs::symlink_metadata(s.settings()).unwrap().file_type().is_symlink());
     assert_eq!(
         groups(&read_json(&dotfiles.join("settings.json")), "PostToolUse").len(),
-        2
+        3
     );
 }
 
@@ -883,7 +893,7 @@ fn human_summary_says_what_happened_and_what_next() {
     let out = s.install().output().unwrap();
     let text = stdout_of(&out);
     assert!(
-        text.contains(&format!("9 hooks registered in {}", s.settings().display())),
+        text.contains(&format!("10 hooks registered in {}", s.settings().display())),
         "{text}"
     );
     assert!(text.contains("next Claude Code session"), "{text}");
@@ -901,7 +911,7 @@ fn json_summary_is_machine_readable() {
     assert_eq!(r["action"], "install");
     assert_eq!(r["scope"], "user");
     assert_eq!(r["changed"], true);
-    assert_eq!(r["hooks"].as_array().unwrap().len(), 9);
+    assert_eq!(r["hooks"].as_array().unwrap().len(), 10);
     assert_eq!(r["settings"], s.settings().to_str().unwrap());
     assert_eq!(r["skill"]["action"], "installed");
     assert_eq!(r["missing_binaries"], json!([]));
@@ -909,7 +919,7 @@ fn json_summary_is_machine_readable() {
     let out = s.fable().args(["uninstall", "--json"]).output().unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["action"], "uninstall");
-    assert_eq!(r["removed"].as_array().unwrap().len(), 9);
+    assert_eq!(r["removed"].as_array().unwrap().len(), 10);
     assert_eq!(r["skill"]["action"], "removed");
 }
 
@@ -1209,7 +1219,7 @@ fn entries_written_before_the_marker_are_still_fables_by_their_folder() {
     write_rendered(&s.settings(), &legacy);
     // Installing from that folder again replaces them (no duplicates) ...
     s.install_ok();
-    assert_eq!(commands(&s.read()).len(), 9);
+    assert_eq!(commands(&s.read()).len(), 10);
     assert!(commands(&s.read()).iter().all(|c| c.ends_with(" # fable")));
 
     // ... and a folder recorded by an install elsewhere claims them at uninstall.
@@ -1258,7 +1268,7 @@ fn with_follow_link_the_target_is_written_and_the_link_kept() {
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(is_symlink(&s.settings()));
     assert_eq!(fs::read_link(s.settings()).unwrap(), target);
-    assert_eq!(groups(&read_json(&target), "PostToolUse").len(), 2);
+    assert_eq!(groups(&read_json(&target), "PostToolUse").len(), 3);
     assert!(
         stdout_of(&out).contains(target.to_str().unwrap()),
         "{}",
@@ -1394,7 +1404,7 @@ fn uninstall_purge_lists_then_removes_fables_user_state() {
     }
     assert!(stderr_of(&out).contains("unverifiable"), "{}", stderr_of(&out));
     assert!(s.state().join("key").is_file() && s.fable_config().join("trusted.json").is_file());
-    assert_eq!(groups(&s.read(), "PostToolUse").len(), 2, "dry run uninstalled");
+    assert_eq!(groups(&s.read(), "PostToolUse").len(), 3, "dry run uninstalled");
 
     let out = s
         .fable()

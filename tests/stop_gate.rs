@@ -202,3 +202,51 @@ fn an_inflated_count_blocks_and_the_true_count_is_allowed() {
     q.ledger("- [x] 1. checks -- evidence: `./run-checks` -> 12 passed\n");
     assert_eq!(stop_code(&q.stop()), 0, "{}", said(&q.stop()));
 }
+
+fn edited(p: &Proj, sid: &str, file: &str) {
+    let v = json!({"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": file, "content": "fn main() {}\n"},
+        "tool_response": {"type": "update", "filePath": file}, "tool_use_id": "toolu_w"});
+    let o = p.hook("fable-evidence", v);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// Issue 11 item 1: a pass logged before the agent's last edit of a project file no
+/// longer corroborates; running it again does. Editing the ledger is not a code change.
+#[test]
+fn a_pass_older_than_the_last_edit_is_stale() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. parser -- evidence: `pytest -q` -> 3 passed\n");
+    p.log(&[("pytest -q", 0, true)]);
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    edited(&p, "s", &p.root.join(".fable/LEDGER.md").to_string_lossy());
+    let o = stop_in(&p, "s", json!({}), &[]);
+    assert_eq!(stop_code(&o), 0, "a ledger edit is not a code change: {}", said(&o));
+    edited(&p, "s", &p.root.join("src/parse.rs").to_string_lossy());
+    let rec = p.records().pop().unwrap();
+    assert_eq!(
+        (rec["cmd"].as_str(), rec["file"].is_string()),
+        (Some(""), true),
+        "{rec}"
+    );
+    let o = stop_in(&p, "s", json!({}), &[]);
+    assert_eq!(stop_code(&o), 2);
+    let e = said(&o);
+    assert!(
+        e.contains("`pytest -q` passed at") && e.contains("before your edit of src/parse.rs"),
+        "{e}"
+    );
+    // Another session's edit, or freshness switched off, does not count.
+    assert_eq!(stop_code(&stop_in(&p, "other", json!({}), &[])), 0);
+    assert_eq!(
+        stop_code(&stop_in(&p, "s", json!({}), &[("FABLE_FRESHNESS", "off")])),
+        0
+    );
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    p.log(&[("pytest -q", 0, true)]);
+    assert_eq!(
+        stop_code(&stop_in(&p, "s", json!({}), &[])),
+        0,
+        "run again after the edit"
+    );
+}

@@ -68,7 +68,12 @@ fn human(r: &Record, seal: Seal, breaks: bool) -> String {
         "{mark} {} {} exit={exit:<3} {}  {}",
         r.ts,
         if r.ok { "ok  " } else { "FAIL" },
-        crate::evidence::head_chars(&r.cmd.replace(['\n', '\r'], " "), 200),
+        crate::evidence::head_chars(
+            &r.file
+                .as_ref()
+                .map_or_else(|| r.cmd.replace(['\n', '\r'], " "), |f| format!("(edit) {f}")),
+            200
+        ),
         crate::evidence::head_chars(last, 200)
     )
 }

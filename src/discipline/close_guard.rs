@@ -16,7 +16,7 @@
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::discipline::replay;
-use crate::discipline::{claims, round, stated_counts};
+use crate::discipline::{claims, freshness, round, stated_counts};
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 
@@ -165,11 +165,19 @@ pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
 
 /// A claim of success in the final message that no sealed passing run of this session
 /// backs, as a finding.
-fn unbacked_claim(input: &HookInput, journal: &crate::evidence::journal::Journal, session: &str) -> Option<String> {
+fn unbacked_claim(
+    input: &HookInput,
+    journal: &crate::evidence::journal::Journal,
+    session: &str,
+    last_edit: Option<&freshness::Edit>,
+) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
     let (kind, phrase) = claims::claim(message)?;
     let runs = corroborate::session_runs(journal, session);
-    let backed = runs.iter().any(|r| r.passed() && claims::backs(&r.cmd, kind));
+    let fresh = |ts: &str| last_edit.is_none_or(|e| ts > e.ts.as_str());
+    let backed = runs
+        .iter()
+        .any(|r| r.passed() && claims::backs(&r.cmd, kind) && fresh(&r.ts));
     if backed {
         return None;
     }
@@ -239,7 +247,28 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     // Only the cited commands' records are read, and only sealed ones count.
     let index = Index::from_relevant(corroborate::read_relevant(&journal, &cites));
     let mut found = findings(&ledger, &index, &in_scope);
-    if let Some(c) = unbacked_claim(input, &journal, session) {
+    let scope = freshness::Scope::from_setting(env.var("FABLE_FRESHNESS"));
+    let last_edit = freshness::last_edit(&journal, session, &project.root, scope);
+    // A cited pass older than this session's last edit of a project file proves nothing
+    // about the code as it is now.
+    if let Some(edit) = &last_edit {
+        let stale: Vec<String> = cites
+            .iter()
+            .filter_map(|c| {
+                let rec = index.newest(c).filter(|r| r.passed())?;
+                freshness::stale(c, &rec.ts, edit, &project.root)
+            })
+            .collect();
+        if !stale.is_empty() {
+            let mut s = String::from("fable: cited passes are older than your last edit:\n");
+            for m in stale.iter().take(LIST_MAX) {
+                s.push_str(&format!("  {m}\n"));
+            }
+            s.push_str("A pass proves the code it ran on: run the cited commands again after your last change.");
+            found.push(s);
+        }
+    }
+    if let Some(c) = unbacked_claim(input, &journal, session, last_edit.as_ref()) {
         found.push(c);
     }
     if !found.is_empty() {

@@ -16,6 +16,7 @@ pub mod claims;
 pub mod close_guard;
 pub mod corroborate;
 pub mod fail_streak;
+pub mod freshness;
 pub mod inject;
 pub mod ledger;
 pub mod lint;

@@ -127,7 +127,12 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
         println!(
             "  {mark} {} exit {exit:>3}  {}",
             r.ts,
-            crate::evidence::head_chars(&ledger::normalize(&r.cmd), 70)
+            crate::evidence::head_chars(
+                &r.file
+                    .as_ref()
+                    .map_or_else(|| ledger::normalize(&r.cmd), |f| format!("(edit) {f}")),
+                70
+            )
         );
     }
     Ok(0)

@@ -1,6 +1,8 @@
 //! `fable-evidence`: appends one evidence record per Bash call (PostToolUse and
-//! PostToolUseFailure). Never blocks, never prints to stdout; records while PAUSED too,
-//! because evidence is not discipline — it is the ground truth the guards read.
+//! PostToolUseFailure), and one edit record per successful Write/Edit/MultiEdit/
+//! NotebookEdit call (the file and the time: what makes an earlier pass stale). Never
+//! blocks, never prints to stdout; records while PAUSED too, because evidence is not
+//! discipline — it is the ground truth the guards read.
 
 use crate::evidence::journal::{Journal, Rotation};
 use crate::evidence::log_marker;
@@ -25,7 +27,10 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
-    let Some(record) = record_from(input, env.var("CLAUDE_CODE_SESSION_ID"), now_ts()) else {
+    let session = env.var("CLAUDE_CODE_SESSION_ID");
+    let Some(record) =
+        record_from(input, session, now_ts()).or_else(|| crate::evidence::edit_record_from(input, session, now_ts()))
+    else {
         return Ok(Answer::allow());
     };
     let get = |k: &str| env.var(k).map(str::to_string);

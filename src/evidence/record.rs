@@ -42,6 +42,10 @@ pub struct Record {
     pub ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trust: Option<String>,
+    /// The file a Write/Edit/MultiEdit/NotebookEdit call changed (an edit record: `cmd`
+    /// is empty). The close guard wants a cited pass newer than the session's last edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// The counts the tool printed in its closing summary (`summary`): a run whose
     /// summary shows failures is not a pass, whatever its exit status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,6 +85,7 @@ impl Record {
             agent: None,
             ms: None,
             trust: None,
+            file: None,
             summary: None,
             chain: None,
             mac: None,
@@ -215,6 +220,32 @@ pub fn outcome(input: &HookInput) -> (Option<i64>, bool, String) {
     (None, true, output)
 }
 
+/// The file tools whose calls are logged as edit records.
+pub const EDIT_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// An edit record for a successful file-tool call: when and which file, no command. A
+/// failed edit changed nothing and is not logged.
+pub fn edit_record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> Option<Record> {
+    if !EDIT_TOOLS.contains(&input.tool_name.as_str()) || input.hook_event_name == "PostToolUseFailure" {
+        return None;
+    }
+    let file = input
+        .tool_input_str("file_path")
+        .or_else(|| input.tool_input_str("notebook_path"))?;
+    let session = if input.session_id.is_empty() {
+        env_session.unwrap_or("").to_string()
+    } else {
+        input.session_id.clone()
+    };
+    Some(Record {
+        file: Some(head_chars(file, MAX_CMD_CHARS).to_string()),
+        event: Some(input.hook_event_name.clone()).filter(|e| !e.is_empty()),
+        tool_use_id: (!input.tool_use_id.is_empty()).then(|| input.tool_use_id.clone()),
+        agent: input.agent_id.clone(),
+        ..Record::new(ts, session, input.cwd.clone(), "", None, true, "")
+    })
+}
+
 /// Builds the record for a Bash tool call, or `None` when the payload carries no command.
 pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> Option<Record> {
     let cmd = input.command()?.trim();
@@ -243,6 +274,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         agent: input.agent_id.clone(),
         ms: input.duration_ms,
         trust: None,
+        file: None,
         summary: crate::evidence::summary::parse(&cmd, &output),
         chain: None,
         mac: None,

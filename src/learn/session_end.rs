@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 /// The project's whole evidence history (every generation, oldest first).
 pub fn load_history(project: &Project) -> Result<Vec<Record>> {
     let j = Journal::new(&project.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
-    Ok(j.read_all()?.records)
+    // Edit records say when a file changed; learning reads commands and their outcomes.
+    Ok(j.read_all()?.records.into_iter().filter(|r| r.file.is_none()).collect())
 }
 
 /// Merges a pipeline outcome into the store. Returns (new ids, promoted ids).

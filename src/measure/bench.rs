@@ -117,6 +117,7 @@ pub fn build_state(root: &Path) -> Result<()> {
             agent: None,
             ms: Some(40),
             trust: None,
+            file: None,
             summary: None,
             chain: None,
             mac: None,

@@ -146,6 +146,7 @@ pub fn synthetic_jsonl(n: usize) -> String {
             agent: None,
             ms: Some(10 + (*i as u64 % 900)),
             trust: None,
+            file: None,
             summary: None,
             chain: None,
             mac: None,
