@@ -250,3 +250,29 @@ fn a_pass_older_than_the_last_edit_is_stale() {
         "run again after the edit"
     );
 }
+
+/// Issue 11 item 3: evidence written without backticks is still checked.
+#[test]
+fn a_runner_named_without_backticks_is_checked() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. parser -- evidence: cargo test -> 12 passed\n");
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2);
+    assert!(
+        said(&o).contains("the note names `cargo test`, but no logged run matches it — cite the command you ran"),
+        "{}",
+        said(&o)
+    );
+    p.log(&[("cargo test", 1, false)]);
+    assert!(
+        said(&p.stop()).contains("`cargo test` failed on its latest run"),
+        "{}",
+        said(&p.stop())
+    );
+    p.log(&[("cargo test", 0, true)]);
+    assert_eq!(stop_code(&p.stop()), 0, "{}", said(&p.stop()));
+    // Prose that only sounds like a command stays prose.
+    let q = Proj::new();
+    q.ledger("- [x] 1. ui -- evidence: make sure-footed: screenshot shows both themes\n");
+    assert_eq!(stop_code(&q.stop()), 0, "{}", said(&q.stop()));
+}

@@ -16,7 +16,7 @@
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::discipline::replay;
-use crate::discipline::{claims, freshness, round, stated_counts};
+use crate::discipline::{claims, freshness, prose_cite, round, stated_counts};
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 
@@ -72,6 +72,19 @@ pub fn uncorroborated_in<'a>(
                 out.push((card, msg));
             }
         }
+        // A runner named without backticks is checked too; naming one that never ran
+        // asks for the command that did.
+        for cited in prose_cite::prose_citations(card) {
+            let msg = match index.verdict(&cited) {
+                corroborate::Verdict::NeverRan => Some(format!(
+                    "the note names `{cited}`, but no logged run matches it — cite the command you ran, in backticks, exactly as it ran"
+                )),
+                v => corroborate::explain(&cited, &v),
+            };
+            if let Some(msg) = msg {
+                out.push((card, msg));
+            }
+        }
         // Counts a note states must agree with the run it cites (when the run's summary
         // carries them).
         for note in card.notes_of(NoteKind::Evidence) {
@@ -100,7 +113,7 @@ pub fn citations_in(ledger: &Ledger, in_scope: &dyn Fn(&Card) -> bool) -> Vec<St
     let mut v: Vec<String> = ledger
         .done_cards()
         .filter(|c| in_scope(c))
-        .flat_map(|c| c.citations())
+        .flat_map(|c| c.citations().into_iter().chain(prose_cite::prose_citations(c)))
         .collect();
     v.sort();
     v.dedup();

@@ -21,6 +21,7 @@ pub mod inject;
 pub mod ledger;
 pub mod lint;
 pub mod log_guard;
+pub mod prose_cite;
 pub mod read_only;
 pub mod reaper;
 pub mod replay;
