@@ -253,8 +253,13 @@ mod tests {
             );
         }
         let post: Vec<_> = regs.iter().filter(|r| r.event == "PostToolUse").collect();
-        assert_eq!(post.len(), 2);
-        assert!(post.iter().all(|r| r.matcher.as_deref() == Some("Bash")));
+        assert_eq!(post.len(), 3);
+        let edits: Vec<_> = post.iter().filter(|r| r.matcher.as_deref() != Some("Bash")).collect();
+        assert_eq!(edits.len(), 1, "only the evidence hook also takes file edits");
+        assert_eq!(
+            (edits[0].binary.as_str(), edits[0].matcher.as_deref()),
+            ("fable-evidence", Some("Write|Edit|MultiEdit|NotebookEdit"))
+        );
         let spawn = regs.iter().find(|r| r.binary == "fable-spawn-guard").unwrap();
         assert_eq!(spawn.matcher.as_deref(), Some("Agent|Task|Workflow"));
         let stop = regs.iter().find(|r| r.event == "Stop").unwrap();
