@@ -244,3 +244,123 @@ fn a_committed_learn_json_cannot_loosen_learning_unless_the_project_is_trusted()
         stderr(&o)
     );
 }
+
+/// Runs one hook binary as Proj::cmd would, but with its data segment (heap, anonymous
+/// maps, thread stacks) limited to 64 MiB, and returns (exit code, elapsed).
+fn bounded_hook(p: &Proj, bin: &str, payload: &serde_json::Value) -> (Option<i32>, Duration) {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin(bin));
+    c.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into()))
+        .env("HOME", &p.home)
+        .env("XDG_CONFIG_HOME", p.home.join("xdg-config"))
+        .env("XDG_STATE_HOME", p.state_home())
+        .env("FABLE_CONFIG_DIR", p.config_dir())
+        .env("CLAUDE_PROJECT_DIR", &p.root)
+        .current_dir(&p.root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        c.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 64 << 20,
+                rlim_max: 64 << 20,
+            };
+            if libc::setrlimit(libc::RLIMIT_DATA, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), start.elapsed())
+}
+
+/// Issue 10 "must show": with a `/dev/zero` ledger and rules, a 200 MB ledger and a 160 MB
+/// committed log generation, every hook exits 0 in under 1 s within 64 MiB of memory.
+#[test]
+fn every_hook_stays_under_a_second_and_64_mib_on_a_hostile_clone() {
+    type Setup = Box<dyn Fn(&Proj)>;
+    let cases: Vec<(&str, Setup)> = vec![
+        (
+            "/dev/zero ledger and rules",
+            Box::new(|p: &Proj| {
+                symlink("/dev/zero", p.fable().join("LEDGER.md")).unwrap();
+                symlink("/dev/zero", p.fable().join("rules.json")).unwrap();
+            }),
+        ),
+        (
+            "200 MB ledger",
+            Box::new(|p: &Proj| {
+                let f = fs::File::create(p.fable().join("LEDGER.md")).unwrap();
+                f.set_len(200 << 20).unwrap();
+            }),
+        ),
+        (
+            "160 MB committed generation",
+            Box::new(|p: &Proj| {
+                p.ledger("- [x] 1. t -- evidence: `cargo test` -> ok\n");
+                let f = fs::File::create(p.fable().join("evidence.jsonl.1")).unwrap();
+                f.set_len(160 << 20).unwrap();
+            }),
+        ),
+    ];
+    let payloads = [
+        ("fable-evidence", failure("s1", "cargo test", 101)),
+        ("fable-fail-streak", failure("s1", "cargo test", 101)),
+        (
+            "fable-log-guard",
+            json!({"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}),
+        ),
+        (
+            "fable-spawn-guard",
+            json!({"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Agent","tool_input":{"prompt":"small"}}),
+        ),
+        (
+            "fable-inject",
+            json!({"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}),
+        ),
+        (
+            "fable-close-guard",
+            json!({"session_id":"s1","hook_event_name":"Stop","stop_hook_active":false}),
+        ),
+        (
+            "fable-learn",
+            json!({"session_id":"s1","hook_event_name":"SessionEnd","reason":"exit"}),
+        ),
+    ];
+    let mut report = Vec::new();
+    for (name, setup) in &cases {
+        let p = Proj::new();
+        setup(&p);
+        for (bin, payload) in &payloads {
+            let mut v = payload.clone();
+            v["cwd"] = json!(p.root.to_string_lossy());
+            let (code, took) = bounded_hook(&p, bin, &v);
+            report.push(format!("{name:28} {bin:18} exit {code:?} in {took:?}"));
+            assert_eq!(
+                code,
+                Some(0),
+                "{name}: {bin} did not exit 0 within 64 MiB\n{}",
+                report.join("\n")
+            );
+            assert!(
+                took < Duration::from_secs(1),
+                "{name}: {bin} took {took:?}\n{}",
+                report.join("\n")
+            );
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}
