@@ -54,6 +54,11 @@ fn a_block_holds_up_to_the_limit_then_lets_go_and_says_what_stayed() {
     // And `fable status` shows the stop that was let through.
     let st = stdout(&p.cli(&["status"]));
     assert!(st.contains("after 3 blocks"), "{st}");
+    let lint = stdout(&p.cli(&["lint"]));
+    assert!(
+        lint.contains("note: stop at") && lint.contains("after 3 blocks"),
+        "{lint}"
+    );
 }
 
 #[test]
@@ -100,6 +105,11 @@ fn a_mode_written_this_session_is_honoured_and_said() {
         system_message(&o).unwrap_or_default().contains("under PAUSED"),
         "{}",
         said(&o)
+    );
+    let st = stdout(&p.cli(&["status"]));
+    assert!(
+        st.contains("under MODE: light") && st.contains("under PAUSED"),
+        "status records both: {st}"
     );
     // A project that was light when the round began says nothing.
     let q = Proj::new();

@@ -237,6 +237,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let snapshot = round.snapshot.clone();
     let mut notes: Vec<String> = Vec::new();
     if let Some(n) = self_downgrade(&ledger, snapshot.as_ref(), &project.ledger_path()) {
+        round::note_stop(get, &project.fable_dir, &n);
         notes.push(n);
     }
     if ledger.is_paused() {

@@ -159,13 +159,29 @@ pub struct LintArgs {
 pub fn run(a: &LintArgs) -> Result<i32> {
     let p = a.project.or_legacy(a.dir.as_deref()).resolve()?;
     let findings = lint_project(&p);
+    // Stops let through after the block limit or under a mode written mid-session: not
+    // findings of the ledger as it is now, but a record the user should see.
+    let stops = crate::discipline::round::notable_stops(|k| std::env::var(k).ok(), &p.fable_dir);
     if a.json {
-        println!("{}", serde_json::json!({"project": p.root, "findings": findings}));
+        let stops: Vec<_> = stops
+            .iter()
+            .map(|(ts, t)| serde_json::json!({"ts": ts, "text": t}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"project": p.root, "findings": findings, "notable_stops": stops})
+        );
     } else {
         for f in &findings {
             println!("{f}");
         }
         println!("{} finding(s)", findings.len());
+        for (ts, t) in stops.iter().rev().take(3) {
+            println!(
+                "note: stop at {ts}: {}",
+                crate::evidence::head_chars(t.lines().next().unwrap_or(""), 120)
+            );
+        }
     }
     Ok(if findings.is_empty() { 0 } else { 1 })
 }
