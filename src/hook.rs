@@ -278,6 +278,17 @@ impl Answer {
     }
 }
 
+/// Repository text fit to show the model or print: control characters (escape sequences,
+/// carriage returns, NULs) become spaces and at most `max` characters are kept, with `…`
+/// when cut. Ledger and rule text comes from the repository, which may be a stranger's.
+pub fn printable(text: &str, max: usize) -> String {
+    let clean: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    match clean.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &clean[..i]),
+        None => clean,
+    }
+}
+
 /// The one-line fail-open note: `[fable] <hook>: <what> (ignored)`.
 pub fn ignored_note(hook: &str, what: &str) -> String {
     let what = what.replace(['\n', '\r'], " ");

@@ -257,3 +257,13 @@ fn context_says_only_what_holds_for_this_project_and_session() {
     );
     assert!(full.contains("No stronger model is available"), "{full}");
 }
+
+/// Card text comes from the repository: shown to the model without control characters.
+#[test]
+fn card_titles_reach_the_model_without_control_characters() {
+    let p = Proj::new();
+    p.ledger("- [ ] 1. fix \u{1b}[2Jthe parser\u{7}\n");
+    let c = ctx(&p, Some("claude-opus-4-1"), &[]);
+    assert!(c.contains("fix  [2Jthe parser"), "{c}");
+    assert!(!c.contains('\u{1b}') && !c.contains('\u{7}'), "{c:?}");
+}

@@ -127,7 +127,7 @@ pub fn context_text(
         Phase::Paused => {
             return format!(
                 "fable: PAUSED ({}) — discipline enforcement is off except the model ceiling. Remove the PAUSED line to resume.",
-                ledger.paused.as_deref().unwrap_or("")
+                crate::hook::printable(ledger.paused.as_deref().unwrap_or(""), 200)
             )
         }
         Phase::Idle => {
@@ -180,7 +180,7 @@ pub fn context_text(
             open.len()
         ));
         for c in open.iter().take(RECOVERY_MAX) {
-            s.push_str(&format!("  - [ ] {}\n", c.title));
+            s.push_str(&format!("  - [ ] {}\n", crate::hook::printable(&c.title, 200)));
         }
         if open.len() > RECOVERY_MAX {
             s.push_str(&format!("  … and {} more\n", open.len() - RECOVERY_MAX));

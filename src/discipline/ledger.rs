@@ -81,9 +81,7 @@ impl Card {
 
     /// A short label for messages: line number and the title, capped.
     pub fn label(&self) -> String {
-        let t = crate::evidence::head_chars(&self.title, 80);
-        let ell = if t.len() < self.title.len() { "…" } else { "" };
-        format!("line {}: {t}{ell}", self.line)
+        format!("line {}: {}", self.line, crate::hook::printable(&self.title, 80))
     }
 }
 

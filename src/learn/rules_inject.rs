@@ -37,11 +37,7 @@ const SHOWN_MAX: usize = 300;
 
 /// Text fit to show: control characters become spaces, at most [`SHOWN_MAX`] characters.
 pub fn shown(text: &str) -> String {
-    let clean: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    match clean.char_indices().nth(SHOWN_MAX) {
-        Some((i, _)) => format!("{}…", &clean[..i]),
-        None => clean,
-    }
+    crate::hook::printable(text, SHOWN_MAX)
 }
 
 /// Text for SessionStart listing up to `max` promoted rules, or `None` when there are none.
