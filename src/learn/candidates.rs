@@ -10,7 +10,8 @@
 //!   *recovered* episode (the failing action succeeded after the fix) makes a directive:
 //!   what a session that moved on tried is never a directive; it supports a proven fix
 //!   it agrees with, or (an unresolved attempt, see [`crate::learn`]) a known-remedy
-//!   template. An unsafe fix is its own group ([`group_key`]).
+//!   template. An unsafe fix is its own group ([`group_key`]) and never contests a safe
+//!   one (the contest counts allowed fixes only).
 //! - Unresolved episodes (nothing succeeded after the failure) make a *template*
 //!   candidate whose directive comes from a small table of well-known remedies keyed by
 //!   anchor ([`remedy`]), else a "do not retry unchanged" fallback. They never join an
@@ -234,7 +235,13 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
     for (cluster, fixes) in &clusters {
         let entry = classes.entry(class_of(cluster, fixes)).or_default();
         for (key, eps) in fixes {
-            for &ei in eps.iter().filter(|&&ei| episodes[ei].outcome == Outcome::Recovered) {
+            // Only allowed fixes contest: a fix the safety gate blocks (force-push,
+            // `chmod 777`) is its own blocked candidate, and one poisoned session must
+            // not make the safe fix "contested".
+            for &ei in eps
+                .iter()
+                .filter(|&&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
+            {
                 entry.0.push(ei);
                 *entry.1.entry(key.clone()).or_default() += 1;
             }
@@ -638,7 +645,9 @@ mod tests {
         assert!(c
             .iter()
             .any(|c| c.unsafe_fix == Some("chmod_777") && c.episodes.len() == 1));
-        assert!(c.iter().all(|c| c.covered == Some(1) && c.recovered_in_cluster == 2));
+        // Only the allowed fix counts in the contest: the unsafe one does not compete.
+        assert!(c.iter().all(|c| c.recovered_in_cluster == 1));
+        assert!(c.iter().any(|c| c.unsafe_fix.is_none() && c.covered == Some(1)));
     }
 
     #[test]

@@ -50,7 +50,8 @@
 //!   prevented failures, not support), and the template's directive is not learned from
 //!   the session, so it cannot carry that session's mistakes.
 //! - *Contested* (`contested`): over the failure class's recovered episodes — every
-//!   working fix, unsafe ones included — the directive must agree with at least
+//!   working fix the safety gate allows; an unsafe fix (force-push, `chmod 777`) is its
+//!   own blocked candidate and does not compete — the directive must agree with at least
 //!   `contested_share` (3/4: three agreeing fixes for every competing one) when there
 //!   are ≥ 2 recovered episodes with ≥ 2 distinct fixes. A template that names a command
 //!   (`git pull --rebase`) is judged the same way; one naming none is not comparable.
@@ -58,9 +59,9 @@
 //!   environment condition (EADDRINUSE from `http.server` and from `node`), the program
 //!   for a program-scoped anchor (`command not found`, permission denied, ENOENT) or no
 //!   anchor, else the anchor within the domain (`conflict` in git and in pip differ).
-//!   The price, measured: a history that also holds force-push or merge sessions makes
-//!   "push rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
-//!   accepted for it.
+//!   The price: a history that also holds merge (`--no-rebase`) sessions makes "push
+//!   rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
+//!   accepted for it; force-push sessions no longer do (they only block themselves).
 //! - *Generic*: a trigger without an anchor is generic unless its directive is an
 //!   observed fix and its failure text has ≥ `generic_min_terms` terms (then it needs the
 //!   unanchored recurrence above); an anchorless template is always generic.
@@ -520,6 +521,32 @@ mod tests {
             .find(|l| l.support_refs.iter().any(|r| r.session == "poison"))
             .unwrap();
         assert_eq!(f.rule.reason, "blocked_by_safety");
+    }
+
+    #[test]
+    fn one_poisoned_session_does_not_contest_the_safe_fix() {
+        // Two sessions fixed it with `git pull --rebase`, one poisoned session with a
+        // force-push. The force-push is its own blocked candidate; it does not compete
+        // (before: 2 of 3 working fixes < 3/4 → `contested`, nothing accepted).
+        let mut h = nff_sessions(2, "git pull --rebase");
+        let mut force = nff_sessions(1, "git push --force origin main");
+        for r in &mut force {
+            r.session = "poison".into();
+        }
+        h.extend(force);
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let rebase = find(&out, "git pull --rebase");
+        assert_eq!(rebase.rule.accepted, Some(true), "{:#?}", rebase.rule);
+        assert!(rebase.support_refs.iter().all(|r| r.session != "poison"));
+        let poisoned: Vec<&Learned> = out
+            .candidates
+            .iter()
+            .filter(|l| l.support_refs.iter().any(|r| r.session == "poison"))
+            .collect();
+        assert!(!poisoned.is_empty());
+        assert!(poisoned
+            .iter()
+            .all(|l| l.rule.accepted == Some(false) && l.rule.reason == "blocked_by_safety"));
     }
 
     #[test]
