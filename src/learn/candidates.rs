@@ -12,10 +12,11 @@
 //!   it agrees with, or (an unresolved attempt, see [`crate::learn`]) a known-remedy
 //!   template. An unsafe fix is its own group ([`group_key`]) and never contests a safe
 //!   one (the contest counts allowed fixes only).
-//! - Unresolved episodes (nothing succeeded after the failure) make a *template*
-//!   candidate whose directive comes from a small table of well-known remedies keyed by
-//!   anchor ([`remedy`]), else a "do not retry unchanged" fallback. They never join an
-//!   observed fix.
+//! - Unresolved episodes (nothing succeeded after the failure) make a *pack* candidate
+//!   whose directive comes from the curated core pack of well-known remedies keyed by
+//!   anchor ([`remedy`], [`crate::learn::core_pack`]; when the pack is on), else a *template*
+//!   candidate with the "do not retry unchanged" fallback. They never join an observed
+//!   fix.
 //! - Each candidate also carries what the gates in [`crate::learn`] need: how many of the
 //!   cluster's recovered episodes agree with it (contested fixes), whether the cluster has
 //!   unresolved failures, whether its template is a known remedy.
@@ -28,8 +29,8 @@ use crate::learn::episodes::{Episode, Outcome, Prepared};
 use crate::learn::signature::describe_anchor;
 use std::collections::{BTreeMap, HashMap};
 
+pub use crate::learn::core_pack::remedy;
 pub use crate::learn::directive::{DirectiveAction, DirectiveSource};
-pub use crate::learn::remedy::remedy;
 
 /// One candidate rule before replay.
 #[derive(Debug, Clone)]
@@ -62,7 +63,7 @@ pub struct Candidate {
     /// The cluster has unresolved failures (then they are the support, and self-resolved
     /// episodes only corroborate).
     pub class_unresolved: bool,
-    /// A template directive from the remedy table (not the generic fallback).
+    /// A directive from the core pack (not the generic fallback).
     pub remedy_known: bool,
 }
 
@@ -196,8 +197,10 @@ fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment) -> bool {
     })
 }
 
-/// Builds candidates from episodes. Pure.
-pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
+/// Builds candidates from episodes; `core`: apply the core pack
+/// ([`crate::learn::core_pack`]) to unresolved failures with a known anchor. Pure.
+pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate> {
+    let remedy = |a: &str| if core { remedy(a) } else { None };
     // cluster → fix key → episode indices (BTreeMap: deterministic order).
     let mut clusters: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
     // Every episode's group key, computed once (agreement checks compare them often).
@@ -428,14 +431,16 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                 ),
             };
             let cmds: Vec<String> = backticked(&directive);
-            let mut c = base(
-                format!("{cluster}||template"),
-                directive,
-                DirectiveSource::Template,
-                Vec::new(),
-                None,
-                unresolved,
-            );
+            // A curated remedy is the core pack's, said so in its key and source; the
+            // fallback is the generic template.
+            let (key, source) = match known {
+                Some(_) => (
+                    format!("{cluster}||pack:{}", crate::learn::core_pack::CORE),
+                    DirectiveSource::Pack,
+                ),
+                None => (format!("{cluster}||template"), DirectiveSource::Template),
+            };
+            let mut c = base(key, directive, source, Vec::new(), None, unresolved);
             c.remedy_known = known.is_some();
             // Agreement of the cluster's working fixes with the template's command, when
             // it names one (`git pull --rebase`); a template without a command is not
@@ -495,7 +500,7 @@ mod tests {
     fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
         let p = Prepared::new(h);
         let e = extract(h, &p, WINDOW);
-        build(&e, &p)
+        build(&e, &p, true)
     }
 
     #[test]
@@ -525,8 +530,8 @@ mod tests {
         assert!(fix.trigger.contains("non-fast-forward"), "{}", fix.trigger);
         assert!(fix.class_unresolved);
         assert_eq!((fix.covered, fix.recovered_in_cluster), (Some(3), 3));
-        let t = c.iter().find(|c| c.source == DirectiveSource::Template).unwrap();
-        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the template");
+        let t = c.iter().find(|c| c.source == DirectiveSource::Pack).unwrap();
+        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the pack rule");
         assert!(t.remedy_known);
         assert_eq!(
             t.covered,
@@ -553,7 +558,7 @@ mod tests {
         ];
         let c = cands(&h);
         assert_eq!(c.len(), 1, "{c:#?}");
-        assert_eq!(c[0].source, DirectiveSource::Template);
+        assert_eq!(c[0].source, DirectiveSource::Pack);
         assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
         assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
     }
@@ -582,7 +587,7 @@ mod tests {
             rec("c", "git add a.py && git commit -m merge", true, "[main 1] merge"),
         ];
         let c = cands(&h);
-        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Template).collect();
+        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Pack).collect();
         assert_eq!(t.len(), 1, "{c:#?}");
         assert!(
             t[0].directive.contains("install the missing module"),
@@ -608,7 +613,7 @@ mod tests {
         let p = Prepared::new(&h);
         let e = extract(&h, &p, WINDOW);
         assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
-        assert!(build(&e, &p).iter().all(|c| !c.episodes.contains(&1)));
+        assert!(build(&e, &p, true).iter().all(|c| !c.episodes.contains(&1)));
     }
 
     #[test]
@@ -661,7 +666,7 @@ mod tests {
         assert_eq!(c.len(), 2);
         assert!(c
             .iter()
-            .any(|c| c.source == DirectiveSource::Template && c.episodes.len() == 1));
+            .any(|c| c.source == DirectiveSource::Pack && c.episodes.len() == 1));
     }
 
     #[test]

@@ -22,6 +22,15 @@ const BEGIN_PREFIX: &str = "<!-- fable:rules:begin";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pack {
     pub version: u32,
+    /// The pack's own version (a curated pack bumps it on every change); optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack_version: Option<String>,
+    /// True for a hand-written pack (its directives are curated, not learned); optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curated: Option<bool>,
+    /// What the pack is, for a person reading the file; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     pub exported_at: String,
     /// The exporting project (its folder name).
     pub source: String,
@@ -45,6 +54,9 @@ pub fn export_pack(rules: &[Rule], source: &str, now: &str, all: bool) -> Pack {
         .collect();
     Pack {
         version: 1,
+        pack_version: None,
+        curated: None,
+        description: None,
         exported_at: now.to_string(),
         source: source.to_string(),
         fable_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -64,6 +76,9 @@ pub fn read_pack(path: &Path) -> Result<Pack> {
     })?;
     Ok(Pack {
         version: 1,
+        pack_version: None,
+        curated: None,
+        description: None,
         exported_at: String::new(),
         source: path.file_name().and_then(|n| n.to_str()).unwrap_or("pack").to_string(),
         fable_version: String::new(),
