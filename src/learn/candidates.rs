@@ -25,7 +25,11 @@
 //!   or an extractor merge ([`dedup`]).
 
 use crate::evidence::head_chars;
+use crate::learn::agreement::{agrees, seg_agrees, unresolved_attempt};
 use crate::learn::episodes::{Episode, Outcome, Prepared};
+use crate::learn::render;
+
+pub use crate::learn::failure_class::{failure_class, ENVIRONMENT_ANCHORS, PROGRAM_SCOPED_ANCHORS};
 use crate::learn::signature::describe_anchor;
 use std::collections::{BTreeMap, HashMap};
 
@@ -88,113 +92,6 @@ pub fn group_key(e: &Episode) -> String {
         Some(p) => format!("{}|unsafe:{p}", e.fix_key()),
         None => e.fix_key(),
     }
-}
-
-/// Anchors that name something wrong with the failing program itself (it is missing, not
-/// executable, its path does not exist): their failure class is the cluster (that
-/// program), not the anchor across programs — `ktool: command not found` fixed by an
-/// installer script does not contest `python: command not found` fixed by `python3`.
-pub const PROGRAM_SCOPED_ANCHORS: &[&str] = &["command-not-found", "permission-denied", "errno13", "ENOENT"];
-
-/// Anchors that name a condition of the machine rather than of a tool (a port in use, a
-/// full disk, a refused connection): whichever program met it, it is one failure class.
-pub const ENVIRONMENT_ANCHORS: &[&str] = &["EADDRINUSE", "ENOSPC", "ECONNREFUSED", "ENOTFOUND", "oom"];
-
-/// The failure class over which competing fixes are counted: the anchor anywhere for an
-/// environment condition (EADDRINUSE from `python -m http.server` and from `node`), the
-/// cluster (that program) for a program-scoped anchor or no anchor, else the anchor
-/// within the tool's domain (`conflict` in `git merge` and in `pip install` are two
-/// classes; `non-fast-forward` from any `git push` is one).
-pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> String {
-    match anchor {
-        Some(a) if ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
-        Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("domain:{domain}|{a}"),
-        _ => format!("cluster:{cluster}"),
-    }
-}
-
-/// Edit distance (optimal string alignment) between two short words, capped: anything
-/// beyond `cap` returns `cap + 1`.
-fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len().abs_diff(b.len()) > cap {
-        return cap + 1;
-    }
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()].min(cap + 1)
-}
-
-/// Is a session that moved on after trying steps an *unresolved attempt* (support for the
-/// cluster's template), rather than a failure it resolved itself? Self-resolved (not
-/// support) when it corrected a typo (a step's program or subcommand is a near-spelling
-/// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
-/// template's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
-/// already knew the fix).
-fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
-    let Some(fail) = prep.norms[e.fail_idx].primary() else {
-        return true;
-    };
-    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
-    let typo = e.steps.iter().any(|s| {
-        let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
-            return false;
-        };
-        let (fp, sp) = (base(&fail.program), base(&seg.program));
-        let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
-        near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
-    });
-    let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
-    !(typo || took_remedy)
-}
-
-/// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
-/// a safe step with the directive's domain and action whose flags include the
-/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
-/// `git pull --no-rebase` does not agree with `git pull --rebase`).
-fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
-    if e_key == key {
-        return true;
-    }
-    if e.unsafe_fix.is_some() {
-        return false;
-    }
-    match act {
-        Some(DirectiveAction::Step { domain, action, flags }) => e
-            .steps
-            .iter()
-            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
-        _ => false,
-    }
-}
-
-/// Does a recovered episode's fix agree with a directive command (same domain and
-/// action, and the command's flags among the fix step's)?
-fn step_agrees(e: &Episode, cmd: &str) -> bool {
-    let n = crate::learn::command_norm::normalize(cmd);
-    n.primary().is_some_and(|seg| seg_agrees(e, seg))
-}
-
-fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment) -> bool {
-    let flags = seg.flags();
-    e.steps.iter().any(|s| {
-        s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
-    })
 }
 
 /// Builds candidates from episodes; `core`: apply the core pack
@@ -358,8 +255,24 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let last = &episodes[last_ei];
             let retry = quote_cmd(&label);
             let (directive, source, cmds, act) = if !last.steps.is_empty() {
+                // The gates see the concrete commands; the directive shows the fix as the
+                // group's sessions share it ([`render`]: placeholders where they differ).
                 let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
-                let listed = steps.iter().map(|s| quote_cmd(s)).collect::<Vec<_>>().join(", then ");
+                let group: Vec<&Episode> = std::iter::once(last)
+                    .chain(
+                        eps.iter()
+                            .rev()
+                            .filter(|&&ei| ei != last_ei && episodes[ei].steps.len() == last.steps.len())
+                            .map(|&ei| &episodes[ei]),
+                    )
+                    .collect();
+                let listed = (0..last.steps.len())
+                    .map(|i| {
+                        let spellings: Vec<&[String]> = group.iter().map(|e| e.steps[i].words.as_slice()).collect();
+                        quote_cmd(&render::render(&render::anti_unify(&spellings)))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", then ");
                 let s0 = &last.steps[0];
                 let act = DirectiveAction::Step {
                     domain: s0.domain.clone(),
@@ -373,7 +286,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     Some(act),
                 )
             } else {
-                let flags = last.variant.join(" ");
+                let flags = render::quote_words(&last.variant);
                 let cmd = last
                     .retry_idx
                     .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
@@ -494,6 +407,7 @@ pub fn backticked(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::agreement::edit_distance;
     use crate::learn::episodes::tests::rec;
     use crate::learn::episodes::{extract, WINDOW};
 
@@ -667,6 +581,37 @@ mod tests {
         assert!(c
             .iter()
             .any(|c| c.source == DirectiveSource::Pack && c.episodes.len() == 1));
+    }
+
+    #[test]
+    fn directive_shows_the_shared_fix_with_placeholders() {
+        let mut h = Vec::new();
+        for (s, b) in [("a", "feature/login"), ("b", "fix/typo")] {
+            h.push(rec(
+                s,
+                &format!("git push origin {b}"),
+                false,
+                " ! [rejected] (fetch first)",
+            ));
+            h.push(rec(
+                s,
+                &format!("git pull --rebase origin {b}"),
+                true,
+                "Successfully rebased",
+            ));
+            h.push(rec(s, &format!("git push origin {b}"), true, "ok"));
+        }
+        let c = cands(&h);
+        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
+        assert_eq!(
+            fix.directive, "run `git pull --rebase origin <branch>`, then retry `git push`",
+            "no session's own branch in the directive"
+        );
+        // The gates still see what actually ran.
+        assert_eq!(
+            fix.directive_cmds,
+            vec!["git pull --rebase origin fix/typo".to_string()]
+        );
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //!
 //! Owns the whole pipeline, offline and deterministic: command normalisation
 //! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
-//! candidates ([`candidates`]), the matcher ([`matcher`]), replay against history
-//! ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
+//! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
+//! classes fixes contest in ([`failure_class`]), how a fix is rendered as shell
+//! ([`render`]), the matcher ([`matcher`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
 //! ([`config`]), external extractors ([`extractor`]), the rule store and packs
@@ -14,6 +15,7 @@
 //! this machine trusts a project's own `learn.json`). Never [`crate::discipline`] or
 //! [`crate::measure`] (the field test measures this, not the other way round).
 
+pub mod agreement;
 pub mod assess;
 pub mod candidates;
 pub mod command_norm;
@@ -23,10 +25,12 @@ pub mod directive;
 pub mod directive_evidence;
 pub mod episodes;
 pub mod extractor;
+pub mod failure_class;
 pub mod matcher;
 pub mod origin_trust;
 pub mod outcome;
 pub mod pipeline;
+pub mod render;
 pub mod rule_export;
 pub mod rule_replay;
 pub mod rule_seal;

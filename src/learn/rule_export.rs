@@ -46,9 +46,13 @@ pub fn export_pack(rules: &[Rule], source: &str, now: &str, all: bool) -> Pack {
         .map(|r| {
             let mut r = r.clone();
             // Support references point into the exporter's log, and a seal is the
-            // exporter's machine's: both are meaningless elsewhere.
+            // exporter's machine's: both are meaningless elsewhere. The concrete fix
+            // commands carry one session's values (its branch, its files): the rendered
+            // directive, placeholders and all, is what travels; the importer's gates read
+            // the commands back from it.
             r.support.clear();
             r.seal = None;
+            r.directive_cmds.clear();
             r
         })
         .collect();
