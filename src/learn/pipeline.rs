@@ -3,7 +3,7 @@
 //! [`run_pipeline`] is the one pure entry point — no I/O — used by `fable rules extract`,
 //! the SessionEnd hook and the field test alike:
 //! records → [`Prepared`] (normalised once) → [`episodes`] → [`candidates`] (clustered,
-//! deduplicated) → [`rule_replay`] + gates → ranked rules (formats.md §3).
+//! deduplicated) → [`rule_replay`](crate::learn::rule_replay) + gates → ranked rules (formats.md §3).
 //!
 //! **Accepted vs promoted.** Two different questions, answered separately:
 //! - *accepted* (`accepted: true`, what the field test counts): replay verdict `pass` and
