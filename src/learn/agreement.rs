@@ -35,10 +35,10 @@ pub(crate) fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
 }
 
 /// Is a session that moved on after trying steps an *unresolved attempt* (support for the
-/// cluster's template), rather than a failure it resolved itself? Self-resolved (not
+/// cluster's pack rule), rather than a failure it resolved itself? Self-resolved (not
 /// support) when it corrected a typo (a step's program or subcommand is a near-spelling
 /// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
-/// template's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
+/// pack's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
 /// already knew the fix).
 pub(crate) fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
     let Some(fail) = prep.norms[e.fail_idx].primary() else {

@@ -268,7 +268,19 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     .collect();
                 let listed = (0..last.steps.len())
                     .map(|i| {
-                        let spellings: Vec<&[String]> = group.iter().map(|e| e.steps[i].words.as_slice()).collect();
+                        // The step's words as the shell parsed them (quoting removed),
+                        // looked up in the normalised record rather than stored per step.
+                        let spellings: Vec<&[String]> = group
+                            .iter()
+                            .filter_map(|e| {
+                                let st = &e.steps[i];
+                                prep.norms[st.idx]
+                                    .segments
+                                    .iter()
+                                    .find(|g| g.text() == st.text)
+                                    .map(|g| g.words.as_slice())
+                            })
+                            .collect();
                         quote_cmd(&render::render(&render::anti_unify(&spellings)))
                     })
                     .collect::<Vec<_>>()

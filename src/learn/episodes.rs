@@ -125,9 +125,6 @@ pub struct FixStep {
     /// Record index it came from.
     pub idx: usize,
     pub text: String,
-    /// The step's words as the shell parsed them (quoting removed): what
-    /// [`crate::learn::render`] quotes back.
-    pub words: Vec<String>,
     pub domain: String,
     pub action: String,
     pub flags: Vec<String>,
@@ -271,7 +268,6 @@ fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment) -> FixStep {
     FixStep {
         idx,
         text: seg.text(),
-        words: seg.words.clone(),
         domain: seg.domain.clone(),
         action: seg.action.clone(),
         flags: seg.flags().into_iter().map(str::to_string).collect(),
