@@ -36,13 +36,20 @@ echo "== corpus format check"
 python3 scripts/check_corpora.py tests/corpora
 
 # The field test as a user runs it: every corpus of a set in one history, the production
-# pipeline, and a non-zero exit (--gate) if any rejection corpus accepts a rule.
-echo "== field test: our corpora"
-target/debug/fable fieldtest tests/corpora/* --gate
+# pipeline, and a non-zero exit (--gate) if any rejection corpus accepts a rule — in both
+# modes: learned rules only (--packs none) and with the curated core pack (--packs core,
+# the production default). The gate is the rejection guarantee only; promotion numbers
+# are reported (learned-only floors live in tests/fieldtest_gates.rs).
+for packs in none core; do
+  echo "== field test: our corpora (--packs $packs)"
+  target/debug/fable fieldtest tests/corpora/* --gate --packs "$packs"
+done
 shared=../shared/corpora/cauterule
 if [ -d "$shared" ]; then
-  echo "== field test: the reference's corpora"
-  target/debug/fable fieldtest "$shared"/* --gate
+  for packs in none core; do
+    echo "== field test: the reference's corpora (--packs $packs)"
+    target/debug/fable fieldtest "$shared"/* --gate --packs "$packs"
+  done
 elif [ -n "${CI:-}" ]; then
   echo "missing $shared: CI must run the field test on the reference's corpora" >&2
   exit 1

@@ -1,31 +1,43 @@
 //! Regression gate on the field test: the real `fable` binary, `fable fieldtest --json
-//! --gate`, on every corpus folder of a set as ONE combined history (formats.md §2).
+//! --gate`, on every corpus folder of a set as ONE combined history (formats.md §2), run
+//! twice: `--packs none` (learned rules only) and `--packs core` (plus the curated core
+//! pack, as in production).
 //!
 //! (a) the CauterRule corpora at `$CARGO_MANIFEST_DIR/../shared/corpora/cauterule`
 //!     (skipped when absent, unless `CI` is set);
 //! (b) our own corpora in `tests/corpora`.
 //!
-//! Asserts: exit 0 (no rejection corpus accepted a rule), `accepted_rules == 0` on every
-//! rejection corpus, and each promotion corpus at or above the floor measured when the
-//! learner's support/contest semantics were set (src/learn.rs module doc), minus a small
-//! tolerance, so a regression fails. Prints the per-corpus numbers.
+//! Asserts only what is a guarantee:
+//! - in **both** modes: exit 0 and `accepted_rules == 0` on every rejection corpus;
+//! - learned-only: each promotion corpus at or above the floor measured when sources
+//!   were made honest (the core pack split out), minus a small tolerance — a regression
+//!   in what fable learns by itself fails;
+//! - the pack never decides a learned rule: the learned sources (`fix`, `variant`) accept
+//!   the same rules and pass the same number of trajectories in both modes.
+//!
+//! The with-pack pass rates are printed, not floored: the core pack was written with the
+//! reference corpora's failures in view (48 of its 64 anchors are theirs), so its
+//! coverage there measures the pack's curation, not learning, and guarantees nothing
+//! about a user's log.
 
 mod isolated;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Pass-rate floors (measured, then rounded down) per promotion corpus.
+/// Learned-only (`--packs none`) pass-rate floors (measured, then rounded down).
 const CAUTERULE_FLOORS: &[(&str, f64)] = &[
-    ("golden", 0.85),
-    ("failures-positive", 0.18),
-    ("public-golden", 0.30),
-    ("paraphrase-diversity", 0.93),
-    ("browser", 1.00),
+    ("golden", 0.11),
+    ("failures-positive", 0.08),
+    ("public-golden", 0.10),
+    ("paraphrase-diversity", 0.73),
+    ("browser", 0.70),
 ];
-const OWN_FLOORS: &[(&str, f64)] = &[("golden", 0.30), ("positive", 0.28)];
+const OWN_FLOORS: &[(&str, f64)] = &[("golden", 0.32), ("positive", 0.28)];
 /// How far below a floor a rate may fall before the test fails.
 const TOLERANCE: f64 = 0.02;
+/// Directive sources that are learned from the history (not curated).
+const LEARNED: &[&str] = &["fix", "variant"];
 
 fn corpus_dirs(root: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root)
@@ -37,45 +49,87 @@ fn corpus_dirs(root: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn run_gate(root: &Path, floors: &[(&str, f64)]) {
-    let dirs = corpus_dirs(root);
-    assert!(!dirs.is_empty(), "no corpus folders in {}", root.display());
+fn fieldtest(dirs: &[PathBuf], packs: &str) -> (Option<i32>, Value, String) {
     let home = tempfile::tempdir().unwrap();
     let out = isolated::std_cmd("fable", home.path())
         .arg("fieldtest")
-        .args(&dirs)
-        .args(["--json", "--gate"])
+        .args(dirs)
+        .args(["--json", "--gate", "--packs", packs])
         .output()
         .expect("run fable fieldtest");
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("fieldtest JSON: {e}\nstderr: {}", String::from_utf8_lossy(&out.stderr)));
+    (
+        out.status.code(),
+        report,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn learned_counts(c: &Value) -> Vec<(u64, u64)> {
+    LEARNED
+        .iter()
+        .map(|k| {
+            (
+                c["accepted_by_source"][k].as_u64().unwrap_or(0),
+                c["passed_by_source"][k].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+fn run_gate(root: &Path, floors: &[(&str, f64)]) {
+    let dirs = corpus_dirs(root);
+    assert!(!dirs.is_empty(), "no corpus folders in {}", root.display());
+    let (code_none, none, err_none) = fieldtest(&dirs, "none");
+    let (code_core, core, err_core) = fieldtest(&dirs, "core");
     println!("== {} ({} corpora, one history)", root.display(), dirs.len());
     let mut failures = Vec::new();
-    for c in report["corpora"].as_array().expect("corpora") {
+    let by_name = |r: &Value, name: &str| -> Value {
+        r["corpora"]
+            .as_array()
+            .and_then(|v| v.iter().find(|c| c["name"] == name).cloned())
+            .unwrap_or(Value::Null)
+    };
+    for c in none["corpora"].as_array().expect("corpora") {
         let name = c["name"].as_str().unwrap_or("?");
         let kind = c["kind"].as_str().unwrap_or("?");
         if kind == "pool" {
             continue;
         }
-        let x = &c["extraction"];
+        let w = by_name(&core, name);
         println!(
-            "{name:38} {kind:9} n={:<3} passed={:<3} rate={:<6} wilson={} accepted_rules={:<3} token_f1={} directive_f1={} agreement={}",
-            c["n"], c["passed"], c["pass_rate"], c["wilson"], c["accepted_rules"],
-            x["token_f1"], x["directive_f1"], x["agreement"]
+            "{name:38} {kind:9} n={:<3} learned-only passed={:<3} rate={:<6} accepted={:<3} | with core pack passed={:<3} rate={:<6} accepted={:<3} by_source={}",
+            c["n"], c["passed"], c["pass_rate"], c["accepted_rules"],
+            w["passed"], w["pass_rate"], w["accepted_rules"], w["accepted_by_source"]
         );
+        for (mode, r) in [("learned-only", c), ("with core pack", &w)] {
+            if kind == "rejection" && r["accepted_rules"].as_u64() != Some(0) {
+                failures.push(format!("{name} ({mode}): {} accepted rules", r["accepted_rules"]));
+            }
+        }
         let rate = c["pass_rate"].as_f64().unwrap_or(0.0);
         let floor = floors.iter().find(|(n, _)| *n == name).map(|(_, f)| *f);
-        if kind == "rejection" && c["accepted_rules"].as_u64() != Some(0) {
-            failures.push(format!("{name}: {} accepted rules", c["accepted_rules"]));
-        } else if let Some(floor) = floor.filter(|f| kind == "promotion" && rate + TOLERANCE < *f) {
-            failures.push(format!("{name}: pass rate {rate} below floor {floor}"));
+        if let Some(floor) = floor.filter(|f| kind == "promotion" && rate + TOLERANCE < *f) {
+            failures.push(format!("{name}: learned-only pass rate {rate} below floor {floor}"));
+        }
+        if learned_counts(c) != learned_counts(&w) {
+            failures.push(format!(
+                "{name}: learned rules differ with the pack ({:?} vs {:?}): the pack must not decide them",
+                learned_counts(c),
+                learned_counts(&w)
+            ));
         }
     }
     assert_eq!(
-        out.status.code(),
+        code_none,
         Some(0),
-        "fable fieldtest --gate failed: {failures:?}\nstderr: {}",
-        String::from_utf8_lossy(&out.stderr)
+        "fable fieldtest --gate --packs none failed: {failures:?}\nstderr: {err_none}"
+    );
+    assert_eq!(
+        code_core,
+        Some(0),
+        "fable fieldtest --gate --packs core failed: {failures:?}\nstderr: {err_core}"
     );
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -102,7 +156,7 @@ fn own_corpora_combined_gate() {
 }
 
 /// Each of our rejection corpora alone with the everyday pool: still 0 accepted rules
-/// (a rejection must not depend on contesting evidence from another corpus).
+/// (a rejection must not depend on contesting evidence from another corpus), in both modes.
 #[test]
 fn own_rejection_corpora_alone_with_pool() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora");
@@ -112,19 +166,21 @@ fn own_rejection_corpora_alone_with_pool() {
         if meta["kind"] != "rejection" {
             continue;
         }
-        let home = tempfile::tempdir().unwrap();
-        let out = isolated::std_cmd("fable", home.path())
-            .arg("fieldtest")
-            .arg(&dir)
-            .arg("--pool")
-            .arg(&pool)
-            .args(["--json", "--gate"])
-            .output()
-            .expect("run fable fieldtest");
-        let report: Value = serde_json::from_slice(&out.stdout).expect("fieldtest JSON");
-        let c = &report["corpora"][0];
-        println!("{} alone: accepted_rules={}", c["name"], c["accepted_rules"]);
-        assert_eq!(out.status.code(), Some(0), "{}: {}", dir.display(), c["accepted_rules"]);
-        assert_eq!(c["accepted_rules"], 0, "{}", dir.display());
+        for packs in ["none", "core"] {
+            let home = tempfile::tempdir().unwrap();
+            let out = isolated::std_cmd("fable", home.path())
+                .arg("fieldtest")
+                .arg(&dir)
+                .arg("--pool")
+                .arg(&pool)
+                .args(["--json", "--gate", "--packs", packs])
+                .output()
+                .expect("run fable fieldtest");
+            let report: Value = serde_json::from_slice(&out.stdout).expect("fieldtest JSON");
+            let c = &report["corpora"][0];
+            println!("{} alone ({packs}): accepted_rules={}", c["name"], c["accepted_rules"]);
+            assert_eq!(out.status.code(), Some(0), "{}: {}", dir.display(), c["accepted_rules"]);
+            assert_eq!(c["accepted_rules"], 0, "{} ({packs})", dir.display());
+        }
     }
 }

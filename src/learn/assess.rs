@@ -36,10 +36,11 @@ pub(crate) struct Origin {
     pub(crate) variant: bool,
     /// The directive comes from a fix observed in the history (steps or variant).
     pub(crate) observed_fix: bool,
-    /// A template directive: its support is unresolved failures by construction.
+    /// A template or pack directive: its support is unresolved failures by construction.
     pub(crate) template: bool,
-    /// The failure cluster has unresolved failures.
-    pub(crate) class_unresolved: bool,
+    /// A curated pack's directive (not learned from this history, so it needs no
+    /// recurrence of its own: replay and the gates judge it).
+    pub(crate) pack: bool,
     /// (recovered episodes agreeing with the directive, recovered episodes, distinct
     /// working fixes) of the cluster; `None` when not comparable.
     pub(crate) contest: Option<(usize, usize, usize)>,
@@ -141,12 +142,29 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
     } else {
         need
     };
+    // Sessions that are a *source* of the lesson: those that met the failure and then
+    // found the fix. A one-shot recovery — the very next command ran the fix and the
+    // retry chained (`git pull --rebase && git push`) — shows the agent already knew it:
+    // CauterRule's "recovered near-miss" ("retry succeeded; no rule needed"). It still
+    // counts as prevented in replay and in directive evidence, but not as a source.
+    let source_sessions: HashSet<&str> = s
+        .support
+        .iter()
+        .filter(|e| !one_shot(e, prep))
+        .map(|e| history[e.fail_idx].session.as_str())
+        .collect();
+    // A rule learned from history stands on ≥ `need` sessions whose fix agrees with it,
+    // whatever else the cluster holds: unresolved failures of the same class no longer
+    // demote it (they are the pack's support, and a pack never decides a learned rule).
     let self_resolved = !o.template
         && !s.support.is_empty()
         && s.support
             .iter()
             .all(|e| matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn))
-        && (o.class_unresolved || (sessions.len() as u64) < need);
+        && (source_sessions.len() as u64) < need;
+    // The generic fallback ("do not retry unchanged") is learned from unresolved failures
+    // alone: one session's failure never makes an accepted rule on its own.
+    let single_session = o.template && !o.pack && (sessions.len() as u64) < cfg.min_sessions_self_resolved;
 
     let gate = if trust == Trust::Untrusted {
         Some("blocked_by_trust")
@@ -160,6 +178,8 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
         Some("contested")
     } else if self_resolved {
         Some("self_resolved")
+    } else if single_session {
+        Some("single_session")
     } else {
         None
     };
@@ -199,6 +219,18 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
     }
 }
 
+/// A recovery in one move: the record right after the (only) failing attempt holds the
+/// fix steps and the successful retry together.
+fn one_shot(e: &Episode, prep: &Prepared) -> bool {
+    let Some(k) = e.retry_idx else { return false };
+    e.outcome == Outcome::Recovered
+        && e.attempts.len() == 1
+        && !e.steps.is_empty()
+        && e.steps.iter().all(|s| s.idx == k)
+        && prep.position[k].0 == prep.position[e.fail_idx].0
+        && prep.position[k].1 == prep.position[e.fail_idx].1 + 1
+}
+
 pub(crate) fn status_for(a: &Assessment, cfg: &LearnConfig) -> &'static str {
     if matches!(a.reason, "blocked_by_trust" | "blocked_by_safety") {
         "blocked"
@@ -230,8 +262,8 @@ pub(crate) fn assess_candidate(
             unsafe_fix: c.unsafe_fix,
             variant: c.source == DirectiveSource::Variant,
             observed_fix: matches!(c.source, DirectiveSource::Fix | DirectiveSource::Variant),
-            template: c.source == DirectiveSource::Template,
-            class_unresolved: c.class_unresolved,
+            template: matches!(c.source, DirectiveSource::Template | DirectiveSource::Pack),
+            pack: c.source == DirectiveSource::Pack,
             contest: c
                 .covered
                 .map(|cov| (cov, c.recovered_in_cluster, c.fix_keys_in_cluster)),
@@ -272,14 +304,11 @@ pub(crate) fn assess_candidate(
         sessions: Some(a.sessions),
         min_sample: min_sample_for(cfg.promote_lower_bound),
         rank: Some(a.rank),
-        origin: Some(
-            if c.source == DirectiveSource::Extractor {
-                "extractor"
-            } else {
-                "learned"
-            }
-            .to_string(),
-        ),
+        origin: Some(match c.source {
+            DirectiveSource::Extractor => "extractor".to_string(),
+            DirectiveSource::Pack => format!("pack:{}", crate::learn::core_pack::CORE),
+            _ => "learned".to_string(),
+        }),
         provenance: None,
         created: None,
         updated: None,

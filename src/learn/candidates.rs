@@ -10,11 +10,13 @@
 //!   *recovered* episode (the failing action succeeded after the fix) makes a directive:
 //!   what a session that moved on tried is never a directive; it supports a proven fix
 //!   it agrees with, or (an unresolved attempt, see [`crate::learn`]) a known-remedy
-//!   template. An unsafe fix is its own group ([`group_key`]).
-//! - Unresolved episodes (nothing succeeded after the failure) make a *template*
-//!   candidate whose directive comes from a small table of well-known remedies keyed by
-//!   anchor ([`remedy`]), else a "do not retry unchanged" fallback. They never join an
-//!   observed fix.
+//!   template. An unsafe fix is its own group ([`group_key`]) and never contests a safe
+//!   one (the contest counts allowed fixes only).
+//! - Unresolved episodes (nothing succeeded after the failure) make a *pack* candidate
+//!   whose directive comes from the curated core pack of well-known remedies keyed by
+//!   anchor ([`remedy`], [`crate::learn::core_pack`]; when the pack is on), else a *template*
+//!   candidate with the "do not retry unchanged" fallback. They never join an observed
+//!   fix.
 //! - Each candidate also carries what the gates in [`crate::learn`] need: how many of the
 //!   cluster's recovered episodes agree with it (contested fixes), whether the cluster has
 //!   unresolved failures, whether its template is a known remedy.
@@ -23,12 +25,16 @@
 //!   or an extractor merge ([`dedup`]).
 
 use crate::evidence::head_chars;
+use crate::learn::agreement::{agrees, seg_agrees, unresolved_attempt};
 use crate::learn::episodes::{Episode, Outcome, Prepared};
+use crate::learn::render;
+
+pub use crate::learn::failure_class::{failure_class, ENVIRONMENT_ANCHORS, PROGRAM_SCOPED_ANCHORS};
 use crate::learn::signature::describe_anchor;
 use std::collections::{BTreeMap, HashMap};
 
+pub use crate::learn::core_pack::remedy;
 pub use crate::learn::directive::{DirectiveAction, DirectiveSource};
-pub use crate::learn::remedy::remedy;
 
 /// One candidate rule before replay.
 #[derive(Debug, Clone)]
@@ -61,7 +67,7 @@ pub struct Candidate {
     /// The cluster has unresolved failures (then they are the support, and self-resolved
     /// episodes only corroborate).
     pub class_unresolved: bool,
-    /// A template directive from the remedy table (not the generic fallback).
+    /// A directive from the core pack (not the generic fallback).
     pub remedy_known: bool,
 }
 
@@ -88,115 +94,10 @@ pub fn group_key(e: &Episode) -> String {
     }
 }
 
-/// Anchors that name something wrong with the failing program itself (it is missing, not
-/// executable, its path does not exist): their failure class is the cluster (that
-/// program), not the anchor across programs — `ktool: command not found` fixed by an
-/// installer script does not contest `python: command not found` fixed by `python3`.
-pub const PROGRAM_SCOPED_ANCHORS: &[&str] = &["command-not-found", "permission-denied", "errno13", "ENOENT"];
-
-/// Anchors that name a condition of the machine rather than of a tool (a port in use, a
-/// full disk, a refused connection): whichever program met it, it is one failure class.
-pub const ENVIRONMENT_ANCHORS: &[&str] = &["EADDRINUSE", "ENOSPC", "ECONNREFUSED", "ENOTFOUND", "oom"];
-
-/// The failure class over which competing fixes are counted: the anchor anywhere for an
-/// environment condition (EADDRINUSE from `python -m http.server` and from `node`), the
-/// cluster (that program) for a program-scoped anchor or no anchor, else the anchor
-/// within the tool's domain (`conflict` in `git merge` and in `pip install` are two
-/// classes; `non-fast-forward` from any `git push` is one).
-pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> String {
-    match anchor {
-        Some(a) if ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
-        Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("domain:{domain}|{a}"),
-        _ => format!("cluster:{cluster}"),
-    }
-}
-
-/// Edit distance (optimal string alignment) between two short words, capped: anything
-/// beyond `cap` returns `cap + 1`.
-fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len().abs_diff(b.len()) > cap {
-        return cap + 1;
-    }
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()].min(cap + 1)
-}
-
-/// Is a session that moved on after trying steps an *unresolved attempt* (support for the
-/// cluster's template), rather than a failure it resolved itself? Self-resolved (not
-/// support) when it corrected a typo (a step's program or subcommand is a near-spelling
-/// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
-/// template's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
-/// already knew the fix).
-fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
-    let Some(fail) = prep.norms[e.fail_idx].primary() else {
-        return true;
-    };
-    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
-    let typo = e.steps.iter().any(|s| {
-        let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
-            return false;
-        };
-        let (fp, sp) = (base(&fail.program), base(&seg.program));
-        let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
-        near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
-    });
-    let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
-    !(typo || took_remedy)
-}
-
-/// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
-/// a safe step with the directive's domain and action whose flags include the
-/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
-/// `git pull --no-rebase` does not agree with `git pull --rebase`).
-fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
-    if e_key == key {
-        return true;
-    }
-    if e.unsafe_fix.is_some() {
-        return false;
-    }
-    match act {
-        Some(DirectiveAction::Step { domain, action, flags }) => e
-            .steps
-            .iter()
-            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
-        _ => false,
-    }
-}
-
-/// Does a recovered episode's fix agree with a directive command (same domain and
-/// action, and the command's flags among the fix step's)?
-fn step_agrees(e: &Episode, cmd: &str) -> bool {
-    let n = crate::learn::command_norm::normalize(cmd);
-    n.primary().is_some_and(|seg| seg_agrees(e, seg))
-}
-
-fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment) -> bool {
-    let flags = seg.flags();
-    e.steps.iter().any(|s| {
-        s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
-    })
-}
-
-/// Builds candidates from episodes. Pure.
-pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
+/// Builds candidates from episodes; `core`: apply the core pack
+/// ([`crate::learn::core_pack`]) to unresolved failures with a known anchor. Pure.
+pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate> {
+    let remedy = |a: &str| if core { remedy(a) } else { None };
     // cluster → fix key → episode indices (BTreeMap: deterministic order).
     let mut clusters: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
     // Every episode's group key, computed once (agreement checks compare them often).
@@ -234,7 +135,13 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
     for (cluster, fixes) in &clusters {
         let entry = classes.entry(class_of(cluster, fixes)).or_default();
         for (key, eps) in fixes {
-            for &ei in eps.iter().filter(|&&ei| episodes[ei].outcome == Outcome::Recovered) {
+            // Only allowed fixes contest: a fix the safety gate blocks (force-push,
+            // `chmod 777`) is its own blocked candidate, and one poisoned session must
+            // not make the safe fix "contested".
+            for &ei in eps
+                .iter()
+                .filter(|&&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
+            {
                 entry.0.push(ei);
                 *entry.1.entry(key.clone()).or_default() += 1;
             }
@@ -348,8 +255,36 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
             let last = &episodes[last_ei];
             let retry = quote_cmd(&label);
             let (directive, source, cmds, act) = if !last.steps.is_empty() {
+                // The gates see the concrete commands; the directive shows the fix as the
+                // group's sessions share it ([`render`]: placeholders where they differ).
                 let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
-                let listed = steps.iter().map(|s| quote_cmd(s)).collect::<Vec<_>>().join(", then ");
+                let group: Vec<&Episode> = std::iter::once(last)
+                    .chain(
+                        eps.iter()
+                            .rev()
+                            .filter(|&&ei| ei != last_ei && episodes[ei].steps.len() == last.steps.len())
+                            .map(|&ei| &episodes[ei]),
+                    )
+                    .collect();
+                let listed = (0..last.steps.len())
+                    .map(|i| {
+                        // The step's words as the shell parsed them (quoting removed),
+                        // looked up in the normalised record rather than stored per step.
+                        let spellings: Vec<&[String]> = group
+                            .iter()
+                            .filter_map(|e| {
+                                let st = &e.steps[i];
+                                prep.norms[st.idx]
+                                    .segments
+                                    .iter()
+                                    .find(|g| g.text() == st.text)
+                                    .map(|g| g.words.as_slice())
+                            })
+                            .collect();
+                        quote_cmd(&render::render(&render::anti_unify(&spellings)))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", then ");
                 let s0 = &last.steps[0];
                 let act = DirectiveAction::Step {
                     domain: s0.domain.clone(),
@@ -363,7 +298,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                     Some(act),
                 )
             } else {
-                let flags = last.variant.join(" ");
+                let flags = render::quote_words(&last.variant);
                 let cmd = last
                     .retry_idx
                     .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
@@ -421,14 +356,16 @@ pub fn build(episodes: &[Episode], prep: &Prepared) -> Vec<Candidate> {
                 ),
             };
             let cmds: Vec<String> = backticked(&directive);
-            let mut c = base(
-                format!("{cluster}||template"),
-                directive,
-                DirectiveSource::Template,
-                Vec::new(),
-                None,
-                unresolved,
-            );
+            // A curated remedy is the core pack's, said so in its key and source; the
+            // fallback is the generic template.
+            let (key, source) = match known {
+                Some(_) => (
+                    format!("{cluster}||pack:{}", crate::learn::core_pack::CORE),
+                    DirectiveSource::Pack,
+                ),
+                None => (format!("{cluster}||template"), DirectiveSource::Template),
+            };
+            let mut c = base(key, directive, source, Vec::new(), None, unresolved);
             c.remedy_known = known.is_some();
             // Agreement of the cluster's working fixes with the template's command, when
             // it names one (`git pull --rebase`); a template without a command is not
@@ -482,13 +419,14 @@ pub fn backticked(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::agreement::edit_distance;
     use crate::learn::episodes::tests::rec;
     use crate::learn::episodes::{extract, WINDOW};
 
     fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
         let p = Prepared::new(h);
         let e = extract(h, &p, WINDOW);
-        build(&e, &p)
+        build(&e, &p, true)
     }
 
     #[test]
@@ -518,8 +456,8 @@ mod tests {
         assert!(fix.trigger.contains("non-fast-forward"), "{}", fix.trigger);
         assert!(fix.class_unresolved);
         assert_eq!((fix.covered, fix.recovered_in_cluster), (Some(3), 3));
-        let t = c.iter().find(|c| c.source == DirectiveSource::Template).unwrap();
-        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the template");
+        let t = c.iter().find(|c| c.source == DirectiveSource::Pack).unwrap();
+        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the pack rule");
         assert!(t.remedy_known);
         assert_eq!(
             t.covered,
@@ -546,7 +484,7 @@ mod tests {
         ];
         let c = cands(&h);
         assert_eq!(c.len(), 1, "{c:#?}");
-        assert_eq!(c[0].source, DirectiveSource::Template);
+        assert_eq!(c[0].source, DirectiveSource::Pack);
         assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
         assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
     }
@@ -575,7 +513,7 @@ mod tests {
             rec("c", "git add a.py && git commit -m merge", true, "[main 1] merge"),
         ];
         let c = cands(&h);
-        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Template).collect();
+        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Pack).collect();
         assert_eq!(t.len(), 1, "{c:#?}");
         assert!(
             t[0].directive.contains("install the missing module"),
@@ -601,7 +539,7 @@ mod tests {
         let p = Prepared::new(&h);
         let e = extract(&h, &p, WINDOW);
         assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
-        assert!(build(&e, &p).iter().all(|c| !c.episodes.contains(&1)));
+        assert!(build(&e, &p, true).iter().all(|c| !c.episodes.contains(&1)));
     }
 
     #[test]
@@ -638,7 +576,9 @@ mod tests {
         assert!(c
             .iter()
             .any(|c| c.unsafe_fix == Some("chmod_777") && c.episodes.len() == 1));
-        assert!(c.iter().all(|c| c.covered == Some(1) && c.recovered_in_cluster == 2));
+        // Only the allowed fix counts in the contest: the unsafe one does not compete.
+        assert!(c.iter().all(|c| c.recovered_in_cluster == 1));
+        assert!(c.iter().any(|c| c.unsafe_fix.is_none() && c.covered == Some(1)));
     }
 
     #[test]
@@ -652,7 +592,38 @@ mod tests {
         assert_eq!(c.len(), 2);
         assert!(c
             .iter()
-            .any(|c| c.source == DirectiveSource::Template && c.episodes.len() == 1));
+            .any(|c| c.source == DirectiveSource::Pack && c.episodes.len() == 1));
+    }
+
+    #[test]
+    fn directive_shows_the_shared_fix_with_placeholders() {
+        let mut h = Vec::new();
+        for (s, b) in [("a", "feature/login"), ("b", "fix/typo")] {
+            h.push(rec(
+                s,
+                &format!("git push origin {b}"),
+                false,
+                " ! [rejected] (fetch first)",
+            ));
+            h.push(rec(
+                s,
+                &format!("git pull --rebase origin {b}"),
+                true,
+                "Successfully rebased",
+            ));
+            h.push(rec(s, &format!("git push origin {b}"), true, "ok"));
+        }
+        let c = cands(&h);
+        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
+        assert_eq!(
+            fix.directive, "run `git pull --rebase origin <branch>`, then retry `git push`",
+            "no session's own branch in the directive"
+        );
+        // The gates still see what actually ran.
+        assert_eq!(
+            fix.directive_cmds,
+            vec!["git pull --rebase origin fix/typo".to_string()]
+        );
     }
 
     #[test]

@@ -43,6 +43,11 @@ pub struct LearnConfig {
     pub auto_promote: bool,
     /// Most candidates kept (best ranked first).
     pub max_candidates: usize,
+    /// Curated packs applied alongside what is learned (`["core"]`: the core pack,
+    /// [`crate::learn::core_pack`]; `[]`: learned rules only). On by default: a failure
+    /// seen once, with a well-known remedy, is where a standing rule pays — and every
+    /// result says `directive_source: "pack"`, so it is never mistaken for a lesson.
+    pub packs: Vec<String>,
 }
 
 impl Default for LearnConfig {
@@ -62,6 +67,7 @@ impl Default for LearnConfig {
             window: episodes::WINDOW,
             auto_promote: true,
             max_candidates: 500,
+            packs: vec![crate::learn::core_pack::CORE.to_string()],
         }
     }
 }
@@ -118,6 +124,13 @@ pub fn floor_at_defaults(mut cfg: LearnConfig) -> (LearnConfig, Vec<&'static str
         raised.push("near_miss_limit");
     }
     (cfg, raised)
+}
+
+impl LearnConfig {
+    /// True when the core pack is applied.
+    pub fn core_pack(&self) -> bool {
+        self.packs.iter().any(|p| p == crate::learn::core_pack::CORE)
+    }
 }
 
 /// A float setting must be a number (`NaN` compares false both ways and would slip past).

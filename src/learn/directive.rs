@@ -10,8 +10,12 @@ pub enum DirectiveSource {
     Variant,
     /// The follow-up of a session that moved on (not proven by a retry).
     Proposed,
-    /// The remedy table (no fix observed).
+    /// The generic fallback for unresolved failures ("do not retry unchanged"): no fix
+    /// observed, nothing curated for the anchor.
     Template,
+    /// A curated pack (the core pack, [`crate::learn::core_pack`]): written by hand, not
+    /// learned; replay-tested against the local history like an imported rule.
+    Pack,
     /// An external extractor (`--extractor-cmd`).
     Extractor,
 }
@@ -23,6 +27,7 @@ impl DirectiveSource {
             DirectiveSource::Variant => "variant",
             DirectiveSource::Proposed => "proposed",
             DirectiveSource::Template => "template",
+            DirectiveSource::Pack => "pack",
             DirectiveSource::Extractor => "extractor",
         }
     }

@@ -2,29 +2,35 @@
 //!
 //! Owns the whole pipeline, offline and deterministic: command normalisation
 //! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
-//! candidates ([`candidates`]), the matcher ([`matcher`]), replay against history
-//! ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
+//! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
+//! classes fixes contest in ([`failure_class`]), how a fix is rendered as shell
+//! ([`render`]), the matcher ([`matcher`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
-//! ([`config`]), the rule store and packs ([`rules`], [`rule_export`]), what the agent is
-//! shown ([`rules_inject`]) and the SessionEnd hook ([`session_end`]).
+//! ([`config`]), external extractors ([`extractor`]), the rule store and packs
+//! ([`rules`], [`rule_export`], the curated [`core_pack`]), what the agent is shown
+//! ([`rules_inject`]) and the SessionEnd hook ([`session_end`]).
 //!
 //! May use: the crate root, [`crate::evidence`] and [`crate::setup::trust_store`] (whether
 //! this machine trusts a project's own `learn.json`). Never [`crate::discipline`] or
 //! [`crate::measure`] (the field test measures this, not the other way round).
 
+pub mod agreement;
 pub mod assess;
 pub mod candidates;
 pub mod command_norm;
 pub mod config;
+pub mod core_pack;
 pub mod directive;
 pub mod directive_evidence;
 pub mod episodes;
+pub mod extractor;
+pub mod failure_class;
 pub mod matcher;
 pub mod origin_trust;
 pub mod outcome;
 pub mod pipeline;
-pub mod remedy;
+pub mod render;
 pub mod rule_export;
 pub mod rule_replay;
 pub mod rule_seal;
@@ -37,6 +43,7 @@ pub mod wilson;
 
 // The pipeline's entry points and types, as callers name them: `crate::learn::run_pipeline`.
 pub use config::*;
+pub use extractor::command_proposer;
 pub use outcome::*;
 pub use pipeline::*;
 pub use session_end::*;

@@ -69,5 +69,5 @@ pub struct EpisodeBrief {
     pub outcome: String,
 }
 
-/// An external proposer of `{trigger, directive}` for a cluster (see [`command_proposer`]).
+/// An external proposer of `{trigger, directive}` for a cluster (see [`crate::learn::command_proposer`]).
 pub type Proposer<'a> = &'a dyn Fn(&EpisodeBrief) -> Option<Proposal>;

@@ -3,22 +3,43 @@
 //! [`run_pipeline`] is the one pure entry point — no I/O — used by `fable rules extract`,
 //! the SessionEnd hook and the field test alike:
 //! records → [`Prepared`] (normalised once) → [`episodes`] → [`candidates`] (clustered,
-//! deduplicated) → [`rule_replay`] + gates → ranked rules (formats.md §3).
+//! deduplicated) → [`rule_replay`](crate::learn::rule_replay) + gates → ranked rules (formats.md §3).
 //!
 //! **Accepted vs promoted.** Two different questions, answered separately:
 //! - *accepted* (`accepted: true`, what the field test counts): replay verdict `pass` and
 //!   no gate blocked it — trusted evidence, safe directive, not generic, directive
 //!   evidence not negative, not contested, and its support is a valid source (below).
-//!   One unresolved failure can make an accepted template rule: a failure the agent
-//!   could not get past is exactly where a standing rule pays.
 //! - *promotable* (and auto-promoted when the policy is on): accepted **and** the Wilson
 //!   lower bound of precision ≥ `promote_lower_bound` (0.5 → at least 4 clean prevented
 //!   failures; `min_sample` in each rule says how many the bound implies). A rule seen
 //!   once is never injected into a live project's sessions on its own.
 //!
-//! **Support, sources and contest** (what a rule is learned from). A candidate is
-//! (failure cluster, directive); its `support` is the episodes consistent with that
-//! directive, and the field test counts a trajectory for a rule only through them.
+//! **Sources** (`directive_source`, and `origin`: `learned`, `pack:core`, `extractor`).
+//! Every rule says where its directive came from; the field test counts accepted rules
+//! per source and runs with and without the pack.
+//! - `fix` / `variant` — *learned*: the steps (or added flags) after which the failing
+//!   action succeeded in this history. Accepted only when ≥ `min_sessions_self_resolved`
+//!   (2) sessions are a *source* of it: their fix agrees with the directive and it was
+//!   not a one-shot recovery (`fix && retry` as the very next command: the agent already
+//!   knew — CauterRule's "recovered near-miss", counted by replay but nobody's lesson).
+//!   ≥ `min_sessions_variant` (3) for a variant (otherwise a flaky-style retry), ≥
+//!   `min_sessions_unanchored` (3) when the failure has no anchor. Otherwise
+//!   `self_resolved`.
+//! - `pack` — the curated core pack ([`crate::learn::core_pack`], `"packs": ["core"]`,
+//!   on by default): a hand-written remedy for the cluster's anchor, supported by the
+//!   cluster's unresolved failures, replay-tested against this history and gated like any
+//!   rule. It may stand on one session (its directive is not learned from that session,
+//!   so it cannot carry that session's mistakes), and it never decides a learned rule's
+//!   acceptance: an unresolved failure in the class no longer demotes a learned fix.
+//! - `template` — the generic fallback for unresolved failures with no pack remedy ("do
+//!   not retry unchanged"): learned from unresolved failures alone, so it needs ≥ 2
+//!   sessions (`single_session`); a single unresolved failure never makes an accepted
+//!   rule on its own.
+//! - `extractor` — an external extractor's proposal, same gates.
+//!
+//! **Support and contest** (what a rule is learned from). A candidate is (failure
+//! cluster, directive); its `support` is the episodes consistent with that directive,
+//! and the field test counts a trajectory for a rule only through them.
 //! - *Fix directives* come only from a fix after which the failing action (same domain
 //!   and action) succeeded — a recovered episode ([`candidates`]). What a session tried
 //!   before moving on is never a directive, and a session that only looked (`pip list`,
@@ -26,31 +47,16 @@
 //!   cluster's episodes whose fix agrees with it (same step, the directive's flags
 //!   included; `git pull --no-rebase` does not agree with `git pull --rebase`). An unsafe
 //!   fix (`git push --force`, `chmod 777`, `curl … | sh`, deleting a database) is its own
-//!   candidate, blocked by the safety gate, and a competing fix for the others.
-//! - *Template directives* (the remedy table by anchor, else "do not retry unchanged")
-//!   are supported by **unresolved** failures: nothing succeeded after them, or — for a
-//!   known remedy only — the session tried a safe fix of its own that never made the
-//!   action succeed. Not unresolved: a typo corrected (`pyhton` → `python3`), the
-//!   remedy itself taken (`git add`, commit after a merge conflict), a failure nested
-//!   inside another failure's recovery. A template never takes self-resolved support.
-//! - *Self-resolved* episodes (recovered, or moved on after a fix proven in the cluster)
-//!   show the agent already knew the fix: replay counts them as prevented and directive
-//!   evidence measures them, but they are a *source* only when the same fix recurs in
-//!   ≥ `min_sessions_self_resolved` (2) sessions — ≥ `min_sessions_variant` (3) when the
-//!   fix is the failing command retried with other flags or arguments (otherwise a
-//!   flaky-style retry), ≥ `min_sessions_unanchored` (3) when the failure has no anchor —
-//!   **and** the cluster has no unresolved failure. When it has, the unresolved ones are
-//!   the support (of the template) and the self-resolved ones only corroborate
-//!   (`self_resolved`). An attempt that included every step of a fix proven in the
-//!   cluster does not make the cluster "unresolved".
-//! - *Recurrence*: so a rule accepted from self-resolved support always spans ≥ 2
-//!   sessions that agree with its directive. A template supported by unresolved failures
-//!   may stand on one session: that is the case a standing rule pays for (the CauterRule
-//!   golden corpus holds one unresolved trajectory per class; its replay refs are
-//!   prevented failures, not support), and the template's directive is not learned from
-//!   the session, so it cannot carry that session's mistakes.
+//!   candidate, blocked by the safety gate.
+//! - *Pack and template directives* are supported by **unresolved** failures: nothing
+//!   succeeded after them, or — for a pack remedy only — the session tried a safe fix of
+//!   its own that never made the action succeed. Not unresolved: a typo corrected
+//!   (`pyhton` → `python3`), the remedy itself taken (`git add`, commit after a merge
+//!   conflict), a failure nested inside another failure's recovery. They never take
+//!   self-resolved support (replay counts those as prevented).
 //! - *Contested* (`contested`): over the failure class's recovered episodes — every
-//!   working fix, unsafe ones included — the directive must agree with at least
+//!   working fix the safety gate allows; an unsafe fix (force-push, `chmod 777`) is its
+//!   own blocked candidate and does not compete — the directive must agree with at least
 //!   `contested_share` (3/4: three agreeing fixes for every competing one) when there
 //!   are ≥ 2 recovered episodes with ≥ 2 distinct fixes. A template that names a command
 //!   (`git pull --rebase`) is judged the same way; one naming none is not comparable.
@@ -58,9 +64,9 @@
 //!   environment condition (EADDRINUSE from `http.server` and from `node`), the program
 //!   for a program-scoped anchor (`command not found`, permission denied, ENOENT) or no
 //!   anchor, else the anchor within the domain (`conflict` in git and in pip differ).
-//!   The price, measured: a history that also holds force-push or merge sessions makes
-//!   "push rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
-//!   accepted for it.
+//!   The price: a history that also holds merge (`--no-rebase`) sessions makes "push
+//!   rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
+//!   accepted for it; force-push sessions no longer do (they only block themselves).
 //! - *Generic*: a trigger without an anchor is generic unless its directive is an
 //!   observed fix and its failure text has ≥ `generic_min_terms` terms (then it needs the
 //!   unanchored recurrence above); an anchorless template is always generic.
@@ -72,17 +78,16 @@
 
 use crate::evidence::Record;
 use crate::learn::assess::*;
+use crate::learn::candidates;
 use crate::learn::candidates::backticked;
-use crate::learn::candidates::{self, Candidate, DirectiveSource};
 use crate::learn::config::*;
 use crate::learn::episodes::{self, Episode, Outcome, Prepared};
+use crate::learn::extractor::extractor_candidates;
 use crate::learn::matcher::{spec_from_text, TriggerSpec};
 use crate::learn::outcome::*;
 use crate::learn::rule_replay::Index;
 use crate::learn::rules::Rule;
 use crate::learn::wilson::min_sample_for;
-use std::collections::HashSet;
-use std::time::Duration;
 
 /// Runs the whole pipeline on a history (oldest first). Pure: no I/O, deterministic.
 pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
@@ -94,7 +99,7 @@ pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
 pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option<Proposer>) -> LearnOutcome {
     let prep = Prepared::new(history);
     let eps = episodes::extract(history, &prep, cfg.window);
-    let mut cands = candidates::build(&eps, &prep);
+    let mut cands = candidates::build(&eps, &prep, cfg.core_pack());
     if let Some(p) = proposer {
         cands.extend(extractor_candidates(&cands, &eps, history, &prep, p));
     }
@@ -220,105 +225,6 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
         .collect()
 }
 
-fn extractor_candidates(
-    base: &[Candidate],
-    eps: &[Episode],
-    history: &[Record],
-    prep: &Prepared,
-    proposer: Proposer,
-) -> Vec<Candidate> {
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut out = Vec::new();
-    for c in base {
-        if !seen.insert(c.cluster.as_str()) {
-            continue;
-        }
-        let Some(&ei) = c.episodes.first() else { continue };
-        let e = &eps[ei];
-        let f = &history[e.fail_idx];
-        let brief = EpisodeBrief {
-            domain: c.domain.clone(),
-            action: c.action.clone(),
-            command: f.cmd.clone(),
-            output: f.tail.clone(),
-            signature: c.template.clone(),
-            anchors: c.anchors.clone(),
-            followups: prep
-                .after(e.fail_idx, 5)
-                .iter()
-                .map(|&k| history[k].cmd.clone())
-                .collect(),
-            outcome: outcome_name(e.outcome).to_string(),
-        };
-        let Some(p) = proposer(&brief) else { continue };
-        if p.trigger.trim().is_empty() || p.directive.trim().is_empty() {
-            continue;
-        }
-        let anchors = crate::learn::signature::anchors(&p.trigger);
-        let norm_dir: String = crate::learn::matcher::terms(&p.directive).join(" ");
-        out.push(Candidate {
-            key: format!("{}||x:{}", c.cluster, norm_dir),
-            cluster: c.cluster.clone(),
-            domain: c.domain.clone(),
-            action: c.action.clone(),
-            label: c.label.clone(),
-            anchors,
-            template: c.template.clone(),
-            trigger: p.trigger.trim().to_string(),
-            directive: p.directive.trim().to_string(),
-            source: DirectiveSource::Extractor,
-            directive_cmds: backticked(&p.directive),
-            directive_action: None,
-            episodes: base
-                .iter()
-                .filter(|o| o.cluster == c.cluster)
-                .flat_map(|o| o.episodes.clone())
-                .collect(),
-            unsafe_fix: None,
-            recovered_in_cluster: c.recovered_in_cluster,
-            fix_keys_in_cluster: c.fix_keys_in_cluster,
-            covered: None,
-            class_unresolved: c.class_unresolved,
-            remedy_known: false,
-        });
-    }
-    out
-}
-
-/// Runs an external extractor command (`sh -c CMD`, the brief as JSON on stdin, a
-/// `{trigger, directive}` JSON object expected on stdout). Any failure → no proposal.
-pub fn command_proposer(cmd: &str, timeout: Duration) -> impl Fn(&EpisodeBrief) -> Option<Proposal> + '_ {
-    move |brief| {
-        use std::io::Write;
-        use std::process::{Command, Stdio};
-        use wait_timeout::ChildExt;
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let input = serde_json::to_string(brief).ok()?;
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(input.as_bytes());
-        }
-        match child.wait_timeout(timeout).ok()? {
-            Some(_) => {}
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-        let mut out = String::new();
-        use std::io::Read;
-        child.stdout.take()?.read_to_string(&mut out).ok()?;
-        serde_json::from_str::<Proposal>(out.trim()).ok()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn single_self_resolved_is_not_accepted_but_single_unresolved_is() {
+    fn single_self_resolved_is_not_accepted_but_single_unresolved_is_with_the_pack() {
         let one = nff_sessions(1, "git pull --rebase");
         let top = &run_pipeline(&one, &LearnConfig::default()).candidates[0].rule;
         assert_eq!(top.reason, "self_resolved");
@@ -391,6 +297,12 @@ mod tests {
         let top = &run_pipeline(&open, &LearnConfig::default()).candidates[0].rule;
         assert_eq!((top.reason.as_str(), top.accepted), ("min_sample", Some(true)));
         assert!(top.directive.contains("git pull --rebase"), "{}", top.directive);
+        // … and that is the core pack's rule, said so; learned-only, it accepts nothing.
+        assert_eq!(top.directive_source.as_deref(), Some("pack"));
+        assert_eq!(top.origin.as_deref(), Some("pack:core"));
+        let none = run_pipeline(&open, &learned_only());
+        assert!(none.candidates.iter().all(|l| l.rule.accepted == Some(false)));
+        assert_eq!(none.candidates[0].rule.reason, "single_session");
     }
 
     #[test]
@@ -523,6 +435,32 @@ mod tests {
     }
 
     #[test]
+    fn one_poisoned_session_does_not_contest_the_safe_fix() {
+        // Two sessions fixed it with `git pull --rebase`, one poisoned session with a
+        // force-push. The force-push is its own blocked candidate; it does not compete
+        // (before: 2 of 3 working fixes < 3/4 → `contested`, nothing accepted).
+        let mut h = nff_sessions(2, "git pull --rebase");
+        let mut force = nff_sessions(1, "git push --force origin main");
+        for r in &mut force {
+            r.session = "poison".into();
+        }
+        h.extend(force);
+        let out = run_pipeline(&h, &LearnConfig::default());
+        let rebase = find(&out, "git pull --rebase");
+        assert_eq!(rebase.rule.accepted, Some(true), "{:#?}", rebase.rule);
+        assert!(rebase.support_refs.iter().all(|r| r.session != "poison"));
+        let poisoned: Vec<&Learned> = out
+            .candidates
+            .iter()
+            .filter(|l| l.support_refs.iter().any(|r| r.session == "poison"))
+            .collect();
+        assert!(!poisoned.is_empty());
+        assert!(poisoned
+            .iter()
+            .all(|l| l.rule.accepted == Some(false) && l.rule.reason == "blocked_by_safety"));
+    }
+
+    #[test]
     fn contested_fixes_accept_nothing() {
         let mut h = nff_sessions(3, "git pull --rebase");
         for (i, fix) in [
@@ -549,8 +487,15 @@ mod tests {
         assert_eq!(find(&out, "--no-rebase").rule.reason, "contested");
     }
 
+    fn learned_only() -> LearnConfig {
+        LearnConfig {
+            packs: Vec::new(),
+            ..LearnConfig::default()
+        }
+    }
+
     #[test]
-    fn self_resolved_corroborates_when_the_class_has_unresolved_failures() {
+    fn learned_fix_stands_apart_from_the_pack() {
         let mut h = nff_sessions(3, "git pull --rebase");
         h.push(rec(
             "open",
@@ -558,20 +503,61 @@ mod tests {
             false,
             " ! [rejected] main -> main (non-fast-forward)",
         ));
-        let out = run_pipeline(&h, &LearnConfig::default());
-        let fix = find(&out, "run `git pull --rebase`, then retry");
-        assert_eq!(fix.rule.reason, "self_resolved");
-        assert_eq!(fix.rule.accepted, Some(false));
-        let t = out
-            .candidates
-            .iter()
-            .find(|l| l.rule.directive_source.as_deref() == Some("template"))
-            .unwrap();
-        assert_eq!(t.rule.accepted, Some(true), "{:#?}", t.rule);
-        assert_eq!(t.support_refs.len(), 1);
-        assert_eq!(t.support_refs[0].session, "open");
-        // The self-resolved sessions are evidence: replay counts them as prevented.
-        assert_eq!(t.rule.prevented, 4);
+        for cfg in [LearnConfig::default(), learned_only()] {
+            let out = run_pipeline(&h, &cfg);
+            // The learned rule: three sessions fixed it this way; the unresolved failure
+            // in the same class does not demote it, with or without the pack.
+            let fix = find(&out, "run `git pull --rebase`, then retry");
+            assert_eq!(fix.rule.accepted, Some(true), "{:#?}", fix.rule);
+            assert_eq!(fix.rule.directive_source.as_deref(), Some("fix"));
+            assert_eq!(fix.rule.origin.as_deref(), Some("learned"));
+            let pack = out
+                .candidates
+                .iter()
+                .find(|l| l.rule.directive_source.as_deref() == Some("pack"));
+            if cfg.core_pack() {
+                let t = pack.expect("the core pack's rule");
+                assert_eq!(t.rule.origin.as_deref(), Some("pack:core"));
+                assert_eq!(t.rule.accepted, Some(true), "{:#?}", t.rule);
+                assert_eq!(t.support_refs.len(), 1);
+                assert_eq!(t.support_refs[0].session, "open");
+                // The self-resolved sessions are evidence: replay counts them as prevented.
+                assert_eq!(t.rule.prevented, 4);
+            } else {
+                assert!(pack.is_none());
+                // The open failure alone makes no accepted rule.
+                let open: Vec<&Learned> = out
+                    .candidates
+                    .iter()
+                    .filter(|l| l.support_refs.iter().any(|r| r.session == "open"))
+                    .collect();
+                assert!(open.iter().all(|l| l.rule.accepted == Some(false)), "{open:#?}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_shot_recoveries_are_not_a_source() {
+        // `fix && retry` as the very next command, in every session: the agent already
+        // knew; replay counts them, but they are nobody's lesson.
+        let mut h = Vec::new();
+        for i in 0..3 {
+            let s = format!("q{i}");
+            h.push(rec(
+                &s,
+                "git push origin feature",
+                false,
+                " ! [rejected] non-fast-forward",
+            ));
+            h.push(rec(&s, "git pull --rebase && git push", true, "Everything up-to-date"));
+        }
+        let out = run_pipeline(&h, &learned_only());
+        let fix = find(&out, "git pull --rebase");
+        assert_eq!(fix.rule.reason, "self_resolved", "{:#?}", fix.rule);
+        assert_eq!(fix.rule.prevented, 3);
+        // The same fix as a step of its own, then the retry: a lesson.
+        let out = run_pipeline(&nff_sessions(3, "git pull --rebase"), &learned_only());
+        assert_eq!(find(&out, "git pull --rebase").rule.accepted, Some(true));
     }
 
     #[test]

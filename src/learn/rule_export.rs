@@ -22,6 +22,15 @@ const BEGIN_PREFIX: &str = "<!-- fable:rules:begin";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pack {
     pub version: u32,
+    /// The pack's own version (a curated pack bumps it on every change); optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack_version: Option<String>,
+    /// True for a hand-written pack (its directives are curated, not learned); optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curated: Option<bool>,
+    /// What the pack is, for a person reading the file; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     pub exported_at: String,
     /// The exporting project (its folder name).
     pub source: String,
@@ -37,14 +46,21 @@ pub fn export_pack(rules: &[Rule], source: &str, now: &str, all: bool) -> Pack {
         .map(|r| {
             let mut r = r.clone();
             // Support references point into the exporter's log, and a seal is the
-            // exporter's machine's: both are meaningless elsewhere.
+            // exporter's machine's: both are meaningless elsewhere. The concrete fix
+            // commands carry one session's values (its branch, its files): the rendered
+            // directive, placeholders and all, is what travels; the importer's gates read
+            // the commands back from it.
             r.support.clear();
             r.seal = None;
+            r.directive_cmds.clear();
             r
         })
         .collect();
     Pack {
         version: 1,
+        pack_version: None,
+        curated: None,
+        description: None,
         exported_at: now.to_string(),
         source: source.to_string(),
         fable_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -64,6 +80,9 @@ pub fn read_pack(path: &Path) -> Result<Pack> {
     })?;
     Ok(Pack {
         version: 1,
+        pack_version: None,
+        curated: None,
+        description: None,
         exported_at: String::new(),
         source: path.file_name().and_then(|n| n.to_str()).unwrap_or("pack").to_string(),
         fable_version: String::new(),

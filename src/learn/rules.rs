@@ -262,7 +262,7 @@ pub fn render_md(rules: &[Rule]) -> String {
                 .map(|(a, b)| format!("[{a:.3}, {b:.3}]"))
                 .unwrap_or_else(|| "null".into());
             s.push_str(&format!(
-                "- **{}** ({}) — when {}, {}.\n  verdict {} ({}); prevented {}, broken {}, near-misses {}; precision {} {}; support {}\n",
+                "- **{}** ({}) — when {}, {}.\n  verdict {} ({}); prevented {}, broken {}, near-misses {}; precision {} {}; support {}; source {} ({})\n",
                 r.id,
                 r.domain,
                 r.trigger,
@@ -274,7 +274,9 @@ pub fn render_md(rules: &[Rule]) -> String {
                 r.near_misses,
                 crate::learn::wilson::fmt3(r.precision),
                 w,
-                r.support.len()
+                r.support.len(),
+                r.directive_source.as_deref().unwrap_or("unknown"),
+                r.origin.as_deref().unwrap_or("unknown"),
             ));
         }
     }

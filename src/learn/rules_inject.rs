@@ -61,8 +61,14 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
     let total = rules.len();
     let mut s = String::from("Standing rules learned from this project's failures (fable):\n");
     for r in rules.iter().take(max) {
+        // A curated pack's rule is not a lesson from this project: say so.
+        let curated = if r.origin.as_deref().is_some_and(|o| o.starts_with("pack:")) {
+            ", curated pack"
+        } else {
+            ""
+        };
         s.push_str(&format!(
-            "- {} ({}): when {}, {}.\n",
+            "- {} ({}{curated}): when {}, {}.\n",
             r.id, r.domain, r.trigger, r.directive
         ));
     }
@@ -170,9 +176,16 @@ mod tests {
         // Arrived with the repository: promoted in name only.
         let mut c = rule("c", "promoted");
         c.id = "R-3".into();
-        Store::new(&p.fable_dir).save(&[a, b, c]).unwrap();
+        // A curated pack's rule, promoted here: shown, and said to be curated.
+        let mut d4 = rule("d", "promoted");
+        d4.id = "R-4".into();
+        d4.origin = Some("pack:core".into());
+        crate::learn::rule_seal::seal(&mut d4, &key, &scope);
+        Store::new(&p.fable_dir).save(&[a, b, c, d4]).unwrap();
         let s = session_context(&p, 5, get).unwrap();
         assert!(s.contains("R-1") && !s.contains("R-2") && !s.contains("R-3"), "{s}");
+        assert!(s.contains("R-4 (") && s.contains(", curated pack):"), "{s}");
+        assert_eq!(s.matches("curated pack").count(), 1, "{s}");
         assert!(!s.contains('\u{1b}'), "control characters are stripped: {s:?}");
         assert!(session_context(&p, 5, |_| None).is_none(), "no key, nothing shown");
         let f = rec(

@@ -12,6 +12,13 @@
 //!   the corpus passes only with 0 accepted rules; its rate is `false_accept_rate`;
 //! - pool: history only, not scored.
 //!
+//! Sources: `--packs none|core` chooses whether the curated core pack
+//! ([`crate::learn::core_pack`]) is applied (default: the config's `packs`, i.e. on, as in
+//! production), the report says which (`packs`), and each corpus counts its accepted
+//! rules and passed trajectories by `directive_source` (`accepted_by_source`,
+//! `passed_by_source`): `fix`/`variant` are learned, `pack` is curated, `template` is the
+//! generic fallback.
+//!
 //! Optional sections (fields absent unless asked for): `--time-split F` adds `recurrence`
 //! ([`crate::measure::recurrence`], before/after recurrence of the learned classes) and `--sweep`
 //! adds `sweep` ([`crate::measure::sweep`], threshold × margin per domain, `sweep.svg` in `--out`).
@@ -55,6 +62,10 @@ pub struct FieldtestArgs {
     /// `sweep.svg` in `--out`.
     #[arg(long)]
     pub sweep: bool,
+    /// Curated packs applied with what is learned: `core` (the default, as in production)
+    /// or `none` (learned rules only). Overrides `packs` of `--config`.
+    #[arg(long, value_name = "none|core")]
+    pub packs: Option<String>,
 }
 
 /// The rule reported for a trajectory (the best one drawn from it).
@@ -105,11 +116,20 @@ pub struct CorpusReport {
     pub corpus_passed: Option<bool>,
     /// Lines skipped as malformed while loading.
     pub malformed: usize,
+    /// Accepted rules drawn from this corpus, by `directive_source` (`fix`, `variant`,
+    /// `pack`, `template`, `extractor`): which number is learning and which is the
+    /// curated pack. Optional (formats.md §4 adds it).
+    pub accepted_by_source: BTreeMap<String, usize>,
+    /// Trajectories that pass through an accepted rule of that source (promotion: drawn
+    /// support; a trajectory may count under several sources).
+    pub passed_by_source: BTreeMap<String, usize>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: u32,
+    /// The curated packs the pipeline applied (`[]`: learned rules only).
+    pub packs: Vec<String>,
     pub corpora: Vec<CorpusReport>,
     pub generic_trigger_rate: Option<f64>,
     /// What the pipeline saw, for the reader.
@@ -151,6 +171,11 @@ fn is_accepted(l: &Learned) -> bool {
     l.rule.accepted == Some(true)
 }
 
+/// A rule's `directive_source` (`unknown` when it has none).
+fn source_of(l: &Learned) -> String {
+    l.rule.directive_source.clone().unwrap_or_else(|| "unknown".into())
+}
+
 /// Scores a learning outcome against the corpora it was learned from.
 fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<CorpusReport> {
     // For every history index, which candidates drew support from it.
@@ -168,6 +193,7 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
         let mut trajectories = Vec::new();
         let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
         let mut accepted_here = std::collections::BTreeSet::new();
+        let mut passed_by_source: BTreeMap<String, usize> = BTreeMap::new();
         let mut scores = Vec::new();
         for (t, span) in p.corpus.trajectories.iter().zip(&p.spans) {
             let mut drawn: Vec<usize> = span.clone().flat_map(|i| owner[i].iter().copied()).collect();
@@ -179,8 +205,15 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
                 .copied()
                 .min_by_key(|ci| (!is_accepted(&outcome.candidates[*ci]), *ci));
             let any_accepted = drawn.iter().any(|ci| is_accepted(&outcome.candidates[*ci]));
+            let mut sources = std::collections::BTreeSet::new();
             for ci in drawn.iter().filter(|ci| is_accepted(&outcome.candidates[**ci])) {
                 accepted_here.insert(*ci);
+                sources.insert(source_of(&outcome.candidates[*ci]));
+            }
+            if kind == Kind::Promotion {
+                for src in sources {
+                    *passed_by_source.entry(src).or_default() += 1;
+                }
             }
             let reason = best
                 .map(|ci| outcome.candidates[ci].rule.reason.clone())
@@ -241,6 +274,11 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
             trajectories,
             corpus_passed: (kind == Kind::Rejection).then_some(accepted_here.is_empty()),
             malformed: p.corpus.malformed,
+            accepted_by_source: accepted_here.iter().fold(BTreeMap::new(), |mut m, &ci| {
+                *m.entry(source_of(&outcome.candidates[ci])).or_default() += 1;
+                m
+            }),
+            passed_by_source,
         });
     }
     reports
@@ -333,6 +371,7 @@ pub fn run_fieldtest_with(
     let generic = outcome.candidates.iter().filter(|l| l.rule.reason == "generic").count();
     Ok(Report {
         version: 1,
+        packs: cfg.packs.clone(),
         corpora,
         generic_trigger_rate: (total > 0).then(|| round3(generic as f64 / total as f64)),
         history: json!({"records": outcome.records, "episodes": outcome.episodes, "flaky": outcome.flaky,
@@ -352,15 +391,28 @@ fn fmt_wilson(w: Option<(f64, f64)>) -> String {
 pub fn render_markdown(r: &Report) -> String {
     let mut s = String::from("# fable field test\n\n");
     s.push_str(&format!(
+        "Packs: {} ({}).\n\n",
+        if r.packs.is_empty() {
+            "none".to_string()
+        } else {
+            r.packs.join(", ")
+        },
+        if r.packs.is_empty() {
+            "learned rules only"
+        } else {
+            "learned rules plus the curated pack's; `by source` says which is which"
+        }
+    ));
+    s.push_str(&format!(
         "History: {} records, {} episodes, {} candidates, {} accepted (threshold {}, margin {}). Generic-trigger rate: {}.\n\n",
         r.history["records"], r.history["episodes"], r.history["candidates"], r.history["accepted"],
         r.history["threshold"], r.history["margin"], crate::learn::wilson::fmt3(r.generic_trigger_rate)
     ));
-    s.push_str("| corpus | kind | n | passed | rate | Wilson 95% | accepted rules | token F1 | directive F1 | agreement | CauterRule set-F1 |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    s.push_str("| corpus | kind | n | passed | rate | Wilson 95% | accepted rules | by source (rules / passed) | token F1 | directive F1 | agreement | CauterRule set-F1 |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for c in &r.corpora {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.name,
             c.kind,
             c.n,
@@ -369,6 +421,7 @@ pub fn render_markdown(r: &Report) -> String {
             crate::learn::wilson::fmt3(c.rate),
             fmt_wilson(c.wilson),
             c.accepted_rules,
+            by_source(c),
             crate::learn::wilson::fmt3(c.extraction.token_f1),
             crate::learn::wilson::fmt3(c.extraction.directive_f1),
             crate::learn::wilson::fmt3(c.extraction.agreement),
@@ -409,6 +462,20 @@ pub fn render_markdown(r: &Report) -> String {
     s
 }
 
+/// `fix 3/4, pack 40/41`: accepted rules and passed trajectories per source.
+fn by_source(c: &CorpusReport) -> String {
+    let v: Vec<String> = c
+        .accepted_by_source
+        .iter()
+        .map(|(k, n)| format!("{k} {n}/{}", c.passed_by_source.get(k).copied().unwrap_or(0)))
+        .collect();
+    if v.is_empty() {
+        "—".into()
+    } else {
+        v.join(", ")
+    }
+}
+
 /// True when some rejection corpus accepted a rule.
 pub fn any_false_accept(r: &Report) -> bool {
     r.corpora.iter().any(|c| c.corpus_passed == Some(false))
@@ -426,7 +493,13 @@ fn load_config(path: Option<&Path>) -> Result<LearnConfig> {
 }
 
 pub fn run(a: &FieldtestArgs) -> Result<i32> {
-    let cfg = load_config(a.config.as_deref())?;
+    let mut cfg = load_config(a.config.as_deref())?;
+    match a.packs.as_deref() {
+        None => {}
+        Some("none") => cfg.packs.clear(),
+        Some(p @ "core") => cfg.packs = vec![p.to_string()],
+        Some(other) => return Err(Error::msg(format!("--packs {other}: give `none` or `core`"))),
+    }
     if let Some(f) = a.time_split {
         if !(0.0..=1.0).contains(&f) {
             return Err(Error::msg(format!("--time-split {f}: give a fraction between 0 and 1")));

@@ -1,0 +1,92 @@
+//! Agreement between episodes and fixes: does a session's fix agree with a directive, and
+//! is a session that moved on an unresolved attempt or a failure it resolved itself?
+//!
+//! Why apart from [`crate::learn::candidates`]: these are the judgements support is made
+//! of — which sessions a rule may stand on — and they are tested on their own.
+
+use crate::learn::directive::DirectiveAction;
+use crate::learn::episodes::{Episode, Prepared};
+
+/// Edit distance (optimal string alignment) between two short words, capped: anything
+/// beyond `cap` returns `cap + 1`.
+pub(crate) fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()].min(cap + 1)
+}
+
+/// Is a session that moved on after trying steps an *unresolved attempt* (support for the
+/// cluster's pack rule), rather than a failure it resolved itself? Self-resolved (not
+/// support) when it corrected a typo (a step's program or subcommand is a near-spelling
+/// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
+/// pack's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
+/// already knew the fix).
+pub(crate) fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
+    let Some(fail) = prep.norms[e.fail_idx].primary() else {
+        return true;
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let typo = e.steps.iter().any(|s| {
+        let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
+            return false;
+        };
+        let (fp, sp) = (base(&fail.program), base(&seg.program));
+        let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
+        near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
+    });
+    let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
+    !(typo || took_remedy)
+}
+
+/// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
+/// a safe step with the directive's domain and action whose flags include the
+/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
+/// `git pull --no-rebase` does not agree with `git pull --rebase`).
+pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
+    if e_key == key {
+        return true;
+    }
+    if e.unsafe_fix.is_some() {
+        return false;
+    }
+    match act {
+        Some(DirectiveAction::Step { domain, action, flags }) => e
+            .steps
+            .iter()
+            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
+        _ => false,
+    }
+}
+
+/// Does a recovered episode's fix agree with a directive command (same domain and
+/// action, and the command's flags among the fix step's)?
+pub(crate) fn step_agrees(e: &Episode, cmd: &str) -> bool {
+    let n = crate::learn::command_norm::normalize(cmd);
+    n.primary().is_some_and(|seg| seg_agrees(e, seg))
+}
+
+pub(crate) fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment) -> bool {
+    let flags = seg.flags();
+    e.steps.iter().any(|s| {
+        s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
+    })
+}
