@@ -39,6 +39,7 @@ pub mod rules_inject;
 pub mod safety;
 pub mod session_end;
 pub mod signature;
+pub mod standing;
 pub mod wilson;
 
 // The pipeline's entry points and types, as callers name them: `crate::learn::run_pipeline`.

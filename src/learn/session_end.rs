@@ -47,6 +47,8 @@ pub fn store_outcome(store: &Store, outcome: &LearnOutcome) -> Result<(Vec<Strin
             .filter_map(|r| r.key.clone())
             .collect();
         let added = rules::merge(rules, fresh, &now);
+        // One promoted rule per failure class, and only rules that still pass.
+        crate::learn::standing::settle(rules, &|r| rule_seal::promoted_here(r, key.as_ref(), &scope));
         if let Some(key) = &key {
             rule_seal::reseal(rules, &fresh_promoted, &was_local, key, &scope);
         }
