@@ -4,11 +4,14 @@
 //! them into Claude Code's settings ([`settings`]), the installer ([`install`]), how it names
 //! the binaries ([`portable`]) and the version rules it follows ([`claude_version`]), what it remembers of each install
 //! ([`install_state`]), the uninstaller ([`uninstall`], with [`purge`]), `fable init`
-//! ([`init`]) and this machine's list of trusted projects ([`trust_store`]).
+//! ([`init`]), `fable doctor` ([`doctor`], probing hooks with [`doctor_probe`]) and this
+//! machine's list of trusted projects ([`trust_store`]).
 //!
 //! May use: the crate root only.
 
 pub mod claude_version;
+pub mod doctor;
+pub mod doctor_probe;
 pub mod init;
 pub mod install;
 pub mod install_state;
