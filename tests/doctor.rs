@@ -304,3 +304,83 @@ fn nothing_registered_is_a_problem_with_the_way_out() {
         "{out}"
     );
 }
+
+#[test]
+fn a_vendored_project_install_resolves_through_claude_project_dir() {
+    let s = Sandbox::new();
+    let vendored = s.project().join("target/release");
+    link_hooks(&vendored);
+    let out = s
+        .fable(SYSTEM_PATH)
+        .args(["install", "--project", "--no-skill", "--bin-dir"])
+        .arg(&vendored)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (code, v) = s.doctor_json(SYSTEM_PATH);
+    assert_eq!(code, 0, "{v}");
+    let hooks = v["scopes"][1]["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 10, "{v}");
+    for h in hooks {
+        assert!(
+            h["command"].as_str().unwrap().starts_with("\"$CLAUDE_PROJECT_DIR/"),
+            "{h}"
+        );
+        assert!(
+            Path::new(h["resolved"].as_str().unwrap()).starts_with(s.project()),
+            "{h}"
+        );
+        assert_eq!(h["status"], "answers", "{h}");
+    }
+}
+
+#[test]
+fn a_fable_plugin_is_checked_and_a_second_registration_is_a_duplicate() {
+    let s = Sandbox::new();
+    let plugin = s.root().join("plugin");
+    fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+    fs::write(
+        plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name":"fable","version":"0.1.0"}"#,
+    )
+    .unwrap();
+    fs::create_dir_all(plugin.join("hooks")).unwrap();
+    let hooks_json = Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json");
+    fs::copy(hooks_json, plugin.join("hooks/hooks.json")).unwrap();
+    link_hooks(&plugin.join("target/release"));
+    let (code, v) = s
+        .fable(SYSTEM_PATH)
+        .env("CLAUDE_PLUGIN_ROOT", &plugin)
+        .args(["doctor", "--json"])
+        .output()
+        .map(|o| (o.status.code(), serde_json::from_slice::<Value>(&o.stdout).unwrap()))
+        .unwrap();
+    assert_eq!(code, Some(0), "{v}");
+    let scope = v["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["scope"] == "plugin")
+        .unwrap();
+    assert_eq!(scope["hooks"].as_array().unwrap().len(), 10, "{v}");
+    assert!(
+        scope["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["status"] == "answers"),
+        "{v}"
+    );
+
+    // Installed into user settings as well: every hook runs twice.
+    s.install("--user", SYSTEM_PATH);
+    let out = s
+        .fable(SYSTEM_PATH)
+        .env("CLAUDE_PLUGIN_ROOT", &plugin)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(problems(&v).iter().filter(|(k, _)| k == "duplicate").count(), 10, "{v}");
+}

@@ -226,13 +226,17 @@ pub fn probe(
         Ok(c) => c,
         Err(e) => return answer(false, format!("could not start it: {e}"), start),
     };
-    let body = format!("{payload}\n");
-    let mut stdin = child.stdin.take();
-    std::thread::spawn(move || {
-        if let Some(s) = stdin.as_mut() {
-            let _ = s.write_all(body.as_bytes());
-        }
-    });
+    // The payload (far below a pipe buffer, so the write cannot block) goes in before the
+    // wait. A hook that exits without reading it closes the pipe, and under `fable`'s
+    // default SIGPIPE that write would kill the doctor itself: the signal is ignored for
+    // the write (EPIPE is then an ordinary, harmless error). No other thread writes a pipe.
+    if let Some(mut stdin) = child.stdin.take() {
+        // SAFETY: swapping a signal disposition and putting the previous one back.
+        let previous = unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+        let _ = stdin.write_all(format!("{payload}\n").as_bytes());
+        drop(stdin);
+        unsafe { libc::signal(libc::SIGPIPE, previous) };
+    }
     // Read on threads so a hook (or a grandchild holding the pipe) cannot hang the doctor.
     let out = reader(child.stdout.take());
     let err = reader(child.stderr.take());
