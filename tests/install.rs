@@ -1487,6 +1487,7 @@ fn install_sh_dry_run_with_the_real_fable_changes_nothing_on_disk() {
     // A prefix holding the real fable: install.sh --dry-run runs its `install --dry-run`.
     let prefix = s.root().join("prefix");
     fs::create_dir_all(&prefix).unwrap();
+    // isolation: not spawned here; install.sh starts it with the sandbox's HOME and XDG folders.
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fable"), prefix.join("fable")).unwrap();
     s.write(&foreign_settings());
     let before = snapshot(s.root());
