@@ -19,6 +19,9 @@ fn real_cli_session_leaves_three_true_records() {
         settings.contains("fable-evidence") && settings.contains("PostToolUseFailure"),
         "{settings}"
     );
+    // Project settings are shared: the hooks are named by bare name (found on PATH), and
+    // the real CLI runs them so (the records below prove it).
+    assert!(settings.contains("\"fable-evidence # fable\""), "{settings}");
     let r = o.evidence();
     assert_eq!(r.len(), 3, "{r:#?}\n{}", o.debug());
     assert_eq!(

@@ -112,6 +112,14 @@ impl Sandbox {
         c
     }
 
+    /// `install --project` with the bin dir on PATH: project settings are shared, so fable
+    /// names the hooks by bare name and needs to find them there.
+    fn install_project(&self) -> Command {
+        let mut c = self.install();
+        c.arg("--project").env("PATH", path_with(&self.bin_dir()));
+        c
+    }
+
     fn install_ok(&self) {
         self.install().assert().success();
     }
@@ -124,6 +132,11 @@ impl Sandbox {
         fs::create_dir_all(self.config()).unwrap();
         fs::write(self.settings(), serde_json::to_string_pretty(v).unwrap()).unwrap();
     }
+}
+
+/// `PATH` with `dir` first, then the system folders.
+fn path_with(dir: &Path) -> String {
+    format!("{}:/usr/bin:/bin", dir.display())
 }
 
 fn read_json(p: &Path) -> Value {
@@ -543,7 +556,7 @@ fn stale_entries_under_events_no_longer_registered_are_removed() {
 fn scopes_write_the_right_files() {
     // --project
     let s = Sandbox::new();
-    s.install().arg("--project").assert().success();
+    s.install_project().assert().success();
     let project_settings = s.project().join(".claude/settings.json");
     assert_eq!(groups(&read_json(&project_settings), "PostToolUse").len(), 3);
     assert!(s.project().join(".claude/skills/fable/SKILL.md").is_file());
@@ -1307,13 +1320,13 @@ fn a_read_only_settings_file_is_refused_and_says_so() {
 #[test]
 fn uninstall_after_install_into_a_fresh_project_leaves_no_claude_folder() {
     let s = Sandbox::new();
-    s.install().arg("--project").assert().success();
-    // A second install from elsewhere makes fable write a backup beside the settings.
-    let moved = s.root().join("moved bin");
-    s.make_bin_dir(&moved);
+    s.install_project().assert().success();
+    // A second install that changes the file (an older Claude Code: no PostToolUseFailure)
+    // makes fable write a backup beside the settings.
     s.fable()
-        .args(["install", "--project", "--claude-version", "2.1.332", "--bin-dir"])
-        .arg(&moved)
+        .args(["install", "--project", "--claude-version", "2.0.55", "--bin-dir"])
+        .arg(s.bin_dir())
+        .env("PATH", path_with(&s.bin_dir()))
         .assert()
         .success();
     let claude = s.project().join(".claude");
@@ -1338,7 +1351,7 @@ fn uninstall_after_install_into_a_fresh_project_leaves_no_claude_folder() {
     assert_eq!(fs::read_dir(s.project()).unwrap().count(), 0);
 
     // Keeping the skill at first keeps the record, so the folders still go later.
-    s.install().arg("--project").assert().success();
+    s.install_project().assert().success();
     s.fable()
         .args(["uninstall", "--project", "--no-skill"])
         .assert()
@@ -1354,7 +1367,7 @@ fn uninstall_keeps_the_users_project_files_and_moves_its_backup_out_of_the_proje
     let settings = s.project().join(".claude/settings.json");
     let original = write_rendered(&settings, &foreign_settings());
     fs::create_dir_all(s.project().join(".claude/skills/mine")).unwrap();
-    s.install().arg("--project").assert().success();
+    s.install_project().assert().success();
     assert!(s.project().join(".claude/settings.json.fable-backup").is_file());
 
     let out = s.fable().args(["uninstall", "--project"]).output().unwrap();
@@ -1377,7 +1390,7 @@ fn uninstall_keeps_the_users_project_files_and_moves_its_backup_out_of_the_proje
     assert!(kept.is_file());
 
     // --keep-backup keeps them beside the file.
-    s.install().arg("--project").assert().success();
+    s.install_project().assert().success();
     s.fable()
         .args(["uninstall", "--project", "--keep-backup"])
         .assert()
@@ -1474,7 +1487,7 @@ fn install_sh_dry_run_with_the_real_fable_changes_nothing_on_disk() {
     // A prefix holding the real fable: install.sh --dry-run runs its `install --dry-run`.
     let prefix = s.root().join("prefix");
     fs::create_dir_all(&prefix).unwrap();
-    // isolation: not spawned here (install.sh starts it under the sandbox's HOME and XDG folders).
+    // isolation: not spawned here; install.sh starts it with the sandbox's HOME and XDG folders.
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fable"), prefix.join("fable")).unwrap();
     s.write(&foreign_settings());
     let before = snapshot(s.root());
@@ -1482,11 +1495,139 @@ fn install_sh_dry_run_with_the_real_fable_changes_nothing_on_disk() {
         let mut c = install_sh(&s, &tools, &target);
         c.arg("--prefix").arg(&prefix).arg("--dry-run").args(extra);
         if !extra.is_empty() {
-            c.arg(s.project());
+            // Project settings are shared: the hooks are named by bare name, found on PATH.
+            c.arg(s.project()).env(
+                "PATH",
+                format!("{}:{}:/usr/bin:/bin", tools.display(), prefix.display()),
+            );
         }
         let out = c.output().unwrap();
         assert!(out.status.success(), "{}", stderr_of(&out));
         assert!(stdout_of(&out).contains("would register"), "{}", stdout_of(&out));
     }
     assert_eq!(snapshot(s.root()), before, "install.sh --dry-run changed the disk");
+}
+
+// ---------------------------------------------------------------------------------------
+// Project scope is shared through git: no path of this machine in it.
+// ---------------------------------------------------------------------------------------
+
+/// Runs every command of `doc` through `sh -c` from `cwd` with `env`, as Claude Code runs
+/// hooks, and checks each ran its own binary with no stray arguments.
+fn run_all_through_sh(doc: &Value, cwd: &Path, env: &[(&str, String)]) {
+    let cmds = commands(doc);
+    assert_eq!(cmds.len(), 10, "{doc}");
+    for c in cmds {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&c)
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "`{c}` failed: {}", stderr_of(&out));
+        let name = Path::new(&program(&c))
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(stdout_of(&out), format!("ran {name} 0\n"), "{c}");
+    }
+}
+
+#[test]
+fn project_scope_names_hooks_on_path_by_bare_name() {
+    let s = Sandbox::new();
+    let out = s.install_project().output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stdout_of(&out).contains("by bare name"), "{}", stdout_of(&out));
+    let file = s.project().join(".claude/settings.json");
+    let text = fs::read_to_string(&file).unwrap();
+    for private in [s.home(), s.bin_dir(), s.root().to_path_buf()] {
+        assert!(
+            !text.contains(private.to_str().unwrap()),
+            "{} leaked into {text}",
+            private.display()
+        );
+    }
+    let doc = read_json(&file);
+    for c in commands(&doc) {
+        assert!(HOOK_BINARIES.iter().any(|b| c == format!("{b} # fable")), "{c}");
+    }
+    // A teammate with the binaries on PATH runs them from anywhere.
+    let elsewhere = s.root().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    run_all_through_sh(&doc, &elsewhere, &[("PATH", path_with(&s.bin_dir()))]);
+    // Still fable's: re-install is byte-identical and uninstall removes every entry.
+    s.install_project().assert().success();
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    s.fable().args(["uninstall", "--project"]).assert().success();
+    assert!(!file.exists(), "uninstall left {file:?}");
+}
+
+#[test]
+fn project_scope_runs_a_vendored_build_from_claude_project_dir() {
+    let s = Sandbox::new();
+    let vendored = s.project().join("target dir").join("release");
+    s.make_bin_dir(&vendored);
+    let install_vendored = || {
+        let mut c = s.fable();
+        c.args(["install", "--project", "--claude-version", "2.1.332", "--bin-dir"])
+            .arg(&vendored);
+        c
+    };
+    let out = install_vendored().output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let file = s.project().join(".claude/settings.json");
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(!text.contains(s.root().to_str().unwrap()), "{text}");
+    let doc = read_json(&file);
+    for c in commands(&doc) {
+        assert!(
+            c.starts_with("\"$CLAUDE_PROJECT_DIR/target dir/release/fable-") && c.ends_with("\" # fable"),
+            "{c}"
+        );
+    }
+    // A teammate's clone somewhere else: the hooks follow CLAUDE_PROJECT_DIR.
+    let clone = s.root().join("their clone");
+    s.make_bin_dir(&clone.join("target dir/release"));
+    run_all_through_sh(
+        &doc,
+        s.root(),
+        &[
+            ("PATH", "/usr/bin:/bin".to_string()),
+            ("CLAUDE_PROJECT_DIR", clone.display().to_string()),
+        ],
+    );
+    install_vendored().assert().success();
+    assert_eq!(fs::read_to_string(&file).unwrap(), text, "re-install changed the file");
+    s.fable().args(["uninstall", "--project"]).assert().success();
+    assert!(!file.exists());
+}
+
+#[test]
+fn project_scope_refuses_binaries_neither_on_path_nor_inside_the_project() {
+    let s = Sandbox::new();
+    for dry in [true, false] {
+        let mut c = s.install();
+        c.arg("--project");
+        if dry {
+            c.arg("--dry-run");
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
+        let err = stderr_of(&out);
+        assert!(
+            err.contains("shared") && err.contains("PATH") && err.contains("--local"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!s.project().join(".claude").exists(), "refused, yet wrote");
+    }
+    // Local scope is this user's own: absolute paths are fine there.
+    s.install().arg("--local").assert().success();
+    let doc = read_json(&s.project().join(".claude/settings.local.json"));
+    assert!(commands(&doc).iter().all(|c| c.contains(s.bin_dir().to_str().unwrap())));
 }

@@ -17,7 +17,7 @@ pub mod rules;
 
 use crate::discipline::{lint, replay, status};
 use crate::measure::{bench, fieldtest};
-use crate::setup::{init, install, trust_store, uninstall};
+use crate::setup::{doctor, init, install, trust_store, uninstall};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -41,6 +41,8 @@ enum Cmd {
     Install(install::InstallArgs),
     /// Remove fable's hooks (and only fable's) from Claude Code's settings.
     Uninstall(uninstall::UninstallArgs),
+    /// Check that fable's hooks are registered, resolve and answer, scope by scope.
+    Doctor(doctor::DoctorArgs),
     /// Opt a project in: create .fable/ with a ledger.
     Init(init::InitArgs),
     /// One screen of the project's discipline state.
@@ -67,6 +69,7 @@ impl Cmd {
         match self {
             Cmd::Install(a) => a.json,
             Cmd::Uninstall(a) => a.json,
+            Cmd::Doctor(a) => a.json,
             Cmd::Init(a) => a.json,
             Cmd::Status(a) => a.json,
             Cmd::Lint(a) => a.json,
@@ -95,6 +98,7 @@ pub fn main() -> std::process::ExitCode {
     let result = match &cli.cmd {
         Cmd::Install(a) => install::run_install(a),
         Cmd::Uninstall(a) => uninstall::run_uninstall(a),
+        Cmd::Doctor(a) => doctor::run(a),
         Cmd::Init(a) => init::run(a),
         Cmd::Status(a) => status::run(a),
         Cmd::Lint(a) => lint::run(a),

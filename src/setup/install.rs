@@ -13,7 +13,8 @@
 //! ([`crate::setup::install_state`]) so that uninstall can remove exactly that.
 //!
 //! Improvements over the ancestor's installer (ancestor.md §6.5): three scopes instead of
-//! user-only, shell-quoted absolute paths (spaces work), ownership by a marker rather
+//! user-only, shell-quoted absolute paths (spaces work) and portable commands in the shared
+//! project scope ([`crate::setup::portable`]), ownership by a marker rather
 //! than a substring, backup plus atomic write, cleanup of events fable no longer registers,
 //! no `{}` created by an uninstall that found no file, and events limited to what the
 //! installed Claude Code version understands.
@@ -22,6 +23,7 @@ use crate::atomic_file::Perms;
 use crate::error::{Error, Result};
 use crate::setup::claude_version::{self, Detected, Version};
 use crate::setup::install_state;
+use crate::setup::portable::{self, Style};
 use crate::setup::registrations::{self, Ownership, Registration};
 use crate::setup::settings::{self, OurEntry, Summary};
 use crate::setup::settings_diff::print_diff;
@@ -40,7 +42,9 @@ pub struct ScopeArgs {
     /// User settings: ${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json (the default).
     #[arg(long, conflicts_with_all = ["project", "local"])]
     pub user: bool,
-    /// Project settings, shared through git: <DIR>/.claude/settings.json.
+    /// Project settings, shared through git: <DIR>/.claude/settings.json. Written portably:
+    /// the hooks by bare name when they are on PATH, or under $CLAUDE_PROJECT_DIR when the
+    /// binaries are inside the project; otherwise refused (use --local).
     #[arg(long, conflicts_with = "local")]
     pub project: bool,
     /// Local project settings, not committed: <DIR>/.claude/settings.local.json.
@@ -192,23 +196,44 @@ pub fn select_for_version(regs: &[Registration], version: Option<Version>) -> (V
 
 /// Rewrites registrations into entries that run `<bin_dir>/<binary>`, shell-quoted.
 pub fn entries_for(regs: &[Registration], bin_dir: &Path) -> Result<Vec<OurEntry>> {
+    entries_in(regs, bin_dir, &Style::Absolute)
+}
+
+/// Rewrites registrations into entries that run each binary in the given [`Style`].
+pub fn entries_in(regs: &[Registration], bin_dir: &Path, style: &Style) -> Result<Vec<OurEntry>> {
     regs.iter()
         .map(|r| {
-            let path = bin_dir.join(&r.binary);
-            let text = path.to_str().ok_or_else(|| {
+            let command = portable::command(style, bin_dir, &r.binary).ok_or_else(|| {
                 Error::msg(format!(
                     "{}: path is not valid UTF-8 and cannot be written to settings; install the binaries elsewhere (--bin-dir)",
-                    path.display()
+                    bin_dir.join(&r.binary).display()
                 ))
             })?;
             Ok(OurEntry {
                 event: r.event.clone(),
                 matcher: r.matcher.clone(),
-                command: shell_words::quote(text).into_owned(),
+                command,
                 timeout: r.timeout,
             })
         })
         .collect()
+}
+
+/// How this install names the binaries: absolute paths for user and local scope, a form
+/// that works on a teammate's machine for the shared project scope ([`portable`]).
+fn style_for(target: &Target, regs: &[Registration], bin_dir: &Path) -> Result<Style> {
+    if target.scope != Scope::Project {
+        return Ok(Style::Absolute);
+    }
+    let project = target
+        .settings
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."));
+    let mut names: Vec<&str> = regs.iter().map(|r| r.binary.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    portable::choose_for_project(project, bin_dir, &names, std::env::var_os("PATH").as_deref()).map_err(Error::msg)
 }
 
 /// Who owns which entries: the marker, plus every folder fable installed binaries to
@@ -389,7 +414,8 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
         ));
     }
 
-    let entries = entries_for(&regs, &bin_dir)?;
+    let style = style_for(&target, &regs, &bin_dir)?;
+    let entries = entries_in(&regs, &bin_dir, &style)?;
     let dangling = if a.follow_link {
         Dangling::WriteTarget
     } else {
@@ -485,6 +511,7 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
             "changed": changed,
             "backup": backup,
             "bin_dir": bin_dir,
+            "command_style": style.name(),
             "claude_version": version.map(|v| v.to_string()),
             "claude_version_source": detected.source(),
             "hooks": summary.added.iter().map(entry_json).collect::<Vec<_>>(),
@@ -509,11 +536,28 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
             write_path.display()
         );
     }
+    print_style(&style, &bin_dir);
     print_left(&summary.left, false);
     if a.dry_run && changed {
         print_diff(old_bytes.as_deref(), &new_text);
     }
     Ok(0)
+}
+
+/// For the shared project scope: how a teammate's machine will find the hooks.
+fn print_style(style: &Style, bin_dir: &Path) {
+    match style {
+        Style::Absolute => {}
+        Style::OnPath => println!(
+            "fable: the project settings name the hooks by bare name (found on PATH in {}); teammates need \
+             them on their PATH too (./install.sh puts them there)",
+            bin_dir.display()
+        ),
+        Style::ProjectRelative(rel) => println!(
+            "fable: the project settings run the hooks from $CLAUDE_PROJECT_DIR/{rel}; teammates need to build \
+             them there too"
+        ),
+    }
 }
 
 fn entry_json(e: &OurEntry) -> Value {

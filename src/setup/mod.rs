@@ -1,17 +1,21 @@
 //! **Set-up**: putting fable on a machine and into a project.
 //!
 //! Owns the hook registrations ([`registrations`], from `hooks/hooks.json`), merging
-//! them into Claude Code's settings ([`settings`]), the installer ([`install`]) and the
-//! version rules it follows ([`claude_version`]), what it remembers of each install
+//! them into Claude Code's settings ([`settings`]), the installer ([`install`]), how it names
+//! the binaries ([`portable`]) and the version rules it follows ([`claude_version`]), what it remembers of each install
 //! ([`install_state`]), the uninstaller ([`uninstall`], with [`purge`]), `fable init`
-//! ([`init`]) and this machine's list of trusted projects ([`trust_store`]).
+//! ([`init`]), `fable doctor` ([`doctor`], probing hooks with [`doctor_probe`]) and this
+//! machine's list of trusted projects ([`trust_store`]).
 //!
 //! May use: the crate root only.
 
 pub mod claude_version;
+pub mod doctor;
+pub mod doctor_probe;
 pub mod init;
 pub mod install;
 pub mod install_state;
+pub mod portable;
 pub mod purge;
 pub mod registrations;
 pub mod settings;

@@ -99,7 +99,8 @@ pub struct Outcome {
 
 impl Session {
     /// A session whose project has `.fable/` (via `fable init`) and our hooks registered by
-    /// `fable install --project`, exactly as a user would set it up.
+    /// `fable install --project`, exactly as a user would set it up (the hooks on PATH, so
+    /// the project settings name them by bare name).
     pub fn new(name: &str) -> Session {
         let project = tempfile::tempdir().unwrap();
         Session {
@@ -174,6 +175,13 @@ impl Session {
         pre.extend(self.pre.iter().cloned());
         let out = work.join("out");
         let mut cmd = Command::new("bash");
+        // The freshly built hooks first on PATH, for the pre commands and the CLI alike
+        // (run.sh passes its PATH on): `fable install --project` writes the shared project
+        // settings portably, naming the hooks by bare name, as a teammate's clone would run them.
+        let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+        let path = std::env::join_paths(std::iter::once(bins.clone()).chain(std::env::split_paths(&path)))
+            .expect("PATH entries hold no ':'");
+        cmd.env("PATH", path);
         cmd.arg(harness_dir().join("run.sh"))
             .args(["-q", "-S"])
             .arg(&script)

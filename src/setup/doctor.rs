@@ -1,0 +1,599 @@
+//! `fable doctor`: is fable really running in Claude Code here, and if not, why and what to do.
+//!
+//! Why a doctor: every way a hook can break is silent. Claude Code treats a missing binary,
+//! a crash or a hang as a non-blocking error and tells the model nothing; a 2.0.55 ignores a
+//! whole settings file over one unknown event; a hook registered in two scopes under two
+//! spellings runs twice (identical command strings run once, claude-code-hooks.md); a stale
+//! copy on `PATH` is what a bare-name project entry runs. The doctor looks at every scope
+//! Claude Code merges — user, project, local, and a fable plugin when one is detectable —
+//! lists fable's hooks per event, resolves and probes each one
+//! ([`crate::setup::doctor_probe`]), and checks the lot against the Claude Code version.
+//!
+//! Exit 0 when nothing is wrong, 1 when anything is (each problem says what to do). Notes
+//! are facts that need no action. `--project DIR` picks the project whose scopes are
+//! checked (default: found from the current directory); outside a project only user scope
+//! is checked, which is not an error: fable may be installed before any project opts in.
+
+use crate::error::{exit, Error, Result};
+use crate::project_arg::ProjectArg;
+use crate::setup::claude_version::{self, Detected};
+use crate::setup::doctor_probe::{self, Answer, Resolution, Sandbox};
+use crate::setup::install;
+use crate::setup::install_state;
+use crate::setup::portable::{same_file, which};
+use crate::setup::registrations::{self, Ownership};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    #[command(flatten)]
+    pub project: ProjectArg,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The Claude Code program to ask for its version (default: $FABLE_CLAUDE_BIN, else `claude`).
+    #[arg(long, value_name = "PATH")]
+    pub claude: Option<PathBuf>,
+}
+
+/// One fable hook found in a scope, and what the doctor found about it.
+#[derive(Debug, Clone)]
+struct Hook {
+    event: String,
+    matcher: Option<String>,
+    binary: &'static str,
+    command: String,
+    resolved: Option<PathBuf>,
+    /// `answers`, `fails`, `missing`, `not_executable` (or `resolves` when it could not be probed).
+    status: &'static str,
+    detail: String,
+    millis: Option<u128>,
+}
+
+impl Hook {
+    fn ok(&self) -> bool {
+        matches!(self.status, "answers" | "resolves")
+    }
+}
+
+/// One settings (or plugin hooks) file.
+struct Scope {
+    name: &'static str,
+    file: PathBuf,
+    exists: bool,
+    error: Option<String>,
+    /// Every event the file names, fable's or not (an old Claude Code may drop the file over one).
+    events: Vec<String>,
+    hooks: Vec<Hook>,
+    /// The `fable install` / `fable uninstall` flags that address this scope.
+    flags: String,
+}
+
+struct Problem {
+    kind: &'static str,
+    message: String,
+}
+
+/// `fable doctor`.
+pub fn run(a: &DoctorArgs) -> Result<i32> {
+    let mut notes: Vec<String> = Vec::new();
+    let mut problems: Vec<Problem> = Vec::new();
+    let root = project_root(&a.project, &mut notes)?;
+    let program = claude_version::claude_program(
+        a.claude.as_deref().map(Path::as_os_str),
+        std::env::var_os("FABLE_CLAUDE_BIN"),
+    );
+    let detected = claude_version::read_version(&program, claude_version::VERSION_TIMEOUT);
+    version_notes(&detected, &mut notes);
+
+    let sandbox = match Sandbox::new() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            notes.push(format!(
+                "could not create a temporary folder to probe the hooks in ({e}); checked only that they resolve"
+            ));
+            None
+        }
+    };
+    let state = install_state::path_from_env()
+        .map(|p| install_state::load(&p))
+        .unwrap_or_default();
+    let own = install::ownership(&state, &[]);
+    let mut cache: ProbeCache = HashMap::new();
+    let mut scopes = Vec::new();
+    for (name, file, flags, plugin_root) in scope_files(root.as_deref(), &mut notes) {
+        let mut vars: Vec<(&str, &Path)> = Vec::new();
+        if let Some(r) = root.as_deref() {
+            vars.push(("CLAUDE_PROJECT_DIR", r));
+        }
+        if let Some(p) = plugin_root.as_deref() {
+            vars.push(("CLAUDE_PLUGIN_ROOT", p));
+        }
+        let ownership = if plugin_root.is_some() { None } else { Some(&own) };
+        let mut scope = read_scope(name, file, flags, ownership);
+        for h in &mut scope.hooks {
+            check_hook(h, &vars, sandbox.as_ref(), &mut cache);
+        }
+        scopes.push(scope);
+    }
+    find_problems(&scopes, &detected, &mut problems, &mut notes);
+
+    if a.json {
+        let report = json!({
+            "healthy": problems.is_empty(),
+            "claude_version": detected.version().map(|v| v.to_string()),
+            "claude_version_source": detected.source(),
+            "project": root,
+            "scopes": scopes.iter().map(scope_json).collect::<Vec<_>>(),
+            "problems": problems.iter().map(|p| json!({"kind": p.kind, "message": p.message})).collect::<Vec<_>>(),
+            "notes": notes,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        print_report(&detected, &scopes, &problems, &notes);
+    }
+    Ok(if problems.is_empty() { exit::OK } else { exit::FAILURE })
+}
+
+/// The project whose scopes to check: discovered as the hooks discover it. Outside a
+/// project, none (user scope only); a folder named with `--project` that has no `.fable/`
+/// is still checked (its `.claude/` settings apply there), with a note.
+fn project_root(arg: &ProjectArg, notes: &mut Vec<String>) -> Result<Option<PathBuf>> {
+    match arg.resolve() {
+        Ok(p) => Ok(Some(p.root)),
+        Err(Error::NotAProject(start)) if arg.project.is_some() => {
+            notes.push(format!(
+                "{} is not a fable project (no .fable/ at or above it): fable's hooks stay inert there until \
+                 `fable init`; its .claude settings were checked anyway",
+                start.display()
+            ));
+            Ok(Some(start))
+        }
+        Err(Error::NotAProject(start)) => {
+            notes.push(format!(
+                "not inside a fable project (no .fable/ at or above {}): checked user settings only; pass \
+                 --project DIR to check a project's settings too",
+                start.display()
+            ));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn version_notes(detected: &Detected, notes: &mut Vec<String>) {
+    match detected {
+        Detected::Unknown(why) => notes.push(format!(
+            "could not read the Claude Code version ({why}); version checks were skipped. Pass --claude PATH \
+             to name the program"
+        )),
+        _ => {
+            let v = detected.version().expect("known");
+            if !claude_version::knows_event(Some(v), "PostToolUseFailure") {
+                notes.push(format!(
+                    "Claude Code {v} fires no hook for a failed Bash command (PostToolUseFailure came in {}): \
+                     failures are neither logged as evidence nor counted by the fail-streak guard. Upgrade \
+                     (`claude update`), then run `fable install` again",
+                    claude_version::POST_TOOL_USE_FAILURE_SINCE
+                ));
+            }
+        }
+    }
+}
+
+/// `(scope, file, install flags, plugin root)` for every file Claude Code would merge here.
+fn scope_files(root: Option<&Path>, notes: &mut Vec<String>) -> Vec<(&'static str, PathBuf, String, Option<PathBuf>)> {
+    let mut out = Vec::new();
+    let config = install::claude_config_dir(std::env::var_os("CLAUDE_CONFIG_DIR"), std::env::var_os("HOME"));
+    match &config {
+        Some(c) => out.push(("user", c.join("settings.json"), "--user".to_string(), None)),
+        None => notes.push("neither HOME nor CLAUDE_CONFIG_DIR is set: user settings not checked".to_string()),
+    }
+    if let Some(r) = root {
+        let here = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+        let dir = if here.as_deref() == Some(r) {
+            String::new()
+        } else {
+            format!(" --dir {}", shell_words::quote(&r.to_string_lossy()))
+        };
+        let claude = r.join(".claude");
+        out.push(("project", claude.join("settings.json"), format!("--project{dir}"), None));
+        out.push((
+            "local",
+            claude.join("settings.local.json"),
+            format!("--local{dir}"),
+            None,
+        ));
+    }
+    for p in plugin_roots(config.as_deref()) {
+        out.push(("plugin", p.join("hooks").join("hooks.json"), String::new(), Some(p)));
+    }
+    out
+}
+
+/// fable plugin folders: `$CLAUDE_PLUGIN_ROOT` (set when the doctor runs from a plugin
+/// hook or a plugin's shell) and fable plugins installed under `<config>/plugins/`.
+fn plugin_roots(config: Option<&Path>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    if let Some(r) = std::env::var_os("CLAUDE_PLUGIN_ROOT").filter(|r| !r.is_empty()) {
+        out.push(PathBuf::from(r));
+    }
+    let mut todo: Vec<(PathBuf, usize)> = config.map(|c| vec![(c.join("plugins"), 0)]).unwrap_or_default();
+    while let Some((dir, depth)) = todo.pop() {
+        let manifest = dir.join(".claude-plugin").join("plugin.json");
+        let named_fable = std::fs::read(&manifest)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .is_some_and(|m| m["name"] == "fable");
+        if named_fable {
+            if !out.iter().any(|o| same_file(o, &dir)) {
+                out.push(dir);
+            }
+            continue;
+        }
+        if depth >= 6 {
+            continue;
+        }
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && entry.file_name() != ".git" && entry.file_name() != "node_modules" {
+                todo.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Reads one file and lists fable's hooks in it. `own` is `None` for a plugin's hooks.json,
+/// whose fable-named commands are fable's by where they live.
+fn read_scope(name: &'static str, file: PathBuf, flags: String, own: Option<&Ownership>) -> Scope {
+    let mut scope = Scope {
+        name,
+        exists: file.exists(),
+        file,
+        error: None,
+        events: Vec::new(),
+        hooks: Vec::new(),
+        flags,
+    };
+    let doc = match install::read_settings(&scope.file) {
+        Ok(Some((_, doc))) => doc,
+        Ok(None) => return scope,
+        Err(e) => {
+            scope.error = Some(e.to_string());
+            return scope;
+        }
+    };
+    let Some(events) = doc.get("hooks").and_then(Value::as_object) else {
+        return scope;
+    };
+    for (event, groups) in events {
+        scope.events.push(event.clone());
+        for group in groups.as_array().into_iter().flatten() {
+            let matcher = group.get("matcher").and_then(Value::as_str).map(str::to_string);
+            for entry in group.get("hooks").and_then(Value::as_array).into_iter().flatten() {
+                let Some(command) = entry.get("command").and_then(Value::as_str) else {
+                    continue;
+                };
+                let ours = match own {
+                    Some(o) => o.owns(command),
+                    None => registrations::our_binary(command).is_some(),
+                };
+                let Some(binary) = registrations::our_binary(command).filter(|_| ours) else {
+                    continue;
+                };
+                scope.hooks.push(Hook {
+                    event: event.clone(),
+                    matcher: matcher.clone(),
+                    binary,
+                    command: command.to_string(),
+                    resolved: None,
+                    status: "missing",
+                    detail: String::new(),
+                    millis: None,
+                });
+            }
+        }
+    }
+    scope
+}
+
+/// Answers by program, event and matcher: one probe serves every scope registering it.
+type ProbeCache = HashMap<(PathBuf, String, Option<String>), Answer>;
+
+/// Resolves a hook's program and, when it resolves, probes it (once per program and event).
+fn check_hook(h: &mut Hook, vars: &[(&str, &Path)], sandbox: Option<&Sandbox>, cache: &mut ProbeCache) {
+    let path_env = std::env::var_os("PATH");
+    let (program, args) = match doctor_probe::resolve(&h.command, vars, path_env.as_deref()) {
+        Resolution::Found { program, args } => (program, args),
+        Resolution::Missing(why) => {
+            h.status = "missing";
+            h.detail = why;
+            return;
+        }
+        Resolution::NotExecutable(p) => {
+            h.detail = format!("{}: not executable", p.display());
+            h.status = "not_executable";
+            h.resolved = Some(p);
+            return;
+        }
+    };
+    h.resolved = Some(program.clone());
+    let Some(sandbox) = sandbox else {
+        h.status = "resolves";
+        h.detail = "found (not probed)".to_string();
+        return;
+    };
+    let key = (program.clone(), h.event.clone(), h.matcher.clone());
+    let answer = cache.entry(key).or_insert_with(|| {
+        let payload = doctor_probe::payload(&h.event, h.matcher.as_deref(), &sandbox.project());
+        let extra: Vec<(&str, &Path)> = vars
+            .iter()
+            .filter(|(k, _)| *k == "CLAUDE_PLUGIN_ROOT")
+            .copied()
+            .collect();
+        doctor_probe::probe(&program, &args, &h.event, &payload, sandbox, &extra)
+    });
+    h.status = if answer.ok { "answers" } else { "fails" };
+    h.detail = answer.detail.clone();
+    h.millis = Some(answer.millis);
+}
+
+fn install_cmd(s: &Scope) -> String {
+    if s.name == "plugin" {
+        "rebuild the plugin (`cargo build --release` in its folder)".to_string()
+    } else {
+        format!("run `fable install {}`", s.flags)
+    }
+}
+
+fn where_(s: &Scope) -> String {
+    format!("{} ({})", s.name, s.file.display())
+}
+
+fn find_problems(scopes: &[Scope], detected: &Detected, problems: &mut Vec<Problem>, notes: &mut Vec<String>) {
+    let mut add = |kind, message: String| problems.push(Problem { kind, message });
+    for s in scopes {
+        if let Some(e) = &s.error {
+            add("unreadable", format!("{} cannot be read: {e}", s.name));
+        }
+        for h in s.hooks.iter().filter(|h| !h.ok()) {
+            add(
+                "hook",
+                format!(
+                    "{} on {}{} in {} does not work: {}. Put the binary back, or {} to re-register the installed one",
+                    h.binary,
+                    h.event,
+                    matcher_text(&h.matcher),
+                    where_(s),
+                    h.detail,
+                    install_cmd(s)
+                ),
+            );
+        }
+    }
+    // An event an old Claude Code does not know makes it drop the whole file (2.0.55).
+    if let Some(v) = detected.version() {
+        for s in scopes {
+            for e in s.events.iter().filter(|e| !claude_version::knows_event(Some(v), e)) {
+                let since = claude_version::event_since(e)
+                    .map(|x| x.to_string())
+                    .unwrap_or_default();
+                add(
+                    "unknown_event",
+                    format!(
+                        "{} names the {e} event, which Claude Code {v} does not know (added in {since}); such an \
+                         old version ignores the whole file, so none of its hooks run. Upgrade Claude Code \
+                         (`claude update`), or {} (it leaves the event out)",
+                        where_(s),
+                        install_cmd(s)
+                    ),
+                );
+            }
+        }
+    }
+    // A partial registration: what `fable install` would write for this version, missing.
+    if let Ok(builtin) = registrations::builtin() {
+        let (expected, _) = install::select_for_version(&builtin, detected.version());
+        for s in scopes.iter().filter(|s| s.name != "plugin" && !s.hooks.is_empty()) {
+            for r in &expected {
+                let present = s
+                    .hooks
+                    .iter()
+                    .any(|h| h.event == r.event && h.matcher == r.matcher && h.binary == r.binary);
+                if present {
+                    continue;
+                }
+                let text = format!(
+                    "{} is not registered for {}{} in {}",
+                    r.binary,
+                    r.event,
+                    matcher_text(&r.matcher),
+                    where_(s)
+                );
+                if detected.version().is_none() && r.event == "PostToolUseFailure" {
+                    notes.push(format!(
+                        "{text} (right for Claude Code older than 2.0.56; the version is unknown)"
+                    ));
+                } else {
+                    add(
+                        "incomplete",
+                        format!("{text}; {} to register every hook", install_cmd(s)),
+                    );
+                }
+            }
+        }
+    }
+    path_problems(scopes, &mut add);
+    duplicate_problems(scopes, &mut add, notes);
+    let checked: Vec<String> = scopes.iter().map(where_).collect();
+    if scopes.iter().all(|s| s.hooks.is_empty()) {
+        add(
+            "not_installed",
+            format!(
+                "no fable hooks are registered in {}; run `fable install` (user settings) or `fable install \
+                 --project` (this project, shared)",
+                if checked.is_empty() {
+                    "any settings file".to_string()
+                } else {
+                    checked.join(", ")
+                }
+            ),
+        );
+    }
+}
+
+/// A `fable-*` on PATH that is not the file a settings entry runs by path: two copies,
+/// and a bare-name (project) entry runs the PATH one.
+fn path_problems(scopes: &[Scope], add: &mut impl FnMut(&'static str, String)) {
+    let path_env = std::env::var_os("PATH");
+    let mut seen: Vec<(String, PathBuf)> = Vec::new();
+    for s in scopes {
+        for h in &s.hooks {
+            let Some(resolved) = &h.resolved else { continue };
+            let by_path = registrations::program_word(&h.command).is_some_and(|w| w.contains('/'));
+            if !by_path || seen.contains(&(h.binary.to_string(), resolved.clone())) {
+                continue;
+            }
+            seen.push((h.binary.to_string(), resolved.clone()));
+            if let Some(on_path) = which(h.binary, path_env.as_deref()) {
+                if !same_file(&on_path, resolved) {
+                    add(
+                        "path_mismatch",
+                        format!(
+                            "{} on PATH is {}, but {} runs {}: two copies, maybe of different versions. Remove \
+                             the stale one, or run `fable install {} --bin-dir DIR` with the folder you mean",
+                            h.binary,
+                            on_path.display(),
+                            where_(s),
+                            resolved.display(),
+                            s.flags
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Event, matcher, binary: what makes two registrations the same hook.
+type HookKey<'a> = (String, Option<String>, &'a str);
+
+/// The same hook (event, matcher, binary) in two scopes: Claude Code runs identical
+/// command strings once, different ones each time, so the hook runs twice.
+fn duplicate_problems(scopes: &[Scope], add: &mut impl FnMut(&'static str, String), notes: &mut Vec<String>) {
+    let mut by_hook: Vec<(HookKey, Vec<(&Scope, &str)>)> = Vec::new();
+    for s in scopes {
+        for h in &s.hooks {
+            let key = (h.event.clone(), h.matcher.clone(), h.binary);
+            match by_hook.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push((s, &h.command)),
+                None => by_hook.push((key, vec![(s, &h.command)])),
+            }
+        }
+    }
+    for ((event, matcher, binary), regs) in by_hook {
+        let mut names: Vec<&str> = regs.iter().map(|(s, _)| s.name).collect();
+        names.dedup();
+        if names.len() < 2 {
+            continue;
+        }
+        let mut commands: Vec<&str> = regs.iter().map(|(_, c)| *c).collect();
+        commands.sort_unstable();
+        commands.dedup();
+        let listed = regs
+            .iter()
+            .map(|(s, c)| format!("{} `{c}`", s.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let keep_one = regs
+            .iter()
+            .filter(|(s, _)| s.name != "plugin")
+            .map(|(s, _)| format!("`fable uninstall {}`", s.flags))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        if commands.len() > 1 {
+            add(
+                "duplicate",
+                format!(
+                    "{binary} runs twice on {event}{}: registered in {listed}. Keep one: {keep_one}",
+                    matcher_text(&matcher)
+                ),
+            );
+        } else {
+            notes.push(format!(
+                "{binary} on {event}{} is registered in {}; the commands are identical, so Claude Code runs it once",
+                matcher_text(&matcher),
+                names.join(" and ")
+            ));
+        }
+    }
+}
+
+fn matcher_text(m: &Option<String>) -> String {
+    m.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default()
+}
+
+fn scope_json(s: &Scope) -> Value {
+    json!({
+        "scope": s.name,
+        "settings": s.file,
+        "exists": s.exists,
+        "error": s.error,
+        "hooks": s.hooks.iter().map(|h| json!({
+            "event": h.event,
+            "matcher": h.matcher,
+            "binary": h.binary,
+            "command": h.command,
+            "resolved": h.resolved,
+            "status": h.status,
+            "ok": h.ok(),
+            "detail": h.detail,
+            "millis": h.millis,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_report(detected: &Detected, scopes: &[Scope], problems: &[Problem], notes: &[String]) {
+    match detected.version() {
+        Some(v) => println!("Claude Code {v} ({})", detected.source()),
+        None => println!("Claude Code: version unknown"),
+    }
+    for s in scopes {
+        let state = if s.error.is_some() {
+            "unreadable".to_string()
+        } else if !s.exists {
+            "no file".to_string()
+        } else if s.hooks.is_empty() {
+            "no fable hooks".to_string()
+        } else {
+            let n = s.hooks.len();
+            format!("{n} fable hook{}", if n == 1 { "" } else { "s" })
+        };
+        println!("{}: {}: {state}", s.name, s.file.display());
+        for h in &s.hooks {
+            let mark = if h.ok() { "ok  " } else { "FAIL" };
+            let event = format!("{}{}", h.event, matcher_text(&h.matcher));
+            let at = h
+                .resolved
+                .as_ref()
+                .map(|p| format!("{}: ", p.display()))
+                .unwrap_or_default();
+            let ms = h.millis.map(|m| format!(" ({m} ms)")).unwrap_or_default();
+            println!("  {mark} {event:<40} {:<18} {at}{}{ms}", h.binary, h.detail);
+        }
+    }
+    for n in notes {
+        println!("fable: note: {n}");
+    }
+    for p in problems {
+        println!("fable: problem: {}", p.message);
+    }
+    match problems.len() {
+        0 => println!("fable doctor: no problems found"),
+        1 => println!("fable doctor: 1 problem found"),
+        n => println!("fable doctor: {n} problems found"),
+    }
+}
