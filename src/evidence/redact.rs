@@ -92,10 +92,19 @@ static PATTERNS: [Pattern; 14] = [
     ),
 ];
 
-/// Redacts every secret pattern in `text`.
+/// Redacts every secret in `text`: the gitleaks rule set first (precise provider shapes,
+/// masking only the secret), then the hand-written forms above.
 pub fn redact(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    match crate::evidence::redact_gitleaks::mask_secrets(text, &lower, MASK) {
+        Some(masked) => hand_written(&masked, masked.to_ascii_lowercase()),
+        None => hand_written(text, lower),
+    }
+}
+
+/// The hand-written patterns alone; `lower` is `text` lower-cased (ASCII).
+fn hand_written(text: &str, mut lower: String) -> String {
     let mut out = std::borrow::Cow::Borrowed(text);
-    let mut lower = text.to_ascii_lowercase();
     for p in &PATTERNS {
         if !p.needles.iter().any(|n| lower.contains(n)) {
             continue;
