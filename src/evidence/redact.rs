@@ -4,8 +4,14 @@
 //! routinely carry tokens (`curl -H "Authorization: Bearer …"`, `.env` dumps, `git remote
 //! -v` with credentials). Every pattern here replaces the secret with `[REDACTED]` and
 //! keeps the surrounding text, so a record still reads naturally.
+//!
+//! Two halves: the gitleaks rule set (`redact_gitleaks`, provider shapes kept upstream) and
+//! the hand-written forms below (shell command lines, headers, config lines: what a file
+//! scanner does not aim at). Both run on bytes with Unicode off — every secret format is
+//! ASCII, and Unicode classes and case folding would multiply what each compiled regex costs.
 
-use regex::Regex;
+use regex::bytes::Regex;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub const MASK: &str = "[REDACTED]";
@@ -14,7 +20,8 @@ pub const MASK: &str = "[REDACTED]";
 /// only when a needle occurs in the text. Most command output holds no needle at all, and
 /// compiling every pattern up front costs milliseconds — more than the whole hook budget.
 struct Pattern {
-    /// Lower-case literals, one of which any match must contain.
+    /// Lower-case literals, one of which any match must contain — or, for a form that is a
+    /// secret only in its context (`-u a:b` after `curl`), that the text must contain.
     needles: &'static [&'static str],
     source: &'static str,
     /// Replacement; `${1}`-style groups keep the non-secret prefix.
@@ -33,7 +40,9 @@ impl Pattern {
     }
 
     fn regex(&self) -> Option<&Regex> {
-        self.re.get_or_init(|| Regex::new(self.source).ok()).as_ref()
+        self.re
+            .get_or_init(|| regex::bytes::RegexBuilder::new(self.source).unicode(false).build().ok())
+            .as_ref()
     }
 }
 
@@ -208,18 +217,25 @@ pub fn redact(text: &str) -> String {
 
 /// The hand-written patterns alone; `lower` is `text` lower-cased (ASCII).
 fn hand_written(text: &str, mut lower: String) -> String {
-    let mut out = std::borrow::Cow::Borrowed(text);
+    let mut out = Cow::Borrowed(text.as_bytes());
     for p in &PATTERNS {
         if !p.needles.iter().any(|n| lower.contains(n)) {
             continue;
         }
         let Some(re) = p.regex() else { continue };
         if re.is_match(&out) {
-            out = std::borrow::Cow::Owned(re.replace_all(&out, p.with).into_owned());
-            lower = out.to_ascii_lowercase();
+            out = Cow::Owned(re.replace_all(&out, p.with.as_bytes()).into_owned());
+            lower = String::from_utf8_lossy(&out).to_ascii_lowercase();
         }
     }
-    out.into_owned()
+    match out {
+        Cow::Borrowed(_) => text.to_string(),
+        // Every pattern starts and ends its match on an ASCII byte or runs over whole
+        // non-ASCII characters, so this stays UTF-8; lossy is only the fail-safe.
+        Cow::Owned(bytes) => {
+            String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +293,14 @@ mod tests {
             "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
             "npm_abcdefghij",
         );
+    }
+
+    #[test]
+    fn non_ascii_text_stays_whole_around_a_mask() {
+        let out = redact("Passwort geändert ✓ password=pässwörd1 weiter — café");
+        assert_eq!(out, "Passwort geändert ✓ password=[REDACTED] weiter — café");
+        let out = redact("ключ: ghp_abcdefghijklmnopqrstuvwxyz0123456789 — готово");
+        assert_eq!(out, "ключ: [REDACTED] — готово");
     }
 
     #[test]
