@@ -4,8 +4,14 @@
 //! routinely carry tokens (`curl -H "Authorization: Bearer …"`, `.env` dumps, `git remote
 //! -v` with credentials). Every pattern here replaces the secret with `[REDACTED]` and
 //! keeps the surrounding text, so a record still reads naturally.
+//!
+//! Two halves: the gitleaks rule set (`redact_gitleaks`, provider shapes kept upstream) and
+//! the hand-written forms below (shell command lines, headers, config lines: what a file
+//! scanner does not aim at). Both run on bytes with Unicode off — every secret format is
+//! ASCII, and Unicode classes and case folding would multiply what each compiled regex costs.
 
-use regex::Regex;
+use regex::bytes::Regex;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub const MASK: &str = "[REDACTED]";
@@ -14,7 +20,8 @@ pub const MASK: &str = "[REDACTED]";
 /// only when a needle occurs in the text. Most command output holds no needle at all, and
 /// compiling every pattern up front costs milliseconds — more than the whole hook budget.
 struct Pattern {
-    /// Lower-case literals, one of which any match must contain.
+    /// Lower-case literals, one of which any match must contain — or, for a form that is a
+    /// secret only in its context (`-u a:b` after `curl`), that the text must contain.
     needles: &'static [&'static str],
     source: &'static str,
     /// Replacement; `${1}`-style groups keep the non-secret prefix.
@@ -33,21 +40,30 @@ impl Pattern {
     }
 
     fn regex(&self) -> Option<&Regex> {
-        self.re.get_or_init(|| Regex::new(self.source).ok()).as_ref()
+        self.re
+            .get_or_init(|| regex::bytes::RegexBuilder::new(self.source).unicode(false).build().ok())
+            .as_ref()
     }
 }
 
-static PATTERNS: [Pattern; 14] = [
-    // PEM private keys, whole block; an unterminated block (cut tail) to the end.
+static PATTERNS: [Pattern; 32] = [
+    // PEM and PGP private keys, whole block; an unterminated block (cut tail) to the end.
     Pattern::new(
-        &["private key-----"],
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
+        &["private key"],
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)",
+        "[REDACTED PRIVATE KEY]",
+    ),
+    // A key body whose BEGIN line was cut off (the tail keeps the last 4000 characters):
+    // the base64 run (also JSON-escaped, `\n`) right before an END line.
+    Pattern::new(
+        &["-----end"],
+        r"[A-Za-z0-9+/=\\\r\n]{40,}-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
         "[REDACTED PRIVATE KEY]",
     ),
     // Authorization headers (Bearer, Basic, token) — keep the header name.
     Pattern::new(
         &["authorization"],
-        r"(?i)(authorization\s*[:=]\s*(?:bearer|basic|token)?\s*)[A-Za-z0-9._~+/=\-]{6,}",
+        r"(?i)(authorization\s*[:=]\s*(?:bearer|basic|token|bot|sso-key|ssws)?\s*)[A-Za-z0-9._~+/=:\-]{6,}",
         "${1}[REDACTED]",
     ),
     Pattern::new(
@@ -55,7 +71,18 @@ static PATTERNS: [Pattern; 14] = [
         r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/\-]{16,}=*",
         "${1}[REDACTED]",
     ),
-    // Provider token shapes.
+    // Cookie and Set-Cookie values (headers, curl -b/--cookie, JSON header dumps).
+    Pattern::new(
+        &["cookie"],
+        r#"(?i)(\b(?:set-)?cookie\\?["']?\s*[:=]\s*\\?["']?)[^"'\\\r\n]+"#,
+        "${1}[REDACTED]",
+    ),
+    Pattern::new(
+        &["-b "],
+        r#"(\bcurl\s(?:.*?\s)?-b\s+)(?:'[^']*'|"[^"]*"|\S+)"#,
+        "${1}[REDACTED]",
+    ),
+    // Provider token shapes the gitleaks rules gate on context but a bare token still is one.
     Pattern::new(
         &["akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"],
         r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b",
@@ -70,43 +97,145 @@ static PATTERNS: [Pattern; 14] = [
     Pattern::new(&["glpat-"], r"\bglpat-[A-Za-z0-9_\-]{20,}\b", MASK),
     Pattern::new(&["xox"], r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", MASK),
     Pattern::new(&["sk-"], r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{20,}", MASK),
+    Pattern::new(
+        &["sk_", "rk_", "pk_live", "whsec_"],
+        r"\b(?:[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{20,})",
+        MASK,
+    ),
+    Pattern::new(&["sg."], r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", MASK),
+    Pattern::new(&["hvs.", "hvb."], r"\bhv[sb]\.[A-Za-z0-9_\-]{20,}", MASK),
     Pattern::new(&["aiza"], r"\bAIza[0-9A-Za-z_\-]{35}\b", MASK),
     Pattern::new(&["npm_"], r"\bnpm_[A-Za-z0-9]{36}\b", MASK),
+    // A bare JWT: header and payload are base64url JSON objects, so both start with `eyJ`.
+    Pattern::new(
+        &["eyj"],
+        r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+        MASK,
+    ),
+    // Azure storage / Service Bus connection strings and SAS query signatures.
+    Pattern::new(
+        &["accountkey=", "sharedaccess", "sig="],
+        r#"(?i)(\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=|[?&;]sig=)[^;&\s'"]+"#,
+        "${1}[REDACTED]",
+    ),
     // user:password@ in URLs — keep scheme and host.
     Pattern::new(
         &["://"],
-        r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s:@]+:[^/\s@]+@",
+        r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s:@]*:[^/\s@]+@",
         "${1}[REDACTED]@",
     ),
-    // Flags: --password X, --token=X, --api-key X.
+    // curl/wget `-u user:pass` / `--user user:pass` — keep the user. A purely numeric second
+    // half is left alone (`docker run -u 1000:1000` in the same text is a uid:gid).
     Pattern::new(
-        &["--pass", "--token", "--secret", "--api", "--access"],
-        r#"(?i)(--(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)(?:=|\s+))(?:'[^']*'|"[^"]*"|[^\s'"]+)"#,
+        &["curl", "wget", "--user"],
+        r#"(\s(?:-u|--user|--proxy-user)(?:=|\s*))(['"]?[^\s:'"-][^\s:'"]*):[^\s'"]*[^\s'"0-9][^\s'"]*"#,
+        "${1}${2}:[REDACTED]",
+    ),
+    // MySQL/MariaDB clients: `-pSECRET` (and, as people also write it, `-p SECRET`).
+    Pattern::new(
+        &["mysql", "mariadb"],
+        r#"(\b(?:mysql|mariadb)[a-z_-]*\b[^\n|;&]*?\s-p)([ \t]*)(?:'[^']*'|"[^"]*"|[^\s'"-]\S*)"#,
+        "${1}${2}[REDACTED]",
+    ),
+    // Password flags of tools whose short flag is the password: docker/podman/helm login -p,
+    // sshpass -p, redis-cli -a.
+    Pattern::new(
+        &["login", "sshpass", "redis-cli"],
+        r#"(\b(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n|;&]*?\blogin\b[^\n|;&]*?\s-p|sshpass\s+-p|redis-cli\b[^\n|;&]*?\s-a)(?:=|\s*))(?:'[^']*'|"[^"]*"|[^\s'"]+)"#,
         "${1}[REDACTED]",
     ),
-    // Assignments: PASSWORD=x, api_key = "x", secret: x (key-like names only).
+    // `htpasswd -b FILE USER PASSWORD` (batch mode takes the password on the command line).
     Pattern::new(
-        &["pass", "pwd", "token", "secret", "key", "credential"],
-        r#"(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|token|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_]*)(\s*=\s*|"?\s*:\s*"?)('[^']*'|"[^"]*"|[^\s'",}&]+)"#,
-        "${1}${2}[REDACTED]",
+        &["htpasswd"],
+        r"(\bhtpasswd\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+\S+\s+)\S+",
+        "${1}[REDACTED]",
+    ),
+    // Telegram bot tokens (`bot123456789:AA…`) and Discord webhook tokens.
+    Pattern::new(&[":aa"], r"\d{8,10}:AA[A-Za-z0-9_\-]{32,33}\b", MASK),
+    Pattern::new(
+        &["/webhooks/"],
+        r"(/api/webhooks/\d+/)[A-Za-z0-9_\-]{30,}",
+        "${1}[REDACTED]",
+    ),
+    // .netrc: `machine HOST login USER password SECRET` (one line or several).
+    Pattern::new(
+        &["machine", "default"],
+        r"(\b(?:machine\s+\S+|default)\s+(?:(?:login|account)\s+\S+\s+)*password\s+)\S+",
+        "${1}[REDACTED]",
+    ),
+    // openssl's `-passin pass:SECRET` / `-passout pass:SECRET`.
+    Pattern::new(&["pass:"], r"(\bpass:)\S+", "${1}[REDACTED]"),
+    // Flags: --password X, --token=X, --api-key X, --http-password=X, --client-secret X.
+    Pattern::new(
+        &[
+            "password",
+            "passwd",
+            "token",
+            "secret",
+            "api-key",
+            "api_key",
+            "apikey",
+            "access-key",
+            "access_key",
+        ],
+        r#"(?i)(--[a-z-]*(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)(?:=|\s+))(?:'[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)"#,
+        "${1}[REDACTED]",
+    ),
+    // Assignments: PASSWORD=x, api_key = "x", secret: x, {\"password\":\"x\"} (JSON inside a
+    // JSON string). Not `$PWD:`, `="$DB_PASSWORD"` or `${{ secrets.X }}` (a variable is no
+    // secret), nor `max_tokens:` or `TOKEN_TTL=` (only names that end in what they hold).
+    Pattern::new(
+        &["pass", "pwd", "token", "secret", "key", "credential", "private", "auth"],
+        r#"(?i)(^|[^$A-Za-z0-9_.{\-])([A-Za-z0-9_.\-]*(?:password|passwd|pwd|token|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?|auth[_\-]?key|client[_\-]?secret)(?:[_.\-]?(?:key|base|value|string|str|b64|base64|hash|hex|raw|plain|secret|token))*[0-9]*)(\s*=\s*|\\?["']?\s*:\s*\\?["']?)('[^'$][^']*'|"[^"$][^"]*"|[^$\s'",}&\\][^\s'",}&\\]*)"#,
+        "${1}${2}${3}[REDACTED]",
+    ),
+    // Upper-case environment names that say what they hold: FOO_KEY=, FOO_PAT=, FOO_PASS=,
+    // FOO_AUTH=, FOO_PRIVATE=, FOO_CREDS= (the assignment rule above needs longer words).
+    Pattern::new(
+        &["_key", "_pat", "_pass", "_auth", "private", "_cred", "_sig"],
+        r#"\b([A-Z][A-Z0-9_]*(?:_KEY|_PAT|_PASS|_AUTH|PRIVATE[A-Z0-9_]*|_CREDS?|_SIG)=)('[^']*'|"[^"]*"|[^\s'"]+)"#,
+        "${1}[REDACTED]",
+    ),
+    // Hugging Face, DigitalOcean, Docker Hub, PyPI, Shopify, Databricks: prefixed tokens whose
+    // gitleaks rules need context words.
+    Pattern::new(
+        &["hf_", "dop_v1_", "dckr_pat_", "pypi-ag", "shpat_", "shpss_", "dapi"],
+        r"\b(?:hf_[A-Za-z0-9]{30,}|do[opr]_v1_[a-f0-9]{64}|dckr_pat_[A-Za-z0-9_\-]{20,}|pypi-AgE[A-Za-z0-9_\-]{50,}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|dapi[a-f0-9]{32}(?:-\d)?)\b",
+        MASK,
     ),
 ];
 
-/// Redacts every secret pattern in `text`.
+/// Redacts every secret in `text`: the gitleaks rule set first (precise provider shapes,
+/// masking only the secret), then the hand-written command-line and context forms above.
 pub fn redact(text: &str) -> String {
-    let mut out = std::borrow::Cow::Borrowed(text);
-    let mut lower = text.to_ascii_lowercase();
+    let lower = text.to_ascii_lowercase();
+    match crate::evidence::redact_gitleaks::mask_secrets(text, &lower, MASK) {
+        Some(masked) => hand_written(&masked, masked.to_ascii_lowercase()),
+        None => hand_written(text, lower),
+    }
+}
+
+/// The hand-written patterns alone; `lower` is `text` lower-cased (ASCII).
+fn hand_written(text: &str, mut lower: String) -> String {
+    let mut out = Cow::Borrowed(text.as_bytes());
     for p in &PATTERNS {
         if !p.needles.iter().any(|n| lower.contains(n)) {
             continue;
         }
         let Some(re) = p.regex() else { continue };
         if re.is_match(&out) {
-            out = std::borrow::Cow::Owned(re.replace_all(&out, p.with).into_owned());
-            lower = out.to_ascii_lowercase();
+            out = Cow::Owned(re.replace_all(&out, p.with.as_bytes()).into_owned());
+            lower = String::from_utf8_lossy(&out).to_ascii_lowercase();
         }
     }
-    out.into_owned()
+    match out {
+        Cow::Borrowed(_) => text.to_string(),
+        // Every pattern starts and ends its match on an ASCII byte or runs over whole
+        // non-ASCII characters, so this stays UTF-8; lossy is only the fail-safe.
+        Cow::Owned(bytes) => {
+            String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +296,14 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_text_stays_whole_around_a_mask() {
+        let out = redact("Passwort geändert ✓ password=pässwörd1 weiter — café");
+        assert_eq!(out, "Passwort geändert ✓ password=[REDACTED] weiter — café");
+        let out = redact("ключ: ghp_abcdefghijklmnopqrstuvwxyz0123456789 — готово");
+        assert_eq!(out, "ключ: [REDACTED] — готово");
+    }
+
+    #[test]
     fn every_pattern_compiles_and_its_needle_is_lower_case() {
         for p in &super::PATTERNS {
             assert!(p.regex().is_some(), "{} does not compile", p.source);
@@ -191,5 +328,29 @@ mod tests {
         }
         let out = redact("git push https://alice:pa55word@example.com/r.git");
         assert_eq!(out, "git push https://[REDACTED]@example.com/r.git");
+    }
+
+    /// Which half catches what, over the shapes of `tests/data/secret_shapes.tsv` (printed
+    /// for the README; `tests/redaction_table.rs` asserts the whole, through the binary).
+    #[test]
+    fn coverage_of_each_half() {
+        let shapes = include_str!("../../tests/data/secret_shapes.tsv");
+        let (mut n, mut by_gitleaks, mut by_hand, mut by_either) = (0, 0, 0, 0);
+        for l in shapes.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let f: Vec<String> = l.split('\t').map(|s| s.replace("<NL>", "\n")).collect();
+            let (sample, secret) = (&f[1], &f[2]);
+            let lower = sample.to_ascii_lowercase();
+            let g = crate::evidence::redact_gitleaks::mask_secrets(sample, &lower, super::MASK)
+                .is_some_and(|o| !o.contains(secret.as_str()));
+            let h = !super::hand_written(sample, lower).contains(secret.as_str());
+            n += 1;
+            by_gitleaks += g as usize;
+            by_hand += h as usize;
+            by_either += (g || h) as usize;
+        }
+        println!(
+            "{n} shapes: gitleaks rules alone mask {by_gitleaks}, hand-written alone {by_hand}, together {by_either}"
+        );
+        assert_eq!(by_either, n);
     }
 }

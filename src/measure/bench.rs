@@ -335,6 +335,14 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
     if a.runs == 0 {
         return Err(Error::msg("--runs must be at least 1"));
     }
+    // `fable` restores SIGPIPE's default (`cli::main`) so that `| head` ends it quietly; here a
+    // child that exits without reading its stdin (`/bin/true`, a hook failing open) would
+    // then kill the bench in the middle of `write_all`, exit 141 and no table. The write's
+    // EPIPE is already tolerated, so the bench ignores the signal.
+    // SAFETY: setting a signal disposition; the bench has started no thread yet.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     let hooks = if a.skip_hooks {
         Vec::new()
     } else {
