@@ -187,3 +187,85 @@ fn a_success_in_between_resets_the_streak() {
     assert!(sent[3].contains("HARNESS"), "ladder at the third failure: {}", sent[3]);
     assert_eq!(o.evidence().len(), 9);
 }
+
+/// Issue 14, under the real CLI: every finding reaches the model in one block — the open
+/// card and the never-run citation together, not one per stop.
+#[test]
+fn every_finding_reaches_the_model_in_one_block() {
+    let Some(claude) = available() else { return };
+    let o = Session::new("close-grouped")
+        .env("FABLE_STOP_BLOCKS", "1")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 2. still open\n")
+        .bash(&format!(
+            "printf '{}' > .fable/LEDGER.md",
+            "# Ledger\\n\\n- [x] 1. checks pass -- evidence: `sh ./check.sh` -> 12 passed\\n- [ ] 2. still open\\n"
+        ))
+        .text("All done.")
+        .text("Stopping anyway.")
+        .run(&claude);
+    let sent = texts(&o);
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[2].contains("still open") && sent[2].contains("sh ./check.sh") && sent[2].contains("not backed"),
+        "one block names both findings: {}",
+        sent[2]
+    );
+}
+
+/// Issue 14, under the real CLI: `MODE: light` written mid-session with open cards lets
+/// the stop through, and the user is told (a `systemMessage` in the transcript).
+#[test]
+fn a_mode_written_mid_session_is_honoured_and_told_to_the_user() {
+    let Some(claude) = available() else { return };
+    let o = Session::new("close-downgrade")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. a\n- [ ] 2. b\n")
+        .bash("printf 'MODE: light\\n- [ ] 1. a\\n- [ ] 2. b\\n' > .fable/LEDGER.md")
+        .text("Stopping here.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 2, "the stop was allowed: {sent:#?}\n{}", o.debug());
+    let told = transcript_lines(&o, "under MODE: light");
+    assert!(told.iter().any(|l| l.contains("2 open card(s)")), "{told:#?}");
+}
+
+/// Issue 14, under the real CLI: a citation of a command that carried a secret matches
+/// its redacted record, so the stop goes through.
+#[test]
+fn a_citation_carrying_a_secret_is_corroborated() {
+    let Some(claude) = available() else { return };
+    let cmd = "DB_PASSWORD=test123 sh ./check.sh";
+    let o = Session::new("close-secret")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. checks pass\n")
+        .file("check.sh", "echo 12 passed\n")
+        .bash(cmd)
+        .bash(&format!(
+            "printf '%s\\n' '# Ledger' '' '- [x] 1. checks pass -- evidence: `{cmd}` -> 12 passed' > .fable/LEDGER.md"
+        ))
+        .text("All done.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 3, "the stop should be allowed: {sent:#?}\n{}", o.debug());
+    let r = o.evidence();
+    assert!(
+        r.iter().any(|x| x["cmd"].as_str().is_some_and(|c| c.contains("sh ./check.sh") && !c.contains("test123"))),
+        "{r:#?}"
+    );
+}
+
+/// Issue 14, under the real CLI: the SessionStart context names only what exists — no
+/// `docs/PROGRESS.md` to resume from in a project that has none.
+#[test]
+fn session_start_context_names_only_what_exists() {
+    let Some(claude) = available() else { return };
+    let o = Session::new("inject-exists")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. a card\n")
+        .text("Nothing to do.")
+        .text("Stopping anyway.")
+        .run(&claude);
+    let sent = texts(&o);
+    assert!(!sent.is_empty(), "{}", o.debug());
+    assert!(sent[0].contains("Context recovery"), "{}", &sent[0][..sent[0].len().min(2000)]);
+    assert!(!sent[0].contains("docs/PROGRESS.md and") && !sent[0].contains("this project's docs/PROGRESS.md"), "{}", sent[0]);
+}

@@ -82,7 +82,7 @@ pub fn payload_chars(tool_input: &Value) -> usize {
     parts.join("\n").chars().count()
 }
 
-pub const DESIGN_GATE: &str = "fable: design gate — a detailed sub-agent spawn needs a plan first.\n  1. Write docs/SPEC.md (goal, approach, decisions tagged [measured]/[inferred]/[design-gap]); probe load-bearing unknowns before designing on them.\n  2. Put open cards in .fable/LEDGER.md, each `- [ ] n. <card> — acceptance: `<command>`` with a machine-checkable test.\nTemplates: the fable templates/ folder (SPEC.template.md, LEDGER.template.md). Exempt: fork agents, short spawns, `MODE: light`, `PAUSED: <reason>`. Closed cards alone do not unlock new fan-out.";
+pub const DESIGN_GATE: &str = "fable: design gate — a detailed sub-agent spawn needs a plan first.\n  1. Write docs/SPEC.md (goal, approach, decisions tagged [measured]/[inferred]/[design-gap]); probe load-bearing unknowns before designing on them.\n  2. Put open cards in .fable/LEDGER.md, each `- [ ] n. <card> — acceptance: `<command>`` with a machine-checkable test.\n`fable init` writes both from its templates when they are missing. Exempt: fork agents, short spawns, `MODE: light`, `PAUSED: <reason>`. Closed cards alone do not unlock new fan-out.";
 
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
