@@ -47,6 +47,28 @@ pub struct StreakState {
     pub since: String,
 }
 
+/// Overwrites a small private file in place (0600, never through a link): open, write
+/// from offset 0, cut to length. Not atomic — for state where a torn write only loses
+/// information and fails safe (a chain head, a round's snapshot). Why not temp + rename:
+/// on ext4 a rename over an existing file flushes the new file's data synchronously
+/// (`auto_da_alloc`), which cost the hooks milliseconds on every call.
+pub fn overwrite_small(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    f.write_all(bytes)?;
+    f.set_len(bytes.len() as u64)
+}
+
 /// Creates a user-private folder (0700) and its parents.
 pub fn mkdir_private(dir: &Path) -> Result<()> {
     fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).at(dir)

@@ -249,7 +249,9 @@ fn a_citation_carrying_a_secret_is_corroborated() {
     assert_eq!(sent.len(), 3, "the stop should be allowed: {sent:#?}\n{}", o.debug());
     let r = o.evidence();
     assert!(
-        r.iter().any(|x| x["cmd"].as_str().is_some_and(|c| c.contains("sh ./check.sh") && !c.contains("test123"))),
+        r.iter().any(|x| x["cmd"]
+            .as_str()
+            .is_some_and(|c| c.contains("sh ./check.sh") && !c.contains("test123"))),
         "{r:#?}"
     );
 }
@@ -266,6 +268,14 @@ fn session_start_context_names_only_what_exists() {
         .run(&claude);
     let sent = texts(&o);
     assert!(!sent.is_empty(), "{}", o.debug());
-    assert!(sent[0].contains("Context recovery"), "{}", &sent[0][..sent[0].len().min(2000)]);
-    assert!(!sent[0].contains("docs/PROGRESS.md and") && !sent[0].contains("this project's docs/PROGRESS.md"), "{}", sent[0]);
+    assert!(
+        sent[0].contains("Context recovery"),
+        "{}",
+        &sent[0][..sent[0].len().min(2000)]
+    );
+    assert!(
+        !sent[0].contains("docs/PROGRESS.md and") && !sent[0].contains("this project's docs/PROGRESS.md"),
+        "{}",
+        sent[0]
+    );
 }

@@ -259,10 +259,16 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let log_present = journal.exists();
     let deleted = !log_present && crate::evidence::log_marker::existed(get, &project.fable_dir);
     // Only the cited commands' records are read, and only sealed ones count.
-    let index = Index::from_relevant(corroborate::read_relevant(&journal, &cites));
+    // One pass over the log: the cited commands' records and this session's last edit.
+    let scan = corroborate::EditScan {
+        session,
+        root: &project.root,
+        scope: freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
+    };
+    let mut relevant = corroborate::read_relevant_with(&journal, &cites, Some(scan));
+    let last_edit = relevant.last_edit.take();
+    let index = Index::from_relevant(relevant);
     let mut found = findings(&ledger, &index, &in_scope);
-    let scope = freshness::Scope::from_setting(env.var("FABLE_FRESHNESS"));
-    let last_edit = freshness::last_edit(&journal, session, &project.root, scope);
     // A cited pass older than this session's last edit of a project file proves nothing
     // about the code as it is now.
     if let Some(edit) = &last_edit {

@@ -199,6 +199,16 @@ pub struct Relevant {
     /// Records of cited commands that do not count, and why.
     pub unverified: Vec<(Record, Unverified)>,
     pub malformed: usize,
+    /// The session's newest sealed edit that counts (when asked for, see [`EditScan`]).
+    pub last_edit: Option<crate::discipline::freshness::Edit>,
+}
+
+/// What to look for besides the citations, in the same pass: the newest edit of this
+/// session that makes an earlier pass stale.
+pub struct EditScan<'a> {
+    pub session: &'a str,
+    pub root: &'a std::path::Path,
+    pub scope: crate::discipline::freshness::Scope,
 }
 
 /// Reads only the records of the cited commands (oldest first, without their output
@@ -209,10 +219,20 @@ pub struct Relevant {
 /// bytes, without parsing), and a break — or a log that ends before the newest record
 /// sealed for it — demotes every record before it. Malformed lines are skipped and counted.
 pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
+    read_relevant_with(journal, citations, None)
+}
+
+/// [`read_relevant`], also finding the session's newest edit in the same pass.
+pub fn read_relevant_with(journal: &Journal, citations: &[String], edits: Option<EditScan>) -> Relevant {
+    use crate::discipline::freshness;
     let mut out = Relevant::default();
-    if citations.is_empty() {
+    let edits = edits.filter(|e| e.scope != freshness::Scope::Off && !e.session.is_empty());
+    if citations.is_empty() && edits.is_none() {
         return out;
     }
+    let edit_needle = edits
+        .as_ref()
+        .map(|e| format!("\"session\":{}", serde_json::Value::String(e.session.to_string())));
     let keys: Vec<String> = citations.iter().flat_map(|c| cite_keys(c)).collect();
     let wanted: std::collections::HashSet<String> = keys.iter().cloned().collect();
     let needles: Vec<&str> = keys.iter().filter_map(|c| needle(c)).collect();
@@ -231,11 +251,27 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
             demote(&mut out);
         }
         let text = std::str::from_utf8(line).ok();
+        let raw = text.and_then(raw_cmd);
+        // Only an edit record has an empty command: no other line is searched for one.
+        if let (Some(e), Some(needle), Some(t), Some("")) = (&edits, &edit_needle, text, raw) {
+            if t.contains(needle.as_str()) {
+                if let Some(edit) = freshness::edit_of_line(line, e.root, e.scope) {
+                    let sealed = sealer.is_some_and(|s| s.key.verify(&scope, line).is_some());
+                    if sealed && out.last_edit.as_ref().is_none_or(|n| edit.ts > n.ts) {
+                        out.last_edit = Some(edit);
+                    }
+                }
+                return;
+            }
+        }
+        if citations.is_empty() {
+            return;
+        }
         // Most lines name another command: decide from the raw `cmd` value when it has
         // no escapes (a word test, then an exact test), and parse only the hits. Other
         // lines are parsed when the citation's longest word occurs anywhere in them.
         let has_word = |s: &str| all_needed || needles.iter().any(|n| s.contains(n));
-        match (text, text.and_then(raw_cmd)) {
+        match (text, raw) {
             (_, Some(raw)) if !has_word(raw) || !matches(&normalize(raw)) => return,
             (Some(t), None) if !has_word(t) => return,
             _ => {}
@@ -267,6 +303,7 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
     }
     if walk.cut_before(sealer.and_then(|s| s.read_head()).as_deref()) {
         demote(&mut out);
+        out.last_edit = None;
     }
     out
 }

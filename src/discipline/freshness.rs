@@ -10,8 +10,6 @@
 //! Bash commands that write files (`sed -i`, a redirection) are not edits here: their own
 //! record is the run, and the cited pass must still be its own newest run.
 
-use crate::evidence::journal::Journal;
-use crate::evidence::seal::ChainWalk;
 use std::path::{Component, Path, PathBuf};
 
 /// Which edits make a pass stale.
@@ -80,34 +78,11 @@ struct EditLite {
     file: String,
 }
 
-/// The session's newest sealed edit that counts, read from the log (lines without a
-/// `file` field are skipped unparsed; a chain break drops what came before it).
-pub fn last_edit(journal: &Journal, session: &str, root: &Path, scope: Scope) -> Option<Edit> {
-    if scope == Scope::Off || session.is_empty() {
-        return None;
-    }
-    let sealer = journal.sealer()?;
-    let key = journal.scope();
-    let needle = format!("\"session\":{}", serde_json::Value::String(session.to_string()));
-    let mut newest: Option<Edit> = None;
-    let mut walk = ChainWalk::default();
-    let _ = journal.each_line(|path, lineno, line| {
-        walk.step(path, lineno, line);
-        let Ok(text) = std::str::from_utf8(line) else { return };
-        if !text.contains("\"file\":") || !text.contains(&needle) {
-            return;
-        }
-        let Ok(e) = serde_json::from_slice::<EditLite>(line) else {
-            return;
-        };
-        if !counts(&e.file, &e.cwd, root, scope) || sealer.key.verify(&key, line).is_none() {
-            return;
-        }
-        if newest.as_ref().is_none_or(|n| e.ts > n.ts) {
-            newest = Some(Edit { ts: e.ts, file: e.file });
-        }
-    });
-    newest
+/// The edit a log line records, when it is an edit that counts (not verified here: the
+/// reader checks the seal).
+pub fn edit_of_line(line: &[u8], root: &Path, scope: Scope) -> Option<Edit> {
+    let e = serde_json::from_slice::<EditLite>(line).ok()?;
+    counts(&e.file, &e.cwd, root, scope).then_some(Edit { ts: e.ts, file: e.file })
 }
 
 /// `HH:MM:SS` of a pinned timestamp, for messages.

@@ -101,7 +101,8 @@ pub fn save(path: &Path, round: &Round) {
         prune(dir);
     }
     if let Ok(bytes) = serde_json::to_vec(round) {
-        let _ = crate::atomic_file::write(path, &bytes, crate::atomic_file::Perms::Private, false);
+        // In place: a torn file reads as no round, which checks every card (stricter).
+        let _ = crate::session_state::overwrite_small(path, &bytes);
     }
 }
 

@@ -295,8 +295,8 @@ impl Journal {
                     kind.cap()
                 );
             }
-            let mut bytes = Vec::new();
             let mut reader = b.reader;
+            let mut bytes = Vec::with_capacity(reader.limit().min(1 << 24) as usize);
             std::io::Read::read_to_end(&mut reader, &mut bytes).map_err(|e| crate::error::Error::io(&path, e))?;
             for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
                 if !line.iter().all(u8::is_ascii_whitespace) {

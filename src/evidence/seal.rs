@@ -209,7 +209,8 @@ pub fn parts(line: &[u8]) -> Option<(Option<&[u8]>, &[u8])> {
 /// record. Lines without a MAC (torn, hand-written) are not links and are passed over.
 #[derive(Debug, Default)]
 pub struct ChainWalk {
-    prev: Option<Vec<u8>>,
+    /// The previous sealed line's MAC (hex digits; kept inline: this runs on every line).
+    prev: Option<[u8; MAC_HEX]>,
     /// Where the chain broke: (file, 1-based line).
     pub breaks: Vec<(PathBuf, usize)>,
 }
@@ -224,7 +225,9 @@ impl ChainWalk {
             // The oldest kept record links to one that rotation dropped: a start.
             (None, _) => false,
         };
-        self.prev = Some(mac.to_vec());
+        let mut m = [0u8; MAC_HEX];
+        m.copy_from_slice(mac);
+        self.prev = Some(m);
         if broke {
             self.breaks.push((file.to_path_buf(), lineno));
         }
@@ -235,7 +238,7 @@ impl ChainWalk {
     /// end of the log was cut). Unknown head: nothing to compare.
     pub fn cut_before(&self, head: Option<&str>) -> bool {
         match (head, &self.prev) {
-            (Some(h), Some(p)) => h.as_bytes() != p.as_slice(),
+            (Some(h), Some(p)) => h.as_bytes() != &p[..],
             (Some(_), None) => true,
             (None, _) => false,
         }
@@ -286,7 +289,7 @@ impl Sealer {
         if let Some(dir) = p.parent() {
             let _ = crate::session_state::mkdir_private(dir);
         }
-        let _ = crate::atomic_file::write(p, mac.as_bytes(), crate::atomic_file::Perms::Private, false);
+        let _ = crate::session_state::overwrite_small(p, mac.as_bytes());
     }
 }
 

@@ -85,13 +85,18 @@ const COMMANDS: [&str; 12] = [
     "cargo clippy --all-targets -- -D warnings",
 ];
 
-/// Generates the realistic state the hooks read.
-pub fn build_state(root: &Path) -> Result<()> {
+/// Generates the realistic state the hooks read. The log is sealed with a key in `state`
+/// (the user state the hooks are given), as the evidence hook would have written it, so
+/// the close guard measures its real path: corroboration over sealed records.
+pub fn build_state(root: &Path, state: &Path) -> Result<()> {
     let fable = root.join(".fable");
     std::fs::create_dir_all(root.join(".git")).at(root)?;
     std::fs::create_dir_all(&fable).at(&fable)?;
     // Evidence: three full rotated generations plus a live file just under the limit.
-    let journal = Journal::new(&fable, Rotation::default());
+    let state_s = state.display().to_string();
+    let sealer = crate::evidence::seal::Sealer::for_user(|k| (k == "XDG_STATE_HOME").then(|| state_s.clone()), &fable)
+        .map_err(Error::msg)?;
+    let journal = Journal::new(&fable, Rotation::default()).with_sealer(Some(sealer));
     let mut i = 0usize;
     let target = DEFAULT_MAX_BYTES * 4 - 8 * 1024;
     let mut written = 0u64;
@@ -267,8 +272,8 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
     let tmp = std::env::temp_dir().join(format!("fable-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let root = tmp.join("project");
-    build_state(&root)?;
     let state = tmp.join("state");
+    build_state(&root, &state)?;
     let state_s = state.display().to_string();
     let env = [
         ("XDG_STATE_HOME", state_s.as_str()),
