@@ -279,3 +279,18 @@ fn session_start_context_names_only_what_exists() {
         sent[0]
     );
 }
+
+/// Issue 14, under the real CLI: backticked words that are not commands (a file name,
+/// an identifier, an output line) are prose, not citations: the stop goes through.
+#[test]
+fn backticked_prose_is_not_a_citation() {
+    let Some(claude) = available() else { return };
+    let o = Session::new("close-prose")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. config loader\n")
+        .bash("printf '%s\\n' '# Ledger' '' '- [x] 1. config loader -- evidence: `src/config.rs` now rejects unknown keys in `parse_config`; the suite printed `3 passed`' > .fable/LEDGER.md")
+        .text("All done.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 2, "prose spans must not block: {sent:#?}\n{}", o.debug());
+}

@@ -118,6 +118,7 @@ fn after_init_a_never_run_citation_blocks_the_first_stop() {
 
 fn install_in(p: &Proj, dir: &Path, extra: &[&str]) -> std::process::Output {
     // Project scope names the hooks by bare name, so their folder must be on PATH.
+    // isolation: not spawned (only its folder is put on PATH; p.cmd isolates the run).
     let bins = assert_cmd::cargo::cargo_bin("fable").parent().unwrap().to_path_buf();
     let path = format!("{}:{}", bins.display(), std::env::var("PATH").unwrap_or_default());
     p.cmd("fable")
