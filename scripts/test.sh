@@ -28,9 +28,26 @@ echo "== cargo test (unit, integration, end-to-end under the real Claude Code CL
 # class has 2 cores.
 log="$(mktemp)"
 e2e_log="$(mktemp)"
-trap 'rm -f "$log" "$e2e_log"' EXIT
 export FABLE_E2E_LOG="$e2e_log"
-cargo test --locked -- --test-threads=2 2>&1 | tee "$log"
+# The suite runs with HOME pointed at an empty folder, and must leave it empty: no test may
+# write into a user's real home or fable's real user state. The toolchain, the harness's
+# CLI cache, pyenv and git's global settings are passed by path (read, not written).
+real_home="$HOME"
+export CARGO_HOME="${CARGO_HOME:-$real_home/.cargo}"
+export RUSTUP_HOME="${RUSTUP_HOME:-$real_home/.rustup}"
+export CC_HARNESS_CACHE="$cc_cache"
+[ -d "$real_home/.pyenv" ] && export PYENV_ROOT="${PYENV_ROOT:-$real_home/.pyenv}"
+[ -f "$real_home/.gitconfig" ] && export GIT_CONFIG_GLOBAL="${GIT_CONFIG_GLOBAL:-$real_home/.gitconfig}"
+empty_home="$(mktemp -d)"
+trap 'rm -f "$log" "$e2e_log"; rm -rf "$empty_home"' EXIT
+unset XDG_STATE_HOME XDG_CONFIG_HOME XDG_CACHE_HOME XDG_DATA_HOME
+HOME="$empty_home" cargo test --locked -- --test-threads=2 2>&1 | tee "$log"
+if [ -n "$(find "$empty_home" -mindepth 1 -print -quit)" ]; then
+  echo "the test suite wrote into HOME ($empty_home):" >&2
+  find "$empty_home" -mindepth 1 | head -20 >&2
+  exit 1
+fi
+echo "HOME left untouched: the suite ran with HOME=$empty_home and it is still empty"
 
 echo "== corpus format check"
 python3 scripts/check_corpora.py tests/corpora
