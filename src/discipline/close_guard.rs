@@ -234,32 +234,56 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(Answer::allow());
     }
     let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
-    let snapshot = round.snapshot.clone();
     let mut notes: Vec<String> = Vec::new();
-    if let Some(n) = self_downgrade(&ledger, snapshot.as_ref(), &project.ledger_path()) {
+    if let Some(n) = self_downgrade(&ledger, round.snapshot.as_ref(), &project.ledger_path()) {
         round::note_stop(get, &project.fable_dir, &n);
         notes.push(n);
     }
-    if ledger.is_paused() {
-        return Ok(finish(
-            round_path.as_deref(),
-            &mut round,
-            get,
+    let found = if ledger.is_paused() {
+        Vec::new()
+    } else {
+        evaluate(
+            input,
+            env,
             &project,
-            Vec::new(),
-            notes,
-            0,
-        ));
-    }
-    let in_scope = |c: &Card| snapshot.as_ref().is_none_or(|s| s.is_new(c));
-    let journal = crate::evidence::logger::journal_of(&project, env);
-    let cites = citations_in(&ledger, &in_scope);
+            &ledger,
+            round.snapshot.as_ref(),
+            session,
+            &mut notes,
+        )
+    };
+    let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
+    Ok(finish(
+        round_path.as_deref(),
+        &mut round,
+        get,
+        &project,
+        found,
+        notes,
+        limit,
+    ))
+}
+
+/// Everything that stands in the way of this stop (empty: it may end), adding to `notes`
+/// what an allowed stop should tell the user. Replay runs only when nothing else stands.
+fn evaluate(
+    input: &HookInput,
+    env: &HookEnv,
+    project: &crate::project::Project,
+    ledger: &Ledger,
+    snapshot: Option<&round::Snapshot>,
+    session: &str,
+    notes: &mut Vec<String>,
+) -> Vec<String> {
+    let get = |k: &str| env.var(k).map(str::to_string);
+    let in_scope = |c: &Card| snapshot.is_none_or(|s| s.is_new(c));
+    let journal = crate::evidence::logger::journal_of(project, env);
+    let cites = citations_in(ledger, &in_scope);
     // This hook runs because fable's hooks are registered, the evidence hook with it: a
     // missing log is an empty log (a first session, or one deleted), never "no checks".
-    let log_present = journal.exists();
-    let deleted = !log_present && crate::evidence::log_marker::existed(get, &project.fable_dir);
-    // Only the cited commands' records are read, and only sealed ones count.
-    // One pass over the log: the cited commands' records and this session's last edit.
+    let deleted = !journal.exists() && crate::evidence::log_marker::existed(get, &project.fable_dir);
+    // One pass over the log: the cited commands' records (only sealed ones count) and this
+    // session's last edit.
     let scan = corroborate::EditScan {
         session,
         root: &project.root,
@@ -268,7 +292,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let mut relevant = corroborate::read_relevant_with(&journal, &cites, Some(scan));
     let last_edit = relevant.last_edit.take();
     let index = Index::from_relevant(relevant);
-    let mut found = findings(&ledger, &index, &in_scope);
+    let mut found = findings(ledger, &index, &in_scope);
     // A cited pass older than this session's last edit of a project file proves nothing
     // about the code as it is now.
     if let Some(edit) = &last_edit {
@@ -303,80 +327,40 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
                 "Note: the evidence hook could not write the log ({failure}); a command that ran then is not recorded — fix the cause and run it again."
             ));
         }
-        return Ok(finish(
-            round_path.as_deref(),
-            &mut round,
-            get,
-            &project,
-            found,
-            notes,
-            env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS),
-        ));
+        return found;
     }
-    let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
-    if !cites.is_empty() {
-        notes.push(format!(
-            "fable: {} cited command(s) corroborated by sealed evidence records",
-            cites.len()
-        ));
+    if cites.is_empty() {
+        return found;
     }
-    if !ledger.replay || cites.is_empty() {
-        return Ok(finish(
-            round_path.as_deref(),
-            &mut round,
-            get,
-            &project,
-            Vec::new(),
-            notes,
-            limit,
-        ));
+    notes.push(format!(
+        "fable: {} cited command(s) corroborated by sealed evidence records",
+        cites.len()
+    ));
+    if !ledger.replay {
+        return found;
     }
     if !crate::setup::trust_store::is_trusted(get, &project.root) {
         notes.push(format!(
             "fable: REPLAY: on ignored — {} is not trusted on this machine (`fable trust` to allow)",
             project.root.display()
         ));
-        return Ok(finish(
-            round_path.as_deref(),
-            &mut round,
-            get,
-            &project,
-            Vec::new(),
-            notes,
-            limit,
-        ));
+        return found;
     }
-    let results = replay::replay_project(&project, &ledger, &journal, replay::Settings::from_lookup(get), session);
+    let results = replay::replay_project(project, ledger, &journal, replay::Settings::from_lookup(get), session);
     let failed: Vec<String> = results.iter().filter(|r| !r.passed()).map(|r| r.describe()).collect();
     if failed.is_empty() {
         notes.push(format!(
             "fable: acceptance replay passed ({} command(s))",
             results.len()
         ));
-        return Ok(finish(
-            round_path.as_deref(),
-            &mut round,
-            get,
-            &project,
-            Vec::new(),
-            notes,
-            limit,
-        ));
+        return found;
     }
     let mut s = String::from("fable: acceptance replay failed (REPLAY: on):\n");
     for f in &failed {
         s.push_str(&format!("  {f}\n"));
     }
     s.push_str("A cited command no longer passes: fix what broke it, rerun it, then stop again.");
-    Ok(finish(
-        round_path.as_deref(),
-        &mut round,
-        get,
-        &project,
-        vec![s],
-        notes,
-        limit,
-    ))
+    vec![s]
 }
 
 /// Blocks with the findings, or allows (saying `notes` to the user) — and keeps count:
