@@ -10,6 +10,13 @@ use std::fs;
 
 const CARD: &str = "- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n";
 
+/// The Stop is blocked, and the block says `needle`.
+fn blocks_saying(p: &Proj, needle: &str) {
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2, "{}", said(&o));
+    assert!(said(&o).contains(needle), "{}", said(&o));
+}
+
 fn log_text(p: &Proj) -> String {
     fs::read_to_string(p.fable().join("evidence.jsonl")).unwrap()
 }
@@ -36,9 +43,7 @@ fn a_hand_appended_pass_blocks_and_verify_names_it() {
     p.ledger(CARD);
     p.log(&[("ls", 0, true)]);
     p.forge_at("pytest -q", 0, true, &p.root.to_string_lossy());
-    let o = p.stop();
-    assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("no seal"), "{}", said(&o));
+    blocks_saying(&p, "no seal");
     let v = p.cli(&["evidence", "verify"]);
     assert_eq!(code(&v), 1);
     assert!(
@@ -65,9 +70,7 @@ fn an_edited_record_is_forged() {
         .replace("PostToolUseFailure", "PostToolUse");
     assert_ne!(edited, log_text(&p));
     fs::write(p.fable().join("evidence.jsonl"), edited).unwrap();
-    let o = p.stop();
-    assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("seal this machine did not make"), "{}", said(&o));
+    blocks_saying(&p, "seal this machine did not make");
 }
 
 #[test]
@@ -97,9 +100,7 @@ fn records_sealed_by_another_user_or_for_another_project_do_not_count() {
     );
     assert!(theirs.status.success());
     p.log(&[("ls", 0, true)]);
-    let o = p.stop();
-    assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("seal this machine did not make"), "{}", said(&o));
+    blocks_saying(&p, "seal this machine did not make");
 
     // The same user's pass in project B, copied into project A.
     let a = Proj::new();
@@ -118,9 +119,7 @@ fn records_sealed_by_another_user_or_for_another_project_do_not_count() {
     let copied = fs::read_to_string(b_root.join(".fable/evidence.jsonl")).unwrap();
     assert!(copied.contains("pytest -q"));
     fs::write(a.fable().join("evidence.jsonl"), copied).unwrap();
-    let o = a.stop();
-    assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("seal this machine did not make"), "{}", said(&o));
+    blocks_saying(&a, "seal this machine did not make");
 }
 
 #[test]
@@ -135,9 +134,7 @@ fn removing_the_failure_after_a_pass_breaks_the_chain() {
         format!("{}\n{}\n", lines[0], lines[2]),
     )
     .unwrap();
-    let o = p.stop();
-    assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("evidence log was altered"), "{}", said(&o));
+    blocks_saying(&p, "evidence log was altered");
     let v = p.cli(&["evidence", "verify"]);
     assert_eq!(code(&v), 1);
     assert!(
@@ -157,9 +154,7 @@ fn cutting_the_last_record_off_the_end_is_seen() {
     p.log(&[("pytest -q", 0, true), ("pytest -q", 1, false)]);
     let first = log_text(&p).lines().next().unwrap().to_string();
     fs::write(p.fable().join("evidence.jsonl"), format!("{first}\n")).unwrap();
-    let o = p.stop();
-    assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("evidence log was altered"), "{}", said(&o));
+    blocks_saying(&p, "evidence log was altered");
     let v = p.cli(&["evidence", "verify"]);
     assert_eq!(code(&v), 1);
     assert!(
