@@ -8,15 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-const HOOKS: [&str; 7] = [
-    "fable-evidence",
-    "fable-log-guard",
-    "fable-fail-streak",
-    "fable-close-guard",
-    "fable-spawn-guard",
-    "fable-inject",
-    "fable-learn",
-];
+/// Every hook binary fable ships: the library's own list, so the tests cannot drift from it.
+use fable::setup::registrations::HOOK_BINARIES as HOOKS;
 
 /// A temp project: `.git/` bounds discovery, `.fable/` opts in.
 fn project() -> (tempfile::TempDir, PathBuf) {

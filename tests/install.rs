@@ -8,15 +8,8 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-const HOOK_BINARIES: [&str; 7] = [
-    "fable-evidence",
-    "fable-log-guard",
-    "fable-fail-streak",
-    "fable-close-guard",
-    "fable-spawn-guard",
-    "fable-inject",
-    "fable-learn",
-];
+/// Every hook binary fable ships: the library's own list, so the tests cannot drift from it.
+use fable::setup::registrations::HOOK_BINARIES;
 
 /// A sandbox: HOME, a Claude config dir, a project dir and a bin dir whose path has a space.
 struct Sandbox {
