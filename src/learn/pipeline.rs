@@ -231,6 +231,16 @@ mod tests {
     use crate::learn::episodes::tests::rec;
     use crate::learn::rules::DirectiveEvidence;
 
+    /// `n` sessions named `{prefix}{i}`, each a failure and then one passing command.
+    fn fail_then(n: usize, prefix: &str, fail: (&str, &str), then: (&str, &str)) -> Vec<Record> {
+        (0..n)
+            .flat_map(|i| {
+                let s = format!("{prefix}{i}");
+                [rec(&s, fail.0, false, fail.1), rec(&s, then.0, true, then.1)]
+            })
+            .collect()
+    }
+
     fn nff_sessions(n: usize, fix: &str) -> Vec<Record> {
         let mut h = Vec::new();
         for i in 0..n {
@@ -540,17 +550,12 @@ mod tests {
     fn one_shot_recoveries_are_not_a_source() {
         // `fix && retry` as the very next command, in every session: the agent already
         // knew; replay counts them, but they are nobody's lesson.
-        let mut h = Vec::new();
-        for i in 0..3 {
-            let s = format!("q{i}");
-            h.push(rec(
-                &s,
-                "git push origin feature",
-                false,
-                " ! [rejected] non-fast-forward",
-            ));
-            h.push(rec(&s, "git pull --rebase && git push", true, "Everything up-to-date"));
-        }
+        let h = fail_then(
+            3,
+            "q",
+            ("git push origin feature", " ! [rejected] non-fast-forward"),
+            ("git pull --rebase && git push", "Everything up-to-date"),
+        );
         let out = run_pipeline(&h, &learned_only());
         let fix = find(&out, "git pull --rebase");
         assert_eq!(fix.rule.reason, "self_resolved", "{:#?}", fix.rule);
@@ -563,18 +568,12 @@ mod tests {
     #[test]
     fn variant_retry_needs_three_sessions() {
         let mk = |n: usize| {
-            let mut h = Vec::new();
-            for i in 0..n {
-                let s = format!("v{i}");
-                h.push(rec(
-                    &s,
-                    "kubectl apply -f deploy.yaml",
-                    false,
-                    "error: no matches for kind",
-                ));
-                h.push(rec(&s, "kubectl apply --server-side -f deploy.yaml", true, "created"));
-            }
-            h
+            fail_then(
+                n,
+                "v",
+                ("kubectl apply -f deploy.yaml", "error: no matches for kind"),
+                ("kubectl apply --server-side -f deploy.yaml", "created"),
+            )
         };
         let two = run_pipeline(&mk(2), &LearnConfig::default());
         assert_eq!(find(&two, "--server-side").rule.reason, "self_resolved");
@@ -584,17 +583,12 @@ mod tests {
 
     #[test]
     fn moved_on_exploration_is_not_a_lesson() {
-        let mut h = Vec::new();
-        for i in 0..3 {
-            let s = format!("m{i}");
-            h.push(rec(
-                &s,
-                "python src/train.py",
-                false,
-                "ModuleNotFoundError: No module named 'pandas'",
-            ));
-            h.push(rec(&s, "pip list", true, "numpy"));
-        }
+        let h = fail_then(
+            3,
+            "m",
+            ("python src/train.py", "ModuleNotFoundError: No module named 'pandas'"),
+            ("pip list", "numpy"),
+        );
         let out = run_pipeline(&h, &LearnConfig::default());
         assert!(
             out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
