@@ -72,6 +72,28 @@ pub fn discover(project_dir_env: Option<&str>, payload_cwd: &str, process_cwd: O
     start_dir(project_dir_env, payload_cwd, process_cwd).and_then(|s| find_from(&s))
 }
 
+/// `path` (relative to `cwd` when it is not absolute) made absolute and lexically normal:
+/// `.` dropped, `..` applied, no file system access (a hook deciding about a path the agent
+/// names must not follow links to decide).
+pub fn lexical_abs(path: &Path, cwd: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

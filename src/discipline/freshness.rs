@@ -10,7 +10,7 @@
 //! Bash commands that write files (`sed -i`, a redirection) are not edits here: their own
 //! record is the run, and the cited pass must still be its own newest run.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 /// Which edits make a pass stale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,28 +37,9 @@ pub struct Edit {
     pub file: String,
 }
 
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
 /// True when an edit of `file` (made in `cwd`) counts under `scope` for this project.
 pub fn counts(file: &str, cwd: &str, root: &Path, scope: Scope) -> bool {
-    let p = Path::new(file);
-    let abs = lexical(&if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        Path::new(cwd).join(p)
-    });
+    let abs = crate::project::lexical_abs(Path::new(file), Path::new(cwd));
     if abs.starts_with(root.join(".fable")) {
         return false;
     }

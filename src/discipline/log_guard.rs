@@ -12,7 +12,7 @@
 
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 pub const HOOK_NAME: &str = "fable-log-guard";
 
@@ -65,19 +65,7 @@ impl Protected {
 
 /// `word` as an absolute, lexically normal path (`~` and `$HOME`-free: a literal only).
 fn resolve(word: &str, cwd: &Path) -> PathBuf {
-    let p = Path::new(word);
-    let joined = if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) };
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
+    crate::project::lexical_abs(Path::new(word), cwd)
 }
 
 /// Why a file tool's call is denied, if it is.
