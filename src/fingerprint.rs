@@ -8,6 +8,14 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// A stable, file-name-safe key per project: FNV-1a of the canonical `.fable/` path, as
+/// 16 hex digits. Names fable's per-project files in user state (log markers, chain
+/// heads, notable stops), so one project always finds its own.
+pub fn project_key(fable_dir: &std::path::Path) -> String {
+    let canon = fable_dir.canonicalize().unwrap_or_else(|_| fable_dir.to_path_buf());
+    format!("{:016x}", fnv1a(canon.as_os_str().as_encoded_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

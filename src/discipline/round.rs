@@ -124,9 +124,8 @@ fn prune(dir: &Path) {
 
 /// Where notable allowed stops of a project are kept (for `fable status`).
 fn stops_path(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<PathBuf> {
-    let canon = fable_dir.canonicalize().unwrap_or_else(|_| fable_dir.to_path_buf());
-    let h = crate::fingerprint::fnv1a(canon.as_os_str().as_encoded_bytes());
-    crate::session_state::user_state_dir(get).map(|d| d.join("stops").join(format!("{h:016x}.jsonl")))
+    let key = crate::fingerprint::project_key(fable_dir);
+    crate::session_state::user_state_dir(get).map(|d| d.join("stops").join(format!("{key}.jsonl")))
 }
 
 /// How many notable stops are kept per project.

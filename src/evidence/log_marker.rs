@@ -10,11 +10,9 @@
 use crate::session_state::user_state_dir;
 use std::path::{Path, PathBuf};
 
-/// FNV-1a of the canonical `.fable/` path: a stable, file-name-safe key per project.
+/// The project's key in user state (`fingerprint::project_key`).
 fn key(fable_dir: &Path) -> String {
-    let canon = fable_dir.canonicalize().unwrap_or_else(|_| fable_dir.to_path_buf());
-    let h = crate::fingerprint::fnv1a(canon.as_os_str().as_encoded_bytes());
-    format!("{h:016x}")
+    crate::fingerprint::project_key(fable_dir)
 }
 
 /// Where the note for this project lives, when a state folder can be named.

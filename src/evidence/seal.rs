@@ -295,9 +295,8 @@ impl Sealer {
 
 /// `<state>/fable/heads/<hash of the canonical .fable path>`.
 fn head_path(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<PathBuf> {
-    let canon = fable_dir.canonicalize().unwrap_or_else(|_| fable_dir.to_path_buf());
-    let h = crate::fingerprint::fnv1a(canon.as_os_str().as_encoded_bytes());
-    crate::session_state::user_state_dir(get).map(|d| d.join("heads").join(format!("{h:016x}")))
+    let key = crate::fingerprint::project_key(fable_dir);
+    crate::session_state::user_state_dir(get).map(|d| d.join("heads").join(key))
 }
 
 /// The key a hook or command uses: read or created in the user's state folder. The
