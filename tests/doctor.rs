@@ -127,7 +127,7 @@ fn a_healthy_install_exits_0_and_every_hook_answers() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("Claude Code 2.1.332"), "{out}");
     let ok: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("ok ")).collect();
-    assert_eq!(ok.len(), 10, "{out}");
+    assert_eq!(ok.len(), 11, "{out}");
     for b in HOOK_BINARIES {
         assert!(ok.iter().any(|l| l.contains(b) && l.contains("answered")), "{b}: {out}");
     }
@@ -162,8 +162,13 @@ fn a_deleted_binary_exits_1_and_is_named() {
     assert_eq!(v["healthy"], false);
     let hooks = v["scopes"][0]["hooks"].as_array().unwrap();
     let gone: Vec<_> = hooks.iter().filter(|h| h["status"] == "missing").collect();
-    assert_eq!(gone.len(), 1, "{v}");
-    assert_eq!(gone[0]["binary"], "fable-close-guard");
+    // Registered twice (Stop and SubagentStop): both entries are named.
+    assert_eq!(gone.len(), 2, "{v}");
+    assert!(gone.iter().all(|h| h["binary"] == "fable-close-guard"));
+    assert_eq!(
+        (gone[0]["event"].as_str(), gone[1]["event"].as_str()),
+        (Some("Stop"), Some("SubagentStop"))
+    );
 }
 
 #[test]
@@ -182,7 +187,7 @@ fn json_report_parses_and_lists_each_scope() {
         .collect();
     assert_eq!(names, ["user", "project", "local"]);
     let hooks = v["scopes"][0]["hooks"].as_array().unwrap();
-    assert_eq!(hooks.len(), 10);
+    assert_eq!(hooks.len(), 11);
     assert!(hooks.iter().all(|h| h["status"] == "answers" && h["ok"] == true), "{v}");
     assert!(problems(&v).is_empty());
 }
@@ -196,7 +201,7 @@ fn the_same_hook_in_two_scopes_under_two_spellings_is_a_duplicate() {
     let (code, v) = s.doctor_json(&path);
     assert_eq!(code, 1, "{v}");
     let dups: Vec<_> = problems(&v).into_iter().filter(|(k, _)| k == "duplicate").collect();
-    assert_eq!(dups.len(), 10, "{v}");
+    assert_eq!(dups.len(), 11, "{v}");
     assert!(
         dups.iter()
             .any(|(_, m)| m.contains("fable-evidence runs twice on PostToolUse [Bash]")
@@ -313,7 +318,7 @@ fn a_vendored_project_install_resolves_through_claude_project_dir() {
     let (code, v) = s.doctor_json(SYSTEM_PATH);
     assert_eq!(code, 0, "{v}");
     let hooks = v["scopes"][1]["hooks"].as_array().unwrap();
-    assert_eq!(hooks.len(), 10, "{v}");
+    assert_eq!(hooks.len(), 11, "{v}");
     for h in hooks {
         assert!(
             h["command"].as_str().unwrap().starts_with("\"$CLAUDE_PROJECT_DIR/"),
@@ -355,7 +360,7 @@ fn a_fable_plugin_is_checked_and_a_second_registration_is_a_duplicate() {
         .iter()
         .find(|s| s["scope"] == "plugin")
         .unwrap();
-    assert_eq!(scope["hooks"].as_array().unwrap().len(), 10, "{v}");
+    assert_eq!(scope["hooks"].as_array().unwrap().len(), 11, "{v}");
     assert!(
         scope["hooks"]
             .as_array()
@@ -375,5 +380,5 @@ fn a_fable_plugin_is_checked_and_a_second_registration_is_a_duplicate() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(problems(&v).iter().filter(|(k, _)| k == "duplicate").count(), 10, "{v}");
+    assert_eq!(problems(&v).iter().filter(|(k, _)| k == "duplicate").count(), 11, "{v}");
 }

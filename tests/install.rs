@@ -199,6 +199,7 @@ fn ancestor_01_fresh_install_creates_the_events() {
         "PreToolUse",
         "PostToolUse",
         "Stop",
+        "SubagentStop",
         "PostToolUseFailure",
         "SessionEnd",
     ] {
@@ -211,7 +212,7 @@ fn ancestor_02_commands_are_absolute_paths() {
     let s = Sandbox::new();
     s.install_ok();
     let cmds = commands(&s.read());
-    assert_eq!(cmds.len(), 10);
+    assert_eq!(cmds.len(), 11);
     for c in cmds {
         let p = PathBuf::from(program(&c));
         assert!(p.is_absolute(), "{c}");
@@ -264,6 +265,7 @@ fn ancestor_05_idempotent_group_counts_keep_both_post_tool_use_groups() {
     );
     assert_eq!(count("PostToolUseFailure"), 2);
     assert_eq!(count("Stop"), 1);
+    assert_eq!(count("SubagentStop"), 1);
     assert_eq!(count("SessionEnd"), 1);
     let post: Vec<String> = groups(&doc, "PostToolUse")
         .iter()
@@ -324,7 +326,7 @@ fn ancestor_09_10_11_repoints_without_stale_paths_or_duplicates() {
         "stale path left:\n{text}"
     );
     // 11: no duplicates.
-    assert_eq!(commands(&doc).len(), 10);
+    assert_eq!(commands(&doc).len(), 11);
     assert_eq!(groups(&doc, "PostToolUse").len(), 3);
 }
 
@@ -447,7 +449,7 @@ fn commands_with_spaces_run_through_sh() {
         assert_eq!(stdout_of(&out), format!("ran {name} 0\n"));
         ran += 1;
     }
-    assert_eq!(ran, 10);
+    assert_eq!(ran, 11);
 }
 
 #[test]
@@ -536,13 +538,38 @@ fn foreign_hook_in_a_mixed_group_keeps_its_place() {
 fn stale_entries_under_events_no_longer_registered_are_removed() {
     let s = Sandbox::new();
     s.write(&json!({"hooks": {
-        "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old place/fable-close-guard' # fable"}]}],
+        "PreCompact": [{"hooks": [{"type": "command", "command": "'/old place/fable-close-guard' # fable"}]}],
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "my-prompt-hook"}]}]
     }}));
     s.install_ok();
     let doc = s.read();
-    assert!(doc["hooks"].get("SubagentStop").is_none(), "{doc}");
+    assert!(doc["hooks"].get("PreCompact").is_none(), "{doc}");
     assert_eq!(groups(&doc, "UserPromptSubmit").len(), 1);
+}
+
+/// Issue 11, item 4: the close guard also answers SubagentStop (every agent type: no
+/// matcher), and an old marked entry there is replaced, not duplicated.
+#[test]
+fn subagent_stop_runs_the_close_guard_for_every_agent_type() {
+    let s = Sandbox::new();
+    s.write(&json!({"hooks": {
+        "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old place/fable-close-guard' # fable"}]}]
+    }}));
+    s.install_ok();
+    let doc = s.read();
+    let sub = groups(&doc, "SubagentStop");
+    assert_eq!(sub.len(), 1, "{doc}");
+    assert!(sub[0].get("matcher").is_none(), "{doc}");
+    let hooks = sub[0]["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1, "{doc}");
+    let cmd = hooks[0]["command"].as_str().unwrap();
+    assert!(
+        program(cmd).ends_with("/fable-close-guard") && !cmd.contains("/old place/"),
+        "{cmd}"
+    );
+    assert!(hooks[0]["timeout"].as_u64().is_some_and(|t| t > 0));
+    s.fable().arg("uninstall").assert().success();
+    assert!(s.read()["hooks"].get("SubagentStop").is_none(), "{}", s.read());
 }
 
 #[test]
@@ -604,7 +631,7 @@ fn dry_run_writes_nothing() {
     assert!(out.status.success());
     assert!(!s.config().exists(), "dry run created the config dir");
     assert!(
-        stdout_of(&out).contains("would register 10 hooks"),
+        stdout_of(&out).contains("would register 11 hooks"),
         "{}",
         stdout_of(&out)
     );
@@ -626,7 +653,7 @@ fn dry_run_writes_nothing() {
     let out = s.fable().args(["uninstall", "--dry-run"]).output().unwrap();
     assert!(out.status.success());
     assert!(
-        stdout_of(&out).contains("would remove 10 fable hooks"),
+        stdout_of(&out).contains("would remove 11 fable hooks"),
         "{}",
         stdout_of(&out)
     );
@@ -899,7 +926,7 @@ fn human_summary_says_what_happened_and_what_next() {
     let out = s.install().output().unwrap();
     let text = stdout_of(&out);
     assert!(
-        text.contains(&format!("10 hooks registered in {}", s.settings().display())),
+        text.contains(&format!("11 hooks registered in {}", s.settings().display())),
         "{text}"
     );
     assert!(text.contains("next Claude Code session"), "{text}");
@@ -917,7 +944,7 @@ fn json_summary_is_machine_readable() {
     assert_eq!(r["action"], "install");
     assert_eq!(r["scope"], "user");
     assert_eq!(r["changed"], true);
-    assert_eq!(r["hooks"].as_array().unwrap().len(), 10);
+    assert_eq!(r["hooks"].as_array().unwrap().len(), 11);
     assert_eq!(r["settings"], s.settings().to_str().unwrap());
     assert_eq!(r["skill"]["action"], "installed");
     assert_eq!(r["missing_binaries"], json!([]));
@@ -925,7 +952,7 @@ fn json_summary_is_machine_readable() {
     let out = s.fable().args(["uninstall", "--json"]).output().unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["action"], "uninstall");
-    assert_eq!(r["removed"].as_array().unwrap().len(), 10);
+    assert_eq!(r["removed"].as_array().unwrap().len(), 11);
     assert_eq!(r["skill"]["action"], "removed");
 }
 
@@ -1225,7 +1252,7 @@ fn entries_written_before_the_marker_are_still_fables_by_their_folder() {
     write_rendered(&s.settings(), &legacy);
     // Installing from that folder again replaces them (no duplicates) ...
     s.install_ok();
-    assert_eq!(commands(&s.read()).len(), 10);
+    assert_eq!(commands(&s.read()).len(), 11);
     assert!(commands(&s.read()).iter().all(|c| c.ends_with(" # fable")));
 
     // ... and a folder recorded by an install elsewhere claims them at uninstall.
@@ -1509,7 +1536,7 @@ fn install_sh_dry_run_with_the_real_fable_changes_nothing_on_disk() {
 /// hooks, and checks each ran its own binary with no stray arguments.
 fn run_all_through_sh(doc: &Value, cwd: &Path, env: &[(&str, String)]) {
     let cmds = commands(doc);
-    assert_eq!(cmds.len(), 10, "{doc}");
+    assert_eq!(cmds.len(), 11, "{doc}");
     for c in cmds {
         let out = std::process::Command::new("sh")
             .arg("-c")

@@ -1,4 +1,4 @@
-//! `fable-close-guard` (Stop): a thin adapter over [`fable::discipline::close_guard::decide`].
+//! `fable-close-guard` (Stop, SubagentStop): a thin adapter over [`fable::discipline::close_guard::decide`].
 fn main() -> std::process::ExitCode {
     fable::runner::run_hook(
         fable::discipline::close_guard::HOOK_NAME,

@@ -1,4 +1,5 @@
-//! `fable-close-guard` (Stop): the round may not end on unfinished or unproven work.
+//! `fable-close-guard` (Stop, SubagentStop): the round may not end on unfinished or unproven
+//! work, and no agent may end on a success claim nothing backs.
 //!
 //! Opt-in (no `.fable/` or no ledger), PAUSED, then every finding at once: open cards
 //! (full mode only), deferrals without a reason, closed cards without substantive
@@ -12,6 +13,20 @@
 //! names what stayed unresolved. What an allowed stop has to say goes to the user the
 //! same way, never to stderr alone. The decisions over ledger and records are pure
 //! ([`findings`], [`check`]); reading files and running replay happen in [`decide`].
+//!
+//! # SubagentStop
+//!
+//! The same binary is registered for SubagentStop, where it checks **only the claim**: a
+//! sub-agent's final message is what the parent reads and relays, so "all tests pass" there
+//! needs a sealed passing run of such a command, newer than the session's last edit (by
+//! anyone: the code as it is now), run by this sub-agent (records carrying its `agent` id)
+//! or by the main thread (records without one) — a sibling sub-agent's run does not back
+//! it. Open cards, evidence notes and citations are the parent's ledger: the sub-agent was
+//! handed one piece of the work and cannot legitimately close the rest, blocking it on them
+//! would only burn its turns up to the block limit, and the parent's own Stop checks every
+//! card closed this round anyway (a card a sub-agent closed included). No replay, no notes
+//! on an allowed stop. Blocks are counted per sub-agent (`<session>.agent.<id>`), apart
+//! from the parent's count.
 
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
@@ -178,15 +193,21 @@ pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
 
 /// A claim of success in the final message that no sealed passing run of this session
 /// backs, as a finding.
+/// At SubagentStop (`agent` is the sub-agent's id) only its own runs and the main
+/// thread's count.
 fn unbacked_claim(
     input: &HookInput,
     journal: &crate::evidence::journal::Journal,
     session: &str,
+    agent: Option<&str>,
     last_edit: Option<&freshness::Edit>,
 ) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
     let (kind, phrase) = claims::claim(message)?;
-    let runs = corroborate::session_runs(journal, session);
+    let mut runs = corroborate::session_runs(journal, session);
+    if let Some(me) = agent {
+        runs.retain(|r| r.agent.as_deref().is_none_or(|a| a == me));
+    }
     let fresh = |ts: &str| last_edit.is_none_or(|e| ts > e.ts.as_str());
     let backed = runs
         .iter()
@@ -199,8 +220,13 @@ fn unbacked_claim(
         .filter(|r| !r.passed() && claims::runner_kind(&r.cmd).is_some())
         .map(|r| r.cmd.as_str())
         .collect();
+    let whose = if agent.is_some() {
+        "this sub-agent's (or the main thread's)"
+    } else {
+        "this session's"
+    };
     let mut s = format!(
-        "fable: your last message says \"{phrase}\", but no passing run of {} is in this session's evidence log.\n",
+        "fable: your last message says \"{phrase}\", but no passing run of {} is in {whose} evidence log.\n",
         kind.name()
     );
     if let Some(last) = failed.last() {
@@ -228,19 +254,28 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     } else {
         &input.session_id
     };
-    let round_path = round::path(get, session);
+    let agent = subagent(input);
+    let round_path = match agent {
+        // A sub-agent's blocks are its own: they neither use up nor reset the parent's.
+        Some(a) if !session.is_empty() => round::path(get, &format!("{session}.agent.{a}")),
+        _ => round::path(get, session),
+    };
     // Without a session to count blocks in, Claude Code's flag is the only loop guard.
     if round_path.is_none() && input.stop_hook_active {
         return Ok(Answer::allow());
     }
     let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
     let mut notes: Vec<String> = Vec::new();
-    if let Some(n) = self_downgrade(&ledger, round.snapshot.as_ref(), &project.ledger_path()) {
-        round::note_stop(get, &project.fable_dir, &n);
-        notes.push(n);
+    if agent.is_none() {
+        if let Some(n) = self_downgrade(&ledger, round.snapshot.as_ref(), &project.ledger_path()) {
+            round::note_stop(get, &project.fable_dir, &n);
+            notes.push(n);
+        }
     }
     let found = if ledger.is_paused() {
         Vec::new()
+    } else if let Some(a) = agent {
+        subagent_findings(input, env, &project, session, a)
     } else {
         evaluate(
             input,
@@ -262,6 +297,41 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         notes,
         limit,
     ))
+}
+
+/// The sub-agent's id when this is a SubagentStop (empty when the host sends none: then
+/// only the main thread's runs, and runs logged without an id, back its claim).
+fn subagent(input: &HookInput) -> Option<&str> {
+    (input.hook_event_name == "SubagentStop").then(|| input.agent_id.as_deref().unwrap_or(""))
+}
+
+/// SubagentStop: only the final message's claim (see the module docs for why).
+fn subagent_findings(
+    input: &HookInput,
+    env: &HookEnv,
+    project: &crate::project::Project,
+    session: &str,
+    agent: &str,
+) -> Vec<String> {
+    // Nothing claimed: nothing to read.
+    if input
+        .last_assistant_message
+        .as_deref()
+        .and_then(claims::claim)
+        .is_none()
+    {
+        return Vec::new();
+    }
+    let journal = crate::evidence::logger::journal_of(project, env);
+    let scan = corroborate::EditScan {
+        session,
+        root: &project.root,
+        scope: freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
+    };
+    let last_edit = corroborate::read_relevant_with(&journal, &[], Some(scan)).last_edit;
+    unbacked_claim(input, &journal, session, Some(agent), last_edit.as_ref())
+        .into_iter()
+        .collect()
 }
 
 /// Everything that stands in the way of this stop (empty: it may end), adding to `notes`
@@ -312,7 +382,7 @@ fn evaluate(
             found.push(s);
         }
     }
-    if let Some(c) = unbacked_claim(input, &journal, session, last_edit.as_ref()) {
+    if let Some(c) = unbacked_claim(input, &journal, session, None, last_edit.as_ref()) {
         found.push(c);
     }
     if !found.is_empty() {

@@ -179,6 +179,8 @@ struct Lite<'a> {
     event: Option<std::borrow::Cow<'a, str>>,
     #[serde(default)]
     summary: Option<crate::evidence::summary::Summary>,
+    #[serde(default, borrow)]
+    agent: Option<std::borrow::Cow<'a, str>>,
 }
 
 /// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
@@ -309,7 +311,8 @@ pub fn read_relevant_with(journal: &Journal, citations: &[String], edits: Option
 }
 
 /// The sealed records of one session whose command is a known runner (tests, builds,
-/// checks), oldest first, without tails: what can back a claim in the final message.
+/// checks), oldest first, without tails but with their `summary` and `agent`: what can
+/// back a claim in the final message.
 /// Lines are parsed only when they hold the session id; a chain break demotes the
 /// records before it, as in [`read_relevant`].
 pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
@@ -335,9 +338,13 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
         if crate::discipline::claims::runner_kind(&lite.cmd).is_none() || sealer.key.verify(&scope, line).is_none() {
             return;
         }
-        out.push(Record::new(
-            lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "",
-        ));
+        // The summary decides whether a piped run (`cargo test 2>&1 | tail`) passed; the
+        // agent id tells a sub-agent's runs from the main thread's.
+        out.push(Record {
+            summary: lite.summary,
+            agent: lite.agent.map(|a| a.into_owned()),
+            ..Record::new(lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "")
+        });
     });
     if read.is_err() || walk.cut_before(sealer.read_head().as_deref()) {
         out.clear();

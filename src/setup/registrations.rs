@@ -264,6 +264,13 @@ mod tests {
         assert_eq!(spawn.matcher.as_deref(), Some("Agent|Task|Workflow"));
         let stop = regs.iter().find(|r| r.event == "Stop").unwrap();
         assert_eq!(stop.matcher, None);
+        // Issue 11, item 4: a sub-agent's final message is checked too, whatever its type.
+        let sub: Vec<_> = regs.iter().filter(|r| r.event == "SubagentStop").collect();
+        assert_eq!(sub.len(), 1);
+        assert_eq!(
+            (sub[0].binary.as_str(), sub[0].matcher.as_deref()),
+            ("fable-close-guard", None)
+        );
         assert!(regs.iter().all(|r| r.timeout > 0));
     }
 

@@ -402,12 +402,12 @@ mod tests {
     #[test]
     fn stale_entries_under_unregistered_events_are_pruned() {
         let doc = json!({"hooks": {
-            "SubagentStop": [{"hooks": [{"type": "command", "command": "'/old dir/fable-close-guard' # fable"}]}],
+            "PreCompact": [{"hooks": [{"type": "command", "command": "'/old dir/fable-close-guard' # fable"}]}],
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo fable-inject"}]}]
         }});
         let (after, s) = install(doc, &ours()).unwrap();
-        assert!(!has_event(&after, "SubagentStop"));
-        assert_eq!(s.dropped_events, ["SubagentStop"]);
+        assert!(!has_event(&after, "PreCompact"));
+        assert_eq!(s.dropped_events, ["PreCompact"]);
         assert!(has_event(&after, "UserPromptSubmit"), "a mention is not ours");
     }
 
