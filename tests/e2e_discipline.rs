@@ -17,31 +17,8 @@ fn close_card() -> String {
     format!("printf '{}' > .fable/LEDGER.md", LEDGER_CITING.replace('\n', "\\n"))
 }
 
-/// Every transcript line of the session's home that mentions `needle`.
 fn transcript_lines(o: &Outcome, needle: &str) -> Vec<String> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                out.push(p);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(&o.out.join("home"), &mut files);
-    files
-        .iter()
-        .flat_map(|f| {
-            std::fs::read_to_string(f)
-                .unwrap_or_default()
-                .lines()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .filter(|l| l.contains(needle))
-        .collect()
+    o.transcript_lines(needle)
 }
 
 /// The card is closed during the session, citing a command that never ran: the Stop is

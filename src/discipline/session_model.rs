@@ -26,6 +26,28 @@ pub fn from_transcript(path: &Path) -> Option<String> {
     buf.split(|b| *b == b'\n').rev().find_map(model_of_line)
 }
 
+/// How long [`from_transcript_settled`] waits for the transcript to name a model.
+pub const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// [`from_transcript`], waiting up to `budget` for the entry to land. Claude Code 2.1.332
+/// runs PreToolUse while the assistant message that asked for the tool may not be in the
+/// transcript yet (seen under the real CLI: a session's first tool call is an Agent spawn,
+/// the transcript holds no assistant entry when the hook reads it, and an `opus` spawn on
+/// a `sonnet` session went through). Only a transcript that exists but names no model is
+/// waited for, so a session whose model is known costs nothing.
+pub fn from_transcript_settled(path: &Path, budget: std::time::Duration) -> Option<String> {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(m) = from_transcript(path) {
+            return Some(m);
+        }
+        if !path.is_file() || start.elapsed() >= budget {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(15));
+    }
+}
+
 fn model_of_line(line: &[u8]) -> Option<String> {
     // Cheap test before parsing: most lines are not assistant entries.
     let text = std::str::from_utf8(line).ok()?;
@@ -63,5 +85,24 @@ mod tests {
         assert_eq!(from_transcript(&t.path().join("none.jsonl")), None);
         std::fs::write(&p, "{\"type\":\"user\"}\n").unwrap();
         assert_eq!(from_transcript(&p), None);
+    }
+
+    #[test]
+    fn a_model_entry_landing_after_the_hook_started_is_waited_for() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("s.jsonl");
+        std::fs::write(&p, "{\"type\":\"user\"}\n").unwrap();
+        let late = p.clone();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            let entry = r#"{"type":"assistant","message":{"model":"claude-sonnet-5-5","content":[]}}"#;
+            std::fs::write(&late, format!("{{\"type\":\"user\"}}\n{entry}\n")).unwrap();
+        });
+        assert_eq!(from_transcript_settled(&p, SETTLE).as_deref(), Some("claude-sonnet-5-5"));
+        writer.join().unwrap();
+        // No transcript at all: nothing to wait for.
+        let start = std::time::Instant::now();
+        assert_eq!(from_transcript_settled(&t.path().join("none.jsonl"), SETTLE), None);
+        assert!(start.elapsed() < SETTLE);
     }
 }

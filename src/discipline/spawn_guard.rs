@@ -101,7 +101,10 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         let cached = sid.as_ref().zip(dir.as_ref()).and_then(|(s, d)| load_model(d, s));
         // No SessionStart model (Claude Code 2.1.x sends none at startup): the transcript's.
         let model = cached.or_else(|| {
-            let m = crate::discipline::session_model::from_transcript(std::path::Path::new(&input.transcript_path))?;
+            let m = crate::discipline::session_model::from_transcript_settled(
+                std::path::Path::new(&input.transcript_path),
+                crate::discipline::session_model::SETTLE,
+            )?;
             if let (Some(s), Some(d)) = (&sid, &dir) {
                 let _ = crate::session_state::save_model(d, s, &m);
             }

@@ -87,7 +87,11 @@ pub struct Session {
     pub project: tempfile::TempDir,
     pub pre: Vec<String>,
     pub env: Vec<(String, String)>,
+    /// Extra `claude` arguments (`--model sonnet`).
+    pub args: Vec<String>,
     pub timeout: u32,
+    /// The run's folder (kept for inspection); the project runs in `<work>/out/proj`.
+    pub work: PathBuf,
 }
 
 /// What the harness left behind.
@@ -103,18 +107,54 @@ impl Session {
     /// the project settings name them by bare name).
     pub fn new(name: &str) -> Session {
         let project = tempfile::tempdir().unwrap();
+        let work = tempfile::Builder::new()
+            .prefix(&format!("fable-e2e-{name}-"))
+            .tempdir()
+            .unwrap()
+            .keep();
         Session {
             name: name.to_string(),
             steps: Vec::new(),
             project,
             pre: Vec::new(),
             env: Vec::new(),
+            args: Vec::new(),
             timeout: 60,
+            work,
         }
     }
 
     pub fn project_path(&self) -> &Path {
         self.project.path()
+    }
+
+    /// Where the project will be while the session runs (the harness copies it there):
+    /// for tool inputs that need an absolute path, such as Write's `file_path`.
+    pub fn run_proj(&self) -> PathBuf {
+        self.work.join("out/proj")
+    }
+
+    /// A Write tool call of `rel` (under the running project) with `content`.
+    pub fn write(self, rel: &str, content: &str) -> Session {
+        let file = self.run_proj().join(rel).to_string_lossy().into_owned();
+        self.step(json!({"tool_use": {"name": "Write", "input": {"file_path": file, "content": content}}}))
+    }
+
+    /// An Agent tool call that runs in the foreground (`run_in_background: false`), so
+    /// the sub-agent's requests take the next steps of the script, in order.
+    pub fn agent(self, input: Value) -> Session {
+        let mut input = input;
+        if input.get("description").is_none() {
+            input["description"] = json!("sub task");
+        }
+        input["run_in_background"] = json!(false);
+        self.step(json!({"tool_use": {"name": "Agent", "input": input}}))
+    }
+
+    /// An extra argument for `claude` itself.
+    pub fn arg(mut self, a: &str) -> Session {
+        self.args.push(a.to_string());
+        self
     }
 
     pub fn bash(mut self, cmd: &str) -> Session {
@@ -152,11 +192,7 @@ impl Session {
     }
 
     pub fn run(self, claude: &Path) -> Outcome {
-        let work = tempfile::Builder::new()
-            .prefix(&format!("fable-e2e-{}-", self.name))
-            .tempdir()
-            .unwrap()
-            .keep();
+        let work = self.work.clone();
         let script = work.join("script.json");
         std::fs::write(
             &script,
@@ -197,6 +233,9 @@ impl Session {
             .arg(self.timeout.to_string());
         for (k, v) in &self.env {
             cmd.arg("--env").arg(format!("{k}={v}"));
+        }
+        if !self.args.is_empty() {
+            cmd.arg("--").args(&self.args);
         }
         let res = cmd.output().expect("run.sh starts");
         let summary_path = out.join("summary.json");
@@ -254,6 +293,50 @@ impl Outcome {
             .as_array()
             .map(|a| a.iter().filter(|r| r["kind"] == "main").cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// Every transcript line (main thread and sub-agents) of the session's home that
+    /// mentions `needle`.
+    pub fn transcript_lines(&self, needle: &str) -> Vec<String> {
+        self.transcript_files()
+            .iter()
+            .flat_map(|f| {
+                std::fs::read_to_string(f)
+                    .unwrap_or_default()
+                    .lines()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|l| l.contains(needle))
+            .collect()
+    }
+
+    /// The transcript files (`*.jsonl`) under the session's home.
+    pub fn transcript_files(&self) -> Vec<PathBuf> {
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&self.out.join("home"), &mut files);
+        files
+    }
+
+    /// The body of an API request as the mock received it (`model`, `messages`, `tools`).
+    pub fn request_body(&self, req: &Value) -> Value {
+        let n = req["n"].as_u64().unwrap_or(0);
+        let kind = req["kind"].as_str().unwrap_or("main");
+        std::fs::read_to_string(self.out.join(format!("mock/{n:03}-{kind}.json")))
+            .ok()
+            .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+            .map(|v| v["body"].clone())
+            .unwrap_or(Value::Null)
     }
 
     pub fn sent_text(req: &Value) -> String {
