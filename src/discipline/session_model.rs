@@ -33,15 +33,17 @@ pub const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
 /// runs PreToolUse while the assistant message that asked for the tool may not be in the
 /// transcript yet (seen under the real CLI: a session's first tool call is an Agent spawn,
 /// the transcript holds no assistant entry when the hook reads it, and an `opus` spawn on
-/// a `sonnet` session went through). Only a transcript that exists but names no model is
-/// waited for, so a session whose model is known costs nothing.
+/// a `sonnet` session went through — at that moment the transcript file did not even
+/// exist yet). The spawn guard asks only for a spawn that names a model and only until the
+/// session's model is cached, so the wait is paid at most on a session's first such spawn;
+/// an empty path (a host without transcripts) is not waited for.
 pub fn from_transcript_settled(path: &Path, budget: std::time::Duration) -> Option<String> {
     let start = std::time::Instant::now();
     loop {
         if let Some(m) = from_transcript(path) {
             return Some(m);
         }
-        if !path.is_file() || start.elapsed() >= budget {
+        if path.as_os_str().is_empty() || start.elapsed() >= budget {
             return None;
         }
         std::thread::sleep(std::time::Duration::from_millis(15));
@@ -98,11 +100,26 @@ mod tests {
             let entry = r#"{"type":"assistant","message":{"model":"claude-sonnet-5-5","content":[]}}"#;
             std::fs::write(&late, format!("{{\"type\":\"user\"}}\n{entry}\n")).unwrap();
         });
-        assert_eq!(from_transcript_settled(&p, SETTLE).as_deref(), Some("claude-sonnet-5-5"));
+        assert_eq!(
+            from_transcript_settled(&p, SETTLE).as_deref(),
+            Some("claude-sonnet-5-5")
+        );
         writer.join().unwrap();
-        // No transcript at all: nothing to wait for.
+        // A transcript that does not exist yet is waited for too (the first tool call of a
+        // session can come before the file); no path at all is not.
+        let first = t.path().join("first.jsonl");
+        let late = first.clone();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            std::fs::write(&late, r#"{"type":"assistant","message":{"model":"claude-haiku-5-5"}}"#).unwrap();
+        });
+        assert_eq!(
+            from_transcript_settled(&first, SETTLE).as_deref(),
+            Some("claude-haiku-5-5")
+        );
+        writer.join().unwrap();
         let start = std::time::Instant::now();
-        assert_eq!(from_transcript_settled(&t.path().join("none.jsonl"), SETTLE), None);
+        assert_eq!(from_transcript_settled(Path::new(""), SETTLE), None);
         assert!(start.elapsed() < SETTLE);
     }
 }

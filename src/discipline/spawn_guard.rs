@@ -89,7 +89,9 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(Answer::allow());
     };
     let ledger = ledger::load(&project.ledger_path());
-    if env.var("FABLE_ESCALATION").map(|v| v.trim().eq_ignore_ascii_case("on")) != Some(true) {
+    // A spawn that names no model inherits the session's: nothing to compare, nothing to read.
+    let escalation = env.var("FABLE_ESCALATION").map(|v| v.trim().eq_ignore_ascii_case("on")) == Some(true);
+    if !escalation && requested(input).is_some() {
         let sid = if input.session_id.is_empty() {
             env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
         } else {
