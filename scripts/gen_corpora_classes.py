@@ -777,6 +777,48 @@ def coincidence_plan():
             ("server-warmup+inspect", 5, co_server_warmup)]
 
 
+# ============================================================================ recurring failures, never fixed
+def un_moved_on(s, k, kind):
+    """The failure of a positive class (or a missing file), recurring across sessions, and
+    never fixed: the session moves on to something else. No fix, so no rule may stand on it."""
+    rng = s.rng
+    proj = pick(rng, PROJECTS)
+    if kind == 0:
+        git_project(s, proj)
+        teammate_push(s, proj, "main", "NOTES.md", f"n {k}\n", "Notes")
+        local_commit(s, proj, "README.md", pick(rng, MSGS))
+        s.run(pick(rng, ["git push", "git push origin main"]), proj, expect="fail")
+        s.run("git log --oneline -3", proj, expect="ok")
+    elif kind == 1:
+        script, args = PY_SCRIPTS[k % len(PY_SCRIPTS)]
+        s.write(f"{proj}/{script}", "print('ok')\n")
+        s.run(f"python {script}{args}", proj, expect="fail")
+        s.run(pick(rng, ["ls", "cat README.md 2>/dev/null || true", "date -u +%F"]), proj, expect="ok")
+    elif kind == 2:
+        name = CRATES[k % len(CRATES)]
+        crate(s, f"{proj}/{name}", name)
+        s.run(pick(rng, ["cargo build", "cargo test", "cargo check"]), proj, expect="fail")
+        s.run("ls", proj, expect="ok")
+    elif kind == 3:
+        s.write(f"{proj}/README.md", "r\n")
+        s.run(pick(rng, ["cat CONTRIBUTING.md", "cat docs/SETUP.md", "cat CONTRIBUTING.md"]), proj, expect="fail")
+        s.run("ls", proj, expect="ok")
+    elif kind == 4:
+        s.write(f"{proj}/Makefile", HELP_MAKEFILE)
+        s.run(pick(rng, ["make lint", "make test", "make deploy"]), proj, expect="fail")
+        s.run(pick(rng, ["git status --short 2>/dev/null || true", "ls"]), proj, expect="ok")
+    else:
+        G.npm_pkg(s, proj, {"test": G.node_echo("1 passing")})
+        s.run(pick(rng, ["npm run deploy", "npm run build", "npm start"]), proj, expect="fail")
+        s.run("ls", proj, expect="ok")
+
+
+def unresolved_plan():
+    names = ["push-rejected-moved-on", "python-not-found-moved-on", "cargo-no-manifest-moved-on",
+             "missing-file-moved-on", "make-no-rule-moved-on", "npm-missing-script-moved-on"]
+    return [(n, 5, (lambda e: lambda s, k: un_moved_on(s, k, e))(e)) for e, n in enumerate(names)]
+
+
 # ============================================================================ pool
 def p_git(s, k):
     rng = s.rng
@@ -833,6 +875,9 @@ CORPORA = [
      "PYTHONPATH=., chmod +x, make help then make check, ...). Every trajectory carries an expected rule and a class."),
     ("classes-pool", "pool", pool_plan,
      "Everyday successes with the same programs (git push/pull on several branches, python3, cargo, make, npm, scripts)."),
+    ("classes-unresolved", "rejection", unresolved_plan,
+     "Recurring failures that are never fixed (the session moves on): push rejected, python not found, cargo "
+     "outside the crate, a missing file, make/npm without the target. Nothing agrees on a fix: no rule may be accepted."),
     ("classes-nearmiss", "rejection", nearmiss_plan,
      "Near-misses sharing the positive classes' triggers: typos (pyhton3, gti, mkae), index.lock and flaky tests "
      "cleared by an unchanged retry, failures fixed by an unlogged code edit, a listing step with no fix."),
