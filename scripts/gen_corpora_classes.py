@@ -57,7 +57,7 @@ RULES = {
     "make-no-makefile": ("make fails with 'No targets specified and no makefile found' because the Makefile is in a sub-folder",
                          "run make in that folder: `make -C <dir>` (or `cd <dir> && make`)"),
     "git-pull-divergent": ("git pull fails with 'Need to specify how to reconcile divergent branches'",
-                           "pull with `git pull --rebase` (rebase the local commits onto the remote)"),
+                           "pull with `git pull --rebase` (rebase the local commits onto the remote; or set `git config pull.rebase true`)"),
     "cd-missing": ("`cd <dir>` fails with 'No such file or directory'",
                    "locate the directory first (`find . -maxdepth 3 -type d -name <name>`) and cd into the path it prints"),
 }
@@ -382,7 +382,11 @@ def c_pull_divergent(s, k):
     local_commit(s, proj, "README.md", pick(rng, MSGS))
     cmd = pick(rng, ["git pull", f"git pull origin {br}"])
     s.run(cmd, proj, expect="fail")
-    s.run(cmd.replace("git pull", "git pull --rebase", 1), proj, expect="ok")
+    if k % 3 == 2:  # the same fix, spelled as a setting
+        s.run("git config pull.rebase true", proj, expect="ok")
+        s.run(cmd, proj, expect="ok")
+    else:
+        s.run(cmd.replace("git pull", "git pull --rebase", 1), proj, expect="ok")
     s.run("git log --oneline -3", proj, expect="ok")
 
 

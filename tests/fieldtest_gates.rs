@@ -36,7 +36,7 @@ const CAUTERULE_FLOORS: &[(&str, f64)] = &[
     ("browser", 0.70),
 ];
 const OWN_FLOORS: &[(&str, f64)] = &[("golden", 0.32), ("positive", 0.28)];
-/// tests/corpora-classes, learned-only (measured 0.229 = 27/118 before issue 12's learner).
+/// tests/corpora-classes, learned-only (measured 0.220 = 26/118 before issue 12's learner).
 const CLASS_FLOORS: &[(&str, f64)] = &[("classes-golden", 0.22)];
 /// How far below a floor a rate may fall before the test fails.
 const TOLERANCE: f64 = 0.02;
