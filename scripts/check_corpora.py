@@ -2,15 +2,17 @@
 """Validate field-test corpus folders against shared/docs/formats.md §1 (evidence record)
 and §2 (corpus format).
 
-Usage: python3 scripts/check_corpora.py DIR [--min-trajectories N]
+Usage: python3 scripts/check_corpora.py DIR [--min-trajectories N] [--min-per-class N]
 
 Every sub-folder of DIR that holds a corpus.json is a corpus. A corpus passes when
 corpus.json has name/kind/description (kind in promotion|rejection|pool), every line of
-trajectories.jsonl parses and has id/records/expected_rule/label with the right types,
+trajectories.jsonl parses and has id/records/expected_rule/label with the right types
+(and, when present, the optional `class`: a non-empty string, the failure class),
 every record has the required §1 fields with the right types (optional fields checked
 when present), `ts` is RFC 3339 UTC with milliseconds and does not go backwards within a
 trajectory, ids are unique, and (with --min-trajectories, default 30) there are at least
-that many trajectories. Prints each problem (up to 8 per corpus), then "N passed, N failed".
+that many trajectories (with --min-per-class N, every `class` of a promotion corpus has
+at least N). Prints each problem (up to 8 per corpus), then "N passed, N failed".
 Python 3.11 stdlib only. Exit status 1 when any corpus fails.
 """
 from __future__ import annotations
@@ -63,10 +65,10 @@ def check_record(r, where: str, errs: list[str], warns: list[str]) -> None:
             warns.append(f"{where}: event {r['event']} disagrees with ok={r['ok']}")
 
 
-def check_corpus(d: Path, min_n: int) -> tuple[list[str], list[str], dict]:
+def check_corpus(d: Path, min_n: int, min_class: int = 0) -> tuple[list[str], list[str], dict]:
     errs: list[str] = []
     warns: list[str] = []
-    info = {"n": 0, "records": 0, "kind": None}
+    info = {"n": 0, "records": 0, "kind": None, "classes": {}}
     try:
         meta = json.loads((d / "corpus.json").read_text())
     except Exception as e:  # noqa: BLE001
@@ -107,6 +109,11 @@ def check_corpus(d: Path, min_n: int) -> tuple[list[str], list[str], dict]:
             where = f"{tid}"
         if "label" not in t or not isinstance(t["label"], str):
             errs.append(f"{where}: `label` missing or not a string")
+        if "class" in t:  # optional: the failure class, for per-class field-test reports
+            if not isinstance(t["class"], str) or not t["class"].strip():
+                errs.append(f"{where}: optional `class` must be a non-empty string")
+            else:
+                info["classes"][t["class"]] = info["classes"].get(t["class"], 0) + 1
         if "expected_rule" not in t:
             errs.append(f"{where}: `expected_rule` missing (must be an object or null)")
         else:
@@ -137,6 +144,10 @@ def check_corpus(d: Path, min_n: int) -> tuple[list[str], list[str], dict]:
                     and r["session"] not in (tid, ""):
                 warns.append(f"{where} rec {i}: session {r['session']!r} differs from trajectory id")
     info["with_rule"] = with_rule
+    if min_class and meta.get("kind") == "promotion":
+        for c, n in sorted(info["classes"].items()):
+            if n < min_class:
+                errs.append(f"class {c!r}: only {n} trajectories (< {min_class})")
     if min_n and info["n"] < min_n:
         errs.append(f"only {info['n']} trajectories (< {min_n})")
     if meta.get("kind") == "promotion" and with_rule == 0:
@@ -149,6 +160,8 @@ def main() -> int:
     ap.add_argument("dir")
     ap.add_argument("--min-trajectories", type=int, default=30,
                     help="fail a corpus with fewer trajectories (0 disables; default 30)")
+    ap.add_argument("--min-per-class", type=int, default=0,
+                    help="fail a promotion corpus whose `class` has fewer trajectories (default 0: off)")
     ap.add_argument("--show", type=int, default=8, help="problems shown per corpus")
     a = ap.parse_args()
     root = Path(a.dir)
@@ -160,11 +173,12 @@ def main() -> int:
         return 1
     passed = failed = 0
     for d in corpora:
-        errs, warns, info = check_corpus(d, a.min_trajectories)
+        errs, warns, info = check_corpus(d, a.min_trajectories, a.min_per_class)
         status = "PASS" if not errs else "FAIL"
         print(f"{status} {d.name:40s} kind={info.get('kind')!s:9s} n={info['n']:3d} "
               f"w/rule={info.get('with_rule', 0):3d} records={info['records']:4d} "
-              f"errors={len(errs)} warnings={len(warns)}")
+              f"errors={len(errs)} warnings={len(warns)}"
+              + (f" classes={len(info['classes'])}" if info.get("classes") else ""))
         for e in errs[:a.show]:
             print(f"    error: {e}")
         if len(errs) > a.show:

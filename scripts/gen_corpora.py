@@ -14,7 +14,9 @@ it, so commit hashes are stable), and paths: the temporary home is replaced by
 not log (an Edit-tool change, a colleague's push, another process releasing a lock,
 a server finishing its start-up) happen between records as unrecorded setup steps.
 
-Usage: python3 scripts/gen_corpora.py [--seed N] [--out DIR]   (default tests/corpora)
+Usage: python3 scripts/gen_corpora.py [--seed N] [--set reference|classes] [--out DIR]
+(default set `reference` into tests/corpora; `classes` into tests/corpora-classes, its
+classes in scripts/gen_corpora_classes.py, each trajectory with an optional `class`)
 Python 3.11 stdlib only.
 """
 from __future__ import annotations
@@ -1496,7 +1498,8 @@ CORPORA = [
 ]
 
 
-def build_corpus(g: Gen, ci: int, name: str, kind: str, plan_fn, desc: str, out: Path, only: set | None) -> dict:
+def build_corpus(g: Gen, ci: int, name: str, kind: str, plan_fn, desc: str, out: Path, only: set | None,
+                 with_class: bool = False) -> dict:
     plan = plan_fn()
     items = interleave(plan)
     start = BASE_TIME + dt.timedelta(days=3 * ci, minutes=g.seed % 997)
@@ -1515,7 +1518,10 @@ def build_corpus(g: Gen, ci: int, name: str, kind: str, plan_fn, desc: str, out:
         label = f"{name}/{cls}/{k + 1}"
         if isinstance(res, str):
             label += f"; task: {res}" if name == "adversarial-injection" else f"; fix: {res}"
-        trajs.append({"id": tid, "records": s.records, "expected_rule": expected, "label": label})
+        traj = {"id": tid, "records": s.records, "expected_rule": expected, "label": label}
+        if with_class:
+            traj["class"] = cls  # optional trajectory field: the failure class, for per-class reports
+        trajs.append(traj)
         classes[cls] = classes.get(cls, 0) + 1
     d = out / name
     if d.exists():
@@ -1536,9 +1542,22 @@ def build_corpus(g: Gen, ci: int, name: str, kind: str, plan_fn, desc: str, out:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", default="tests/corpora")
+    ap.add_argument("--set", default="reference", choices=["reference", "classes"],
+                    help="reference: tests/corpora (the ten corpora); classes: tests/corpora-classes "
+                         "(failure classes that vary within the class, with a `class` field; scripts/gen_corpora_classes.py)")
+    ap.add_argument("--out", default=None, help="output folder (default tests/corpora or tests/corpora-classes)")
     ap.add_argument("--only", default="", help="comma-separated corpus names (debugging)")
     a = ap.parse_args()
+    if a.set == "classes":
+        # The classes module reuses this one's helpers: let `import gen_corpora` find this
+        # very module (run as __main__) instead of loading a second copy.
+        sys.modules.setdefault("gen_corpora", sys.modules[__name__])
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import gen_corpora_classes
+        corpora, day0, with_class = gen_corpora_classes.CORPORA, 40, True
+    else:
+        corpora, day0, with_class = CORPORA, 0, False
+    a.out = a.out or ("tests/corpora-classes" if a.set == "classes" else "tests/corpora")
     need = ["git", "bash", "python3", "make", "cc", "npm", "node", "rustc", "cargo", "docker", "curl", "lsof", "sqlite3"]
     missing = [t for t in need if not have(t)]
     if missing:
@@ -1552,11 +1571,11 @@ def main() -> int:
     summaries, bad = [], []
     t_start = time.time()
     try:
-        for ci, (name, kind, plan_fn, desc) in enumerate(CORPORA):
+        for ci, (name, kind, plan_fn, desc) in enumerate(corpora):
             if only and name not in only:
                 continue
             t0 = time.time()
-            sm = build_corpus(g, ci, name, kind, plan_fn, desc, out, only)
+            sm = build_corpus(g, day0 + ci, name, kind, plan_fn, desc, out, only, with_class)
             summaries.append(sm)
             cls = ", ".join(f"{c} {n}" for c, n in sm["classes"].items())
             print(f"{name:36s} {kind:9s} n={sm['n']:3d} w/rule={sm['with_rule']:3d} records={sm['records']:4d} "
@@ -1567,7 +1586,7 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     for sk in sorted(set(SKIPPED)):
         print("skipped:", sk)
-    (out / "summary.json").write_text(json.dumps({"seed": a.seed, "corpora": summaries,
+    (out / "summary.json").write_text(json.dumps({"seed": a.seed, "set": a.set, "corpora": summaries,
                                                   "skipped": sorted(set(SKIPPED))}, indent=2) + "\n") if not only else None
     print(f"total: {sum(s['n'] for s in summaries)} trajectories, {sum(s['records'] for s in summaries)} records "
           f"in {time.time() - t_start:.0f}s")

@@ -51,6 +51,7 @@ echo "HOME left untouched: the suite ran with HOME=$empty_home and it is still e
 
 echo "== corpus format check"
 python3 scripts/check_corpora.py tests/corpora
+python3 scripts/check_corpora.py tests/corpora-classes --min-per-class 4
 
 # The field test as a user runs it: every corpus of a set in one history, the production
 # pipeline, and a non-zero exit (--gate) if any rejection corpus accepts a rule — in both
@@ -60,6 +61,14 @@ python3 scripts/check_corpora.py tests/corpora
 for packs in none core; do
   echo "== field test: our corpora (--packs $packs)"
   target/debug/fable fieldtest tests/corpora/* --gate --packs "$packs"
+done
+# The class corpora (tests/corpora-classes: failure classes that vary within the class,
+# and rejection corpora on the same triggers), gated the same way; the report adds a
+# per-class table (passed/n, Wilson) from the trajectories' `class` field. All six scored
+# corpora are gated: with the current learner every rejection corpus accepts 0 rules.
+for packs in none core; do
+  echo "== field test: class corpora (--packs $packs)"
+  target/debug/fable fieldtest tests/corpora-classes/* --gate --packs "$packs"
 done
 shared=../shared/corpora/cauterule
 if [ -d "$shared" ]; then

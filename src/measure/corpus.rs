@@ -49,6 +49,10 @@ pub struct Trajectory {
     pub expected_rule: Option<ExpectedRule>,
     #[serde(default)]
     pub label: Value,
+    /// Optional: the failure class this trajectory belongs to (e.g. `git-push-nonff`),
+    /// for per-class reports. Absent (or blank) = none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -133,6 +137,12 @@ fn parse_trajectory(v: Value, malformed: &mut usize) -> Option<Trajectory> {
         records,
         expected_rule,
         label: v.get("label").cloned().unwrap_or(Value::Null),
+        class: v
+            .get("class")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string),
     })
 }
 
@@ -152,7 +162,7 @@ mod tests {
         let lines = [
             format!(r#"{{"id":"a","records":[{rec}],"expected_rule":{{"trigger":"t","directive":"d"}},"label":"x"}}"#),
             "not json".to_string(),
-            format!(r#"{{"id":"b","records":[{rec},{{"bad":true}}],"expected_rule":null}}"#),
+            format!(r#"{{"id":"b","records":[{rec},{{"bad":true}}],"expected_rule":null,"class":"git-push-nonff"}}"#),
             r#"{"records":[]}"#.to_string(),
         ];
         std::fs::write(t.path().join("trajectories.jsonl"), lines.join("\n")).unwrap();
@@ -164,6 +174,8 @@ mod tests {
         assert_eq!(c.trajectories[0].records[0].session, "a");
         assert!(c.trajectories[1].expected_rule.is_none());
         assert_eq!(c.trajectories[1].records.len(), 1);
+        assert_eq!(c.trajectories[0].class, None);
+        assert_eq!(c.trajectories[1].class.as_deref(), Some("git-push-nonff"));
     }
 
     #[test]

@@ -19,6 +19,10 @@
 //! `passed_by_source`): `fix`/`variant` are learned, `pack` is curated, `template` is the
 //! generic fallback.
 //!
+//! Per class: when trajectories carry the optional `class` field, each scored corpus adds
+//! `classes` (passed/n and the Wilson interval per class, [`crate::measure::classes`]),
+//! printed as a "Per class" table.
+//!
 //! Optional sections (fields absent unless asked for): `--time-split F` adds `recurrence`
 //! ([`crate::measure::recurrence`], before/after recurrence of the learned classes) and `--sweep`
 //! adds `sweep` ([`crate::measure::sweep`], threshold × margin per domain, `sweep.svg` in `--out`).
@@ -123,6 +127,10 @@ pub struct CorpusReport {
     /// Trajectories that pass through an accepted rule of that source (promotion: drawn
     /// support; a trajectory may count under several sources).
     pub passed_by_source: BTreeMap<String, usize>,
+    /// Optional: per failure class (the trajectories' `class` field), passed/n with the
+    /// Wilson interval. Absent when no trajectory of the corpus has a class, and for pools.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<Vec<crate::measure::classes::ClassReport>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -195,6 +203,7 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
         let mut accepted_here = std::collections::BTreeSet::new();
         let mut passed_by_source: BTreeMap<String, usize> = BTreeMap::new();
         let mut scores = Vec::new();
+        let mut accepted_per_traj: Vec<Vec<usize>> = Vec::new();
         for (t, span) in p.corpus.trajectories.iter().zip(&p.spans) {
             let mut drawn: Vec<usize> = span.clone().flat_map(|i| owner[i].iter().copied()).collect();
             drawn.sort_unstable();
@@ -206,10 +215,13 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
                 .min_by_key(|ci| (!is_accepted(&outcome.candidates[*ci]), *ci));
             let any_accepted = drawn.iter().any(|ci| is_accepted(&outcome.candidates[*ci]));
             let mut sources = std::collections::BTreeSet::new();
+            let mut accepted_t = Vec::new();
             for ci in drawn.iter().filter(|ci| is_accepted(&outcome.candidates[**ci])) {
                 accepted_here.insert(*ci);
+                accepted_t.push(*ci);
                 sources.insert(source_of(&outcome.candidates[*ci]));
             }
+            accepted_per_traj.push(accepted_t);
             if kind == Kind::Promotion {
                 for src in sources {
                     *passed_by_source.entry(src).or_default() += 1;
@@ -248,6 +260,23 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
         }
         let n = trajectories.len();
         let scored = kind != Kind::Pool;
+        let classes = if scored {
+            let items: Vec<crate::measure::classes::Scored> = p
+                .corpus
+                .trajectories
+                .iter()
+                .zip(&trajectories)
+                .zip(&accepted_per_traj)
+                .map(|((t, r), acc)| crate::measure::classes::Scored {
+                    class: t.class.as_deref(),
+                    passed: r.passed,
+                    accepted: acc,
+                })
+                .collect();
+            crate::measure::classes::per_class(&items)
+        } else {
+            None
+        };
         let passed = trajectories.iter().filter(|t| t.passed).count();
         let pass_rate = (scored && n > 0).then(|| round3(passed as f64 / n as f64));
         let rate = pass_rate.map(|r| if kind == Kind::Rejection { round3(1.0 - r) } else { r });
@@ -279,6 +308,7 @@ fn score(outcome: &LearnOutcome, placed: &[Placed], history_len: usize) -> Vec<C
                 m
             }),
             passed_by_source,
+            classes,
         });
     }
     reports
@@ -429,6 +459,15 @@ pub fn render_markdown(r: &Report) -> String {
         ));
     }
     s.push_str("\nRates: promotion corpora report the acceptance rate (share of trajectories an accepted rule drew support from); rejection corpora the false-accept rate, and pass only with 0 accepted rules. `null` means not measured (no expected rules), never 0.\n");
+    let per_class: Vec<(&str, &str, &[crate::measure::classes::ClassReport])> = r
+        .corpora
+        .iter()
+        .filter_map(|c| c.classes.as_deref().map(|v| (c.name.as_str(), c.kind, v)))
+        .collect();
+    if let Some(t) = crate::measure::classes::render_markdown(&per_class) {
+        s.push('\n');
+        s.push_str(&t);
+    }
     for c in r.corpora.iter().filter(|c| c.kind != "pool") {
         s.push_str(&format!(
             "\n## {} ({})\n\nVerdicts of the best rule per trajectory: ",

@@ -1,9 +1,10 @@
 //! **Measuring**: how well fable works, on corpora and on this machine.
 //!
 //! Owns corpora (formats.md §2, [`corpus`]), the field test (formats.md §4,
-//! [`fieldtest`]) and its extraction metrics ([`extraction_metrics`]), the threshold ×
-//! margin sweep ([`sweep`]) and its chart ([`chart`]), recurrence after promotion
-//! ([`recurrence`]) and the benchmarks ([`bench`], [`bench_learn`]).
+//! [`fieldtest`]) with its per-class results ([`classes`]) and extraction metrics
+//! ([`extraction_metrics`]), the threshold × margin sweep ([`sweep`]) and its chart
+//! ([`chart`]), recurrence after promotion ([`recurrence`]) and the benchmarks
+//! ([`bench`], [`bench_learn`]).
 //!
 //! May use: everything below it ([`crate::learn`], [`crate::evidence`],
 //! [`crate::setup`], the root). Nothing on the hook path may use this folder.
@@ -11,6 +12,7 @@
 pub mod bench;
 pub mod bench_learn;
 pub mod chart;
+pub mod classes;
 pub mod corpus;
 pub mod extraction_metrics;
 pub mod fieldtest;
