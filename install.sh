@@ -13,7 +13,7 @@ into DIR (default: $PREFIX, else ~/.local/bin), then runs `DIR/fable install`
 with the remaining options, for example:
 
   ./install.sh                          user settings (~/.claude/settings.json)
-  ./install.sh --project --dir ~/repo   <repo>/.claude/settings.json
+  ./install.sh --project ~/repo         <repo>/.claude/settings.json
   ./install.sh --dry-run                show what would change in the settings
   ./install.sh --uninstall              fable uninstall, then remove the binaries
 

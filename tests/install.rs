@@ -607,8 +607,40 @@ fn scopes_write_the_right_files() {
 
     // Two scopes at once are refused.
     let s = Sandbox::new();
-    s.install().args(["--project", "--local"]).assert().failure();
+    s.install().args(["--scope", "project", "--local"]).assert().failure();
+    s.install().args(["--user", "--local"]).assert().failure();
+    s.install().args(["--user", "--project"]).assert().failure();
     assert!(!s.project().join(".claude").exists());
+}
+
+/// The one CLI convention: `--project DIR` names the folder (and, alone, the shared project
+/// scope); `--scope` names the settings file.
+#[test]
+fn project_dir_and_scope_follow_the_cli_convention() {
+    let s = Sandbox::new();
+    let mut c = s.install();
+    c.arg("--project").arg(s.project()).current_dir(s.root());
+    c.env("PATH", path_with(&s.bin_dir())).assert().success();
+    assert!(s.project().join(".claude/settings.json").is_file());
+    assert!(!s.settings().exists(), "user settings must not be touched");
+
+    let s = Sandbox::new();
+    let mut c = s.install();
+    c.args(["--scope", "local", "--project"]).arg(s.project()).current_dir(s.root());
+    c.assert().success();
+    assert!(s.project().join(".claude/settings.local.json").is_file());
+    assert!(!s.project().join(".claude/settings.json").exists());
+
+    let s = Sandbox::new();
+    let mut c = s.install();
+    c.arg("--local").arg("--project").arg(s.project()).current_dir(s.root());
+    c.assert().success();
+    assert!(s.project().join(".claude/settings.local.json").is_file());
+
+    let s = Sandbox::new();
+    let out = s.install().arg("--project").arg(s.root().join("nope")).output().unwrap();
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("not a directory"), "{}", stderr_of(&out));
 }
 
 #[test]

@@ -196,14 +196,18 @@ fn scope_files(root: Option<&Path>, notes: &mut Vec<String>) -> Vec<(&'static st
         let dir = if here.as_deref() == Some(r) {
             String::new()
         } else {
-            format!(" --dir {}", shell_words::quote(&r.to_string_lossy()))
+            format!(" {}", shell_words::quote(&r.to_string_lossy()))
         };
         let claude = r.join(".claude");
         out.push(("project", claude.join("settings.json"), format!("--project{dir}"), None));
         out.push((
             "local",
             claude.join("settings.local.json"),
-            format!("--local{dir}"),
+            if dir.is_empty() {
+                "--local".to_string()
+            } else {
+                format!("--local --project{dir}")
+            },
             None,
         ));
     }

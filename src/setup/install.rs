@@ -36,23 +36,62 @@ use std::path::{Path, PathBuf};
 
 pub use crate::setup::write_guard::BACKUP_SUFFIX;
 
-/// Which settings file to edit.
-#[derive(Debug, Clone, clap::Args)]
+/// Which settings file to edit, and in which project.
+///
+/// One convention with the other commands: `--project DIR` names the project (here it also
+/// selects the shared project scope unless `--scope`/`--local` says otherwise), and
+/// `--scope user|project|local` names the settings file. The older spellings stay working:
+/// a bare `--project` (the project scope in the current directory), `--local`, `--user`,
+/// and `--dir DIR` (hidden).
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct ScopeArgs {
-    /// User settings: ${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json (the default).
-    #[arg(long, conflicts_with_all = ["project", "local"])]
-    pub user: bool,
-    /// Project settings, shared through git: <DIR>/.claude/settings.json. Written portably:
-    /// the hooks by bare name when they are on PATH, or under $CLAUDE_PROJECT_DIR when the
-    /// binaries are inside the project; otherwise refused (use --local).
+    /// Which settings file: user = ${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json (the
+    /// default); project = <DIR>/.claude/settings.json, shared through git and written
+    /// portably (bare names on PATH, or under $CLAUDE_PROJECT_DIR); local =
+    /// <DIR>/.claude/settings.local.json, not committed.
+    #[arg(long, value_enum, value_name = "SCOPE", conflicts_with_all = ["user", "local"])]
+    pub scope: Option<ScopeName>,
+    /// The project folder (default: the current directory); alone, it selects --scope project.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, conflicts_with = "user")]
+    pub project: Option<Option<PathBuf>>,
+    /// Same as --scope user.
     #[arg(long, conflicts_with = "local")]
-    pub project: bool,
-    /// Local project settings, not committed: <DIR>/.claude/settings.local.json.
+    pub user: bool,
+    /// Same as --scope local.
     #[arg(long)]
     pub local: bool,
-    /// Project directory for --project and --local (default: the current directory).
-    #[arg(long, value_name = "DIR")]
+    /// Older spelling of --project DIR's folder.
+    #[arg(long, value_name = "DIR", hide = true)]
     pub dir: Option<PathBuf>,
+}
+
+/// The values of `--scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScopeName {
+    User,
+    Project,
+    Local,
+}
+
+impl ScopeArgs {
+    /// The scope these flags choose: `--scope`, else `--local`/`--user`, else project when a
+    /// project was named, else user.
+    pub fn chosen(&self) -> Scope {
+        match self.scope {
+            Some(ScopeName::User) => Scope::User,
+            Some(ScopeName::Project) => Scope::Project,
+            Some(ScopeName::Local) => Scope::Local,
+            None if self.local => Scope::Local,
+            None if self.user => Scope::User,
+            None if self.project.is_some() => Scope::Project,
+            None => Scope::User,
+        }
+    }
+
+    /// The project folder named by `--project DIR` or the hidden `--dir DIR`.
+    pub fn folder(&self) -> Option<&PathBuf> {
+        self.project.as_ref().and_then(|p| p.as_ref()).or(self.dir.as_ref())
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -122,13 +161,7 @@ pub fn claude_config_dir(config_dir: Option<OsString>, home: Option<OsString>) -
 
 /// Resolves the scope flags to the settings file and skill path they mean.
 pub fn target_for(scope: &ScopeArgs, config_dir: Option<PathBuf>, cwd: Option<PathBuf>) -> Result<Target> {
-    let chosen = if scope.project {
-        Scope::Project
-    } else if scope.local {
-        Scope::Local
-    } else {
-        Scope::User
-    };
+    let chosen = scope.chosen();
     if chosen == Scope::User {
         let dir = config_dir.ok_or_else(|| {
             Error::msg("cannot find Claude Code's config directory: set HOME or CLAUDE_CONFIG_DIR, or use --project")
@@ -140,14 +173,14 @@ pub fn target_for(scope: &ScopeArgs, config_dir: Option<PathBuf>, cwd: Option<Pa
             skill: dir.join("skills").join("fable").join("SKILL.md"),
         });
     }
-    let dir = match (&scope.dir, cwd) {
+    let dir = match (scope.folder(), cwd) {
         (Some(d), _) => absolute(d),
         (None, Some(c)) => c,
-        (None, None) => return Err(Error::msg("cannot read the current directory; pass --dir DIR")),
+        (None, None) => return Err(Error::msg("cannot read the current directory; pass --project DIR")),
     };
     if !dir.is_dir() {
         return Err(Error::msg(format!(
-            "{}: not a directory; pass --dir with an existing project directory",
+            "{}: not a directory; pass --project with an existing project directory",
             dir.display()
         )));
     }
@@ -171,8 +204,8 @@ pub(crate) fn absolute(p: &Path) -> PathBuf {
 pub(crate) fn target_from_env(scope: &ScopeArgs, warnings: &mut Vec<String>) -> Result<Target> {
     let config = claude_config_dir(std::env::var_os("CLAUDE_CONFIG_DIR"), std::env::var_os("HOME"));
     let t = target_for(scope, config, std::env::current_dir().ok())?;
-    if t.scope == Scope::User && scope.dir.is_some() {
-        warnings.push("--dir is used only with --project or --local; editing user settings".to_string());
+    if t.scope == Scope::User && scope.folder().is_some() {
+        warnings.push("a project folder is used only with --scope project or local; editing user settings".to_string());
     }
     Ok(t)
 }
@@ -624,11 +657,11 @@ mod tests {
     #[test]
     fn scopes_map_to_files() {
         let tmp = std::env::temp_dir();
-        let scope = |project, local| ScopeArgs {
-            user: false,
-            project,
+        let scope = |project: bool, local| ScopeArgs {
+            project: project.then_some(None),
             local,
             dir: Some(tmp.clone()),
+            ..ScopeArgs::default()
         };
         let u = target_for(&scope(false, false), Some("/cfg".into()), None).unwrap();
         assert_eq!(u.settings, PathBuf::from("/cfg/settings.json"));
@@ -643,6 +676,24 @@ mod tests {
             ..scope(true, false)
         };
         assert!(target_for(&missing, None, None).is_err());
+        // --project DIR names the folder and, alone, the project scope.
+        let named = ScopeArgs {
+            project: Some(Some(tmp.clone())),
+            ..ScopeArgs::default()
+        };
+        let n = target_for(&named, None, None).unwrap();
+        assert_eq!(n.settings, absolute(&tmp).join(".claude/settings.json"));
+        let local_named = ScopeArgs {
+            local: true,
+            ..named.clone()
+        };
+        let ln = target_for(&local_named, None, None).unwrap();
+        assert_eq!(ln.settings, absolute(&tmp).join(".claude/settings.local.json"));
+        let by_scope = ScopeArgs {
+            scope: Some(ScopeName::Local),
+            ..named
+        };
+        assert_eq!(target_for(&by_scope, None, None).unwrap().scope, Scope::Local);
     }
 
     #[test]
