@@ -224,6 +224,16 @@ pub struct TriggerSpec {
     pub action: String,
     pub anchors: Vec<String>,
     pub terms: Vec<u32>,
+    /// The terms that come from the failure's own text (its masked error lines), not from
+    /// the command label: an anchorless trigger must share one of them with a record to
+    /// score above [`NO_ANCHOR_CAP`]. Otherwise every success of the same command (`git
+    /// push` that worked) matched on the label alone and filled the near-miss band.
+    pub failure_terms: Vec<u32>,
+}
+
+/// The failure-text terms of a trigger: its terms minus those of the command label.
+pub fn failure_terms(terms: &[u32], label_terms: &[u32]) -> Vec<u32> {
+    terms.iter().copied().filter(|t| !label_terms.contains(t)).collect()
 }
 
 fn weighted_sum(ids: &[u32], idf: &Idf) -> f64 {
@@ -270,7 +280,13 @@ pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
         0.0
     };
     if t.anchors.is_empty() {
-        return (0.7 * lex + 0.3 * command).clamp(0.0, 1.0);
+        let raw = (0.7 * lex + 0.3 * command).clamp(0.0, 1.0);
+        // No anchor to agree on: the failure text stands in for it. Without a shared
+        // failure-text term the record is only "the same command", never a near-miss.
+        if overlap(&t.failure_terms, &r.terms, idf) <= 0.0 {
+            return raw.min(NO_ANCHOR_CAP);
+        }
+        return raw;
     }
     let shared = t.anchors.iter().filter(|a| r.anchors.contains(a)).count();
     if shared == 0 {
@@ -296,11 +312,14 @@ pub fn spec_from_text(trigger: &str, domain: &str, vocab: &mut Vocab) -> Trigger
         (domain.to_string(), String::new())
     };
     let masked = crate::learn::signature::mask_line(trigger);
+    let terms = vocab.query(&masked);
+    let label = vocab.query(&format!("{cmd} {d} {a}"));
     TriggerSpec {
         domain: d,
         action: a,
         anchors: crate::learn::signature::anchors(trigger),
-        terms: vocab.query(&masked),
+        failure_terms: failure_terms(&terms, &label),
+        terms,
     }
 }
 
@@ -559,11 +578,14 @@ mod tests {
                 .unwrap_or_default(),
             s.template
         );
+        let terms = vocab.query(&text);
+        let label = vocab.query(&n.label());
         TriggerSpec {
             domain: n.domain().to_string(),
             action: n.action().to_string(),
             anchors: s.anchors.clone(),
-            terms: vocab.query(&text),
+            failure_terms: failure_terms(&terms, &label),
+            terms,
         }
     }
 
@@ -633,6 +655,37 @@ mod tests {
         let idf = vocab.idf();
         // Identical words but no shared anchor: capped.
         assert!(score(&spec, &v, &idf) <= NO_ANCHOR_CAP);
+    }
+
+    #[test]
+    fn anchorless_trigger_needs_a_failure_text_term() {
+        let mut vocab = Vocab::default();
+        let fail_n = normalize("git push origin main");
+        let fail_s = signature("remote: upload-pack: quota exceeded for this mirror");
+        assert!(fail_s.anchors.is_empty(), "{:?}", fail_s.anchors);
+        let t = vocab.add_doc(&record_text(&fail_n, &fail_s));
+        let again = RecordView::new(&fail_n, &fail_s, t, false);
+        let ok_n = normalize("git push origin main");
+        let ok_s = signature("To ../remote.git\n   1a2b3c4..5d6e7f8  main -> main");
+        let t = vocab.add_doc(&record_text(&ok_n, &ok_s));
+        let success = RecordView::new(&ok_n, &ok_s, t, true);
+        let spec = spec_for(
+            &mut vocab,
+            "git push origin main",
+            "remote: upload-pack: quota exceeded for this mirror",
+        );
+        assert!(!spec.failure_terms.is_empty());
+        let idf = vocab.idf();
+        // The same failure again shares its text and scores as a match …
+        assert!(score(&spec, &again, &idf) >= DEFAULT_THRESHOLD + DEFAULT_MARGIN);
+        // … a plain successful push shares only the label: below the near-miss band.
+        assert!(score(&spec, &success, &idf) <= NO_ANCHOR_CAP);
+        // A trigger with no failure text at all matches nothing above the cap.
+        let bare = TriggerSpec {
+            failure_terms: Vec::new(),
+            ..spec.clone()
+        };
+        assert!(score(&bare, &again, &idf) <= NO_ANCHOR_CAP);
     }
 
     #[test]

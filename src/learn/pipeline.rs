@@ -83,7 +83,7 @@ use crate::learn::candidates::backticked;
 use crate::learn::config::*;
 use crate::learn::episodes::{self, Episode, Outcome, Prepared};
 use crate::learn::extractor::extractor_candidates;
-use crate::learn::matcher::{spec_from_text, TriggerSpec};
+use crate::learn::matcher::{self, spec_from_text, TriggerSpec};
 use crate::learn::outcome::*;
 use crate::learn::rule_replay::Index;
 use crate::learn::rules::Rule;
@@ -109,11 +109,14 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
     let mut learned: Vec<Learned> = cands
         .iter()
         .map(|c| {
+            let terms = vocab.query(&format!("{} {}", c.trigger, c.template));
+            let label = vocab.query(&format!("{} {} {}", c.label, c.domain, c.action));
             let spec = TriggerSpec {
                 domain: c.domain.clone(),
                 action: c.action.clone(),
                 anchors: c.anchors.clone(),
-                terms: vocab.query(&format!("{} {}", c.trigger, c.template)),
+                failure_terms: matcher::failure_terms(&terms, &label),
+                terms,
             };
             assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg)
         })
@@ -174,6 +177,8 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
                 spec.terms.append(&mut t);
                 spec.terms.sort_unstable();
                 spec.terms.dedup();
+                let label = vocab.query(&format!("{} {}", spec.domain, spec.action));
+                spec.failure_terms = matcher::failure_terms(&spec.terms, &label);
             }
             let cmds = if r.directive_cmds.is_empty() {
                 backticked(&r.directive)
