@@ -260,8 +260,12 @@ pub(crate) fn assess_candidate(
         support: support.clone(),
         origin: Origin {
             unsafe_fix: c.unsafe_fix,
-            variant: c.source == DirectiveSource::Variant,
-            observed_fix: matches!(c.source, DirectiveSource::Fix | DirectiveSource::Variant),
+            // A substitution is learned like a variant: the same command, done otherwise.
+            variant: matches!(c.source, DirectiveSource::Variant | DirectiveSource::Substitution),
+            observed_fix: matches!(
+                c.source,
+                DirectiveSource::Fix | DirectiveSource::Variant | DirectiveSource::Substitution
+            ),
             template: matches!(c.source, DirectiveSource::Template | DirectiveSource::Pack),
             pack: c.source == DirectiveSource::Pack,
             contest: c

@@ -254,7 +254,40 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             // The most recent recovered episode of the group gives the concrete command text.
             let last = &episodes[last_ei];
             let retry = quote_cmd(&label);
-            let (directive, source, cmds, act) = if !last.steps.is_empty() {
+            let retry_text = last
+                .retry_idx
+                .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+                .unwrap_or_default();
+            let (directive, source, cmds, act) = if let Some(l) = &last.listing {
+                (
+                    format!(
+                        "list what exists with {}, then run that instead of retrying {retry}",
+                        quote_cmd(&l.text)
+                    ),
+                    DirectiveSource::Substitution,
+                    vec![l.text.clone(), retry_text],
+                    None,
+                )
+            } else if let Some(p) = &last.substitute {
+                (
+                    format!("use {} instead of {}", quote_cmd(p), quote_cmd(&last.raw_program)),
+                    DirectiveSource::Substitution,
+                    vec![retry_text],
+                    None,
+                )
+            } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("without:")) {
+                let dropped: Vec<String> = last
+                    .variant
+                    .iter()
+                    .map(|w| w.trim_start_matches("without:").to_string())
+                    .collect();
+                (
+                    format!("retry {retry} without {}", quote_cmd(&render::quote_words(&dropped))),
+                    DirectiveSource::Variant,
+                    vec![retry_text],
+                    None,
+                )
+            } else if !last.steps.is_empty() {
                 // The gates see the concrete commands; the directive shows the fix as the
                 // group's sessions share it ([`render`]: placeholders where they differ).
                 let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();

@@ -146,6 +146,15 @@ pub struct Episode {
     pub variant: Vec<String>,
     /// The successful retry (Recovered / Flaky).
     pub retry_idx: Option<usize>,
+    /// Recovered by a substitute after a listing step: the listing step (`make help`,
+    /// `npm run`); the retry is then another action of the same program
+    /// ([`crate::learn::intent::is_listing`]).
+    pub listing: Option<FixStep>,
+    /// Recovered by running the same command with another program, judged on raw words
+    /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
+    pub substitute: Option<String>,
+    /// The raw program token of the failing command (`pyhton3`): typos are judged on it.
+    pub raw_program: String,
     /// The first unsafe pattern ([`crate::learn::safety`]) in what the session ran between the
     /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
     /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
@@ -171,6 +180,12 @@ impl Episode {
     /// The key of the fix, masked so that `-m 512m` and `-m 1g` are the same fix:
     /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
     pub fn fix_key(&self) -> String {
+        if let Some(l) = &self.listing {
+            return format!("substitute:{} {}", l.domain, l.action);
+        }
+        if let Some(p) = &self.substitute {
+            return format!("substitution:{p}");
+        }
         if !self.steps.is_empty() {
             let parts: Vec<String> = self
                 .steps
@@ -189,19 +204,24 @@ impl Episode {
         if !self.variant.is_empty() {
             // Changed positional arguments (other versions, other files) are one kind of
             // fix; added flags are keyed by the flags themselves.
-            let mut v: Vec<String> = self
-                .variant
-                .iter()
-                .map(|w| {
-                    if w.starts_with('-') || is_env_assignment(w) {
-                        mask_value(w)
-                    } else if w.starts_with("cd ") {
+            // Every way of running it in another directory (`cd X &&`, `-C X`,
+            // `--prefix X`, `--manifest-path X/Cargo.toml`) is one fix: `cd <v>`.
+            let mut v: Vec<String> = Vec::new();
+            let mut words = self.variant.iter();
+            while let Some(w) = words.next() {
+                v.push(match crate::learn::intent::dir_flag(w) {
+                    Some(takes_value) => {
+                        if takes_value {
+                            words.next();
+                        }
                         "cd <v>".into()
-                    } else {
-                        "<args>".into()
                     }
-                })
-                .collect();
+                    None if w.starts_with("without:") => w.clone(),
+                    None if w.starts_with('-') || is_env_assignment(w) => mask_value(w),
+                    None if w.starts_with("cd ") => "cd <v>".into(),
+                    None => "<args>".into(),
+                });
+            }
             v.sort();
             v.dedup();
             return format!("variant:{}", v.join(" "));
@@ -237,8 +257,9 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
                 i += 2;
                 continue;
             }
-            let segment_start =
-                i == 0 || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env") || is_env_assignment(words[i - 1]);
+            let segment_start = i == 0
+                || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env" | "export")
+                || is_env_assignment(words[i - 1]);
             if segment_start && is_env_assignment(w) {
                 out.push(w.to_string());
             }
@@ -290,6 +311,15 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut attempts = vec![i];
             let mut between: Vec<usize> = Vec::new();
             let mut retry: Option<(usize, usize)> = None;
+            // A listing step of the failing program seen since the failure (record,
+            // segment): after it, another action of that program succeeding is the
+            // intent achieved by a substitute.
+            let mut listed: Option<(usize, usize)> = None;
+            let mut via_listing: Option<(usize, usize)> = None;
+            let changed = |b: &[usize]| {
+                b.iter()
+                    .any(|&x| prep.norms[x].segments.iter().any(|s| !(s.is_read_only() || s.piped)))
+            };
             for &k in prep.after(i, window) {
                 let nk = &prep.norms[k];
                 match nk.find(&d, &a) {
@@ -301,7 +331,30 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         attempts.push(k);
                         absorbed.insert(k);
                     }
-                    None if history[k].ok => between.push(k),
+                    None if history[k].ok => {
+                        let same_prog = |s: &crate::learn::command_norm::Segment| s.program == seg.program;
+                        if let Some(l) = listed {
+                            let sub = nk.segments.iter().position(|s| {
+                                same_prog(s)
+                                    && !s.piped
+                                    && !s.is_read_only()
+                                    && crate::learn::intent::may_substitute(&a, &s.action)
+                            });
+                            if let (Some(sp), false) = (sub, changed(&between)) {
+                                via_listing = Some(l);
+                                retry = Some((k, sp));
+                                break;
+                            }
+                        }
+                        if listed.is_none() {
+                            listed = nk
+                                .segments
+                                .iter()
+                                .position(|s| same_prog(s) && crate::learn::intent::is_listing(s))
+                                .map(|p| (k, p));
+                        }
+                        between.push(k)
+                    }
                     None => {}
                 }
             }
@@ -313,7 +366,13 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     }
                 }
             }
+            let mut substitute: Option<String> = None;
+            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p]));
             let (outcome, variant, retry_idx) = match retry {
+                Some((k, _)) if listing.is_some() => {
+                    steps.clear();
+                    (Outcome::Recovered, Vec::new(), Some(k))
+                }
                 Some((k, sp)) => {
                     for s in prep.norms[k].segments.iter().take(sp) {
                         if !s.is_read_only() && !s.piped {
@@ -331,11 +390,28 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     } else {
                         Vec::new()
                     };
+                    let removed: Vec<String> = fail_words
+                        .iter()
+                        .filter(|w| w.starts_with('-') && !retry_words.contains(w))
+                        .map(|w| format!("without:{w}"))
+                        .collect();
+                    let same = steps.is_empty() && added.is_empty() && context.is_empty();
+                    substitute = (steps.is_empty() && context.is_empty())
+                        .then(|| crate::learn::intent::substituted(&history[i].cmd, &history[k].cmd))
+                        .flatten();
                     if !context.is_empty() {
                         // The same command in another context (`PYTHONPATH=src …`,
                         // `cd web && …`): the context is the fix.
                         (Outcome::Recovered, context, Some(k))
-                    } else if steps.is_empty() && added.is_empty() {
+                    } else if substitute.is_some() {
+                        // Another program for the same intent (`python` → `python3`).
+                        (Outcome::Recovered, Vec::new(), Some(k))
+                    } else if same && !removed.is_empty() {
+                        // A flag dropped (`cargo fmt --check` → `cargo fmt`): not the
+                        // same command, so not a flaky retry.
+                        (Outcome::Recovered, removed, Some(k))
+                    } else if same {
+                        // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))
                     } else if steps.is_empty() {
                         (Outcome::Recovered, added, Some(k))
@@ -383,6 +459,11 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 steps,
                 variant,
                 retry_idx,
+                listing,
+                substitute,
+                raw_program: crate::learn::intent::raw_programs(&history[i].cmd)
+                    .pop()
+                    .unwrap_or_default(),
                 unsafe_fix,
                 nested: false,
             });
@@ -515,6 +596,73 @@ pub(crate) mod tests {
         assert_eq!(e[1].outcome, Outcome::MovedOn);
         assert_eq!(e[1].fix_key(), "steps:python install");
         assert_eq!(e[2].outcome, Outcome::Unresolved);
+    }
+
+    #[test]
+    fn recovery_by_intent() {
+        let fail = |s: &str, c: &str, t: &str| rec(s, c, false, t);
+        let h = vec![
+            // Other flags / arguments.
+            fail("a", "cargo test --lib", "error: could not find `Cargo.toml`"),
+            rec("a", "cargo test --manifest-path crates/core/Cargo.toml", true, "ok"),
+            // Wrappers: `-C`, `--prefix`, `cd X &&`, `PYTHONPATH=.`.
+            fail("b", "make test", "make: *** No rule to make target 'test'.  Stop."),
+            rec("b", "make -C sub test", true, "ok"),
+            fail("c", "npm run build", "npm error enoent Could not read package.json"),
+            rec("c", "npm --prefix web run build", true, "built"),
+            fail("d", "npm run build", "npm error enoent Could not read package.json"),
+            rec("d", "cd web && npm run build", true, "built"),
+            fail("e", "python3 -m app", "ModuleNotFoundError: No module named 'app'"),
+            rec("e", "export PYTHONPATH=. && python3 -m app", true, "ok"),
+            // A program substituted, under `-m` (both normalise to `unittest`).
+            fail("f", "python -m unittest", "bash: python: command not found"),
+            rec("f", "python3 -m unittest", true, "OK"),
+            // A substitute after a listing step.
+            fail("g", "make test", "make: *** No rule to make target 'test'.  Stop."),
+            rec("g", "make help", true, "targets: check build"),
+            rec("g", "make check", true, "ok"),
+            // A flag dropped is not an unchanged retry.
+            fail("h", "cargo fmt --check", "Diff in src/lib.rs"),
+            rec("h", "cargo fmt", true, ""),
+        ];
+        let e = eps(&h);
+        let key = |s: &str| {
+            let ep = e.iter().find(|x| h[x.fail_idx].session == s).unwrap();
+            assert_eq!(ep.outcome, Outcome::Recovered, "{s}: {ep:#?}");
+            ep.fix_key()
+        };
+        assert_eq!(key("a"), "variant:cd <v>");
+        for s in ["b", "c", "d"] {
+            assert_eq!(key(s), "variant:cd <v>", "every directory wrapper is one fix");
+        }
+        assert_eq!(key("e"), "variant:PYTHONPATH=<v>");
+        assert_eq!(key("f"), "substitution:python3");
+        assert_eq!(key("g"), "substitute:make help");
+        assert_eq!(key("h"), "variant:without:--check");
+    }
+
+    #[test]
+    fn typos_and_flaky_are_judged_on_raw_words() {
+        let h = vec![
+            // A typo corrected is no substitution (and no recovery of `pyhton`).
+            rec("a", "pyhton3 app.py", false, "bash: pyhton3: command not found"),
+            rec("a", "python3 app.py", true, "ok"),
+            // Inspection in between (`git fsck`) changes nothing: the retry is flaky.
+            rec(
+                "b",
+                "git commit -m x",
+                false,
+                "fatal: Unable to create '.git/index.lock': File exists.",
+            ),
+            rec("b", "git fsck", true, "Checking object directories"),
+            rec("b", "git commit -m x", true, "[main 1] x"),
+        ];
+        let e = eps(&h);
+        assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+        assert!(e[0].substitute.is_none());
+        assert_eq!(e[0].raw_program, "pyhton3");
+        assert_eq!(e[1].outcome, Outcome::Flaky, "{:#?}", e[1]);
+        assert!(e[1].steps.is_empty());
     }
 
     #[test]

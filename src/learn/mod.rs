@@ -26,6 +26,7 @@ pub mod directive_evidence;
 pub mod episodes;
 pub mod extractor;
 pub mod failure_class;
+pub mod intent;
 pub mod matcher;
 pub mod origin_trust;
 pub mod outcome;
