@@ -7,32 +7,7 @@
 use crate::learn::directive::DirectiveAction;
 use crate::learn::episodes::{Episode, Prepared};
 
-/// Edit distance (optimal string alignment) between two short words, capped: anything
-/// beyond `cap` returns `cap + 1`.
-pub(crate) fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len().abs_diff(b.len()) > cap {
-        return cap + 1;
-    }
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()].min(cap + 1)
-}
+pub(crate) use crate::learn::intent::edit_distance;
 
 /// Is a session that moved on after trying steps an *unresolved attempt* (support for the
 /// cluster's pack rule), rather than a failure it resolved itself? Self-resolved (not

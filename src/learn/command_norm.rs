@@ -61,7 +61,7 @@ impl Segment {
             return false;
         }
         // Fetching a page is diagnosis too (and outside content: never a fix to copy).
-        if self.domain == "http" || crate::learn::intent::is_inspection(self) {
+        if self.domain == "http" || crate::learn::inspection::is_inspection(&self.action, &self.words) {
             return true;
         }
         if matches!(
@@ -470,7 +470,7 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
                 // directory wrappers of any tool (`npm --prefix web run build`).
                 if program == "git" && w == "-c"
                     || program == "make" && w == "-f"
-                    || crate::learn::intent::dir_flag(w) == Some(true)
+                    || crate::learn::inspection::dir_flag(w) == Some(true)
                 {
                     rest.next();
                 }

@@ -148,7 +148,7 @@ pub struct Episode {
     pub retry_idx: Option<usize>,
     /// Recovered by a substitute after a listing step: the listing step (`make help`,
     /// `npm run`); the retry is then another action of the same program
-    /// ([`crate::learn::intent::is_listing`]).
+    /// ([`crate::learn::inspection::is_listing`]).
     pub listing: Option<FixStep>,
     /// Recovered by running the same command with another program, judged on raw words
     /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
@@ -209,7 +209,7 @@ impl Episode {
             let mut v: Vec<String> = Vec::new();
             let mut words = self.variant.iter();
             while let Some(w) = words.next() {
-                v.push(match crate::learn::intent::dir_flag(w) {
+                v.push(match crate::learn::inspection::dir_flag(w) {
                     Some(takes_value) => {
                         if takes_value {
                             words.next();
@@ -338,7 +338,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                                 same_prog(s)
                                     && !s.piped
                                     && !s.is_read_only()
-                                    && crate::learn::intent::may_substitute(&a, &s.action)
+                                    && crate::learn::inspection::may_substitute(&a, &s.action)
                             });
                             if let (Some(sp), false) = (sub, changed(&between)) {
                                 via_listing = Some(l);
@@ -350,7 +350,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                             listed = nk
                                 .segments
                                 .iter()
-                                .position(|s| same_prog(s) && crate::learn::intent::is_listing(s))
+                                .position(|s| same_prog(s) && crate::learn::inspection::is_listing(&s.action, &s.words))
                                 .map(|p| (k, p));
                         }
                         between.push(k)

@@ -8,31 +8,31 @@
 //! like an unchanged (flaky) retry, and a typo fixed (`pyhton3` → `python3`) looked like a
 //! program substituted. These judgements read the raw words.
 
-use crate::learn::agreement::edit_distance;
-use crate::learn::command_norm::Segment;
-
-/// Wrappers that put a command in another directory without `cd`: `git -C X`,
-/// `make -C X`, `npm --prefix X`, `cargo --manifest-path X/Cargo.toml`. They are one fix
-/// with `cd X && …` (the directory was the problem), so [`dir_flag`] keys them alike.
-pub const DIR_FLAGS: &[&str] = &[
-    "-C",
-    "--prefix",
-    "--manifest-path",
-    "--cwd",
-    "--dir",
-    "--directory",
-    "--chdir",
-    "--project",
-];
-
-/// `Some(takes_value)` when a word is a directory wrapper flag: `--prefix` (its value is
-/// the next word) or `--prefix=web` (value inline).
-pub fn dir_flag(w: &str) -> Option<bool> {
-    let (k, inline) = match w.split_once('=') {
-        Some((k, _)) => (k, true),
-        None => (w, false),
-    };
-    DIR_FLAGS.contains(&k).then_some(!inline)
+/// Edit distance (optimal string alignment) between two short words, capped: anything
+/// beyond `cap` returns `cap + 1`.
+pub fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()].min(cap + 1)
 }
 
 /// The programs of a raw command line as typed, one per simple command: environment
@@ -107,53 +107,9 @@ pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
     (changed.next().is_none() && !is_typo(fp, rp)).then(|| rp.clone())
 }
 
-/// A listing step: a command that shows what a tool can run (`make help`, `npm run` with
-/// no script, `just --list`). After one, a *different* action of the same program that
-/// succeeds is the intent achieved by a substitute (`make help` → `make check` after
-/// `make test` had no rule).
-///
-/// A listing of the program's own actions only: `git config --list` lists settings, not
-/// what `git` can run, so it is an inspection ([`is_inspection`]) but no listing.
-pub fn is_listing(s: &Segment) -> bool {
-    let first = s.action.split(' ').next().unwrap_or("");
-    let bare_run = matches!(s.action.as_str(), "run" | "run-script") && s.words.len() <= 2;
-    let list_flag = s
-        .words
-        .iter()
-        .skip(1)
-        .any(|w| matches!(w.as_str(), "--help" | "--list" | "--tasks"));
-    bare_run || matches!(first, "help" | "list" | "targets" | "tasks") || list_flag && s.action.is_empty()
-}
-
-/// May `sub` (an action of the failing program, after a listing) stand in for the failing
-/// `action`? Another target of the same kind: `npm run build` for `npm run start` (same
-/// first word), any target for a program whose actions are targets (`make`, `just`).
-pub fn may_substitute(action: &str, sub: &str) -> bool {
-    let (a, b) = (
-        action.split(' ').next().unwrap_or(""),
-        sub.split(' ').next().unwrap_or(""),
-    );
-    action != sub && !b.is_empty() && (a == b || !action.contains(' ') && !sub.contains(' '))
-}
-
-/// An inspection: a listing, a check of the repository (`git fsck`), a version or help
-/// query. It only looks, so it is never the fix of a failure (`git fsck` between an
-/// `index.lock` failure and a retry that passed was coincidence: the lock was released).
-pub fn is_inspection(s: &Segment) -> bool {
-    let first = s.action.split(' ').next().unwrap_or("");
-    is_listing(s)
-        || s.words
-            .iter()
-            .skip(1)
-            .any(|w| matches!(w.as_str(), "--help" | "--list"))
-        || matches!(first, "fsck" | "version" | "verify-pack" | "count-objects")
-        || s.words.iter().skip(1).any(|w| w == "--version")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::command_norm::normalize;
 
     #[test]
     fn raw_programs_keep_what_was_typed() {
@@ -184,21 +140,5 @@ mod tests {
             substituted("rustc main.rs -o demo", "rustc main.rs -o demo && ./demo"),
             None
         );
-        assert!(may_substitute("run start", "run build:prod"));
-        assert!(may_substitute("test", "check"));
-        assert!(!may_substitute("commit", "config user.email"));
-    }
-
-    #[test]
-    fn directory_wrappers_and_listings() {
-        assert_eq!(dir_flag("-C"), Some(true));
-        assert_eq!(dir_flag("--manifest-path=crates/a/Cargo.toml"), Some(false));
-        assert_eq!(dir_flag("--release"), None);
-        for l in ["make help", "npm run", "just --list"] {
-            assert!(is_listing(normalize(l).primary().unwrap()), "{l}");
-        }
-        for l in ["make check", "npm run build", "cargo build", "git config --list"] {
-            assert!(!is_listing(normalize(l).primary().unwrap()), "{l}");
-        }
     }
 }

@@ -38,7 +38,7 @@
 
 use crate::learn::command_norm::CmdNorm;
 use crate::learn::signature::Signature;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Default match threshold (calibrated, see the module documentation).
 pub const DEFAULT_THRESHOLD: f64 = 0.45;
@@ -224,10 +224,9 @@ pub struct TriggerSpec {
     pub action: String,
     pub anchors: Vec<String>,
     pub terms: Vec<u32>,
-    /// The terms that come from the failure's own text (its masked error lines), not from
-    /// the command label: an anchorless trigger must share one of them with a record to
-    /// score above [`NO_ANCHOR_CAP`]. Otherwise every success of the same command (`git
-    /// push` that worked) matched on the label alone and filled the near-miss band.
+    /// Terms of the failure's own text, not of the command label: an anchorless trigger must
+    /// share one with a record to score above [`NO_ANCHOR_CAP`] (else every working `git
+    /// push` matched on the label alone and filled the near-miss band).
     pub failure_terms: Vec<u32>,
 }
 
@@ -280,13 +279,14 @@ pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
         0.0
     };
     if t.anchors.is_empty() {
-        let raw = (0.7 * lex + 0.3 * command).clamp(0.0, 1.0);
-        // No anchor to agree on: the failure text stands in for it. Without a shared
-        // failure-text term the record is only "the same command", never a near-miss.
-        if overlap(&t.failure_terms, &r.terms, idf) <= 0.0 {
-            return raw.min(NO_ANCHOR_CAP);
-        }
-        return raw;
+        // No anchor to agree on: the failure text stands in for it (a record sharing none
+        // of it is only "the same command", never a near-miss).
+        let cap = if overlap(&t.failure_terms, &r.terms, idf) > 0.0 {
+            1.0
+        } else {
+            NO_ANCHOR_CAP
+        };
+        return (0.7 * lex + 0.3 * command).clamp(0.0, cap);
     }
     let shared = t.anchors.iter().filter(|a| r.anchors.contains(a)).count();
     if shared == 0 {
@@ -321,14 +321,6 @@ pub fn spec_from_text(trigger: &str, domain: &str, vocab: &mut Vocab) -> Trigger
         failure_terms: failure_terms(&terms, &label),
         terms,
     }
-}
-
-/// Set of distinct anchors (helper for callers that index by anchor).
-pub fn anchor_set(views: &[RecordView]) -> HashSet<&str> {
-    views
-        .iter()
-        .flat_map(|v| v.anchors.iter().map(String::as_str))
-        .collect()
 }
 
 #[cfg(test)]
@@ -659,32 +651,26 @@ mod tests {
 
     #[test]
     fn anchorless_trigger_needs_a_failure_text_term() {
-        let mut vocab = Vocab::default();
-        let fail_n = normalize("git push origin main");
-        let fail_s = signature("remote: upload-pack: quota exceeded for this mirror");
-        assert!(fail_s.anchors.is_empty(), "{:?}", fail_s.anchors);
-        let t = vocab.add_doc(&record_text(&fail_n, &fail_s));
-        let again = RecordView::new(&fail_n, &fail_s, t, false);
-        let ok_n = normalize("git push origin main");
-        let ok_s = signature("To ../remote.git\n   1a2b3c4..5d6e7f8  main -> main");
-        let t = vocab.add_doc(&record_text(&ok_n, &ok_s));
-        let success = RecordView::new(&ok_n, &ok_s, t, true);
-        let spec = spec_for(
-            &mut vocab,
+        let (cmd, tail) = (
             "git push origin main",
             "remote: upload-pack: quota exceeded for this mirror",
         );
-        assert!(!spec.failure_terms.is_empty());
+        let mut vocab = Vocab::default();
+        let n = normalize(cmd);
+        let fail_s = signature(tail);
+        let ok_s = signature("To ../remote.git\n   1a2b3c4..5d6e7f8  main -> main");
+        let t = vocab.add_doc(&record_text(&n, &fail_s));
+        let again = RecordView::new(&n, &fail_s, t, false);
+        let t = vocab.add_doc(&record_text(&n, &ok_s));
+        let success = RecordView::new(&n, &ok_s, t, true);
+        let spec = spec_for(&mut vocab, cmd, tail);
         let idf = vocab.idf();
-        // The same failure again shares its text and scores as a match …
+        // The same failure again shares its text: a match; a plain successful push shares
+        // only the label: below the near-miss band; a trigger with no failure text: never.
         assert!(score(&spec, &again, &idf) >= DEFAULT_THRESHOLD + DEFAULT_MARGIN);
-        // … a plain successful push shares only the label: below the near-miss band.
         assert!(score(&spec, &success, &idf) <= NO_ANCHOR_CAP);
-        // A trigger with no failure text at all matches nothing above the cap.
-        let bare = TriggerSpec {
-            failure_terms: Vec::new(),
-            ..spec.clone()
-        };
+        let mut bare = spec;
+        bare.failure_terms.clear();
         assert!(score(&bare, &again, &idf) <= NO_ANCHOR_CAP);
     }
 
