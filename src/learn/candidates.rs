@@ -1,9 +1,11 @@
-//! Candidates: episodes clustered by domain, action and failure signature; one candidate
-//! per (cluster, fix), with a trigger in words and a directive taken from what actually
-//! fixed it.
+//! Candidates: episodes clustered by tool and failure signature (the failure class, not
+//! the subcommand); one candidate per (cluster, fix), with a trigger in words and a
+//! directive taken from what actually fixed it.
 //!
-//! - Cluster key: `domain|action|primary anchor` (or the masked template when the failure
-//!   has no anchor). Paraphrases of one failure share the canonical anchor.
+//! - Cluster key: `domain|primary anchor` (or the masked template when the failure has no
+//!   anchor), [`Prepared::cluster_key`]: `cargo build` and `cargo test` failing alike are
+//!   one class, so recurrence and support add up across them. Paraphrases of one failure
+//!   share the canonical anchor.
 //! - Within a cluster, recovered episodes are grouped by their fix key
 //!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
 //!   ("run `git pull --rebase`, then retry `git push`"). Only a group with at least one
@@ -43,8 +45,10 @@ pub struct Candidate {
     pub cluster: String,
     pub domain: String,
     pub action: String,
-    /// `git push`.
+    /// `git push`; the domain (`cargo`) when the class's failures ran several actions.
     pub label: String,
+    /// Every action the class's failures ran (the matcher treats them as one command).
+    pub actions: Vec<String>,
     pub anchors: Vec<String>,
     pub template: String,
     pub trigger: String,
@@ -153,9 +157,21 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
         let e0 = &episodes[any];
         let sig = &prep.sigs[e0.fail_idx];
-        let label = prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default();
         // Anchors: the primary, plus anchors present in at least two thirds of the failures.
         let all: Vec<usize> = fixes.values().flatten().copied().collect();
+        // The class may span subcommands: its label is then the tool, and every action
+        // it ran is "the same command" for the matcher.
+        let mut actions: Vec<String> = all.iter().map(|&ei| episodes[ei].action.clone()).collect();
+        actions.sort();
+        actions.dedup();
+        let label = if actions.len() > 1 {
+            prep.norms[e0.fail_idx]
+                .primary()
+                .map(|s| s.program.clone())
+                .unwrap_or_default()
+        } else {
+            prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default()
+        };
         let mut anchors: Vec<String> = sig.primary().map(|a| vec![a.to_string()]).unwrap_or_default();
         if !anchors.is_empty() {
             for a in sig.anchors.iter().skip(1) {
@@ -229,6 +245,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             domain: e0.domain.clone(),
             action: e0.action.clone(),
             label: label.clone(),
+            actions: actions.clone(),
             anchors: anchors.clone(),
             template: template.clone(),
             trigger: trigger.clone(),
@@ -573,6 +590,33 @@ mod tests {
         let e = extract(&h, &p, WINDOW);
         assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
         assert!(build(&e, &p, true).iter().all(|c| !c.episodes.contains(&1)));
+    }
+
+    #[test]
+    fn failures_group_by_tool_and_signature_not_subcommand() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let lc = "error: Your local changes to the following files would be overwritten by checkout:\n\ta.py\nPlease commit your changes or stash them before you switch branches.\nAborting";
+        let mut h = Vec::new();
+        for (s, cmd) in [("a", "cargo build"), ("b", "cargo test"), ("c", "cargo check --all")] {
+            h.push(rec(s, cmd, false, nf));
+            h.push(rec(s, &format!("cd crate && {cmd}"), true, "Finished"));
+        }
+        for (s, cmd) in [("d", "git checkout dev"), ("e", "git switch main")] {
+            h.push(rec(s, cmd, false, lc));
+            h.push(rec(s, "git stash", true, "Saved working directory"));
+            h.push(rec(s, cmd, true, "Switched to branch"));
+        }
+        let p = Prepared::new(&h);
+        assert_eq!(p.cluster_key(0), p.cluster_key(2));
+        assert_eq!(p.cluster_key(0), p.cluster_key(4));
+        assert_eq!(p.cluster_key(6), p.cluster_key(9), "checkout and switch: one class");
+        let c = cands(&h);
+        let cargo = c.iter().find(|c| c.domain == "cargo").unwrap();
+        assert_eq!(cargo.episodes.len(), 3, "{c:#?}");
+        assert_eq!(cargo.label, "cargo", "the class spans subcommands");
+        assert_eq!(cargo.actions, vec!["build", "check", "test"]);
+        let git = c.iter().find(|c| c.domain == "git").unwrap();
+        assert_eq!((git.episodes.len(), git.recovered_in_cluster), (2, 2));
     }
 
     #[test]

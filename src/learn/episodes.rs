@@ -97,14 +97,18 @@ impl Prepared {
         &idxs[(pos + 1).min(end)..end]
     }
 
-    /// Cluster key of a failure record: domain, action and primary anchor (or the
-    /// masked template when it has no anchor).
+    /// Cluster key of a failure record: its failure class — the tool (domain) and the
+    /// failure signature (primary anchor, or the masked template when it has no anchor),
+    /// not the subcommand. `cargo build`, `cargo test` and `cargo check` failing with the
+    /// same "could not find `Cargo.toml`" are one class (before, four one-session
+    /// clusters, each below the recurrence minimum); so are `git status`/`log`/`pull`
+    /// outside a repository and `git checkout`/`git switch` over local changes.
     pub fn cluster_key(&self, i: usize) -> String {
         let n = &self.norms[i];
         let s = &self.sigs[i];
         match s.primary() {
-            Some(a) => format!("{}|{}|{}", n.domain(), n.action(), a),
-            None => format!("{}|{}|tpl:{}", n.domain(), n.action(), s.template.to_lowercase()),
+            Some(a) => format!("{}|{}", n.domain(), a),
+            None => format!("{}|tpl:{}", n.domain(), s.template.to_lowercase()),
         }
     }
 }

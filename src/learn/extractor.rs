@@ -54,6 +54,7 @@ pub(crate) fn extractor_candidates(
             domain: c.domain.clone(),
             action: c.action.clone(),
             label: c.label.clone(),
+            actions: c.actions.clone(),
             anchors,
             template: c.template.clone(),
             trigger: p.trigger.trim().to_string(),

@@ -223,6 +223,9 @@ pub struct TriggerSpec {
     pub domain: String,
     pub action: String,
     pub anchors: Vec<String>,
+    /// Other actions of the trigger's failure class (`cargo test` and `cargo check` for a
+    /// class learned from `cargo build` too): they count as the same command.
+    pub actions: Vec<String>,
     pub terms: Vec<u32>,
     /// Terms of the failure's own text, not of the command label: an anchorless trigger must
     /// share one with a record to score above [`NO_ANCHOR_CAP`] (else every working `git
@@ -271,7 +274,11 @@ pub fn lexical(t: &[u32], r: &[u32], idf: &Idf) -> f64 {
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     let lex = lexical(&t.terms, &r.terms, idf);
-    let command = if r.actions.iter().any(|(d, a)| *d == t.domain && *a == t.action) {
+    let command = if r
+        .actions
+        .iter()
+        .any(|(d, a)| *d == t.domain && (*a == t.action || t.actions.contains(a)))
+    {
         1.0
     } else if r.actions.iter().any(|(d, _)| *d == t.domain) {
         0.6
@@ -318,6 +325,7 @@ pub fn spec_from_text(trigger: &str, domain: &str, vocab: &mut Vocab) -> Trigger
         domain: d,
         action: a,
         anchors: crate::learn::signature::anchors(trigger),
+        actions: Vec::new(),
         failure_terms: failure_terms(&terms, &label),
         terms,
     }
@@ -576,6 +584,7 @@ mod tests {
             domain: n.domain().to_string(),
             action: n.action().to_string(),
             anchors: s.anchors.clone(),
+            actions: Vec::new(),
             failure_terms: failure_terms(&terms, &label),
             terms,
         }

@@ -115,6 +115,7 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
                 domain: c.domain.clone(),
                 action: c.action.clone(),
                 anchors: c.anchors.clone(),
+                actions: c.actions.clone(),
                 failure_terms: matcher::failure_terms(&terms, &label),
                 terms,
             };
