@@ -469,7 +469,6 @@ pub fn backticked(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::agreement::edit_distance;
     use crate::learn::episodes::tests::rec;
     use crate::learn::episodes::{extract, WINDOW};
 
@@ -617,25 +616,6 @@ mod tests {
         assert_eq!(cargo.actions, vec!["build", "check", "test"]);
         let git = c.iter().find(|c| c.domain == "git").unwrap();
         assert_eq!((git.episodes.len(), git.recovered_in_cluster), (2, 2));
-    }
-
-    #[test]
-    fn failure_class_scopes() {
-        assert_eq!(
-            failure_class("python|x|EADDRINUSE", "python", Some("EADDRINUSE")),
-            "anchor:EADDRINUSE"
-        );
-        assert_eq!(
-            failure_class("git|merge|conflict", "git", Some("conflict")),
-            "domain:git|conflict"
-        );
-        assert_eq!(
-            failure_class("shell|x|permission-denied", "shell", Some("permission-denied")),
-            "cluster:shell|x|permission-denied"
-        );
-        assert_eq!(edit_distance("pyhton", "python", 2), 1);
-        assert_eq!(edit_distance("comit", "commit", 2), 1);
-        assert!(edit_distance("make", "cargo", 2) > 2);
     }
 
     #[test]

@@ -26,3 +26,24 @@ pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> Strin
         _ => format!("cluster:{cluster}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_class_scopes() {
+        assert_eq!(
+            failure_class("python|x|EADDRINUSE", "python", Some("EADDRINUSE")),
+            "anchor:EADDRINUSE"
+        );
+        assert_eq!(
+            failure_class("git|merge|conflict", "git", Some("conflict")),
+            "domain:git|conflict"
+        );
+        assert_eq!(
+            failure_class("shell|x|permission-denied", "shell", Some("permission-denied")),
+            "cluster:shell|x|permission-denied"
+        );
+    }
+}

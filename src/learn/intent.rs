@@ -122,6 +122,13 @@ mod tests {
     }
 
     #[test]
+    fn edit_distance_is_capped() {
+        assert_eq!(edit_distance("pyhton", "python", 2), 1);
+        assert_eq!(edit_distance("comit", "commit", 2), 1);
+        assert!(edit_distance("make", "cargo", 2) > 2);
+    }
+
+    #[test]
     fn typo_is_judged_on_raw_words() {
         assert!(
             is_typo("pyhton3", "python3"),

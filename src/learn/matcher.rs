@@ -1,40 +1,35 @@
-//! The offline lexical matcher: how strongly a rule's trigger applies to an evidence record.
+//! The offline lexical matcher: how strongly a rule's trigger applies to an evidence record. Deterministic, no
+//! model, microseconds per pair (`rule-learning.md` §3.4).
 //!
-//! Deterministic, no model, microseconds per pair (`rule-learning.md` §3.4).
+//! **Text → terms.** Lower-case; split on anything not alphanumeric (so `non-fast-forward` → `non fast
+//! forward` instead of SQuAD's `nonfastforward`); variable parts are masked first
+//! ([`crate::learn::signature`]), so numbers, paths, hashes and quoted names never count; a stop-list drops
+//! function words; a light suffix stemmer folds `rejected/rejects/rejecting` → `reject`. A record's terms are
+//! its command label (`git push`) plus its masked error lines.
 //!
-//! **Text → terms.** Lower-case; split on anything not alphanumeric (so
-//! `non-fast-forward` → `non fast forward` instead of SQuAD's `nonfastforward`); variable
-//! parts are masked first ([`crate::learn::signature`]), so numbers, paths, hashes and quoted names
-//! never count; a stop-list drops function words; a light suffix stemmer folds
-//! `rejected/rejects/rejecting` → `reject`. A record's terms are its command label
-//! (`git push`) plus its masked error lines.
+//! **Score** in [0, 1]: `0.4·lexical + 0.4·anchor + 0.2·command`, where
+//! - *lexical* is the IDF-weighted F2 (recall-weighted) overlap of the trigger's terms with the record's: IDF
+//!   comes from the history itself ([`Idf`]), so `git` in a git-heavy log weighs almost nothing and `rebase`
+//!   a lot;
+//! - *anchor* is 1 when the trigger's primary anchor (error code, class, canonical phrase) is among the
+//!   record's anchors, else 0.6 × the share of trigger anchors found;
+//! - *command* is 1 for the same domain and action (or another action of its class), 0.6 for the same domain.
 //!
-//! **Score** in [0, 1]:
-//! `0.4·lexical + 0.4·anchor + 0.2·command`, where
-//! - *lexical* is the IDF-weighted F2 (recall-weighted) overlap of the trigger's terms with
-//!   the record's: IDF comes from the history itself ([`Idf`]), so `git` in a git-heavy
-//!   log weighs almost nothing and `rebase` a lot;
-//! - *anchor* is 1 when the trigger's primary anchor (error code, class, canonical phrase)
-//!   is among the record's anchors, else 0.6 × the share of trigger anchors found;
-//! - *command* is 1 for the same domain and action, 0.6 for the same domain only, else 0.
+//! **Anchors must agree**: when the trigger has anchors and the record shares none, the score is capped at
+//! [`NO_ANCHOR_CAP`] (0.30), below any sane threshold. That single rule is what keeps a successful `git
+//! status` from ever "breaking" a `git push` rule: the CauterRule failure mode of seed 000, where one shared
+//! token made a success count as broken.
 //!
-//! **Anchors must agree**: when the trigger has anchors and the record shares none, the
-//! score is capped at [`NO_ANCHOR_CAP`] (0.30), below any sane threshold. That single rule
-//! is what keeps a successful `git status` from ever "breaking" a `git push` rule: the
-//! CauterRule failure mode of seed 000, where one shared token made a success count as broken.
-//!
-//! **Defaults: threshold 0.45, margin 0.10** (so *broken* needs ≥ 0.55 and the near-miss
-//! band is [0.45, 0.55)). Calibration (test `matcher::tests::calibration_sweep`, 24
-//! labelled trigger/record pairs written from real git/python/npm/docker/cargo outputs,
-//! 12 should-match — rewordings, other names, paraphrases such as "behind its remote
-//! counterpart" — and 12 should-not: same-tool successes, same-tool different errors
-//! (E0425 vs E0432, E404 vs ERESOLVE, auth failure vs non-fast-forward), cross-domain
-//! look-alikes): every threshold in [0.31, 0.51] separates all 24 pairs (precision 1.0,
-//! recall 1.0). The negatives top out at the 0.30 anchor cap; the weakest positive is a
-//! cross-domain one (`python` trigger vs a `python -m pytest` record, 0.514); the weakest
-//! same-domain positive scores 0.616. 0.45 leaves room on both sides, and every
-//! same-domain positive also clears 0.55 (threshold + margin): "broken" is reachable only
-//! by a success that looks like the failure as strongly as a real recurrence does.
+//! **Defaults: threshold 0.45, margin 0.10** (so *broken* needs ≥ 0.55 and the near-miss band is [0.45,
+//! 0.55)). Calibration (test `matcher::tests::calibration_sweep`, 24 labelled trigger/record pairs written
+//! from real git/python/npm/docker/cargo outputs, 12 should-match — rewordings, other names, paraphrases such
+//! as "behind its remote counterpart" — and 12 should-not: same-tool successes, same-tool different errors
+//! (E0425 vs E0432, E404 vs ERESOLVE, auth failure vs non-fast-forward), cross-domain look-alikes): every
+//! threshold in [0.31, 0.51] separates all 24 pairs (precision 1.0, recall 1.0). The negatives top out at the
+//! 0.30 anchor cap; the weakest positive is a cross-domain one (`python` trigger vs a `python -m pytest`
+//! record, 0.514); the weakest same-domain positive scores 0.616. 0.45 leaves room on both sides, and every
+//! same-domain positive also clears 0.55 (threshold + margin): "broken" is reachable only by a success that
+//! looks like the failure as strongly as a real recurrence does.
 
 use crate::learn::command_norm::CmdNorm;
 use crate::learn::signature::Signature;
@@ -223,8 +218,8 @@ pub struct TriggerSpec {
     pub domain: String,
     pub action: String,
     pub anchors: Vec<String>,
-    /// Other actions of the trigger's failure class (`cargo test` and `cargo check` for a
-    /// class learned from `cargo build` too): they count as the same command.
+    /// Other actions of the trigger's failure class (`cargo test`, `cargo check` beside
+    /// `cargo build`): the same command to the matcher.
     pub actions: Vec<String>,
     pub terms: Vec<u32>,
     /// Terms of the failure's own text, not of the command label: an anchorless trigger must
@@ -274,11 +269,8 @@ pub fn lexical(t: &[u32], r: &[u32], idf: &Idf) -> f64 {
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     let lex = lexical(&t.terms, &r.terms, idf);
-    let command = if r
-        .actions
-        .iter()
-        .any(|(d, a)| *d == t.domain && (*a == t.action || t.actions.contains(a)))
-    {
+    let same_cmd = |(d, a): &(String, String)| *d == t.domain && (*a == t.action || t.actions.contains(a));
+    let command = if r.actions.iter().any(same_cmd) {
         1.0
     } else if r.actions.iter().any(|(d, _)| *d == t.domain) {
         0.6
