@@ -65,6 +65,9 @@ pub struct Candidate {
     pub recovered_in_cluster: usize,
     /// Distinct working fixes among them.
     pub fix_keys_in_cluster: usize,
+    /// Same-class failures that cleared on a plain retry (flaky episodes, nothing
+    /// state-changing in between): evidence that the failure passes without any fix.
+    pub cleared_plainly: usize,
     /// How many of the cluster's recovered episodes agree with this directive (`None`: a
     /// template that names no command, not comparable).
     pub covered: Option<usize>,
@@ -151,8 +154,10 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             }
         }
     }
+    let plain = crate::learn::failure_class::plain_retries(episodes, prep);
     let mut out = Vec::new();
     for (cluster, fixes) in clusters {
+        let cleared_plainly = plain.get(&class_of(&cluster, &fixes)).copied().unwrap_or(0);
         let (class_recovered, class_fixes) = &classes[&class_of(&cluster, &fixes)];
         let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
         let e0 = &episodes[any];
@@ -257,6 +262,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             unsafe_fix: None,
             recovered_in_cluster: recovered.len(),
             fix_keys_in_cluster: fix_keys,
+            cleared_plainly,
             covered: None,
             class_unresolved,
             remedy_known: false,
@@ -605,10 +611,6 @@ mod tests {
             h.push(rec(s, "git stash", true, "Saved working directory"));
             h.push(rec(s, cmd, true, "Switched to branch"));
         }
-        let p = Prepared::new(&h);
-        assert_eq!(p.cluster_key(0), p.cluster_key(2));
-        assert_eq!(p.cluster_key(0), p.cluster_key(4));
-        assert_eq!(p.cluster_key(6), p.cluster_key(9), "checkout and switch: one class");
         let c = cands(&h);
         let cargo = c.iter().find(|c| c.domain == "cargo").unwrap();
         assert_eq!(cargo.episodes.len(), 3, "{c:#?}");

@@ -159,6 +159,11 @@ pub struct Episode {
     pub substitute: Option<String>,
     /// The raw program token of the failing command (`pyhton3`): typos are judged on it.
     pub raw_program: String,
+    /// Flaky and the retry literally the failing command again
+    /// ([`crate::learn::intent::literally_same`]): a plain retry, evidence against any fix
+    /// of its class. A flaky episode whose retry differed (an unseen edit, then
+    /// `rustc x.rs && ./x`) is no plain retry.
+    pub plain_retry: bool,
     /// The first unsafe pattern ([`crate::learn::safety`]) in what the session ran between the
     /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
     /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
@@ -468,6 +473,9 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 raw_program: crate::learn::intent::raw_programs(&history[i].cmd)
                     .pop()
                     .unwrap_or_default(),
+                plain_retry: outcome == Outcome::Flaky
+                    && retry_idx
+                        .is_some_and(|k| crate::learn::intent::literally_same(&history[i].cmd, &history[k].cmd)),
                 unsafe_fix,
                 nested: false,
             });
@@ -667,6 +675,17 @@ pub(crate) mod tests {
         assert_eq!(e[0].raw_program, "pyhton3");
         assert_eq!(e[1].outcome, Outcome::Flaky, "{:#?}", e[1]);
         assert!(e[1].steps.is_empty());
+    }
+
+    #[test]
+    fn one_class_across_subcommands() {
+        let nf = "error: could not find `Cargo.toml` in `/w` or any parent directory";
+        let h = vec![
+            rec("a", "cargo build", false, nf),
+            rec("b", "cargo test --lib", false, nf),
+        ];
+        let p = Prepared::new(&h);
+        assert_eq!(p.cluster_key(0), p.cluster_key(1));
     }
 
     #[test]

@@ -70,6 +70,7 @@ pub(crate) fn extractor_candidates(
             unsafe_fix: None,
             recovered_in_cluster: c.recovered_in_cluster,
             fix_keys_in_cluster: c.fix_keys_in_cluster,
+            cleared_plainly: c.cleared_plainly,
             covered: None,
             class_unresolved: c.class_unresolved,
             remedy_known: false,

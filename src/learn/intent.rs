@@ -72,6 +72,29 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
     out
 }
 
+/// Is the retry literally the failing command again? Same words, waiting (`sleep N`)
+/// aside. `rustc main.rs && ./demo` after `rustc main.rs` is not: something was added, and
+/// whatever cleared the failure (an edit the log does not show) was no plain retry.
+pub fn literally_same(fail_cmd: &str, retry_cmd: &str) -> bool {
+    let strip = |c: &str| -> Vec<String> {
+        let words: Vec<String> =
+            shell_words::split(c).unwrap_or_else(|_| c.split_whitespace().map(str::to_string).collect());
+        let mut segs: Vec<Vec<String>> = vec![Vec::new()];
+        for w in words {
+            if matches!(w.as_str(), "&&" | ";") {
+                segs.push(Vec::new());
+            } else if let Some(last) = segs.last_mut() {
+                last.push(w);
+            }
+        }
+        segs.into_iter()
+            .filter(|s| !s.is_empty() && s[0] != "sleep")
+            .map(|s| s.join(" "))
+            .collect()
+    };
+    strip(fail_cmd) == strip(retry_cmd)
+}
+
 /// A name without its version suffix: `python3.11` → `python`.
 fn unversioned(p: &str) -> &str {
     let t = p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -126,6 +149,16 @@ mod tests {
         assert_eq!(edit_distance("pyhton", "python", 2), 1);
         assert_eq!(edit_distance("comit", "commit", 2), 1);
         assert!(edit_distance("make", "cargo", 2) > 2);
+    }
+
+    #[test]
+    fn a_plain_retry_is_literal() {
+        assert!(literally_same("pytest tests/", "sleep 5 && pytest  tests/"));
+        assert!(!literally_same(
+            "rustc main.rs -o demo",
+            "rustc main.rs -o demo && ./demo"
+        ));
+        assert!(!literally_same("python -m unittest", "python3 -m unittest"));
     }
 
     #[test]
