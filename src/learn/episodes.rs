@@ -132,6 +132,8 @@ pub struct FixStep {
     pub domain: String,
     pub action: String,
     pub flags: Vec<String>,
+    /// The programs of its record as typed ([`crate::learn::intent::raw_programs`]).
+    pub raw: Vec<String>,
 }
 
 /// A failure and what followed it.
@@ -159,10 +161,8 @@ pub struct Episode {
     pub substitute: Option<String>,
     /// The raw program token of the failing command (`pyhton3`): typos are judged on it.
     pub raw_program: String,
-    /// Flaky and the retry literally the failing command again
-    /// ([`crate::learn::intent::literally_same`]): a plain retry, evidence against any fix
-    /// of its class. A flaky episode whose retry differed (an unseen edit, then
-    /// `rustc x.rs && ./x`) is no plain retry.
+    /// Flaky, the retry literally the same command ([`crate::learn::intent::literally_same`]):
+    /// evidence against any fix of its class (`rustc x.rs && ./x` after an unseen edit is not).
     pub plain_retry: bool,
     /// The first unsafe pattern ([`crate::learn::safety`]) in what the session ran between the
     /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
@@ -294,8 +294,9 @@ fn mask_value(w: &str) -> String {
     w.to_string()
 }
 
-fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment) -> FixStep {
+fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment, history: &[Record]) -> FixStep {
     FixStep {
+        raw: crate::learn::intent::raw_programs(&history[idx].cmd),
         idx,
         text: seg.text(),
         domain: seg.domain.clone(),
@@ -371,12 +372,12 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             for &b in &between {
                 for s in &prep.norms[b].segments {
                     if !(s.is_read_only() || s.piped || s.domain == d && s.action == a) {
-                        steps.push(step_of(b, s));
+                        steps.push(step_of(b, s, history));
                     }
                 }
             }
             let mut substitute: Option<String> = None;
-            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p]));
+            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
             let (outcome, variant, retry_idx) = match retry {
                 Some((k, _)) if listing.is_some() => {
                     steps.clear();
@@ -385,7 +386,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 Some((k, sp)) => {
                     for s in prep.norms[k].segments.iter().take(sp) {
                         if !s.is_read_only() && !s.piped {
-                            steps.push(step_of(k, s));
+                            steps.push(step_of(k, s, history));
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
