@@ -7,32 +7,7 @@
 use crate::learn::directive::DirectiveAction;
 use crate::learn::episodes::{Episode, Prepared};
 
-/// Edit distance (optimal string alignment) between two short words, capped: anything
-/// beyond `cap` returns `cap + 1`.
-pub(crate) fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len().abs_diff(b.len()) > cap {
-        return cap + 1;
-    }
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()].min(cap + 1)
-}
+pub(crate) use crate::learn::intent::edit_distance;
 
 /// Is a session that moved on after trying steps an *unresolved attempt* (support for the
 /// cluster's pack rule), rather than a failure it resolved itself? Self-resolved (not
@@ -45,14 +20,21 @@ pub(crate) fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[
         return true;
     };
     let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
-    let typo = e.steps.iter().any(|s| {
-        let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
-            return false;
-        };
-        let (fp, sp) = (base(&fail.program), base(&seg.program));
-        let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
-        near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
-    });
+    // Judged on the raw words first: `pyhton3 -m pytest` → `python3 -m pytest` normalises
+    // to `pyhton` → `pytest`, which no longer looks like a typo.
+    let raw_typo = e
+        .steps
+        .iter()
+        .any(|s| s.raw.iter().any(|r| crate::learn::intent::is_typo(&e.raw_program, r)));
+    let typo = raw_typo
+        || e.steps.iter().any(|s| {
+            let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
+                return false;
+            };
+            let (fp, sp) = (base(&fail.program), base(&seg.program));
+            let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
+            near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
+        });
     let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
     !(typo || took_remedy)
 }
@@ -89,4 +71,29 @@ pub(crate) fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment)
     e.steps.iter().any(|s| {
         s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::episodes::{extract, Outcome, WINDOW};
+
+    #[test]
+    fn a_typo_is_judged_on_the_raw_words() {
+        // Normalised, `pyhton3 -m pytest` → `python3 -m pytest` is `pyhton` → `pytest`: no
+        // near spelling, so the typo used to count as an unresolved attempt (support for a
+        // pack rule on one session). On the raw words it is `pyhton3` → `python3`: a typo.
+        let h = vec![
+            rec("a", "pyhton3 -m pytest -q", false, "bash: pyhton3: command not found"),
+            rec("a", "python3 -m pytest -q", true, "3 passed"),
+            rec("b", "ktool --sync", false, "bash: ktool: command not found"),
+            rec("b", "./install-ktool.sh", true, "installed"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e.iter().all(|e| e.outcome == Outcome::MovedOn), "{e:#?}");
+        assert!(!unresolved_attempt(&e[0], &p, &[]), "a typo corrected resolved itself");
+        assert!(unresolved_attempt(&e[1], &p, &[]), "another program is an attempt");
+    }
 }

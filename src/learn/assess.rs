@@ -44,6 +44,16 @@ pub(crate) struct Origin {
     /// (recovered episodes agreeing with the directive, recovered episodes, distinct
     /// working fixes) of the cluster; `None` when not comparable.
     pub(crate) contest: Option<(usize, usize, usize)>,
+    /// Same-class failures that cleared on a plain retry (see [`coincidental`]).
+    pub(crate) cleared_plainly: usize,
+}
+
+/// Necessity: a learned fix is coincidence when the class's failures cleared on a plain
+/// retry about as often as after the fix — the same three-to-one share a contest needs,
+/// counting each plain retry as a competing "fix" (`git gc` between an `index.lock`
+/// failure and a retry that passed, while other sessions passed by just retrying).
+pub(crate) fn coincidental(covered: usize, recovered: usize, cleared_plainly: usize, share: f64) -> bool {
+    cleared_plainly > 0 && (covered as f64) < share * (recovered + cleared_plainly) as f64 - 1e-9
 }
 
 pub(crate) struct Assessment {
@@ -176,6 +186,11 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
         Some("directive_fails")
     } else if contested {
         Some("contested")
+    } else if o.observed_fix
+        && o.contest
+            .is_some_and(|(cov, rec, _)| coincidental(cov, rec, o.cleared_plainly, cfg.contested_share))
+    {
+        Some("coincidental")
     } else if self_resolved {
         Some("self_resolved")
     } else if single_session {
@@ -260,13 +275,18 @@ pub(crate) fn assess_candidate(
         support: support.clone(),
         origin: Origin {
             unsafe_fix: c.unsafe_fix,
-            variant: c.source == DirectiveSource::Variant,
-            observed_fix: matches!(c.source, DirectiveSource::Fix | DirectiveSource::Variant),
+            // A substitution is learned like a variant: the same command, done otherwise.
+            variant: matches!(c.source, DirectiveSource::Variant | DirectiveSource::Substitution),
+            observed_fix: matches!(
+                c.source,
+                DirectiveSource::Fix | DirectiveSource::Variant | DirectiveSource::Substitution
+            ),
             template: matches!(c.source, DirectiveSource::Template | DirectiveSource::Pack),
             pack: c.source == DirectiveSource::Pack,
             contest: c
                 .covered
                 .map(|cov| (cov, c.recovered_in_cluster, c.fix_keys_in_cluster)),
+            cleared_plainly: c.cleared_plainly,
         },
     };
     let a = assess(&subj, history, prep, ix, cfg);

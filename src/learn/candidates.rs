@@ -1,9 +1,11 @@
-//! Candidates: episodes clustered by domain, action and failure signature; one candidate
-//! per (cluster, fix), with a trigger in words and a directive taken from what actually
-//! fixed it.
+//! Candidates: episodes clustered by tool and failure signature (the failure class, not
+//! the subcommand); one candidate per (cluster, fix), with a trigger in words and a
+//! directive taken from what actually fixed it.
 //!
-//! - Cluster key: `domain|action|primary anchor` (or the masked template when the failure
-//!   has no anchor). Paraphrases of one failure share the canonical anchor.
+//! - Cluster key: `domain|primary anchor` (or the masked template when the failure has no
+//!   anchor), [`Prepared::cluster_key`]: `cargo build` and `cargo test` failing alike are
+//!   one class, so recurrence and support add up across them. Paraphrases of one failure
+//!   share the canonical anchor.
 //! - Within a cluster, recovered episodes are grouped by their fix key
 //!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
 //!   ("run `git pull --rebase`, then retry `git push`"). Only a group with at least one
@@ -43,8 +45,10 @@ pub struct Candidate {
     pub cluster: String,
     pub domain: String,
     pub action: String,
-    /// `git push`.
+    /// `git push`; the domain (`cargo`) when the class's failures ran several actions.
     pub label: String,
+    /// Every action the class's failures ran (the matcher treats them as one command).
+    pub actions: Vec<String>,
     pub anchors: Vec<String>,
     pub template: String,
     pub trigger: String,
@@ -61,6 +65,9 @@ pub struct Candidate {
     pub recovered_in_cluster: usize,
     /// Distinct working fixes among them.
     pub fix_keys_in_cluster: usize,
+    /// Same-class failures that cleared on a plain retry (flaky episodes, nothing
+    /// state-changing in between): evidence that the failure passes without any fix.
+    pub cleared_plainly: usize,
     /// How many of the cluster's recovered episodes agree with this directive (`None`: a
     /// template that names no command, not comparable).
     pub covered: Option<usize>,
@@ -147,15 +154,29 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             }
         }
     }
+    let plain = crate::learn::failure_class::plain_retries(episodes, prep);
     let mut out = Vec::new();
     for (cluster, fixes) in clusters {
+        let cleared_plainly = plain.get(&class_of(&cluster, &fixes)).copied().unwrap_or(0);
         let (class_recovered, class_fixes) = &classes[&class_of(&cluster, &fixes)];
         let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
         let e0 = &episodes[any];
         let sig = &prep.sigs[e0.fail_idx];
-        let label = prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default();
         // Anchors: the primary, plus anchors present in at least two thirds of the failures.
         let all: Vec<usize> = fixes.values().flatten().copied().collect();
+        // The class may span subcommands: its label is then the tool, and every action
+        // it ran is "the same command" for the matcher.
+        let mut actions: Vec<String> = all.iter().map(|&ei| episodes[ei].action.clone()).collect();
+        actions.sort();
+        actions.dedup();
+        let label = if actions.len() > 1 {
+            prep.norms[e0.fail_idx]
+                .primary()
+                .map(|s| s.program.clone())
+                .unwrap_or_default()
+        } else {
+            prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default()
+        };
         let mut anchors: Vec<String> = sig.primary().map(|a| vec![a.to_string()]).unwrap_or_default();
         if !anchors.is_empty() {
             for a in sig.anchors.iter().skip(1) {
@@ -229,6 +250,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             domain: e0.domain.clone(),
             action: e0.action.clone(),
             label: label.clone(),
+            actions: actions.clone(),
             anchors: anchors.clone(),
             template: template.clone(),
             trigger: trigger.clone(),
@@ -240,6 +262,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             unsafe_fix: None,
             recovered_in_cluster: recovered.len(),
             fix_keys_in_cluster: fix_keys,
+            cleared_plainly,
             covered: None,
             class_unresolved,
             remedy_known: false,
@@ -254,7 +277,40 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             // The most recent recovered episode of the group gives the concrete command text.
             let last = &episodes[last_ei];
             let retry = quote_cmd(&label);
-            let (directive, source, cmds, act) = if !last.steps.is_empty() {
+            let retry_text = last
+                .retry_idx
+                .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+                .unwrap_or_default();
+            let (directive, source, cmds, act) = if let Some(l) = &last.listing {
+                (
+                    format!(
+                        "list what exists with {}, then run that instead of retrying {retry}",
+                        quote_cmd(&l.text)
+                    ),
+                    DirectiveSource::Substitution,
+                    vec![l.text.clone(), retry_text],
+                    None,
+                )
+            } else if let Some(p) = &last.substitute {
+                (
+                    format!("use {} instead of {}", quote_cmd(p), quote_cmd(&last.raw_program)),
+                    DirectiveSource::Substitution,
+                    vec![retry_text],
+                    None,
+                )
+            } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("without:")) {
+                let dropped: Vec<String> = last
+                    .variant
+                    .iter()
+                    .map(|w| w.trim_start_matches("without:").to_string())
+                    .collect();
+                (
+                    format!("retry {retry} without {}", quote_cmd(&render::quote_words(&dropped))),
+                    DirectiveSource::Variant,
+                    vec![retry_text],
+                    None,
+                )
+            } else if !last.steps.is_empty() {
                 // The gates see the concrete commands; the directive shows the fix as the
                 // group's sessions share it ([`render`]: placeholders where they differ).
                 let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
@@ -419,7 +475,6 @@ pub fn backticked(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::agreement::edit_distance;
     use crate::learn::episodes::tests::rec;
     use crate::learn::episodes::{extract, WINDOW};
 
@@ -543,22 +598,26 @@ mod tests {
     }
 
     #[test]
-    fn failure_class_scopes() {
-        assert_eq!(
-            failure_class("python|x|EADDRINUSE", "python", Some("EADDRINUSE")),
-            "anchor:EADDRINUSE"
-        );
-        assert_eq!(
-            failure_class("git|merge|conflict", "git", Some("conflict")),
-            "domain:git|conflict"
-        );
-        assert_eq!(
-            failure_class("shell|x|permission-denied", "shell", Some("permission-denied")),
-            "cluster:shell|x|permission-denied"
-        );
-        assert_eq!(edit_distance("pyhton", "python", 2), 1);
-        assert_eq!(edit_distance("comit", "commit", 2), 1);
-        assert!(edit_distance("make", "cargo", 2) > 2);
+    fn failures_group_by_tool_and_signature_not_subcommand() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let lc = "error: Your local changes to the following files would be overwritten by checkout:\n\ta.py\nPlease commit your changes or stash them before you switch branches.\nAborting";
+        let mut h = Vec::new();
+        for (s, cmd) in [("a", "cargo build"), ("b", "cargo test"), ("c", "cargo check --all")] {
+            h.push(rec(s, cmd, false, nf));
+            h.push(rec(s, &format!("cd crate && {cmd}"), true, "Finished"));
+        }
+        for (s, cmd) in [("d", "git checkout dev"), ("e", "git switch main")] {
+            h.push(rec(s, cmd, false, lc));
+            h.push(rec(s, "git stash", true, "Saved working directory"));
+            h.push(rec(s, cmd, true, "Switched to branch"));
+        }
+        let c = cands(&h);
+        let cargo = c.iter().find(|c| c.domain == "cargo").unwrap();
+        assert_eq!(cargo.episodes.len(), 3, "{c:#?}");
+        assert_eq!(cargo.label, "cargo", "the class spans subcommands");
+        assert_eq!(cargo.actions, vec!["build", "check", "test"]);
+        let git = c.iter().find(|c| c.domain == "git").unwrap();
+        assert_eq!((git.episodes.len(), git.recovered_in_cluster), (2, 2));
     }
 
     #[test]

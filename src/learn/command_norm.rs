@@ -61,7 +61,7 @@ impl Segment {
             return false;
         }
         // Fetching a page is diagnosis too (and outside content: never a fix to copy).
-        if self.domain == "http" {
+        if self.domain == "http" || crate::learn::inspection::is_inspection(&self.action, &self.words) {
             return true;
         }
         if matches!(
@@ -466,7 +466,12 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
         let mut first_word: Option<&String> = None;
         while let Some(w) = rest.next() {
             if w.starts_with('-') {
-                if program == "git" && (w == "-C" || w == "-c") || program == "make" && (w == "-C" || w == "-f") {
+                // A flag's value is no subcommand: `git -C dir`, `make -f x`, and the
+                // directory wrappers of any tool (`npm --prefix web run build`).
+                if program == "git" && w == "-c"
+                    || program == "make" && w == "-f"
+                    || crate::learn::inspection::dir_flag(w) == Some(true)
+                {
                     rest.next();
                 }
                 continue;

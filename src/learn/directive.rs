@@ -6,8 +6,11 @@
 pub enum DirectiveSource {
     /// Steps that ran between the failure and a successful retry.
     Fix,
-    /// Flags the successful retry added.
+    /// Flags the successful retry added (or dropped, or the directory it ran in).
     Variant,
+    /// The intent achieved another way: another program (`python` → `python3`), or
+    /// another action of the program found by a listing step (`make help` → `make check`).
+    Substitution,
     /// The follow-up of a session that moved on (not proven by a retry).
     Proposed,
     /// The generic fallback for unresolved failures ("do not retry unchanged"): no fix
@@ -25,6 +28,7 @@ impl DirectiveSource {
         match self {
             DirectiveSource::Fix => "fix",
             DirectiveSource::Variant => "variant",
+            DirectiveSource::Substitution => "substitution",
             DirectiveSource::Proposed => "proposed",
             DirectiveSource::Template => "template",
             DirectiveSource::Pack => "pack",

@@ -97,14 +97,18 @@ impl Prepared {
         &idxs[(pos + 1).min(end)..end]
     }
 
-    /// Cluster key of a failure record: domain, action and primary anchor (or the
-    /// masked template when it has no anchor).
+    /// Cluster key of a failure record: its failure class — the tool (domain) and the
+    /// failure signature (primary anchor, or the masked template when it has no anchor),
+    /// not the subcommand. `cargo build`, `cargo test` and `cargo check` failing with the
+    /// same "could not find `Cargo.toml`" are one class (before, four one-session
+    /// clusters, each below the recurrence minimum); so are `git status`/`log`/`pull`
+    /// outside a repository and `git checkout`/`git switch` over local changes.
     pub fn cluster_key(&self, i: usize) -> String {
         let n = &self.norms[i];
         let s = &self.sigs[i];
         match s.primary() {
-            Some(a) => format!("{}|{}|{}", n.domain(), n.action(), a),
-            None => format!("{}|{}|tpl:{}", n.domain(), n.action(), s.template.to_lowercase()),
+            Some(a) => format!("{}|{}", n.domain(), a),
+            None => format!("{}|tpl:{}", n.domain(), s.template.to_lowercase()),
         }
     }
 }
@@ -128,6 +132,8 @@ pub struct FixStep {
     pub domain: String,
     pub action: String,
     pub flags: Vec<String>,
+    /// The programs of its record as typed ([`crate::learn::intent::raw_programs`]).
+    pub raw: Vec<String>,
 }
 
 /// A failure and what followed it.
@@ -146,6 +152,18 @@ pub struct Episode {
     pub variant: Vec<String>,
     /// The successful retry (Recovered / Flaky).
     pub retry_idx: Option<usize>,
+    /// Recovered by a substitute after a listing step: the listing step (`make help`,
+    /// `npm run`); the retry is then another action of the same program
+    /// ([`crate::learn::inspection::is_listing`]).
+    pub listing: Option<FixStep>,
+    /// Recovered by running the same command with another program, judged on raw words
+    /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
+    pub substitute: Option<String>,
+    /// The raw program token of the failing command (`pyhton3`): typos are judged on it.
+    pub raw_program: String,
+    /// Flaky, the retry literally the same command ([`crate::learn::intent::literally_same`]):
+    /// evidence against any fix of its class (`rustc x.rs && ./x` after an unseen edit is not).
+    pub plain_retry: bool,
     /// The first unsafe pattern ([`crate::learn::safety`]) in what the session ran between the
     /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
     /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
@@ -171,6 +189,12 @@ impl Episode {
     /// The key of the fix, masked so that `-m 512m` and `-m 1g` are the same fix:
     /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
     pub fn fix_key(&self) -> String {
+        if let Some(l) = &self.listing {
+            return format!("substitute:{} {}", l.domain, l.action);
+        }
+        if let Some(p) = &self.substitute {
+            return format!("substitution:{p}");
+        }
         if !self.steps.is_empty() {
             let parts: Vec<String> = self
                 .steps
@@ -189,19 +213,24 @@ impl Episode {
         if !self.variant.is_empty() {
             // Changed positional arguments (other versions, other files) are one kind of
             // fix; added flags are keyed by the flags themselves.
-            let mut v: Vec<String> = self
-                .variant
-                .iter()
-                .map(|w| {
-                    if w.starts_with('-') || is_env_assignment(w) {
-                        mask_value(w)
-                    } else if w.starts_with("cd ") {
+            // Every way of running it in another directory (`cd X &&`, `-C X`,
+            // `--prefix X`, `--manifest-path X/Cargo.toml`) is one fix: `cd <v>`.
+            let mut v: Vec<String> = Vec::new();
+            let mut words = self.variant.iter();
+            while let Some(w) = words.next() {
+                v.push(match crate::learn::inspection::dir_flag(w) {
+                    Some(takes_value) => {
+                        if takes_value {
+                            words.next();
+                        }
                         "cd <v>".into()
-                    } else {
-                        "<args>".into()
                     }
-                })
-                .collect();
+                    None if w.starts_with("without:") => w.clone(),
+                    None if w.starts_with('-') || is_env_assignment(w) => mask_value(w),
+                    None if w.starts_with("cd ") => "cd <v>".into(),
+                    None => "<args>".into(),
+                });
+            }
             v.sort();
             v.dedup();
             return format!("variant:{}", v.join(" "));
@@ -237,8 +266,9 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
                 i += 2;
                 continue;
             }
-            let segment_start =
-                i == 0 || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env") || is_env_assignment(words[i - 1]);
+            let segment_start = i == 0
+                || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env" | "export")
+                || is_env_assignment(words[i - 1]);
             if segment_start && is_env_assignment(w) {
                 out.push(w.to_string());
             }
@@ -264,8 +294,9 @@ fn mask_value(w: &str) -> String {
     w.to_string()
 }
 
-fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment) -> FixStep {
+fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment, history: &[Record]) -> FixStep {
     FixStep {
+        raw: crate::learn::intent::raw_programs(&history[idx].cmd),
         idx,
         text: seg.text(),
         domain: seg.domain.clone(),
@@ -290,6 +321,15 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut attempts = vec![i];
             let mut between: Vec<usize> = Vec::new();
             let mut retry: Option<(usize, usize)> = None;
+            // A listing step of the failing program seen since the failure (record,
+            // segment): after it, another action of that program succeeding is the
+            // intent achieved by a substitute.
+            let mut listed: Option<(usize, usize)> = None;
+            let mut via_listing: Option<(usize, usize)> = None;
+            let changed = |b: &[usize]| {
+                b.iter()
+                    .any(|&x| prep.norms[x].segments.iter().any(|s| !(s.is_read_only() || s.piped)))
+            };
             for &k in prep.after(i, window) {
                 let nk = &prep.norms[k];
                 match nk.find(&d, &a) {
@@ -301,7 +341,30 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         attempts.push(k);
                         absorbed.insert(k);
                     }
-                    None if history[k].ok => between.push(k),
+                    None if history[k].ok => {
+                        let same_prog = |s: &crate::learn::command_norm::Segment| s.program == seg.program;
+                        if let Some(l) = listed {
+                            let sub = nk.segments.iter().position(|s| {
+                                same_prog(s)
+                                    && !s.piped
+                                    && !s.is_read_only()
+                                    && crate::learn::inspection::may_substitute(&a, &s.action)
+                            });
+                            if let (Some(sp), false) = (sub, changed(&between)) {
+                                via_listing = Some(l);
+                                retry = Some((k, sp));
+                                break;
+                            }
+                        }
+                        if listed.is_none() {
+                            listed = nk
+                                .segments
+                                .iter()
+                                .position(|s| same_prog(s) && crate::learn::inspection::is_listing(&s.action, &s.words))
+                                .map(|p| (k, p));
+                        }
+                        between.push(k)
+                    }
                     None => {}
                 }
             }
@@ -309,15 +372,21 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             for &b in &between {
                 for s in &prep.norms[b].segments {
                     if !(s.is_read_only() || s.piped || s.domain == d && s.action == a) {
-                        steps.push(step_of(b, s));
+                        steps.push(step_of(b, s, history));
                     }
                 }
             }
+            let mut substitute: Option<String> = None;
+            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
             let (outcome, variant, retry_idx) = match retry {
+                Some((k, _)) if listing.is_some() => {
+                    steps.clear();
+                    (Outcome::Recovered, Vec::new(), Some(k))
+                }
                 Some((k, sp)) => {
                     for s in prep.norms[k].segments.iter().take(sp) {
                         if !s.is_read_only() && !s.piped {
-                            steps.push(step_of(k, s));
+                            steps.push(step_of(k, s, history));
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
@@ -331,11 +400,28 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     } else {
                         Vec::new()
                     };
+                    let removed: Vec<String> = fail_words
+                        .iter()
+                        .filter(|w| w.starts_with('-') && !retry_words.contains(w))
+                        .map(|w| format!("without:{w}"))
+                        .collect();
+                    let same = steps.is_empty() && added.is_empty() && context.is_empty();
+                    substitute = (steps.is_empty() && context.is_empty())
+                        .then(|| crate::learn::intent::substituted(&history[i].cmd, &history[k].cmd))
+                        .flatten();
                     if !context.is_empty() {
                         // The same command in another context (`PYTHONPATH=src …`,
                         // `cd web && …`): the context is the fix.
                         (Outcome::Recovered, context, Some(k))
-                    } else if steps.is_empty() && added.is_empty() {
+                    } else if substitute.is_some() {
+                        // Another program for the same intent (`python` → `python3`).
+                        (Outcome::Recovered, Vec::new(), Some(k))
+                    } else if same && !removed.is_empty() {
+                        // A flag dropped (`cargo fmt --check` → `cargo fmt`): not the
+                        // same command, so not a flaky retry.
+                        (Outcome::Recovered, removed, Some(k))
+                    } else if same {
+                        // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))
                     } else if steps.is_empty() {
                         (Outcome::Recovered, added, Some(k))
@@ -383,6 +469,14 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 steps,
                 variant,
                 retry_idx,
+                listing,
+                substitute,
+                raw_program: crate::learn::intent::raw_programs(&history[i].cmd)
+                    .pop()
+                    .unwrap_or_default(),
+                plain_retry: outcome == Outcome::Flaky
+                    && retry_idx
+                        .is_some_and(|k| crate::learn::intent::literally_same(&history[i].cmd, &history[k].cmd)),
                 unsafe_fix,
                 nested: false,
             });
@@ -515,6 +609,84 @@ pub(crate) mod tests {
         assert_eq!(e[1].outcome, Outcome::MovedOn);
         assert_eq!(e[1].fix_key(), "steps:python install");
         assert_eq!(e[2].outcome, Outcome::Unresolved);
+    }
+
+    #[test]
+    fn recovery_by_intent() {
+        let fail = |s: &str, c: &str, t: &str| rec(s, c, false, t);
+        let h = vec![
+            // Other flags / arguments.
+            fail("a", "cargo test --lib", "error: could not find `Cargo.toml`"),
+            rec("a", "cargo test --manifest-path crates/core/Cargo.toml", true, "ok"),
+            // Wrappers: `-C`, `--prefix`, `cd X &&`, `PYTHONPATH=.`.
+            fail("b", "make test", "make: *** No rule to make target 'test'.  Stop."),
+            rec("b", "make -C sub test", true, "ok"),
+            fail("c", "npm run build", "npm error enoent Could not read package.json"),
+            rec("c", "npm --prefix web run build", true, "built"),
+            fail("d", "npm run build", "npm error enoent Could not read package.json"),
+            rec("d", "cd web && npm run build", true, "built"),
+            fail("e", "python3 -m app", "ModuleNotFoundError: No module named 'app'"),
+            rec("e", "export PYTHONPATH=. && python3 -m app", true, "ok"),
+            // A program substituted, under `-m` (both normalise to `unittest`).
+            fail("f", "python -m unittest", "bash: python: command not found"),
+            rec("f", "python3 -m unittest", true, "OK"),
+            // A substitute after a listing step.
+            fail("g", "make test", "make: *** No rule to make target 'test'.  Stop."),
+            rec("g", "make help", true, "targets: check build"),
+            rec("g", "make check", true, "ok"),
+            // A flag dropped is not an unchanged retry.
+            fail("h", "cargo fmt --check", "Diff in src/lib.rs"),
+            rec("h", "cargo fmt", true, ""),
+        ];
+        let e = eps(&h);
+        let key = |s: &str| {
+            let ep = e.iter().find(|x| h[x.fail_idx].session == s).unwrap();
+            assert_eq!(ep.outcome, Outcome::Recovered, "{s}: {ep:#?}");
+            ep.fix_key()
+        };
+        assert_eq!(key("a"), "variant:cd <v>");
+        for s in ["b", "c", "d"] {
+            assert_eq!(key(s), "variant:cd <v>", "every directory wrapper is one fix");
+        }
+        assert_eq!(key("e"), "variant:PYTHONPATH=<v>");
+        assert_eq!(key("f"), "substitution:python3");
+        assert_eq!(key("g"), "substitute:make help");
+        assert_eq!(key("h"), "variant:without:--check");
+    }
+
+    #[test]
+    fn typos_and_flaky_are_judged_on_raw_words() {
+        let h = vec![
+            // A typo corrected is no substitution (and no recovery of `pyhton`).
+            rec("a", "pyhton3 app.py", false, "bash: pyhton3: command not found"),
+            rec("a", "python3 app.py", true, "ok"),
+            // Inspection in between (`git fsck`) changes nothing: the retry is flaky.
+            rec(
+                "b",
+                "git commit -m x",
+                false,
+                "fatal: Unable to create '.git/index.lock': File exists.",
+            ),
+            rec("b", "git fsck", true, "Checking object directories"),
+            rec("b", "git commit -m x", true, "[main 1] x"),
+        ];
+        let e = eps(&h);
+        assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+        assert!(e[0].substitute.is_none());
+        assert_eq!(e[0].raw_program, "pyhton3");
+        assert_eq!(e[1].outcome, Outcome::Flaky, "{:#?}", e[1]);
+        assert!(e[1].steps.is_empty());
+    }
+
+    #[test]
+    fn one_class_across_subcommands() {
+        let nf = "error: could not find `Cargo.toml` in `/w` or any parent directory";
+        let h = vec![
+            rec("a", "cargo build", false, nf),
+            rec("b", "cargo test --lib", false, nf),
+        ];
+        let p = Prepared::new(&h);
+        assert_eq!(p.cluster_key(0), p.cluster_key(1));
     }
 
     #[test]

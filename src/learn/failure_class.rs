@@ -4,6 +4,9 @@
 //! a port in use is one problem whichever program met it — and the anchor alone is too
 //! wide — `conflict` in `git merge` and in `pip install` are two problems.
 
+use crate::learn::episodes::{Episode, Prepared};
+use std::collections::HashMap;
+
 /// Anchors that name something wrong with the failing program itself (it is missing, not
 /// executable, its path does not exist): their failure class is the cluster (that
 /// program), not the anchor across programs — `ktool: command not found` fixed by an
@@ -24,5 +27,40 @@ pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> Strin
         Some(a) if ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
         Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("domain:{domain}|{a}"),
         _ => format!("cluster:{cluster}"),
+    }
+}
+
+/// Necessity: per failure class, how many failures cleared on a plain retry (literally
+/// unchanged, nothing state-changing between; not nested in another recovery). They count
+/// against every learned fix of the class: the `index.lock` that was simply released.
+pub fn plain_retries(episodes: &[Episode], prep: &Prepared) -> HashMap<String, usize> {
+    let mut plain: HashMap<String, usize> = HashMap::new();
+    for e in episodes.iter().filter(|e| e.plain_retry && !e.nested) {
+        let cluster = prep.cluster_key(e.fail_idx);
+        *plain
+            .entry(failure_class(&cluster, &e.domain, prep.sigs[e.fail_idx].primary()))
+            .or_default() += 1;
+    }
+    plain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_class_scopes() {
+        assert_eq!(
+            failure_class("python|x|EADDRINUSE", "python", Some("EADDRINUSE")),
+            "anchor:EADDRINUSE"
+        );
+        assert_eq!(
+            failure_class("git|merge|conflict", "git", Some("conflict")),
+            "domain:git|conflict"
+        );
+        assert_eq!(
+            failure_class("shell|x|permission-denied", "shell", Some("permission-denied")),
+            "cluster:shell|x|permission-denied"
+        );
     }
 }

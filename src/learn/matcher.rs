@@ -1,44 +1,39 @@
-//! The offline lexical matcher: how strongly a rule's trigger applies to an evidence record.
+//! The offline lexical matcher: how strongly a rule's trigger applies to an evidence record. Deterministic, no
+//! model, microseconds per pair (`rule-learning.md` §3.4).
 //!
-//! Deterministic, no model, microseconds per pair (`rule-learning.md` §3.4).
+//! **Text → terms.** Lower-case; split on anything not alphanumeric (so `non-fast-forward` → `non fast
+//! forward` instead of SQuAD's `nonfastforward`); variable parts are masked first
+//! ([`crate::learn::signature`]), so numbers, paths, hashes and quoted names never count; a stop-list drops
+//! function words; a light suffix stemmer folds `rejected/rejects/rejecting` → `reject`. A record's terms are
+//! its command label (`git push`) plus its masked error lines.
 //!
-//! **Text → terms.** Lower-case; split on anything not alphanumeric (so
-//! `non-fast-forward` → `non fast forward` instead of SQuAD's `nonfastforward`); variable
-//! parts are masked first ([`crate::learn::signature`]), so numbers, paths, hashes and quoted names
-//! never count; a stop-list drops function words; a light suffix stemmer folds
-//! `rejected/rejects/rejecting` → `reject`. A record's terms are its command label
-//! (`git push`) plus its masked error lines.
+//! **Score** in [0, 1]: `0.4·lexical + 0.4·anchor + 0.2·command`, where
+//! - *lexical* is the IDF-weighted F2 (recall-weighted) overlap of the trigger's terms with the record's: IDF
+//!   comes from the history itself ([`Idf`]), so `git` in a git-heavy log weighs almost nothing and `rebase`
+//!   a lot;
+//! - *anchor* is 1 when the trigger's primary anchor (error code, class, canonical phrase) is among the
+//!   record's anchors, else 0.6 × the share of trigger anchors found;
+//! - *command* is 1 for the same domain and action (or another action of its class), 0.6 for the same domain.
 //!
-//! **Score** in [0, 1]:
-//! `0.4·lexical + 0.4·anchor + 0.2·command`, where
-//! - *lexical* is the IDF-weighted F2 (recall-weighted) overlap of the trigger's terms with
-//!   the record's: IDF comes from the history itself ([`Idf`]), so `git` in a git-heavy
-//!   log weighs almost nothing and `rebase` a lot;
-//! - *anchor* is 1 when the trigger's primary anchor (error code, class, canonical phrase)
-//!   is among the record's anchors, else 0.6 × the share of trigger anchors found;
-//! - *command* is 1 for the same domain and action, 0.6 for the same domain only, else 0.
+//! **Anchors must agree**: when the trigger has anchors and the record shares none, the score is capped at
+//! [`NO_ANCHOR_CAP`] (0.30), below any sane threshold. That single rule is what keeps a successful `git
+//! status` from ever "breaking" a `git push` rule: the CauterRule failure mode of seed 000, where one shared
+//! token made a success count as broken.
 //!
-//! **Anchors must agree**: when the trigger has anchors and the record shares none, the
-//! score is capped at [`NO_ANCHOR_CAP`] (0.30), below any sane threshold. That single rule
-//! is what keeps a successful `git status` from ever "breaking" a `git push` rule: the
-//! CauterRule failure mode of seed 000, where one shared token made a success count as broken.
-//!
-//! **Defaults: threshold 0.45, margin 0.10** (so *broken* needs ≥ 0.55 and the near-miss
-//! band is [0.45, 0.55)). Calibration (test `matcher::tests::calibration_sweep`, 24
-//! labelled trigger/record pairs written from real git/python/npm/docker/cargo outputs,
-//! 12 should-match — rewordings, other names, paraphrases such as "behind its remote
-//! counterpart" — and 12 should-not: same-tool successes, same-tool different errors
-//! (E0425 vs E0432, E404 vs ERESOLVE, auth failure vs non-fast-forward), cross-domain
-//! look-alikes): every threshold in [0.31, 0.51] separates all 24 pairs (precision 1.0,
-//! recall 1.0). The negatives top out at the 0.30 anchor cap; the weakest positive is a
-//! cross-domain one (`python` trigger vs a `python -m pytest` record, 0.514); the weakest
-//! same-domain positive scores 0.616. 0.45 leaves room on both sides, and every
-//! same-domain positive also clears 0.55 (threshold + margin): "broken" is reachable only
-//! by a success that looks like the failure as strongly as a real recurrence does.
+//! **Defaults: threshold 0.45, margin 0.10** (so *broken* needs ≥ 0.55 and the near-miss band is [0.45,
+//! 0.55)). Calibration (test `matcher::tests::calibration_sweep`, 24 labelled trigger/record pairs written
+//! from real git/python/npm/docker/cargo outputs, 12 should-match — rewordings, other names, paraphrases such
+//! as "behind its remote counterpart" — and 12 should-not: same-tool successes, same-tool different errors
+//! (E0425 vs E0432, E404 vs ERESOLVE, auth failure vs non-fast-forward), cross-domain look-alikes): every
+//! threshold in [0.31, 0.51] separates all 24 pairs (precision 1.0, recall 1.0). The negatives top out at the
+//! 0.30 anchor cap; the weakest positive is a cross-domain one (`python` trigger vs a `python -m pytest`
+//! record, 0.514); the weakest same-domain positive scores 0.616. 0.45 leaves room on both sides, and every
+//! same-domain positive also clears 0.55 (threshold + margin): "broken" is reachable only by a success that
+//! looks like the failure as strongly as a real recurrence does.
 
 use crate::learn::command_norm::CmdNorm;
 use crate::learn::signature::Signature;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Default match threshold (calibrated, see the module documentation).
 pub const DEFAULT_THRESHOLD: f64 = 0.45;
@@ -223,7 +218,19 @@ pub struct TriggerSpec {
     pub domain: String,
     pub action: String,
     pub anchors: Vec<String>,
+    /// Other actions of the trigger's failure class (`cargo test`, `cargo check` beside
+    /// `cargo build`): the same command to the matcher.
+    pub actions: Vec<String>,
     pub terms: Vec<u32>,
+    /// Terms of the failure's own text, not of the command label: an anchorless trigger must
+    /// share one with a record to score above [`NO_ANCHOR_CAP`] (else every working `git
+    /// push` matched on the label alone and filled the near-miss band).
+    pub failure_terms: Vec<u32>,
+}
+
+/// The failure-text terms of a trigger: its terms minus those of the command label.
+pub fn failure_terms(terms: &[u32], label_terms: &[u32]) -> Vec<u32> {
+    terms.iter().copied().filter(|t| !label_terms.contains(t)).collect()
 }
 
 fn weighted_sum(ids: &[u32], idf: &Idf) -> f64 {
@@ -262,7 +269,8 @@ pub fn lexical(t: &[u32], r: &[u32], idf: &Idf) -> f64 {
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     let lex = lexical(&t.terms, &r.terms, idf);
-    let command = if r.actions.iter().any(|(d, a)| *d == t.domain && *a == t.action) {
+    let same_cmd = |(d, a): &(String, String)| *d == t.domain && (*a == t.action || t.actions.contains(a));
+    let command = if r.actions.iter().any(same_cmd) {
         1.0
     } else if r.actions.iter().any(|(d, _)| *d == t.domain) {
         0.6
@@ -270,7 +278,14 @@ pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
         0.0
     };
     if t.anchors.is_empty() {
-        return (0.7 * lex + 0.3 * command).clamp(0.0, 1.0);
+        // No anchor to agree on: the failure text stands in for it (a record sharing none
+        // of it is only "the same command", never a near-miss).
+        let cap = if overlap(&t.failure_terms, &r.terms, idf) > 0.0 {
+            1.0
+        } else {
+            NO_ANCHOR_CAP
+        };
+        return (0.7 * lex + 0.3 * command).clamp(0.0, cap);
     }
     let shared = t.anchors.iter().filter(|a| r.anchors.contains(a)).count();
     if shared == 0 {
@@ -296,20 +311,16 @@ pub fn spec_from_text(trigger: &str, domain: &str, vocab: &mut Vocab) -> Trigger
         (domain.to_string(), String::new())
     };
     let masked = crate::learn::signature::mask_line(trigger);
+    let terms = vocab.query(&masked);
+    let label = vocab.query(&format!("{cmd} {d} {a}"));
     TriggerSpec {
         domain: d,
         action: a,
         anchors: crate::learn::signature::anchors(trigger),
-        terms: vocab.query(&masked),
+        actions: Vec::new(),
+        failure_terms: failure_terms(&terms, &label),
+        terms,
     }
-}
-
-/// Set of distinct anchors (helper for callers that index by anchor).
-pub fn anchor_set(views: &[RecordView]) -> HashSet<&str> {
-    views
-        .iter()
-        .flat_map(|v| v.anchors.iter().map(String::as_str))
-        .collect()
 }
 
 #[cfg(test)]
@@ -559,11 +570,15 @@ mod tests {
                 .unwrap_or_default(),
             s.template
         );
+        let terms = vocab.query(&text);
+        let label = vocab.query(&n.label());
         TriggerSpec {
             domain: n.domain().to_string(),
             action: n.action().to_string(),
             anchors: s.anchors.clone(),
-            terms: vocab.query(&text),
+            actions: Vec::new(),
+            failure_terms: failure_terms(&terms, &label),
+            terms,
         }
     }
 
@@ -633,6 +648,31 @@ mod tests {
         let idf = vocab.idf();
         // Identical words but no shared anchor: capped.
         assert!(score(&spec, &v, &idf) <= NO_ANCHOR_CAP);
+    }
+
+    #[test]
+    fn anchorless_trigger_needs_a_failure_text_term() {
+        let (cmd, tail) = (
+            "git push origin main",
+            "remote: upload-pack: quota exceeded for this mirror",
+        );
+        let mut vocab = Vocab::default();
+        let n = normalize(cmd);
+        let fail_s = signature(tail);
+        let ok_s = signature("To ../remote.git\n   1a2b3c4..5d6e7f8  main -> main");
+        let t = vocab.add_doc(&record_text(&n, &fail_s));
+        let again = RecordView::new(&n, &fail_s, t, false);
+        let t = vocab.add_doc(&record_text(&n, &ok_s));
+        let success = RecordView::new(&n, &ok_s, t, true);
+        let spec = spec_for(&mut vocab, cmd, tail);
+        let idf = vocab.idf();
+        // The same failure again shares its text: a match; a plain successful push shares
+        // only the label: below the near-miss band; a trigger with no failure text: never.
+        assert!(score(&spec, &again, &idf) >= DEFAULT_THRESHOLD + DEFAULT_MARGIN);
+        assert!(score(&spec, &success, &idf) <= NO_ANCHOR_CAP);
+        let mut bare = spec;
+        bare.failure_terms.clear();
+        assert!(score(&bare, &again, &idf) <= NO_ANCHOR_CAP);
     }
 
     #[test]

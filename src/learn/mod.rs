@@ -3,7 +3,8 @@
 //! Owns the whole pipeline, offline and deterministic: command normalisation
 //! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
-//! classes fixes contest in ([`failure_class`]), how a fix is rendered as shell
+//! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
+//! ([`intent`]), listings and inspections ([`inspection`]), how a fix is rendered as shell
 //! ([`render`]), the matcher ([`matcher`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
@@ -26,6 +27,8 @@ pub mod directive_evidence;
 pub mod episodes;
 pub mod extractor;
 pub mod failure_class;
+pub mod inspection;
+pub mod intent;
 pub mod matcher;
 pub mod origin_trust;
 pub mod outcome;

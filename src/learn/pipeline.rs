@@ -71,8 +71,14 @@
 //!   observed fix and its failure text has ≥ `generic_min_terms` terms (then it needs the
 //!   unanchored recurrence above); an anchorless template is always generic.
 //!
+//! - *Coincidental* (`coincidental`): a learned fix whose class's failures also cleared
+//!   on a plain retry (literally unchanged, nothing state-changing between) needs the
+//!   same three-to-one share over the class's recoveries *and* those plain retries; a
+//!   directive whose step only looks (`fsck`, `help`, `list`, `status`) is no fix at all
+//!   (inspection steps are never fix steps, [`crate::learn::inspection`]).
+//!
 //! Reason precedence: `blocked_by_trust`, `blocked_by_safety`, `generic`,
-//! `directive_fails`, `contested`, `self_resolved`, then the replay reasons (`no_signal`,
+//! `directive_fails`, `contested`, `coincidental`, `self_resolved`, then the replay reasons (`no_signal`,
 //! `blocked_by_broken`, `blocked_by_near_miss`), then `min_sample` (accepted but below the
 //! promotion bound), else `pass`.
 
@@ -83,7 +89,7 @@ use crate::learn::candidates::backticked;
 use crate::learn::config::*;
 use crate::learn::episodes::{self, Episode, Outcome, Prepared};
 use crate::learn::extractor::extractor_candidates;
-use crate::learn::matcher::{spec_from_text, TriggerSpec};
+use crate::learn::matcher::{self, spec_from_text, TriggerSpec};
 use crate::learn::outcome::*;
 use crate::learn::rule_replay::Index;
 use crate::learn::rules::Rule;
@@ -109,11 +115,15 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
     let mut learned: Vec<Learned> = cands
         .iter()
         .map(|c| {
+            let terms = vocab.query(&format!("{} {}", c.trigger, c.template));
+            let label = vocab.query(&format!("{} {} {}", c.label, c.domain, c.action));
             let spec = TriggerSpec {
                 domain: c.domain.clone(),
                 action: c.action.clone(),
                 anchors: c.anchors.clone(),
-                terms: vocab.query(&format!("{} {}", c.trigger, c.template)),
+                actions: c.actions.clone(),
+                failure_terms: matcher::failure_terms(&terms, &label),
+                terms,
             };
             assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg)
         })
@@ -174,6 +184,8 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
                 spec.terms.append(&mut t);
                 spec.terms.sort_unstable();
                 spec.terms.dedup();
+                let label = vocab.query(&format!("{} {}", spec.domain, spec.action));
+                spec.failure_terms = matcher::failure_terms(&spec.terms, &label);
             }
             let cmds = if r.directive_cmds.is_empty() {
                 backticked(&r.directive)
@@ -595,6 +607,52 @@ mod tests {
             "{:#?}",
             out.candidates
         );
+    }
+
+    const LOCK: &str = "fatal: Unable to create '/w/.git/index.lock': File exists.\n\nAnother git process seems to be running in this repository";
+
+    /// `n` sessions `{prefix}{i}`: `git commit` fails on the lock, `between` runs, the
+    /// retry passes.
+    fn lock_sessions(n: usize, prefix: &str, between: &str) -> Vec<Record> {
+        (0..n)
+            .flat_map(|i| {
+                let s = format!("{prefix}{i}");
+                [
+                    rec(&s, "git commit -m wip", false, LOCK),
+                    rec(&s, between, true, "ok"),
+                    rec(&s, "git commit -m wip", true, "[main 1a2b] wip"),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn plain_retries_count_against_a_fix() {
+        // Alone, three sessions that ran `git gc` before the retry would make a rule …
+        let gc = lock_sessions(3, "gc", "git gc --prune=now");
+        let out = run_pipeline(&gc, &learned_only());
+        assert_eq!(find(&out, "git gc").rule.accepted, Some(true), "{:#?}", out.candidates);
+        // … but the same failure cleared on a plain retry in three other sessions: `git
+        // gc` was coincidence (the lock was simply released).
+        let mut h = gc;
+        h.extend(lock_sessions(3, "plain", "git status"));
+        let out = run_pipeline(&h, &learned_only());
+        let r = &find(&out, "git gc").rule;
+        assert_eq!((r.reason.as_str(), r.accepted), ("coincidental", Some(false)), "{r:#?}");
+    }
+
+    #[test]
+    fn an_inspection_step_is_not_a_fix() {
+        // `git fsck` between the lock failure and the retry only looked: no fix directive.
+        let h = lock_sessions(4, "f", "git fsck");
+        let out = run_pipeline(&h, &learned_only());
+        assert!(
+            out.candidates.iter().all(|l| !l.rule.directive.contains("fsck")),
+            "{:#?}",
+            out.candidates
+        );
+        assert!(out.candidates.iter().all(|l| l.rule.accepted != Some(true)));
+        assert_eq!(out.flaky, 4);
     }
 
     #[test]

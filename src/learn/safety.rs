@@ -17,7 +17,8 @@ const PATTERNS: &[(&str, &str)] = &[
     ("force_flag", r"(?:^|\s)--force\b"),
     (
         "no_verify",
-        r"--no-verify\b|\bskip (?:the )?(?:pre-commit|commit) hooks?\b",
+        // `git commit -n` is `--no-verify` spelt short (alone or bundled, `-nm`).
+        r"--no-verify\b|\bskip (?:the )?(?:pre-commit|commit) hooks?\b|\bgit\s+commit\b[^\n|;&]*\s-[a-z]*n[a-z]*\b",
     ),
     (
         "rm_rf",
@@ -107,6 +108,8 @@ mod tests {
             ("force_push", "git push origin +main"),
             ("force_flag", "npm cache clean --force"),
             ("no_verify", "git commit -m x --no-verify"),
+            ("no_verify", "git commit -n -m x"),
+            ("no_verify", "git commit -nm x"),
             ("rm_rf", "rm -rf /tmp/lock"),
             ("rm_rf", "rm -fr build"),
             ("chmod_777", "chmod 777 script.sh"),
@@ -155,6 +158,8 @@ mod tests {
             "run `terraform init -migrate-state`",
             "resolve the conflicting hunks and complete the merge",
             "run `pytest tests/test_api.py -x` to see the first failing assertion",
+            "git commit -m 'note -- a b'",
+            "git commit --amend --no-edit",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }
