@@ -626,7 +626,9 @@ fn project_dir_and_scope_follow_the_cli_convention() {
 
     let s = Sandbox::new();
     let mut c = s.install();
-    c.args(["--scope", "local", "--project"]).arg(s.project()).current_dir(s.root());
+    c.args(["--scope", "local", "--project"])
+        .arg(s.project())
+        .current_dir(s.root());
     c.assert().success();
     assert!(s.project().join(".claude/settings.local.json").is_file());
     assert!(!s.project().join(".claude/settings.json").exists());
@@ -638,7 +640,12 @@ fn project_dir_and_scope_follow_the_cli_convention() {
     assert!(s.project().join(".claude/settings.local.json").is_file());
 
     let s = Sandbox::new();
-    let out = s.install().arg("--project").arg(s.root().join("nope")).output().unwrap();
+    let out = s
+        .install()
+        .arg("--project")
+        .arg(s.root().join("nope"))
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(stderr_of(&out).contains("not a directory"), "{}", stderr_of(&out));
 }
