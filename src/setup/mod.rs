@@ -1,7 +1,7 @@
 //! **Set-up**: putting fable on a machine and into a project.
 //!
 //! Owns the hook registrations ([`registrations`], from `hooks/hooks.json`), merging
-//! them into Claude Code's settings ([`settings`]), the installer ([`install`]), how it names
+//! them into Claude Code's settings ([`settings`]), the installer ([`install`], its scope flags in [`scope`]), how it names
 //! the binaries ([`portable`]) and the version rules it follows ([`claude_version`]), what it remembers of each install
 //! ([`install_state`]), the uninstaller ([`uninstall`], with [`purge`]), `fable init`
 //! ([`init`]), `fable doctor` ([`doctor`], probing hooks with [`doctor_probe`]) and this
@@ -18,6 +18,7 @@ pub mod install_state;
 pub mod portable;
 pub mod purge;
 pub mod registrations;
+pub mod scope;
 pub mod settings;
 pub mod settings_diff;
 pub mod skill;
