@@ -175,17 +175,14 @@ fn class_corpora_combined_gate() {
     run_gate(&root, CLASS_FLOORS);
 }
 
-/// Each class rejection corpus alone with `classes-pool`. Left out: `classes-coincidence`,
-/// which alone accepts one rule with the current learner — "`python` fails with
-/// ModuleNotFoundError → retry `python` with `-c 'import sys; print(sys.path)'`"
-/// (`variant`), from the 4 generated-module sessions whose inspection step happened to be
-/// that `python3 -c` before the module appeared out of band: an inspection read as a
-/// fix (issue 12, necessity). In the combined history the PYTHONPATH sessions contest it.
-/// Put it back when the learner stops accepting it.
+/// Each class rejection corpus alone with `classes-pool`, `classes-coincidence` included:
+/// before the necessity change (issue 12 item 6) it accepted "`python` fails with
+/// ModuleNotFoundError → retry with `-c 'import sys; print(sys.path)'`", an inspection read
+/// as a fix; inspections are no fix steps now and it accepts nothing.
 #[test]
 fn class_rejection_corpora_alone_with_pool() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora-classes");
-    rejection_alone_with_pool(&root, &root.join("classes-pool"), &["classes-coincidence"]);
+    rejection_alone_with_pool(&root, &root.join("classes-pool"), &[]);
 }
 
 fn rejection_alone_with_pool(root: &Path, pool: &Path, known_false_accept: &[&str]) {
