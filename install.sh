@@ -8,7 +8,7 @@ usage() {
     cat <<'EOF'
 Usage: ./install.sh [--prefix DIR] [--uninstall] [FABLE INSTALL OPTIONS...]
 
-Builds the release binaries (cargo build --release), installs every fable binary
+Builds the release binaries (scripts/release-build.sh: static on glibc Linux), installs every fable binary
 into DIR (default: $PREFIX, else ~/.local/bin), then runs `DIR/fable install`
 with the remaining options, for example:
 
@@ -101,9 +101,10 @@ for a in ${args[@]+"${args[@]}"}; do
     [ "$a" = "--dry-run" ] && dry_run=1
 done
 if [ "$dry_run" -eq 1 ]; then
-    echo "install.sh: dry run: would build ${#bins[@]} binaries (cargo build --release) and copy them into $prefix"
-    release="${CARGO_TARGET_DIR:-$here/target}/release"
-    for candidate in "$prefix/fable" "$release/fable"; do
+    echo "install.sh: dry run: would build ${#bins[@]} binaries (scripts/release-build.sh) and copy them into $prefix"
+    target_dir="${CARGO_TARGET_DIR:-$here/target}"
+    host="$(rustc -vV 2>/dev/null | sed -n 's/^host: //p' || true)"
+    for candidate in "$prefix/fable" "$target_dir/$host/release/fable" "$target_dir/release/fable"; do
         if [ -x "$candidate" ]; then
             exec "$candidate" install --bin-dir "$prefix" ${args[@]+"${args[@]}"}
         fi
@@ -113,16 +114,11 @@ if [ "$dry_run" -eq 1 ]; then
 fi
 
 command -v cargo >/dev/null 2>&1 || die "cargo not found; install Rust (https://rustup.rs) and run install.sh again"
-build=(cargo build --release --manifest-path "$here/Cargo.toml")
-[ -f "$here/Cargo.lock" ] && build+=(--locked)
-echo "install.sh: ${build[*]}"
-"${build[@]}"
-
-release="${CARGO_TARGET_DIR:-$here/target}/release"
-case "$release" in
-    /*) ;;
-    *) release="$here/$release" ;;
-esac
+# scripts/release-build.sh links the hooks statically on a glibc Linux host (a hook starts
+# about 0.4 ms faster: no dynamic loader) and prints the folder holding the binaries.
+echo "install.sh: bash scripts/release-build.sh"
+release="$(bash "$here/scripts/release-build.sh")" || die "the release build failed (see above)"
+[ -n "$release" ] || die "the release build did not say where the binaries are"
 mkdir -p "$prefix"
 for name in "${bins[@]}"; do
     [ -x "$release/$name" ] || die "$release/$name was not built"

@@ -111,7 +111,11 @@ pub fn update_streak<R>(fable_dir: &Path, sid: &str, f: impl FnOnce(&mut StreakS
     let mut state: StreakState = serde_json::from_str(&text).unwrap_or_default();
     let out = f(&mut state);
     let body = serde_json::to_string(&state).map_err(|e| Error::msg(e.to_string()))?;
-    crate::fable_dir::replace_atomically(&path, body.as_bytes(), false)?;
+    // Most calls are a success with no streak running: nothing changed, so nothing is
+    // written (a rename is the most expensive step of this hook).
+    if body != text {
+        crate::fable_dir::replace_atomically(&path, body.as_bytes(), false)?;
+    }
     drop(lock_file);
     Ok(out)
 }

@@ -1059,11 +1059,17 @@ fn fake_cargo(s: &Sandbox) -> (PathBuf, PathBuf) {
         &cargo,
         format!(
             r#"#!/bin/sh
-echo "cargo $*" >> '{log}'
-mkdir -p "$CARGO_TARGET_DIR/release"
+echo "cargo $* RUSTFLAGS=$RUSTFLAGS" >> '{log}'
+out="$CARGO_TARGET_DIR/release"
+prev=""
+for a in "$@"; do
+  [ "$prev" = "--target" ] && out="$CARGO_TARGET_DIR/$a/release"
+  prev="$a"
+done
+mkdir -p "$out"
 for b in fable fable-evidence fable-log-guard fable-fail-streak fable-close-guard fable-spawn-guard fable-inject fable-learn; do
-  printf '#!/bin/sh\necho "%s $*" >> "{log}"\n' "$b" > "$CARGO_TARGET_DIR/release/$b"
-  chmod 755 "$CARGO_TARGET_DIR/release/$b"
+  printf '#!/bin/sh\necho "%s $*" >> "{log}"\n' "$b" > "$out/$b"
+  chmod 755 "$out/$b"
 done
 "#,
             log = log.display()
@@ -1084,7 +1090,9 @@ fn install_sh(s: &Sandbox, tools: &Path, target: &Path) -> std::process::Command
         .env_remove("CLAUDE_CONFIG_DIR")
         .env("PATH", format!("{}:/usr/bin:/bin", tools.display()))
         .env("CARGO_TARGET_DIR", target)
-        .env_remove("PREFIX");
+        .env_remove("PREFIX")
+        .env_remove("CC")
+        .env_remove("RUSTFLAGS");
     c
 }
 
@@ -1182,6 +1190,55 @@ fn install_sh_builds_copies_and_registers() {
     assert!(log.contains("fable uninstall --local\n"), "{log}");
     for b in ["fable"].iter().chain(HOOK_BINARIES.iter()) {
         assert!(!prefix.join(b).exists(), "{b} left behind");
+    }
+}
+
+/// On a glibc Linux host with a static libc, install.sh builds through
+/// scripts/release-build.sh with `+crt-static` for the host target (no dynamic loader at
+/// every hook start) and installs from target/<host>/release; without libc.a it falls back
+/// to a plain dynamic build and says so.
+#[test]
+fn install_sh_links_statically_where_glibc_allows() {
+    let s = Sandbox::new();
+    let (tools, target) = fake_cargo(&s);
+    let libc_a = s.root().join("libc.a");
+    for (name, body) in [
+        ("rustc", "echo 'host: x86_64-unknown-linux-gnu'".to_string()),
+        ("cc", format!("echo '{}'", libc_a.display())),
+    ] {
+        let p = tools.join(name);
+        fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    // No libc.a yet: dynamic, into target/release.
+    let prefix = s.root().join("dyn");
+    let out = install_sh(&s, &tools, &target)
+        .arg("--prefix")
+        .arg(&prefix)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("no static libc"), "{}", stderr_of(&out));
+    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    assert!(!log.contains("crt-static"), "{log}");
+    assert!(prefix.join("fable-evidence").is_file());
+    // With libc.a: static, for the host target, installed from target/<host>/release.
+    fs::write(&libc_a, b"").unwrap();
+    fs::remove_dir_all(&target).unwrap();
+    let prefix = s.root().join("static");
+    let out = install_sh(&s, &tools, &target)
+        .arg("--prefix")
+        .arg(&prefix)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    let build = log.lines().filter(|l| l.starts_with("cargo build")).last().unwrap();
+    assert!(build.contains("--target x86_64-unknown-linux-gnu"), "{build}");
+    assert!(build.contains("-C target-feature=+crt-static"), "{build}");
+    assert!(!target.join("release").exists(), "built the dynamic set too");
+    for b in ["fable"].iter().chain(HOOK_BINARIES.iter()) {
+        assert!(prefix.join(b).is_file(), "{b} not installed from target/<host>/release");
     }
 }
 
