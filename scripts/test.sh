@@ -49,6 +49,12 @@ if [ -n "$(find "$empty_home" -mindepth 1 -print -quit)" ]; then
 fi
 echo "HOME left untouched: the suite ran with HOME=$empty_home and it is still empty"
 
+echo "== release binaries as installed (scripts/release-build.sh: static on glibc Linux), smoke test"
+# The suite above drives the debug build; the installed artifact is a different link
+# (static), so it gets its own check on the paths every session takes.
+release_dir="$(bash scripts/release-build.sh)"
+bash scripts/smoke_release.sh "$release_dir"
+
 echo "== corpus format check"
 python3 scripts/check_corpora.py tests/corpora
 python3 scripts/check_corpora.py tests/corpora-classes --min-per-class 4
