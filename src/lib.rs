@@ -29,6 +29,7 @@ pub mod project;
 pub mod project_arg;
 pub mod runner;
 pub mod session_state;
+pub mod state_file;
 
 // The subsystems, lowest first.
 pub mod cli;

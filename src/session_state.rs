@@ -100,21 +100,20 @@ pub fn update_streak<R>(fable_dir: &Path, sid: &str, f: impl FnOnce(&mut StreakS
     if let Some(dir) = path.parent() {
         crate::fable_dir::ensure_dir(dir).at(dir)?;
     }
-    // A lock file of its own, because the state is replaced by rename (a SIGKILL between
-    // truncate and rewrite used to reset the streak): the lock must outlive the inode.
+    // A lock file of its own, because the state is replaced by unlink + rename
+    // ([`crate::state_file`]; a SIGKILL between truncate and rewrite used to reset the
+    // streak): the lock must outlive the inode.
     let lock_path = path.with_extension("lock");
     let lock_file = crate::fable_dir::open_lock(&lock_path).at(&lock_path)?;
     lock(&lock_file, &lock_path)?;
-    let text = crate::fable_dir::read_string(&path, crate::fable_dir::Kind::State)
-        .at(&path)?
-        .unwrap_or_default();
+    let text = crate::state_file::read(&path).at(&path)?.unwrap_or_default();
     let mut state: StreakState = serde_json::from_str(&text).unwrap_or_default();
     let out = f(&mut state);
     let body = serde_json::to_string(&state).map_err(|e| Error::msg(e.to_string()))?;
     // Most calls are a success with no streak running: nothing changed, so nothing is
     // written (a rename is the most expensive step of this hook).
     if body != text {
-        crate::fable_dir::replace_atomically(&path, body.as_bytes(), false)?;
+        crate::state_file::replace(&path, body.as_bytes())?;
     }
     drop(lock_file);
     Ok(out)
@@ -133,8 +132,8 @@ pub fn latest_streak(fable_dir: &Path) -> Option<(String, StreakState)> {
             Some((t, sid, e.path()))
         })
         .max_by_key(|(t, _, _)| *t)?;
-    let text = crate::fable_dir::read(&newest.2, crate::fable_dir::Kind::State).ok()??;
-    let state = serde_json::from_slice(&text).ok()?;
+    let text = crate::state_file::read(&newest.2).ok()??;
+    let state = serde_json::from_str(&text).ok()?;
     Some((newest.1, state))
 }
 

@@ -1233,7 +1233,7 @@ fn install_sh_links_statically_where_glibc_allows() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
     let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
-    let build = log.lines().filter(|l| l.starts_with("cargo build")).last().unwrap();
+    let build = log.lines().rfind(|l| l.starts_with("cargo build")).unwrap();
     assert!(build.contains("--target x86_64-unknown-linux-gnu"), "{build}");
     assert!(build.contains("-C target-feature=+crt-static"), "{build}");
     assert!(!target.join("release").exists(), "built the dynamic set too");
