@@ -94,7 +94,10 @@ fn promoted_rule_reaches_session_start_and_the_matching_failure() {
     std::fs::create_dir_all(proj.join(".fable")).unwrap();
     std::fs::write(proj.join(".fable/LEDGER.md"), "# Ledger\n").unwrap();
     let log: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(proj.join(".fable/evidence.jsonl"), log).unwrap();
+    // Brought in as a user vouches for a log (`fable evidence import --seal`, in the
+    // session's environment below): only records sealed on this machine may stand behind
+    // a promoted rule, so a hand-written `evidence.jsonl` would teach nothing shown.
+    std::fs::write(proj.join("history.jsonl"), log).unwrap();
     let fable = bin_dir().join("fable");
     let mut s = Session::new("learning");
     let dest = s.project_path().to_path_buf();
@@ -107,8 +110,8 @@ fn promoted_rule_reaches_session_start_and_the_matching_failure() {
     assert!(status.success());
     s = s
         .pre(&format!(
-            "{} rules extract --json > .fable/extract.json",
-            sh_quote(&fable)
+            "{f} evidence import --seal history.jsonl > /dev/null && {f} rules extract --json > .fable/extract.json",
+            f = sh_quote(&fable)
         ))
         .bash("git push origin main")
         .text("Pushed? Stopping here.");

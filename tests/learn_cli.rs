@@ -14,8 +14,20 @@ fn rec(session: &str, i: usize, cmd: &str, ok: bool, tail: &str) -> String {
 }
 
 /// Five sessions of a rejected push fixed by `git pull --rebase`, one with an unrelated
-/// `git status`, plus a malformed line (skipped, never fatal).
+/// `git status`, plus a malformed line (skipped, never fatal). The records are brought in
+/// the way a user vouches for a log: `fable evidence import --seal` (only records this
+/// machine sealed may stand behind a promoted rule).
 fn project(poisoned: bool) -> tempfile::TempDir {
+    let d = hand_written(poisoned);
+    let fable_dir = d.path().join(".fable");
+    std::fs::rename(fable_dir.join("evidence.jsonl"), d.path().join("history.jsonl")).unwrap();
+    fable(d.path(), &["evidence", "import", "--seal", "history.jsonl", "--json"]);
+    d
+}
+
+/// The same history written straight into `.fable/evidence.jsonl`, as a cloned repository
+/// could commit it: no record is sealed by this machine.
+fn hand_written(poisoned: bool) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     let fable = d.path().join(".fable");
     std::fs::create_dir_all(&fable).unwrap();
@@ -94,6 +106,37 @@ fn assert_pinned(rules: &Value) {
         assert!(r["precision"].is_null() || r["precision"].is_number());
         assert!(r["wilson"].is_null() || r["wilson"].as_array().map(|a| a.len()) == Some(2));
     }
+}
+
+/// A committed, hand-written history teaches the learner nothing it may show: the same
+/// sessions that promote `git pull --rebase` once sealed here promote nothing unsealed,
+/// and the rule says why (its evidence is untrusted).
+#[test]
+fn unsealed_history_never_promotes_a_rule() {
+    let d = hand_written(false);
+    let extracted = fable(d.path(), &["rules", "extract", "--json"]);
+    let rules = extracted.as_array().unwrap();
+    let rebase: Vec<&Value> = rules
+        .iter()
+        .filter(|r| r["directive"].as_str().unwrap_or("").contains("pull --rebase"))
+        .collect();
+    assert!(!rebase.is_empty(), "the learner still sees the history: {extracted:#}");
+    for r in &rebase {
+        assert_ne!(r["status"], "promoted", "{r}");
+        assert_eq!(r["trust"], "untrusted", "{r}");
+    }
+    assert!(rules.iter().all(|r| r["status"] != "promoted"), "{extracted:#}");
+    // The same records, vouched for with --seal: promoted.
+    let d = project(false);
+    let extracted = fable(d.path(), &["rules", "extract", "--json"]);
+    assert!(
+        extracted
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["status"] == "promoted" && r["directive"].as_str().unwrap_or("").contains("pull --rebase")),
+        "{extracted:#}"
+    );
 }
 
 #[test]

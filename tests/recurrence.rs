@@ -99,13 +99,20 @@ fn write_corpus(dir: &Path, h: &[(String, Vec<Value>)]) {
     std::fs::write(dir.join("trajectories.jsonl"), lines.join("\n") + "\n").unwrap();
 }
 
+/// A project whose log holds `h`, sealed on this machine as a user vouching for it would
+/// (`fable evidence import --seal`): unsealed records never stand behind a promoted rule.
 fn write_project(h: &[(String, Vec<Value>)]) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
-    let fable = d.path().join(".fable");
-    std::fs::create_dir_all(&fable).unwrap();
-    let lines: Vec<String> = h.iter().flat_map(|(_, r)| r.iter().map(|v| v.to_string())).collect();
-    std::fs::write(fable.join("evidence.jsonl"), lines.join("\n") + "\n").unwrap();
+    std::fs::create_dir_all(d.path().join(".fable")).unwrap();
+    append_sealed(d.path(), h);
     d
+}
+
+fn append_sealed(dir: &Path, h: &[(String, Vec<Value>)]) {
+    let lines: Vec<String> = h.iter().flat_map(|(_, r)| r.iter().map(|v| v.to_string())).collect();
+    let file = dir.join("history.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    fable(dir, &["evidence", "import", "--seal", "history.jsonl", "--json"]);
 }
 
 fn fable(dir: &Path, args: &[&str]) -> Value {
@@ -224,8 +231,8 @@ fn live_mode_splits_at_promotion_and_apply_retires() {
             "{rules:#}"
         );
         // Then the late sessions happen, with the rule in effect.
-        let all: Vec<String> = h.iter().flat_map(|(_, r)| r.iter().map(|v| v.to_string())).collect();
-        std::fs::write(p.path().join(".fable/evidence.jsonl"), all.join("\n") + "\n").unwrap();
+        let late_sessions: Vec<(String, Vec<Value>)> = h.iter().skip(4).cloned().collect();
+        append_sealed(p.path(), &late_sessions);
         let rep = fable(p.path(), &["rules", "recurrence", "--json"]);
         assert_eq!(rep["mode"], "live");
         for r in git_rules(&rep) {

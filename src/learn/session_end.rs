@@ -18,10 +18,33 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The project's whole evidence history (every generation, oldest first).
+///
+/// A record this user's hook did not seal for this project (hand-written, committed by a
+/// stranger's clone, copied from another machine, imported without `--seal`) is marked
+/// `trust: untrusted`: the learner still sees it, but a rule standing on it is blocked by
+/// the trust gate, so a repository cannot write a standing rule — an instruction the
+/// agent will be shown — with records it made up. Without a key on this machine nothing
+/// verifies, and nothing is shown anyway (promotions are sealed with that key).
 pub fn load_history(project: &Project) -> Result<Vec<Record>> {
-    let j = Journal::new(&project.fable_dir, Rotation::from_lookup(|k| std::env::var(k).ok()));
-    // Edit records say when a file changed; learning reads commands and their outcomes.
-    Ok(j.read_all()?.records.into_iter().filter(|r| r.file.is_none()).collect())
+    let get = |k: &str| std::env::var(k).ok();
+    let j = Journal::new(&project.fable_dir, Rotation::from_lookup(get));
+    let sealer = crate::evidence::seal::Sealer::existing(get, &project.fable_dir);
+    let scope = j.scope();
+    let mut out = Vec::new();
+    j.each_line(|_, _, line| {
+        let Ok(mut r) = serde_json::from_slice::<Record>(line) else {
+            return;
+        };
+        // Edit records say when a file changed; learning reads commands and their outcomes.
+        if r.file.is_some() {
+            return;
+        }
+        if !sealer.as_ref().is_some_and(|s| s.key.verify(&scope, line).is_some()) {
+            r.trust = Some("untrusted".into());
+        }
+        out.push(r);
+    })?;
+    Ok(out)
 }
 
 /// Merges a pipeline outcome into the store. Returns (new ids, promoted ids).
