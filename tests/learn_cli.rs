@@ -269,6 +269,34 @@ fn pack_export_import_and_claude_md() {
     assert_eq!(rep["agents_md"]["changed"], true);
 }
 
+/// A repository's CLAUDE.md is untrusted: a committed link to the user's shell start-up
+/// is refused by name and the target keeps every byte; a link to /dev/zero is refused, not
+/// read; nothing is created in their place.
+#[test]
+fn claude_md_export_never_writes_through_a_committed_link() {
+    let d = project(false);
+    fable(d.path(), &["rules", "extract", "--json"]);
+    let outside = tempfile::tempdir().unwrap();
+    let bashrc = outside.path().join(".bashrc");
+    std::fs::write(&bashrc, "export PATH=$PATH\n").unwrap();
+    for target in [bashrc.as_path(), Path::new("/dev/zero")] {
+        let md = d.path().join("CLAUDE.md");
+        let _ = std::fs::remove_file(&md);
+        std::os::unix::fs::symlink(target, &md).unwrap();
+        let out = isolated::cmd("fable", &d.path().join(".home"))
+            .current_dir(d.path())
+            .args(["rules", "export", "--claude-md", "CLAUDE.md"])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "export through a link to {target:?} succeeded");
+        assert!(err.contains("symbolic link") && err.contains("CLAUDE.md"), "{err}");
+        assert!(std::fs::symlink_metadata(&md).unwrap().file_type().is_symlink());
+    }
+    assert_eq!(std::fs::read_to_string(&bashrc).unwrap(), "export PATH=$PATH\n");
+}
+
 #[test]
 fn extract_with_fake_extractor_and_corpus() {
     let d = project(false);

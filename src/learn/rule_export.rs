@@ -10,7 +10,7 @@
 //! exactly that span (idempotent), and text outside the markers is never touched.
 
 use crate::error::{Error, Result};
-use crate::learn::rules::{write_atomic, Rule};
+use crate::learn::rules::Rule;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -155,17 +155,21 @@ pub fn upsert_section(existing: &str, section: &str) -> String {
 }
 
 /// Writes the managed section into a Markdown file. Returns true when the file changed.
+///
+/// The file usually sits in a repository, so it is untrusted like `.fable/`: a committed
+/// `CLAUDE.md -> ~/.bashrc` must not get rule text appended to the user's shell start-up,
+/// and a `CLAUDE.md -> /dev/zero` must not hang the export. So it goes through the one
+/// door: a link or non-regular file is refused by name, the read is capped at 1 MiB, and
+/// the write replaces the file (never writes through a link).
 pub fn write_managed(path: &Path, rules: &[Rule]) -> Result<bool> {
-    let existing = match std::fs::read_to_string(path) {
-        Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(Error::io(path, e)),
-    };
+    let existing = crate::fable_dir::read_string(path, crate::fable_dir::Kind::Document)
+        .map_err(|e| Error::io(path, e))?
+        .unwrap_or_default();
     let next = upsert_section(&existing, &managed_section(rules));
     if next == existing {
         return Ok(false);
     }
-    write_atomic(path, next.as_bytes())?;
+    crate::fable_dir::replace_atomically(path, next.as_bytes(), true)?;
     Ok(true)
 }
 
