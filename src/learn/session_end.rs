@@ -39,7 +39,7 @@ pub fn load_history(project: &Project) -> Result<Vec<Record>> {
         if r.file.is_some() {
             return;
         }
-        if !sealer.as_ref().is_some_and(|s| s.key.verify(&scope, line).is_some()) {
+        if sealer.as_ref().is_none_or(|s| s.key.verify(&scope, line).is_none()) {
             r.trust = Some("untrusted".into());
         }
         out.push(r);
