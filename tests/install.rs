@@ -1210,29 +1210,26 @@ fn install_sh_links_statically_where_glibc_allows() {
         fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
         fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
     }
+    let install_into = |prefix: &Path| {
+        let out = install_sh(&s, &tools, &target)
+            .arg("--prefix")
+            .arg(prefix)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        (out, fs::read_to_string(s.root().join("fable.log")).unwrap())
+    };
     // No libc.a yet: dynamic, into target/release.
     let prefix = s.root().join("dyn");
-    let out = install_sh(&s, &tools, &target)
-        .arg("--prefix")
-        .arg(&prefix)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    let (out, log) = install_into(&prefix);
     assert!(stderr_of(&out).contains("no static libc"), "{}", stderr_of(&out));
-    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
     assert!(!log.contains("crt-static"), "{log}");
     assert!(prefix.join("fable-evidence").is_file());
     // With libc.a: static, for the host target, installed from target/<host>/release.
     fs::write(&libc_a, b"").unwrap();
     fs::remove_dir_all(&target).unwrap();
     let prefix = s.root().join("static");
-    let out = install_sh(&s, &tools, &target)
-        .arg("--prefix")
-        .arg(&prefix)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr_of(&out));
-    let log = fs::read_to_string(s.root().join("fable.log")).unwrap();
+    let (_, log) = install_into(&prefix);
     let build = log.lines().rfind(|l| l.starts_with("cargo build")).unwrap();
     assert!(build.contains("--target x86_64-unknown-linux-gnu"), "{build}");
     assert!(build.contains("-C target-feature=+crt-static"), "{build}");
