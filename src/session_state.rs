@@ -157,6 +157,12 @@ pub fn model_dir(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
 pub fn save_model(dir: &Path, sid: &str, model: &str) -> Result<()> {
     mkdir_private(dir)?;
     let path = dir.join(sid);
+    // Resumed, cleared and compacted sessions start again with the model they had: then
+    // nothing is written (a rename over an existing file is the costliest step of
+    // SessionStart on ext4, which flushes the new file's data before the rename).
+    if load_model(dir, sid).as_deref() == Some(model) {
+        return Ok(());
+    }
     // A cache: atomic, private, but not worth an fsync on the SessionStart hot path.
     crate::atomic_file::write(&path, model.as_bytes(), crate::atomic_file::Perms::Private, false)?;
     let now = SystemTime::now();
