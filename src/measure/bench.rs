@@ -157,6 +157,17 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
                 "anchors": [format!("E{k:04}")]})
         })
         .collect();
+    // Sealed as the learner seals its own promotions: unsealed rules are shown to no one,
+    // so without the seal SessionStart and failures would measure the cheap path of
+    // parsing 200 rules and showing none of them.
+    let mut rules: Vec<crate::learn::rules::Rule> =
+        serde_json::from_value(Value::Array(rules)).map_err(|e| Error::msg(e.to_string()))?;
+    if let Some(sealer) = journal.sealer() {
+        let scope = crate::learn::rule_seal::scope(&fable);
+        for r in &mut rules {
+            crate::learn::rule_seal::seal(r, &sealer.key, &scope);
+        }
+    }
     let p = fable.join("rules.json");
     std::fs::write(&p, serde_json::to_string_pretty(&rules).unwrap_or_default()).at(&p)?;
     Ok(())
