@@ -105,10 +105,10 @@ impl Segment {
         }
         let a = self.action.split(' ').next().unwrap_or("");
         match self.domain.as_str() {
-            "git" => matches!(
-                a,
-                "status" | "log" | "diff" | "show" | "branch" | "remote" | "ls-files" | "blame"
-            ),
+            "git" => {
+                matches!(a, "status" | "log" | "diff" | "show" | "ls-files" | "blame")
+                    || crate::learn::inspection::git_lists_refs(&self.action, &self.words)
+            }
             "kubectl" => matches!(a, "get" | "describe" | "logs" | "explain" | "top"),
             "docker" => {
                 matches!(a, "ps" | "inspect" | "logs" | "images" | "version" | "info")
@@ -491,6 +491,11 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
                 }
             }
         }
+        // One canonical spelling per action: bare `git stash` (flags only, `git stash -u`)
+        // is `git stash push` (git's own definition), so the two spellings are one fix.
+        if program == "git" && action == "stash" {
+            action = "stash push".to_string();
+        }
         if program == "make" && action.is_empty() {
             action = "all".to_string();
         }
@@ -652,6 +657,18 @@ mod tests {
             let _ = normalize(s);
         }
         assert_eq!(normalize("").domain(), "");
+    }
+
+    #[test]
+    fn canonical_spellings() {
+        assert_eq!(da("git stash"), ("git".into(), "stash push".into()));
+        assert_eq!(da("git stash push -m wip"), ("git".into(), "stash push".into()));
+        assert_eq!(da("git stash pop"), ("git".into(), "stash pop".into()));
+        assert!(!normalize("git branch --set-upstream-to=origin/x")
+            .primary()
+            .unwrap()
+            .is_read_only());
+        assert!(normalize("git branch -a").primary().unwrap().is_read_only());
     }
 
     #[test]

@@ -21,6 +21,8 @@ use crate::evidence::Record;
 use crate::learn::command_norm::{normalize, CmdNorm};
 use crate::learn::matcher::{record_text, Idf, RecordView, Vocab};
 use crate::learn::origin_trust::{classify, Trust};
+pub use crate::learn::retry_context::context_added;
+use crate::learn::retry_context::is_env_assignment;
 use crate::learn::signature::{signature, Signature};
 use std::collections::{HashMap, HashSet};
 
@@ -239,47 +241,6 @@ impl Episode {
     }
 }
 
-/// `NAME=value` (an environment assignment word).
-fn is_env_assignment(w: &str) -> bool {
-    match w.split_once('=') {
-        Some((k, _)) => {
-            !k.is_empty()
-                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !k.starts_with(|c: char| c.is_ascii_digit())
-        }
-        None => false,
-    }
-}
-
-/// The context a retry added to the failing command line, which normalisation sets
-/// aside as housekeeping: environment assignments (`PYTHONPATH=src`) and directory
-/// changes (`cd web`), each as one word, when the failing line did not have them.
-pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
-    let ctx = |cmd: &str| -> Vec<String> {
-        let words: Vec<&str> = cmd.split_whitespace().collect();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < words.len() {
-            let w = words[i].trim_matches(|c| c == '(' || c == ')' || c == ';');
-            if w == "cd" && i + 1 < words.len() {
-                out.push(format!("cd {}", words[i + 1].trim_end_matches(';')));
-                i += 2;
-                continue;
-            }
-            let segment_start = i == 0
-                || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env" | "export")
-                || is_env_assignment(words[i - 1]);
-            if segment_start && is_env_assignment(w) {
-                out.push(w.to_string());
-            }
-            i += 1;
-        }
-        out
-    };
-    let before = ctx(fail);
-    ctx(retry).into_iter().filter(|w| !before.contains(w)).collect()
-}
-
 /// `-m=512m` → `-m=<v>`, `512m` → `<v>`; flags without values unchanged.
 fn mask_value(w: &str) -> String {
     if let Some((k, _)) = w.split_once('=') {
@@ -402,7 +363,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     };
                     let removed: Vec<String> = fail_words
                         .iter()
-                        .filter(|w| w.starts_with('-') && !retry_words.contains(w))
+                        .filter(|w| w.starts_with('-') && *w != "--" && !retry_words.contains(w))
                         .map(|w| format!("without:{w}"))
                         .collect();
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
@@ -637,6 +598,8 @@ pub(crate) mod tests {
             // A flag dropped is not an unchanged retry.
             fail("h", "cargo fmt --check", "Diff in src/lib.rs"),
             rec("h", "cargo fmt", true, ""),
+            fail("i", "cargo fmt -- --check", "Diff in src/lib.rs"),
+            rec("i", "cargo fmt", true, ""),
         ];
         let e = eps(&h);
         let key = |s: &str| {
@@ -652,6 +615,7 @@ pub(crate) mod tests {
         assert_eq!(key("f"), "substitution:python3");
         assert_eq!(key("g"), "substitute:make help");
         assert_eq!(key("h"), "variant:without:--check");
+        assert_eq!(key("i"), "variant:without:--check", "`--` is no flag dropped");
     }
 
     #[test]

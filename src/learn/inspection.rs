@@ -70,6 +70,38 @@ pub fn is_inspection(action: &str, words: &[String]) -> bool {
         || words.iter().skip(1).any(|w| w == "--version")
 }
 
+/// `git branch` / `git remote` only look when they list: `git branch -a`, `git remote -v`,
+/// `git remote show origin`. With a name or a changing flag they change the repository
+/// (`git branch --set-upstream-to=origin/x`, `git remote set-url origin …`): a fix step,
+/// never diagnosis — read as diagnosis, the retry after them looked like a plain retry.
+pub fn git_lists_refs(action: &str, words: &[String]) -> bool {
+    let mut rest = words.iter().skip(2).map(String::as_str);
+    match action {
+        "branch" => rest.all(|w| {
+            matches!(
+                w,
+                "-a" | "--all"
+                    | "-r"
+                    | "--remotes"
+                    | "-v"
+                    | "-vv"
+                    | "--verbose"
+                    | "-l"
+                    | "--list"
+                    | "--show-current"
+                    | "--merged"
+                    | "--no-merged"
+                    | "--contains"
+                    | "--no-color"
+                    | "--color"
+            )
+        }),
+        "remote" => rest.all(|w| matches!(w, "-v" | "--verbose")),
+        "remote show" | "remote get-url" => true,
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +135,21 @@ mod tests {
         assert!(may_substitute("run start", "run build:prod"));
         assert!(may_substitute("test", "check"));
         assert!(!may_substitute("commit", "config user.email"));
+    }
+
+    #[test]
+    fn git_branch_and_remote_only_look_when_they_list() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert!(git_lists_refs("branch", &w("git branch -a")));
+        assert!(git_lists_refs("branch", &w("git branch")));
+        assert!(git_lists_refs("remote", &w("git remote -v")));
+        assert!(git_lists_refs("remote show", &w("git remote show origin")));
+        assert!(!git_lists_refs("branch", &w("git branch --set-upstream-to=origin/x")));
+        assert!(!git_lists_refs("branch", &w("git branch -D old")));
+        assert!(!git_lists_refs(
+            "remote set-url",
+            &w("git remote set-url origin ~/r.git")
+        ));
+        assert!(!git_lists_refs("remote add", &w("git remote add up ~/r.git")));
     }
 }

@@ -5,7 +5,7 @@
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
 //! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
 //! ([`intent`]), listings and inspections ([`inspection`]), how a fix is rendered as shell
-//! ([`render`]), the matcher ([`matcher`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
+//! ([`render`]), the context a retry added ([`retry_context`]), the matcher ([`matcher`]) and its terms ([`terms`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
 //! ([`config`]), external extractors ([`extractor`]), the rule store and packs
@@ -34,6 +34,7 @@ pub mod origin_trust;
 pub mod outcome;
 pub mod pipeline;
 pub mod render;
+pub mod retry_context;
 pub mod rule_export;
 pub mod rule_replay;
 pub mod rule_seal;
@@ -43,6 +44,7 @@ pub mod safety;
 pub mod session_end;
 pub mod signature;
 pub mod standing;
+pub mod terms;
 pub mod wilson;
 
 // The pipeline's entry points and types, as callers name them: `crate::learn::run_pipeline`.
