@@ -27,9 +27,8 @@
 //!   or an extractor merge ([`dedup`]).
 
 use crate::evidence::head_chars;
-use crate::learn::agreement::{agrees, seg_agrees, unresolved_attempt};
+use crate::learn::agreement::{agrees, influenced, seg_agrees, unresolved_attempt};
 use crate::learn::episodes::{Episode, Outcome, Prepared};
-use crate::learn::render;
 
 pub use crate::learn::failure_class::{failure_class, ENVIRONMENT_ANCHORS, PROGRAM_SCOPED_ANCHORS};
 use crate::learn::signature::describe_anchor;
@@ -145,10 +144,10 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             // Only allowed fixes contest: a fix the safety gate blocks (force-push,
             // `chmod 777`) is its own blocked candidate, and one poisoned session must
             // not make the safe fix "contested".
-            for &ei in eps
-                .iter()
-                .filter(|&&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
-            {
+            for &ei in eps.iter().filter(|&&ei| {
+                let e = &episodes[ei];
+                e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !influenced(e, prep)
+            }) {
                 entry.0.push(ei);
                 *entry.1.entry(key.clone()).or_default() += 1;
             }
@@ -220,6 +219,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 let e = &episodes[ei];
                 !e.nested
                     && e.unsafe_fix.is_none()
+                    && !influenced(e, prep)
                     && (e.outcome == Outcome::Unresolved
                         || e.outcome == Outcome::MovedOn
                             && !e.steps.is_empty()
@@ -276,96 +276,8 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             };
             // The most recent recovered episode of the group gives the concrete command text.
             let last = &episodes[last_ei];
-            let retry = quote_cmd(&label);
-            let retry_text = last
-                .retry_idx
-                .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
-                .unwrap_or_default();
-            let (directive, source, cmds, act) = if let Some(l) = &last.listing {
-                (
-                    format!(
-                        "list what exists with {}, then run that instead of retrying {retry}",
-                        quote_cmd(&l.text)
-                    ),
-                    DirectiveSource::Substitution,
-                    vec![l.text.clone(), retry_text],
-                    None,
-                )
-            } else if let Some(p) = &last.substitute {
-                (
-                    format!("use {} instead of {}", quote_cmd(p), quote_cmd(&last.raw_program)),
-                    DirectiveSource::Substitution,
-                    vec![retry_text],
-                    None,
-                )
-            } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("without:")) {
-                let dropped: Vec<String> = last
-                    .variant
-                    .iter()
-                    .map(|w| w.trim_start_matches("without:").to_string())
-                    .collect();
-                (
-                    format!("retry {retry} without {}", quote_cmd(&render::quote_words(&dropped))),
-                    DirectiveSource::Variant,
-                    vec![retry_text],
-                    None,
-                )
-            } else if !last.steps.is_empty() {
-                // The gates see the concrete commands; the directive shows the fix as the
-                // group's sessions share it ([`render`]: placeholders where they differ).
-                let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
-                let group: Vec<&Episode> = std::iter::once(last)
-                    .chain(
-                        eps.iter()
-                            .rev()
-                            .filter(|&&ei| ei != last_ei && episodes[ei].steps.len() == last.steps.len())
-                            .map(|&ei| &episodes[ei]),
-                    )
-                    .collect();
-                let listed = (0..last.steps.len())
-                    .map(|i| {
-                        // The step's words as the shell parsed them (quoting removed),
-                        // looked up in the normalised record rather than stored per step.
-                        let spellings: Vec<&[String]> = group
-                            .iter()
-                            .filter_map(|e| {
-                                let st = &e.steps[i];
-                                prep.norms[st.idx]
-                                    .segments
-                                    .iter()
-                                    .find(|g| g.text() == st.text)
-                                    .map(|g| g.words.as_slice())
-                            })
-                            .collect();
-                        quote_cmd(&render::render(&render::anti_unify(&spellings)))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", then ");
-                let s0 = &last.steps[0];
-                let act = DirectiveAction::Step {
-                    domain: s0.domain.clone(),
-                    action: s0.action.clone(),
-                    flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
-                };
-                (
-                    format!("run {listed}, then retry {retry}"),
-                    DirectiveSource::Fix,
-                    steps,
-                    Some(act),
-                )
-            } else {
-                let flags = render::quote_words(&last.variant);
-                let cmd = last
-                    .retry_idx
-                    .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
-                    .unwrap_or_default();
-                (
-                    format!("retry {retry} with {}", quote_cmd(&flags)),
-                    DirectiveSource::Variant,
-                    vec![cmd],
-                    Some(DirectiveAction::AddFlags(last.variant.clone())),
-                )
-            };
+            let (directive, source, cmds, act) =
+                crate::learn::fix_directive::directive_for(episodes, eps, last_ei, &label, prep);
             // Support: the cluster's episodes whose fix agrees with this one (recovered,
             // or the same step taken by a session that then moved on). Other fixes are
             // competing evidence.

@@ -61,7 +61,10 @@ impl Segment {
             return false;
         }
         // Fetching a page is diagnosis too (and outside content: never a fix to copy).
-        if self.domain == "http" || crate::learn::inspection::is_inspection(&self.action, &self.words) {
+        if self.domain == "http"
+            || crate::learn::inspection::is_inspection(&self.action, &self.words)
+            || crate::learn::inspection::inspects_interpreter(p, &self.words)
+        {
             return true;
         }
         if matches!(

@@ -293,7 +293,12 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             };
             for &k in prep.after(i, window) {
                 let nk = &prep.norms[k];
-                match nk.find(&d, &a) {
+                // The same action with the same intent (operand) is the retry.
+                let found = nk
+                    .segments
+                    .iter()
+                    .position(|s| s.domain == d && s.action == a && crate::learn::intent::same_intent(seg, s));
+                match found {
                     Some(sp) if history[k].ok => {
                         retry = Some((k, sp));
                         break;

@@ -102,6 +102,25 @@ pub fn git_lists_refs(action: &str, words: &[String]) -> bool {
     }
 }
 
+/// Inline code that only imports and prints (`python3 -c 'import sys; print(sys.path)'`)
+/// or a module that only reports (`python3 -m site`): a look at the interpreter.
+pub fn inspects_interpreter(program: &str, words: &[String]) -> bool {
+    if program == "site" {
+        return true;
+    }
+    let Some(i) = words.iter().position(|w| w == "-c") else {
+        return false;
+    };
+    let Some(code) = words.get(i + 1) else { return false };
+    code.split([';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|st| {
+            st.starts_with("import ") && !st.contains('(')
+                || st.starts_with("print(") && !st.contains('=') && st.matches('(').count() == 1
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +170,24 @@ mod tests {
             &w("git remote set-url origin ~/r.git")
         ));
         assert!(!git_lists_refs("remote add", &w("git remote add up ~/r.git")));
+    }
+
+    #[test]
+    fn inline_code_that_only_prints_inspects() {
+        let w = |s: &str| shell_words::split(s).unwrap();
+        assert!(inspects_interpreter(
+            "python3",
+            &w("python3 -c 'import sys; print(sys.path)'")
+        ));
+        assert!(inspects_interpreter("site", &w("site")));
+        assert!(!inspects_interpreter(
+            "python3",
+            &w("python3 -c 'import os; os.remove(\"x\")'")
+        ));
+        assert!(!inspects_interpreter(
+            "python3",
+            &w("python3 -c 'print(open(\"f\", \"w\").write(\"x\"))'")
+        ));
+        assert!(!inspects_interpreter("python3", &w("python3 app.py")));
     }
 }

@@ -130,6 +130,34 @@ pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
     (changed.next().is_none() && !is_typo(fp, rp)).then(|| rp.clone())
 }
 
+/// What a command without subcommands runs: its first operand (`scripts/report.py` for
+/// `python3 -u scripts/report.py`), or `-c` for inline code (`python3 -c '…'`, `node -e`).
+/// `None` for a tool with a subcommand (its action says what it does) or no operand.
+pub fn subject(seg: &crate::learn::command_norm::Segment) -> Option<&str> {
+    if !seg.action.is_empty() {
+        return None;
+    }
+    for w in seg.words.iter().skip(1) {
+        match w.as_str() {
+            "-c" | "-e" => return Some("-c"),
+            w if w.starts_with('-') => continue,
+            w => return Some(w.trim_start_matches("./")),
+        }
+    }
+    None
+}
+
+/// Is `later` the failing command's intent again? For a tool without subcommands the same
+/// operand: `python3 -c 'import sys; print(sys.path)'` after `python3 tools/backfill.py`
+/// failed is a look at the interpreter, not a retry of the script — read as a retry, its
+/// success "recovered" the failure with `-c` as the fix.
+pub fn same_intent(fail: &crate::learn::command_norm::Segment, later: &crate::learn::command_norm::Segment) -> bool {
+    match (subject(fail), subject(later)) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,5 +208,16 @@ mod tests {
             substituted("rustc main.rs -o demo", "rustc main.rs -o demo && ./demo"),
             None
         );
+    }
+
+    #[test]
+    fn intent_is_the_operand() {
+        let seg = |c: &str| crate::learn::command_norm::normalize(c).primary().unwrap().clone();
+        let fail = seg("python3 tools/backfill.py");
+        assert!(same_intent(&fail, &seg("PYTHONPATH=. python3 tools/backfill.py")));
+        assert!(same_intent(&seg("python -u check.py"), &seg("python3 -u check.py")));
+        assert!(!same_intent(&fail, &seg("python3 -c 'import sys; print(sys.path)'")));
+        assert!(!same_intent(&fail, &seg("python3 other.py")));
+        assert!(same_intent(&seg("git push"), &seg("git push origin main")));
     }
 }

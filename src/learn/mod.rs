@@ -4,7 +4,7 @@
 //! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
 //! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
-//! ([`intent`]), listings and inspections ([`inspection`]), how a fix is rendered as shell
+//! ([`intent`]), listings and inspections ([`inspection`]), how a fix group is said ([`fix_directive`]) and rendered as shell
 //! ([`render`]), the context a retry added ([`retry_context`]), the matcher ([`matcher`]) and its terms ([`terms`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
@@ -27,6 +27,7 @@ pub mod directive_evidence;
 pub mod episodes;
 pub mod extractor;
 pub mod failure_class;
+pub mod fix_directive;
 pub mod inspection;
 pub mod intent;
 pub mod matcher;
