@@ -67,6 +67,9 @@ pub struct Candidate {
     /// Same-class failures that cleared on a plain retry (flaky episodes, nothing
     /// state-changing in between): evidence that the failure passes without any fix.
     pub cleared_plainly: usize,
+    /// Every recovered episode it stands on acted on the failing command's subject
+    /// ([`crate::learn::necessity::targets_subject`]).
+    pub targeted: bool,
     /// How many of the cluster's recovered episodes agree with this directive (`None`: a
     /// template that names no command, not comparable).
     pub covered: Option<usize>,
@@ -263,6 +266,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             recovered_in_cluster: recovered.len(),
             fix_keys_in_cluster: fix_keys,
             cleared_plainly,
+            targeted: false,
             covered: None,
             class_unresolved,
             remedy_known: false,
@@ -310,6 +314,14 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
             c.covered = Some(covered);
+            c.targeted = {
+                let mut rec = c
+                    .episodes
+                    .iter()
+                    .map(|&ei| &episodes[ei])
+                    .filter(|e| e.outcome == Outcome::Recovered);
+                rec.clone().next().is_some() && rec.all(|e| crate::learn::necessity::targets_subject(e, prep))
+            };
             fixed.push(c);
         }
         if class_unresolved {

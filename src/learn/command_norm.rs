@@ -53,76 +53,23 @@ impl Segment {
             .collect()
     }
 
+    /// A filter after a pipe (`| tail`, `| grep x`): it shapes output, it changes nothing.
+    /// A shell or interpreter after a pipe runs what it is fed (`curl … | sh`): no filter —
+    /// read as one, a retry after `curl … | sh` was a "plain retry".
+    pub fn is_filter(&self) -> bool {
+        self.piped && !matches!(self.domain.as_str(), "shell" | "python" | "npm" | "ruby" | "perl")
+    }
+
     /// True for commands that only look (listing, reading, status): they are diagnosis,
     /// never the fix of a failure.
     pub fn is_read_only(&self) -> bool {
-        let p = self.program.as_str();
-        if self.writes {
-            return false;
-        }
-        // Fetching a page is diagnosis too (and outside content: never a fix to copy).
-        if self.domain == "http"
-            || crate::learn::inspection::is_inspection(&self.action, &self.words)
-            || crate::learn::inspection::inspects_interpreter(p, &self.words)
-        {
-            return true;
-        }
-        if matches!(
-            p,
-            "ls" | "cat"
-                | "read"
-                | "head"
-                | "tail"
-                | "less"
-                | "more"
-                | "grep"
-                | "rg"
-                | "find"
-                | "pwd"
-                | "echo"
-                | "printf"
-                | "which"
-                | "type"
-                | "env"
-                | "printenv"
-                | "ps"
-                | "df"
-                | "du"
-                | "uname"
-                | "whoami"
-                | "id"
-                | "ping"
-                | "nslookup"
-                | "dig"
-                | "host"
-                | "stat"
-                | "file"
-                | "wc"
-                | "sort"
-                | "tree"
-                | "true"
-                | "date"
-                | "diff"
-        ) {
-            return true;
-        }
-        let a = self.action.split(' ').next().unwrap_or("");
-        match self.domain.as_str() {
-            "git" => {
-                matches!(a, "status" | "log" | "diff" | "show" | "ls-files" | "blame")
-                    || crate::learn::inspection::git_lists_refs(&self.action, &self.words)
-            }
-            "kubectl" => matches!(a, "get" | "describe" | "logs" | "explain" | "top"),
-            "docker" => {
-                matches!(a, "ps" | "inspect" | "logs" | "images" | "version" | "info")
-                    || self.action.ends_with(" ps")
-                    || self.action.ends_with(" logs")
-            }
-            "python" => p == "pip" && matches!(a, "list" | "show" | "freeze" | "check"),
-            "npm" => matches!(a, "ls" | "list" | "view" | "outdated"),
-            "cargo" => matches!(a, "tree" | "metadata"),
-            _ => false,
-        }
+        crate::learn::read_only::only_looks(crate::learn::read_only::Looked {
+            program: &self.program,
+            domain: &self.domain,
+            action: &self.action,
+            words: &self.words,
+            writes: self.writes,
+        })
     }
 }
 
@@ -462,7 +409,14 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
     if program == "docker-compose" {
         program = "docker".to_string();
     }
-    let domain = domain_of(&program);
+    // A program run by a relative path (`./bin/setup`, `scripts/deploy.sh`) is a project
+    // script whatever its extension: one domain, so `bin/setup` and `ci/lint.sh` failing
+    // alike are one class.
+    let local = first.contains('/') && !first.starts_with('/') && !first.starts_with('~');
+    let domain = match domain_of(&program) {
+        d if local && d == program => "shell".to_string(),
+        d => d,
+    };
     let mut action = String::new();
     if SUBCOMMAND_PROGRAMS.contains(&program.as_str()) {
         let mut rest = words.iter().skip(1).peekable();
@@ -660,6 +614,17 @@ mod tests {
             let _ = normalize(s);
         }
         assert_eq!(normalize("").domain(), "");
+    }
+
+    #[test]
+    fn local_scripts_and_code_fed_to_a_shell() {
+        assert_eq!(da("./bin/setup --env staging").0, "shell");
+        assert_eq!(da("./scripts/deploy.sh").0, "shell");
+        assert_eq!(da("./node_modules/.bin/jest").0, "npm");
+        assert_eq!(da("/usr/local/bin/ktool").0, "ktool");
+        let n = normalize("curl -s http://x/install.sh | sh");
+        assert!(!n.segments[1].is_filter(), "a piped shell runs code");
+        assert!(normalize("pytest | tail -5").segments[1].is_filter());
     }
 
     #[test]

@@ -288,8 +288,12 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut listed: Option<(usize, usize)> = None;
             let mut via_listing: Option<(usize, usize)> = None;
             let changed = |b: &[usize]| {
-                b.iter()
-                    .any(|&x| prep.norms[x].segments.iter().any(|s| !(s.is_read_only() || s.piped)))
+                b.iter().any(|&x| {
+                    prep.norms[x]
+                        .segments
+                        .iter()
+                        .any(|s| !(s.is_read_only() || s.is_filter()))
+                })
             };
             for &k in prep.after(i, window) {
                 let nk = &prep.norms[k];
@@ -337,7 +341,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut steps: Vec<FixStep> = Vec::new();
             for &b in &between {
                 for s in &prep.norms[b].segments {
-                    if !(s.is_read_only() || s.piped || s.domain == d && s.action == a) {
+                    if !(s.is_read_only() || s.is_filter() || s.domain == d && s.action == a) {
                         steps.push(step_of(b, s, history));
                     }
                 }
@@ -351,7 +355,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 }
                 Some((k, sp)) => {
                     for s in prep.norms[k].segments.iter().take(sp) {
-                        if !s.is_read_only() && !s.piped {
+                        if !s.is_read_only() && !s.is_filter() {
                             steps.push(step_of(k, s, history));
                         }
                     }

@@ -4,8 +4,8 @@
 //! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
 //! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
-//! ([`intent`]), listings and inspections ([`inspection`]), how a fix group is said ([`fix_directive`]) and rendered as shell
-//! ([`render`]), the context a retry added ([`retry_context`]), the matcher ([`matcher`]) and its terms ([`terms`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
+//! ([`intent`]), listings and inspections ([`inspection`]), what only looks ([`read_only`]), how a fix group is said ([`fix_directive`]) and rendered as shell
+//! ([`render`]), the context a retry added ([`retry_context`]), necessity against plain retries ([`necessity`]), the matcher ([`matcher`]) and its terms ([`terms`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
 //! ([`config`]), external extractors ([`extractor`]), the rule store and packs
@@ -31,9 +31,11 @@ pub mod fix_directive;
 pub mod inspection;
 pub mod intent;
 pub mod matcher;
+pub mod necessity;
 pub mod origin_trust;
 pub mod outcome;
 pub mod pipeline;
+pub mod read_only;
 pub mod render;
 pub mod retry_context;
 pub mod rule_export;
