@@ -228,7 +228,10 @@ impl Episode {
                         "cd <v>".into()
                     }
                     None if w.starts_with("without:") => w.clone(),
-                    None if w.starts_with('-') || is_env_assignment(w) => mask_value(w),
+                    None if w.starts_with('-') => {
+                        mask_value(crate::learn::spelling::canonical_flag(&self.domain, &self.action, w))
+                    }
+                    None if is_env_assignment(w) => mask_value(w),
                     None if w.starts_with("cd ") => "cd <v>".into(),
                     None => "<args>".into(),
                 });

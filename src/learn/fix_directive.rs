@@ -104,16 +104,109 @@ pub fn directive_for(
             Some(act),
         )
     } else {
-        let flags = render::quote_words(&last.variant);
+        // The added words as the group's sessions share them: `--manifest-path
+        // <dir>/Cargo.toml`, `-C <dir>`, `cd <dir>` — never one session's folder. Sessions
+        // spelling the fix another way (`cd X` against `--manifest-path X/Cargo.toml`, one
+        // key) do not align word by word: the most common spelling is said, and what the
+        // others show varies is a placeholder in it too.
+        let lead: Vec<String> = label.split(' ').map(str::to_string).collect();
+        let words = |e: &Episode| -> Vec<String> {
+            let mut v = lead.clone();
+            for w in &e.variant {
+                match w.strip_prefix("cd ") {
+                    Some(dir) => v.extend(["cd".to_string(), dir.to_string()]),
+                    None => v.push(w.clone()),
+                }
+            }
+            v
+        };
+        let shape =
+            |v: &[String]| -> Vec<String> { v.iter().filter(|w| w.starts_with('-') || *w == "cd").cloned().collect() };
+        let key = last.fix_key();
+        let group: Vec<Vec<String>> = std::iter::once(last)
+            .chain(
+                eps.iter()
+                    .filter(|&&ei| ei != last_ei)
+                    .map(|&ei| &episodes[ei])
+                    .filter(|e| e.outcome == crate::learn::episodes::Outcome::Recovered && e.fix_key() == key),
+            )
+            .map(words)
+            .collect();
+        let count = |sh: &[String]| group.iter().filter(|g| shape(g) == sh).count();
+        let best = group
+            .iter()
+            .max_by_key(|g| count(&shape(g)))
+            .cloned()
+            .unwrap_or_default();
+        let mut spelled: Vec<&[String]> = vec![best.as_slice()];
+        spelled.extend(
+            group
+                .iter()
+                .filter(|g| **g != best && shape(g) == shape(&best))
+                .map(Vec::as_slice),
+        );
+        let mut toks = render::anti_unify(&spelled);
+        if spelled.len() == 1 && group.len() > 1 {
+            // Alone in its spelling: its values are one session's.
+            toks = render::holes_for_values(&best, toks);
+        }
+        let flags = render::render(toks.get(lead.len()..).unwrap_or_default());
         let cmd = last
             .retry_idx
             .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
             .unwrap_or_default();
+        let said = match flags.strip_prefix("cd ") {
+            // The directory was the problem: said as the shell runs it.
+            Some(dir) => format!(
+                "run {retry} in its directory: {}",
+                quote_cmd(&format!("cd {dir} && {label}"))
+            ),
+            None => format!("retry {retry} with {}", quote_cmd(&flags)),
+        };
         (
-            format!("retry {retry} with {}", quote_cmd(&flags)),
+            said,
             DirectiveSource::Variant,
             vec![cmd],
             Some(DirectiveAction::AddFlags(last.variant.clone())),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::episodes::{extract, Prepared, WINDOW};
+
+    #[test]
+    fn a_variant_is_said_with_placeholders_for_what_varied() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let mut h = Vec::new();
+        for (s, retry) in [
+            ("a", "cargo test --manifest-path tiler/Cargo.toml"),
+            ("b", "cargo build --manifest-path rust/slugify/Cargo.toml"),
+            ("c", "cd tools/ledger && cargo check"),
+        ] {
+            let fail = retry.replace(" --manifest-path tiler/Cargo.toml", "");
+            let fail = fail.replace(" --manifest-path rust/slugify/Cargo.toml", "");
+            let fail = fail.replace("cd tools/ledger && ", "");
+            h.push(rec(s, &fail, false, nf));
+            h.push(rec(s, retry, true, "Finished"));
+        }
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        let c = crate::learn::candidates::build(&e, &p, false);
+        let v = c
+            .iter()
+            .find(|c| c.key.ends_with("variant:cd <v>"))
+            .expect("one directory fix");
+        assert_eq!(v.episodes.len(), 3, "{c:#?}");
+        assert!(
+            v.directive.contains("--manifest-path <dir>/Cargo.toml"),
+            "{}",
+            v.directive
+        );
+        for private in ["tiler", "slugify", "ledger"] {
+            assert!(!v.directive.contains(private), "{}", v.directive);
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
 //! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
-//! ([`intent`]), listings and inspections ([`inspection`]), what only looks ([`read_only`]), how a fix group is said ([`fix_directive`]) and rendered as shell
+//! ([`intent`]), canonical flag spellings ([`spelling`]), listings and inspections ([`inspection`]), what only looks ([`read_only`]), how a fix group is said ([`fix_directive`]) and rendered as shell
 //! ([`render`]), the context a retry added ([`retry_context`]), necessity against plain retries ([`necessity`]), the matcher ([`matcher`]) and its terms ([`terms`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
@@ -46,6 +46,7 @@ pub mod rules_inject;
 pub mod safety;
 pub mod session_end;
 pub mod signature;
+pub mod spelling;
 pub mod standing;
 pub mod terms;
 pub mod wilson;
