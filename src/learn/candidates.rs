@@ -621,4 +621,37 @@ mod tests {
         assert_eq!(twice.len(), 1);
         assert_eq!(twice[0].episodes.len(), 2);
     }
+
+    #[test]
+    fn a_variant_is_said_with_placeholders_for_what_varied() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let mut h = Vec::new();
+        for (s, retry) in [
+            ("a", "cargo test --manifest-path tiler/Cargo.toml"),
+            ("b", "cargo build --manifest-path rust/slugify/Cargo.toml"),
+            ("c", "cd tools/ledger && cargo check"),
+        ] {
+            let fail = retry.replace(" --manifest-path tiler/Cargo.toml", "");
+            let fail = fail.replace(" --manifest-path rust/slugify/Cargo.toml", "");
+            let fail = fail.replace("cd tools/ledger && ", "");
+            h.push(rec(s, &fail, false, nf));
+            h.push(rec(s, retry, true, "Finished"));
+        }
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        let c = build(&e, &p, false);
+        let v = c
+            .iter()
+            .find(|c| c.key.ends_with("variant:cd <v>"))
+            .expect("one directory fix");
+        assert_eq!(v.episodes.len(), 3, "{c:#?}");
+        assert!(
+            v.directive.contains("--manifest-path <dir>/Cargo.toml"),
+            "{}",
+            v.directive
+        );
+        for private in ["tiler", "slugify", "ledger"] {
+            assert!(!v.directive.contains(private), "{}", v.directive);
+        }
+    }
 }

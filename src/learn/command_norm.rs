@@ -397,7 +397,7 @@ fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
     (w, sudo, None)
 }
 
-fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
+fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
     let first = words.first()?;
     let mut program = program_name(first);
     // `bash deploy.sh` runs the script: the script is the subject.
@@ -452,6 +452,12 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
         // is `git stash push` (git's own definition), so the two spellings are one fix.
         if program == "git" && action == "stash" {
             action = "stash push".to_string();
+        }
+        // `git switch` is the branch half of `git checkout` (git's docs): one action, in
+        // checkout's spelling (`-c` → `-b`), so `switch -c x` then `checkout x` is one fix.
+        if program == "git" && action == "switch" {
+            action = "checkout".to_string();
+            words = crate::learn::spelling::switch_as_checkout(words);
         }
         if program == "make" && action.is_empty() {
             action = "all".to_string();
@@ -632,6 +638,10 @@ mod tests {
         assert_eq!(da("git stash"), ("git".into(), "stash push".into()));
         assert_eq!(da("git stash push -m wip"), ("git".into(), "stash push".into()));
         assert_eq!(da("git stash pop"), ("git".into(), "stash pop".into()));
+        assert_eq!(
+            normalize("git switch -c feat/x").primary().unwrap().text(),
+            "git checkout -b feat/x"
+        );
         assert!(!normalize("git branch --set-upstream-to=origin/x")
             .primary()
             .unwrap()

@@ -31,7 +31,31 @@ pub fn directive_for(
         .retry_idx
         .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
         .unwrap_or_default();
-    if let Some(l) = &last.listing {
+    if let Some(v) = &last.verb {
+        // Said as the group's sessions share it: `git remote set-url <value> <file>`.
+        let spellings: Vec<&[String]> = std::iter::once(last)
+            .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
+            .filter_map(|e| e.verb.as_ref())
+            .filter_map(|st| {
+                prep.norms[st.idx]
+                    .segments
+                    .iter()
+                    .find(|g| g.text() == st.text)
+                    .map(|g| g.words.as_slice())
+            })
+            .collect();
+        let said = render::render(&render::anti_unify(&spellings));
+        let failed = prep.norms[last.fail_idx]
+            .primary()
+            .map(|s| s.label())
+            .unwrap_or_default();
+        (
+            format!("use {} instead of {}", quote_cmd(&said), quote_cmd(&failed)),
+            DirectiveSource::Substitution,
+            vec![v.text.clone()],
+            None,
+        )
+    } else if let Some(l) = &last.listing {
         (
             format!(
                 "list what exists with {}, then run that instead of retrying {retry}",
@@ -169,44 +193,5 @@ pub fn directive_for(
             vec![cmd],
             Some(DirectiveAction::AddFlags(last.variant.clone())),
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::learn::episodes::tests::rec;
-    use crate::learn::episodes::{extract, Prepared, WINDOW};
-
-    #[test]
-    fn a_variant_is_said_with_placeholders_for_what_varied() {
-        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
-        let mut h = Vec::new();
-        for (s, retry) in [
-            ("a", "cargo test --manifest-path tiler/Cargo.toml"),
-            ("b", "cargo build --manifest-path rust/slugify/Cargo.toml"),
-            ("c", "cd tools/ledger && cargo check"),
-        ] {
-            let fail = retry.replace(" --manifest-path tiler/Cargo.toml", "");
-            let fail = fail.replace(" --manifest-path rust/slugify/Cargo.toml", "");
-            let fail = fail.replace("cd tools/ledger && ", "");
-            h.push(rec(s, &fail, false, nf));
-            h.push(rec(s, retry, true, "Finished"));
-        }
-        let p = Prepared::new(&h);
-        let e = extract(&h, &p, WINDOW);
-        let c = crate::learn::candidates::build(&e, &p, false);
-        let v = c
-            .iter()
-            .find(|c| c.key.ends_with("variant:cd <v>"))
-            .expect("one directory fix");
-        assert_eq!(v.episodes.len(), 3, "{c:#?}");
-        assert!(
-            v.directive.contains("--manifest-path <dir>/Cargo.toml"),
-            "{}",
-            v.directive
-        );
-        for private in ["tiler", "slugify", "ledger"] {
-            assert!(!v.directive.contains(private), "{}", v.directive);
-        }
     }
 }

@@ -56,7 +56,10 @@ pub fn may_substitute(action: &str, sub: &str) -> bool {
         action.split(' ').next().unwrap_or(""),
         sub.split(' ').next().unwrap_or(""),
     );
-    action != sub && !b.is_empty() && (a == b || !action.contains(' ') && !sub.contains(' '))
+    // `npm start` / `npm test` are `npm run start` / `npm run test` (npm's lifecycle
+    // aliases): another script run after the listing stands in for them too.
+    let lifecycle = matches!(action, "start" | "test" | "stop" | "restart") && b == "run";
+    action != sub && !b.is_empty() && (a == b || lifecycle || !action.contains(' ') && !sub.contains(' '))
 }
 
 /// An inspection: a listing, a check of the repository (`git fsck`), a version or help
@@ -153,6 +156,7 @@ mod tests {
     fn substitutes_are_of_the_same_kind() {
         assert!(may_substitute("run start", "run build:prod"));
         assert!(may_substitute("test", "check"));
+        assert!(may_substitute("start", "run compile"), "npm start is npm run start");
         assert!(!may_substitute("commit", "config user.email"));
     }
 

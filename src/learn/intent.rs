@@ -158,6 +158,27 @@ pub fn same_intent(fail: &crate::learn::command_norm::Segment, later: &crate::le
     }
 }
 
+/// The operands of a subcommand: its non-flag words after the program and the action's
+/// words (`origin`, `~/r.git` for `git remote add origin ~/r.git`).
+fn operands(seg: &crate::learn::command_norm::Segment) -> Vec<&str> {
+    let action_words = seg.action.split(' ').filter(|w| !w.is_empty()).count();
+    seg.words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .skip(action_words)
+        .map(String::as_str)
+        .collect()
+}
+
+/// Another action of the same program on the same operands: the intent done another way
+/// (`git remote set-url origin U` after `git remote add origin U` said the remote exists).
+/// Both need operands: `git status` after `git stauts` is no such substitute.
+pub fn same_operands(fail: &crate::learn::command_norm::Segment, later: &crate::learn::command_norm::Segment) -> bool {
+    let (a, b) = (operands(fail), operands(later));
+    !fail.action.is_empty() && !later.action.is_empty() && !a.is_empty() && a == b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +229,18 @@ mod tests {
             substituted("rustc main.rs -o demo", "rustc main.rs -o demo && ./demo"),
             None
         );
+    }
+
+    #[test]
+    fn another_verb_on_the_same_operands() {
+        let seg = |c: &str| crate::learn::command_norm::normalize(c).primary().unwrap().clone();
+        let add = seg("git remote add origin ~/remotes/x.git");
+        assert!(same_operands(&add, &seg("git remote set-url origin ~/remotes/x.git")));
+        assert!(!same_operands(
+            &add,
+            &seg("git remote set-url upstream ~/remotes/x.git")
+        ));
+        assert!(!same_operands(&seg("git stauts"), &seg("git status")));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! **Learning**: recurring failures in the log become tested, gated standing rules.
 //!
 //! Owns the whole pipeline, offline and deterministic: command normalisation
-//! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
+//! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]) and the key of their fix ([`fix_key`]),
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
 //! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
 //! ([`intent`]), canonical flag spellings ([`spelling`]), listings and inspections ([`inspection`]), what only looks ([`read_only`]), how a fix group is said ([`fix_directive`]) and rendered as shell
@@ -28,6 +28,7 @@ pub mod episodes;
 pub mod extractor;
 pub mod failure_class;
 pub mod fix_directive;
+pub mod fix_key;
 pub mod inspection;
 pub mod intent;
 pub mod matcher;

@@ -213,7 +213,9 @@ fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
 /// (`--prune=now`, `PYTHONPATH=src`, `react@18`), else `shell-words` quoting.
 fn quote(w: &str) -> String {
     let inert = |c: char| c.is_ascii_alphanumeric() || "_-+=:,./@%^".contains(c);
-    if !w.is_empty() && w.chars().all(inert) {
+    // `~/remotes/x.git` as typed: quoted, the shell would not expand the `~`.
+    let body = w.strip_prefix("~/").unwrap_or(w);
+    if !body.is_empty() && body.chars().all(inert) {
         w.to_string()
     } else {
         shell_words::quote(w).into_owned()
@@ -339,6 +341,14 @@ mod tests {
             "git commit -m <message>"
         );
         assert_eq!(au(&["lsof -i :8000", "lsof -i :8080"]), "lsof -i <port>");
+        assert_eq!(
+            au(&[
+                "git remote set-url origin ~/r/a.git",
+                "git remote set-url origin ~/r/b.git"
+            ]),
+            "git remote set-url origin ~/r/<file>",
+            "a home path keeps its ~ unquoted"
+        );
     }
 
     /// The CRLF fix, rendered, does what it says when a person fills in the placeholder

@@ -16,6 +16,28 @@ pub fn canonical_flag<'a>(domain: &str, action: &str, flag: &'a str) -> &'a str 
     }
 }
 
+/// `git switch …` in `git checkout`'s words: `-c`/`--create` → `-b`, `-C`/`--force-create`
+/// → `-B`, `--discard-changes` → `-f` (git-switch(1) documents each as the same).
+pub fn switch_as_checkout(words: Vec<String>) -> Vec<String> {
+    let mut seen = false;
+    words
+        .into_iter()
+        .map(|w| {
+            let out = match w.as_str() {
+                "switch" if !seen => "checkout",
+                "-c" | "--create" if seen => "-b",
+                "-C" | "--force-create" if seen => "-B",
+                "--discard-changes" if seen => "-f",
+                _ => {
+                    return w;
+                }
+            };
+            seen = true;
+            out.to_string()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
