@@ -47,7 +47,7 @@ pub use crate::learn::terms::{stem, terms};
 /// Interned terms: the matcher works on integer ids.
 #[derive(Debug, Default, Clone)]
 pub struct Vocab {
-    ids: HashMap<String, u32>,
+    ids: HashMap<String, u32, crate::learn::terms::FnvBuild>,
     df: Vec<u32>,
     docs: u32,
 }
