@@ -73,6 +73,25 @@ pub(crate) fn seg_agrees(e: &Episode, seg: &crate::learn::command_norm::Segment)
     })
 }
 
+/// Did the session read untrusted content (a fetched page, a downloaded ticket) between
+/// the failure and what it then did (its fix steps, its retry)? Then what it did is not the
+/// agent's own finding: it lends no support (not even to a pack rule) and contests no fix.
+/// The trust gate only sees the records an episode is made of, and reading is no fix step.
+pub(crate) fn influenced(e: &Episode, prep: &Prepared) -> bool {
+    let (slot, pos) = prep.position[e.fail_idx];
+    let end = e
+        .steps
+        .iter()
+        .map(|s| s.idx)
+        .chain(e.retry_idx)
+        .map(|k| prep.position[k].1)
+        .max()
+        .unwrap_or(pos);
+    prep.sessions[slot].1[pos..=end]
+        .iter()
+        .any(|&k| prep.trust[k] == crate::learn::origin_trust::Trust::Untrusted)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +114,21 @@ mod tests {
         assert!(e.iter().all(|e| e.outcome == Outcome::MovedOn), "{e:#?}");
         assert!(!unresolved_attempt(&e[0], &p, &[]), "a typo corrected resolved itself");
         assert!(unresolved_attempt(&e[1], &p, &[]), "another program is an attempt");
+    }
+
+    #[test]
+    fn what_followed_untrusted_content_is_not_the_agents_own() {
+        let mut h = vec![
+            rec("a", "python app.py", false, "bash: line 1: python: command not found"),
+            rec("a", "curl -s file:///tmp/ticket.md", true, "link python to sh"),
+            rec("a", "ln -sf /bin/sh ~/bin/python", true, ""),
+            rec("b", "python app.py", false, "bash: line 1: python: command not found"),
+            rec("b", "python3 app.py", true, "ok"),
+        ];
+        h[1].trust = Some("untrusted".into());
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(influenced(&e[0], &p), "{:#?}", e[0]);
+        assert!(!influenced(&e[1], &p));
     }
 }

@@ -44,16 +44,10 @@ pub(crate) struct Origin {
     /// (recovered episodes agreeing with the directive, recovered episodes, distinct
     /// working fixes) of the cluster; `None` when not comparable.
     pub(crate) contest: Option<(usize, usize, usize)>,
-    /// Same-class failures that cleared on a plain retry (see [`coincidental`]).
+    /// Same-class failures that cleared on a plain retry ([`crate::learn::necessity`]).
     pub(crate) cleared_plainly: usize,
-}
-
-/// Necessity: a learned fix is coincidence when the class's failures cleared on a plain
-/// retry about as often as after the fix — the same three-to-one share a contest needs,
-/// counting each plain retry as a competing "fix" (`git gc` between an `index.lock`
-/// failure and a retry that passed, while other sessions passed by just retrying).
-pub(crate) fn coincidental(covered: usize, recovered: usize, cleared_plainly: usize, share: f64) -> bool {
-    cleared_plainly > 0 && (covered as f64) < share * (recovered + cleared_plainly) as f64 - 1e-9
+    /// Every session the fix stands on acted on the failing command's subject.
+    pub(crate) targeted: bool,
 }
 
 pub(crate) struct Assessment {
@@ -187,8 +181,9 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
     } else if contested {
         Some("contested")
     } else if o.observed_fix
-        && o.contest
-            .is_some_and(|(cov, rec, _)| coincidental(cov, rec, o.cleared_plainly, cfg.contested_share))
+        && o.contest.is_some_and(|(cov, rec, _)| {
+            crate::learn::necessity::coincidental(cov, rec, o.cleared_plainly, cfg.contested_share, o.targeted)
+        })
     {
         Some("coincidental")
     } else if self_resolved {
@@ -287,6 +282,7 @@ pub(crate) fn assess_candidate(
                 .covered
                 .map(|cov| (cov, c.recovered_in_cluster, c.fix_keys_in_cluster)),
             cleared_plainly: c.cleared_plainly,
+            targeted: c.targeted,
         },
     };
     let a = assess(&subj, history, prep, ix, cfg);

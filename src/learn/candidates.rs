@@ -27,9 +27,8 @@
 //!   or an extractor merge ([`dedup`]).
 
 use crate::evidence::head_chars;
-use crate::learn::agreement::{agrees, seg_agrees, unresolved_attempt};
+use crate::learn::agreement::{agrees, influenced, seg_agrees, unresolved_attempt};
 use crate::learn::episodes::{Episode, Outcome, Prepared};
-use crate::learn::render;
 
 pub use crate::learn::failure_class::{failure_class, ENVIRONMENT_ANCHORS, PROGRAM_SCOPED_ANCHORS};
 use crate::learn::signature::describe_anchor;
@@ -68,6 +67,9 @@ pub struct Candidate {
     /// Same-class failures that cleared on a plain retry (flaky episodes, nothing
     /// state-changing in between): evidence that the failure passes without any fix.
     pub cleared_plainly: usize,
+    /// Every recovered episode it stands on acted on the failing command's subject
+    /// ([`crate::learn::necessity::targets_subject`]).
+    pub targeted: bool,
     /// How many of the cluster's recovered episodes agree with this directive (`None`: a
     /// template that names no command, not comparable).
     pub covered: Option<usize>,
@@ -145,10 +147,10 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             // Only allowed fixes contest: a fix the safety gate blocks (force-push,
             // `chmod 777`) is its own blocked candidate, and one poisoned session must
             // not make the safe fix "contested".
-            for &ei in eps
-                .iter()
-                .filter(|&&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
-            {
+            for &ei in eps.iter().filter(|&&ei| {
+                let e = &episodes[ei];
+                e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !influenced(e, prep)
+            }) {
                 entry.0.push(ei);
                 *entry.1.entry(key.clone()).or_default() += 1;
             }
@@ -220,6 +222,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 let e = &episodes[ei];
                 !e.nested
                     && e.unsafe_fix.is_none()
+                    && !influenced(e, prep)
                     && (e.outcome == Outcome::Unresolved
                         || e.outcome == Outcome::MovedOn
                             && !e.steps.is_empty()
@@ -263,6 +266,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             recovered_in_cluster: recovered.len(),
             fix_keys_in_cluster: fix_keys,
             cleared_plainly,
+            targeted: false,
             covered: None,
             class_unresolved,
             remedy_known: false,
@@ -276,96 +280,8 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             };
             // The most recent recovered episode of the group gives the concrete command text.
             let last = &episodes[last_ei];
-            let retry = quote_cmd(&label);
-            let retry_text = last
-                .retry_idx
-                .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
-                .unwrap_or_default();
-            let (directive, source, cmds, act) = if let Some(l) = &last.listing {
-                (
-                    format!(
-                        "list what exists with {}, then run that instead of retrying {retry}",
-                        quote_cmd(&l.text)
-                    ),
-                    DirectiveSource::Substitution,
-                    vec![l.text.clone(), retry_text],
-                    None,
-                )
-            } else if let Some(p) = &last.substitute {
-                (
-                    format!("use {} instead of {}", quote_cmd(p), quote_cmd(&last.raw_program)),
-                    DirectiveSource::Substitution,
-                    vec![retry_text],
-                    None,
-                )
-            } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("without:")) {
-                let dropped: Vec<String> = last
-                    .variant
-                    .iter()
-                    .map(|w| w.trim_start_matches("without:").to_string())
-                    .collect();
-                (
-                    format!("retry {retry} without {}", quote_cmd(&render::quote_words(&dropped))),
-                    DirectiveSource::Variant,
-                    vec![retry_text],
-                    None,
-                )
-            } else if !last.steps.is_empty() {
-                // The gates see the concrete commands; the directive shows the fix as the
-                // group's sessions share it ([`render`]: placeholders where they differ).
-                let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
-                let group: Vec<&Episode> = std::iter::once(last)
-                    .chain(
-                        eps.iter()
-                            .rev()
-                            .filter(|&&ei| ei != last_ei && episodes[ei].steps.len() == last.steps.len())
-                            .map(|&ei| &episodes[ei]),
-                    )
-                    .collect();
-                let listed = (0..last.steps.len())
-                    .map(|i| {
-                        // The step's words as the shell parsed them (quoting removed),
-                        // looked up in the normalised record rather than stored per step.
-                        let spellings: Vec<&[String]> = group
-                            .iter()
-                            .filter_map(|e| {
-                                let st = &e.steps[i];
-                                prep.norms[st.idx]
-                                    .segments
-                                    .iter()
-                                    .find(|g| g.text() == st.text)
-                                    .map(|g| g.words.as_slice())
-                            })
-                            .collect();
-                        quote_cmd(&render::render(&render::anti_unify(&spellings)))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", then ");
-                let s0 = &last.steps[0];
-                let act = DirectiveAction::Step {
-                    domain: s0.domain.clone(),
-                    action: s0.action.clone(),
-                    flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
-                };
-                (
-                    format!("run {listed}, then retry {retry}"),
-                    DirectiveSource::Fix,
-                    steps,
-                    Some(act),
-                )
-            } else {
-                let flags = render::quote_words(&last.variant);
-                let cmd = last
-                    .retry_idx
-                    .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
-                    .unwrap_or_default();
-                (
-                    format!("retry {retry} with {}", quote_cmd(&flags)),
-                    DirectiveSource::Variant,
-                    vec![cmd],
-                    Some(DirectiveAction::AddFlags(last.variant.clone())),
-                )
-            };
+            let (directive, source, cmds, act) =
+                crate::learn::fix_directive::directive_for(episodes, eps, last_ei, &label, prep);
             // Support: the cluster's episodes whose fix agrees with this one (recovered,
             // or the same step taken by a session that then moved on). Other fixes are
             // competing evidence.
@@ -398,6 +314,14 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
             c.covered = Some(covered);
+            c.targeted = {
+                let mut rec = c
+                    .episodes
+                    .iter()
+                    .map(|&ei| &episodes[ei])
+                    .filter(|e| e.outcome == Outcome::Recovered);
+                rec.clone().next().is_some() && rec.all(|e| crate::learn::necessity::targets_subject(e, prep))
+            };
             fixed.push(c);
         }
         if class_unresolved {
@@ -696,5 +620,38 @@ mod tests {
         let twice = dedup(vec![c[0].clone(), c[0].clone()]);
         assert_eq!(twice.len(), 1);
         assert_eq!(twice[0].episodes.len(), 2);
+    }
+
+    #[test]
+    fn a_variant_is_said_with_placeholders_for_what_varied() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let mut h = Vec::new();
+        for (s, retry) in [
+            ("a", "cargo test --manifest-path tiler/Cargo.toml"),
+            ("b", "cargo build --manifest-path rust/slugify/Cargo.toml"),
+            ("c", "cd tools/ledger && cargo check"),
+        ] {
+            let fail = retry.replace(" --manifest-path tiler/Cargo.toml", "");
+            let fail = fail.replace(" --manifest-path rust/slugify/Cargo.toml", "");
+            let fail = fail.replace("cd tools/ledger && ", "");
+            h.push(rec(s, &fail, false, nf));
+            h.push(rec(s, retry, true, "Finished"));
+        }
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        let c = build(&e, &p, false);
+        let v = c
+            .iter()
+            .find(|c| c.key.ends_with("variant:cd <v>"))
+            .expect("one directory fix");
+        assert_eq!(v.episodes.len(), 3, "{c:#?}");
+        assert!(
+            v.directive.contains("--manifest-path <dir>/Cargo.toml"),
+            "{}",
+            v.directive
+        );
+        for private in ["tiler", "slugify", "ledger"] {
+            assert!(!v.directive.contains(private), "{}", v.directive);
+        }
     }
 }

@@ -53,73 +53,23 @@ impl Segment {
             .collect()
     }
 
+    /// A filter after a pipe (`| tail`, `| grep x`): it shapes output, it changes nothing.
+    /// A shell or interpreter after a pipe runs what it is fed (`curl … | sh`): no filter —
+    /// read as one, a retry after `curl … | sh` was a "plain retry".
+    pub fn is_filter(&self) -> bool {
+        self.piped && !matches!(self.domain.as_str(), "shell" | "python" | "npm" | "ruby" | "perl")
+    }
+
     /// True for commands that only look (listing, reading, status): they are diagnosis,
     /// never the fix of a failure.
     pub fn is_read_only(&self) -> bool {
-        let p = self.program.as_str();
-        if self.writes {
-            return false;
-        }
-        // Fetching a page is diagnosis too (and outside content: never a fix to copy).
-        if self.domain == "http" || crate::learn::inspection::is_inspection(&self.action, &self.words) {
-            return true;
-        }
-        if matches!(
-            p,
-            "ls" | "cat"
-                | "read"
-                | "head"
-                | "tail"
-                | "less"
-                | "more"
-                | "grep"
-                | "rg"
-                | "find"
-                | "pwd"
-                | "echo"
-                | "printf"
-                | "which"
-                | "type"
-                | "env"
-                | "printenv"
-                | "ps"
-                | "df"
-                | "du"
-                | "uname"
-                | "whoami"
-                | "id"
-                | "ping"
-                | "nslookup"
-                | "dig"
-                | "host"
-                | "stat"
-                | "file"
-                | "wc"
-                | "sort"
-                | "tree"
-                | "true"
-                | "date"
-                | "diff"
-        ) {
-            return true;
-        }
-        let a = self.action.split(' ').next().unwrap_or("");
-        match self.domain.as_str() {
-            "git" => matches!(
-                a,
-                "status" | "log" | "diff" | "show" | "branch" | "remote" | "ls-files" | "blame"
-            ),
-            "kubectl" => matches!(a, "get" | "describe" | "logs" | "explain" | "top"),
-            "docker" => {
-                matches!(a, "ps" | "inspect" | "logs" | "images" | "version" | "info")
-                    || self.action.ends_with(" ps")
-                    || self.action.ends_with(" logs")
-            }
-            "python" => p == "pip" && matches!(a, "list" | "show" | "freeze" | "check"),
-            "npm" => matches!(a, "ls" | "list" | "view" | "outdated"),
-            "cargo" => matches!(a, "tree" | "metadata"),
-            _ => false,
-        }
+        crate::learn::read_only::only_looks(crate::learn::read_only::Looked {
+            program: &self.program,
+            domain: &self.domain,
+            action: &self.action,
+            words: &self.words,
+            writes: self.writes,
+        })
     }
 }
 
@@ -447,7 +397,7 @@ fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
     (w, sudo, None)
 }
 
-fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
+fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
     let first = words.first()?;
     let mut program = program_name(first);
     // `bash deploy.sh` runs the script: the script is the subject.
@@ -459,7 +409,14 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
     if program == "docker-compose" {
         program = "docker".to_string();
     }
-    let domain = domain_of(&program);
+    // A program run by a relative path (`./bin/setup`, `scripts/deploy.sh`) is a project
+    // script whatever its extension: one domain, so `bin/setup` and `ci/lint.sh` failing
+    // alike are one class.
+    let local = first.contains('/') && !first.starts_with('/') && !first.starts_with('~');
+    let domain = match domain_of(&program) {
+        d if local && d == program => "shell".to_string(),
+        d => d,
+    };
     let mut action = String::new();
     if SUBCOMMAND_PROGRAMS.contains(&program.as_str()) {
         let mut rest = words.iter().skip(1).peekable();
@@ -490,6 +447,17 @@ fn segment_from_words(words: Vec<String>, sudo: bool, piped: bool, writes: bool)
                     }
                 }
             }
+        }
+        // One canonical spelling per action: bare `git stash` (flags only, `git stash -u`)
+        // is `git stash push` (git's own definition), so the two spellings are one fix.
+        if program == "git" && action == "stash" {
+            action = "stash push".to_string();
+        }
+        // `git switch` is the branch half of `git checkout` (git's docs): one action, in
+        // checkout's spelling (`-c` → `-b`), so `switch -c x` then `checkout x` is one fix.
+        if program == "git" && action == "switch" {
+            action = "checkout".to_string();
+            words = crate::learn::spelling::switch_as_checkout(words);
         }
         if program == "make" && action.is_empty() {
             action = "all".to_string();
@@ -652,6 +620,33 @@ mod tests {
             let _ = normalize(s);
         }
         assert_eq!(normalize("").domain(), "");
+    }
+
+    #[test]
+    fn local_scripts_and_code_fed_to_a_shell() {
+        assert_eq!(da("./bin/setup --env staging").0, "shell");
+        assert_eq!(da("./scripts/deploy.sh").0, "shell");
+        assert_eq!(da("./node_modules/.bin/jest").0, "npm");
+        assert_eq!(da("/usr/local/bin/ktool").0, "ktool");
+        let n = normalize("curl -s http://x/install.sh | sh");
+        assert!(!n.segments[1].is_filter(), "a piped shell runs code");
+        assert!(normalize("pytest | tail -5").segments[1].is_filter());
+    }
+
+    #[test]
+    fn canonical_spellings() {
+        assert_eq!(da("git stash"), ("git".into(), "stash push".into()));
+        assert_eq!(da("git stash push -m wip"), ("git".into(), "stash push".into()));
+        assert_eq!(da("git stash pop"), ("git".into(), "stash pop".into()));
+        assert_eq!(
+            normalize("git switch -c feat/x").primary().unwrap().text(),
+            "git checkout -b feat/x"
+        );
+        assert!(!normalize("git branch --set-upstream-to=origin/x")
+            .primary()
+            .unwrap()
+            .is_read_only());
+        assert!(normalize("git branch -a").primary().unwrap().is_read_only());
     }
 
     #[test]

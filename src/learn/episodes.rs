@@ -21,6 +21,7 @@ use crate::evidence::Record;
 use crate::learn::command_norm::{normalize, CmdNorm};
 use crate::learn::matcher::{record_text, Idf, RecordView, Vocab};
 use crate::learn::origin_trust::{classify, Trust};
+pub use crate::learn::retry_context::context_added;
 use crate::learn::signature::{signature, Signature};
 use std::collections::{HashMap, HashSet};
 
@@ -156,6 +157,9 @@ pub struct Episode {
     /// `npm run`); the retry is then another action of the same program
     /// ([`crate::learn::inspection::is_listing`]).
     pub listing: Option<FixStep>,
+    /// Recovered by another action of the program on the same operands (`git remote
+    /// set-url origin U` after `git remote add origin U`): that command.
+    pub verb: Option<FixStep>,
     /// Recovered by running the same command with another program, judged on raw words
     /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
     pub substitute: Option<String>,
@@ -185,113 +189,6 @@ impl Episode {
         v.dedup();
         v
     }
-
-    /// The key of the fix, masked so that `-m 512m` and `-m 1g` are the same fix:
-    /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
-    pub fn fix_key(&self) -> String {
-        if let Some(l) = &self.listing {
-            return format!("substitute:{} {}", l.domain, l.action);
-        }
-        if let Some(p) = &self.substitute {
-            return format!("substitution:{p}");
-        }
-        if !self.steps.is_empty() {
-            let parts: Vec<String> = self
-                .steps
-                .iter()
-                .map(|s| {
-                    let mut f: Vec<String> = s.flags.iter().map(|f| mask_value(f)).collect();
-                    f.sort();
-                    f.dedup();
-                    format!("{} {} {}", s.domain, s.action, f.join(" ")).trim().to_string()
-                })
-                .collect();
-            // A proven fix and the same step proposed by a session that moved on are one
-            // lesson: they share the key (the directive wording differs, not the lesson).
-            return format!("steps:{}", parts.join(" && "));
-        }
-        if !self.variant.is_empty() {
-            // Changed positional arguments (other versions, other files) are one kind of
-            // fix; added flags are keyed by the flags themselves.
-            // Every way of running it in another directory (`cd X &&`, `-C X`,
-            // `--prefix X`, `--manifest-path X/Cargo.toml`) is one fix: `cd <v>`.
-            let mut v: Vec<String> = Vec::new();
-            let mut words = self.variant.iter();
-            while let Some(w) = words.next() {
-                v.push(match crate::learn::inspection::dir_flag(w) {
-                    Some(takes_value) => {
-                        if takes_value {
-                            words.next();
-                        }
-                        "cd <v>".into()
-                    }
-                    None if w.starts_with("without:") => w.clone(),
-                    None if w.starts_with('-') || is_env_assignment(w) => mask_value(w),
-                    None if w.starts_with("cd ") => "cd <v>".into(),
-                    None => "<args>".into(),
-                });
-            }
-            v.sort();
-            v.dedup();
-            return format!("variant:{}", v.join(" "));
-        }
-        String::new()
-    }
-}
-
-/// `NAME=value` (an environment assignment word).
-fn is_env_assignment(w: &str) -> bool {
-    match w.split_once('=') {
-        Some((k, _)) => {
-            !k.is_empty()
-                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !k.starts_with(|c: char| c.is_ascii_digit())
-        }
-        None => false,
-    }
-}
-
-/// The context a retry added to the failing command line, which normalisation sets
-/// aside as housekeeping: environment assignments (`PYTHONPATH=src`) and directory
-/// changes (`cd web`), each as one word, when the failing line did not have them.
-pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
-    let ctx = |cmd: &str| -> Vec<String> {
-        let words: Vec<&str> = cmd.split_whitespace().collect();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < words.len() {
-            let w = words[i].trim_matches(|c| c == '(' || c == ')' || c == ';');
-            if w == "cd" && i + 1 < words.len() {
-                out.push(format!("cd {}", words[i + 1].trim_end_matches(';')));
-                i += 2;
-                continue;
-            }
-            let segment_start = i == 0
-                || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env" | "export")
-                || is_env_assignment(words[i - 1]);
-            if segment_start && is_env_assignment(w) {
-                out.push(w.to_string());
-            }
-            i += 1;
-        }
-        out
-    };
-    let before = ctx(fail);
-    ctx(retry).into_iter().filter(|w| !before.contains(w)).collect()
-}
-
-/// `-m=512m` → `-m=<v>`, `512m` → `<v>`; flags without values unchanged.
-fn mask_value(w: &str) -> String {
-    if let Some((k, _)) = w.split_once('=') {
-        return format!("{k}=<v>");
-    }
-    if w.starts_with('-') {
-        return w.to_string();
-    }
-    if w.chars().any(|c| c.is_ascii_digit()) || w.contains('/') || w.contains('.') {
-        return "<v>".to_string();
-    }
-    w.to_string()
 }
 
 fn step_of(idx: usize, seg: &crate::learn::command_norm::Segment, history: &[Record]) -> FixStep {
@@ -326,13 +223,24 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             // intent achieved by a substitute.
             let mut listed: Option<(usize, usize)> = None;
             let mut via_listing: Option<(usize, usize)> = None;
+            let mut via_verb: Option<(usize, usize)> = None;
+            let mut verb_at = 0;
             let changed = |b: &[usize]| {
-                b.iter()
-                    .any(|&x| prep.norms[x].segments.iter().any(|s| !(s.is_read_only() || s.piped)))
+                b.iter().any(|&x| {
+                    prep.norms[x]
+                        .segments
+                        .iter()
+                        .any(|s| !(s.is_read_only() || s.is_filter()))
+                })
             };
             for &k in prep.after(i, window) {
                 let nk = &prep.norms[k];
-                match nk.find(&d, &a) {
+                // The same action with the same intent (operand) is the retry.
+                let found = nk
+                    .segments
+                    .iter()
+                    .position(|s| s.domain == d && s.action == a && crate::learn::intent::same_intent(seg, s));
+                match found {
                     Some(sp) if history[k].ok => {
                         retry = Some((k, sp));
                         break;
@@ -343,6 +251,18 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     }
                     None if history[k].ok => {
                         let same_prog = |s: &crate::learn::command_norm::Segment| s.program == seg.program;
+                        let verb = nk.segments.iter().position(|s| {
+                            same_prog(s)
+                                && s.action != a
+                                && !(s.is_filter() || s.is_read_only())
+                                && crate::learn::intent::same_operands(seg, s)
+                        });
+                        // Only if the failing action itself never passes later: `git pull
+                        // --rebase origin main` after `git push origin main` is a fix step.
+                        if let (Some(sp), false, None) = (verb, changed(&between), via_verb) {
+                            via_verb = Some((k, sp));
+                            verb_at = between.len();
+                        }
                         if let Some(l) = listed {
                             let sub = nk.segments.iter().position(|s| {
                                 same_prog(s)
@@ -368,24 +288,32 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     None => {}
                 }
             }
+            match (retry, via_verb) {
+                (None, Some(v)) => {
+                    between.truncate(verb_at);
+                    retry = Some(v);
+                }
+                _ => via_verb = None,
+            }
             let mut steps: Vec<FixStep> = Vec::new();
             for &b in &between {
                 for s in &prep.norms[b].segments {
-                    if !(s.is_read_only() || s.piped || s.domain == d && s.action == a) {
+                    if !(s.is_read_only() || s.is_filter() || s.domain == d && s.action == a) {
                         steps.push(step_of(b, s, history));
                     }
                 }
             }
             let mut substitute: Option<String> = None;
             let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
+            let verb = via_verb.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
             let (outcome, variant, retry_idx) = match retry {
-                Some((k, _)) if listing.is_some() => {
+                Some((k, _)) if listing.is_some() || verb.is_some() => {
                     steps.clear();
                     (Outcome::Recovered, Vec::new(), Some(k))
                 }
                 Some((k, sp)) => {
                     for s in prep.norms[k].segments.iter().take(sp) {
-                        if !s.is_read_only() && !s.piped {
+                        if !s.is_read_only() && !s.is_filter() {
                             steps.push(step_of(k, s, history));
                         }
                     }
@@ -402,7 +330,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     };
                     let removed: Vec<String> = fail_words
                         .iter()
-                        .filter(|w| w.starts_with('-') && !retry_words.contains(w))
+                        .filter(|w| w.starts_with('-') && *w != "--" && !retry_words.contains(w))
                         .map(|w| format!("without:{w}"))
                         .collect();
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
@@ -470,6 +398,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 variant,
                 retry_idx,
                 listing,
+                verb,
                 substitute,
                 raw_program: crate::learn::intent::raw_programs(&history[i].cmd)
                     .pop()
@@ -637,6 +566,8 @@ pub(crate) mod tests {
             // A flag dropped is not an unchanged retry.
             fail("h", "cargo fmt --check", "Diff in src/lib.rs"),
             rec("h", "cargo fmt", true, ""),
+            fail("i", "cargo fmt -- --check", "Diff in src/lib.rs"),
+            rec("i", "cargo fmt", true, ""),
         ];
         let e = eps(&h);
         let key = |s: &str| {
@@ -652,6 +583,36 @@ pub(crate) mod tests {
         assert_eq!(key("f"), "substitution:python3");
         assert_eq!(key("g"), "substitute:make help");
         assert_eq!(key("h"), "variant:without:--check");
+        assert_eq!(key("i"), "variant:without:--check", "`--` is no flag dropped");
+    }
+
+    #[test]
+    fn another_verb_on_the_same_operands_is_the_intent_done() {
+        let h = vec![
+            rec(
+                "a",
+                "git remote add origin ~/r/x.git",
+                false,
+                "error: remote origin already exists.",
+            ),
+            rec("a", "git remote set-url origin ~/r/x.git", true, ""),
+            rec("a", "git push origin main", true, "main -> main"),
+            // … but a fix step on the same operands is no substitute when the failing
+            // action itself passes later.
+            rec(
+                "b",
+                "git push origin main",
+                false,
+                "! [rejected] main -> main (fetch first)",
+            ),
+            rec("b", "git pull --rebase origin main", true, "Successfully rebased"),
+            rec("b", "git push origin main", true, "main -> main"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+        assert_eq!(e[0].fix_key(), "verb:git remote set-url");
+        assert_eq!(e[1].fix_key(), "steps:git pull --rebase");
+        assert!(e[1].verb.is_none());
     }
 
     #[test]

@@ -71,6 +71,7 @@ pub(crate) fn extractor_candidates(
             recovered_in_cluster: c.recovered_in_cluster,
             fix_keys_in_cluster: c.fix_keys_in_cluster,
             cleared_plainly: c.cleared_plainly,
+            targeted: false,
             covered: None,
             class_unresolved: c.class_unresolved,
             remedy_known: false,

@@ -56,7 +56,10 @@ pub fn may_substitute(action: &str, sub: &str) -> bool {
         action.split(' ').next().unwrap_or(""),
         sub.split(' ').next().unwrap_or(""),
     );
-    action != sub && !b.is_empty() && (a == b || !action.contains(' ') && !sub.contains(' '))
+    // `npm start` / `npm test` are `npm run start` / `npm run test` (npm's lifecycle
+    // aliases): another script run after the listing stands in for them too.
+    let lifecycle = matches!(action, "start" | "test" | "stop" | "restart") && b == "run";
+    action != sub && !b.is_empty() && (a == b || lifecycle || !action.contains(' ') && !sub.contains(' '))
 }
 
 /// An inspection: a listing, a check of the repository (`git fsck`), a version or help
@@ -68,6 +71,57 @@ pub fn is_inspection(action: &str, words: &[String]) -> bool {
         || words.iter().skip(1).any(|w| matches!(w.as_str(), "--help" | "--list"))
         || matches!(first, "fsck" | "version" | "verify-pack" | "count-objects")
         || words.iter().skip(1).any(|w| w == "--version")
+}
+
+/// `git branch` / `git remote` only look when they list: `git branch -a`, `git remote -v`,
+/// `git remote show origin`. With a name or a changing flag they change the repository
+/// (`git branch --set-upstream-to=origin/x`, `git remote set-url origin …`): a fix step,
+/// never diagnosis — read as diagnosis, the retry after them looked like a plain retry.
+pub fn git_lists_refs(action: &str, words: &[String]) -> bool {
+    let mut rest = words.iter().skip(2).map(String::as_str);
+    match action {
+        "branch" => rest.all(|w| {
+            matches!(
+                w,
+                "-a" | "--all"
+                    | "-r"
+                    | "--remotes"
+                    | "-v"
+                    | "-vv"
+                    | "--verbose"
+                    | "-l"
+                    | "--list"
+                    | "--show-current"
+                    | "--merged"
+                    | "--no-merged"
+                    | "--contains"
+                    | "--no-color"
+                    | "--color"
+            )
+        }),
+        "remote" => rest.all(|w| matches!(w, "-v" | "--verbose")),
+        "remote show" | "remote get-url" => true,
+        _ => false,
+    }
+}
+
+/// Inline code that only imports and prints (`python3 -c 'import sys; print(sys.path)'`)
+/// or a module that only reports (`python3 -m site`): a look at the interpreter.
+pub fn inspects_interpreter(program: &str, words: &[String]) -> bool {
+    if program == "site" {
+        return true;
+    }
+    let Some(i) = words.iter().position(|w| w == "-c") else {
+        return false;
+    };
+    let Some(code) = words.get(i + 1) else { return false };
+    code.split([';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|st| {
+            st.starts_with("import ") && !st.contains('(')
+                || st.starts_with("print(") && !st.contains('=') && st.matches('(').count() == 1
+        })
 }
 
 #[cfg(test)]
@@ -102,6 +156,42 @@ mod tests {
     fn substitutes_are_of_the_same_kind() {
         assert!(may_substitute("run start", "run build:prod"));
         assert!(may_substitute("test", "check"));
+        assert!(may_substitute("start", "run compile"), "npm start is npm run start");
         assert!(!may_substitute("commit", "config user.email"));
+    }
+
+    #[test]
+    fn git_branch_and_remote_only_look_when_they_list() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert!(git_lists_refs("branch", &w("git branch -a")));
+        assert!(git_lists_refs("branch", &w("git branch")));
+        assert!(git_lists_refs("remote", &w("git remote -v")));
+        assert!(git_lists_refs("remote show", &w("git remote show origin")));
+        assert!(!git_lists_refs("branch", &w("git branch --set-upstream-to=origin/x")));
+        assert!(!git_lists_refs("branch", &w("git branch -D old")));
+        assert!(!git_lists_refs(
+            "remote set-url",
+            &w("git remote set-url origin ~/r.git")
+        ));
+        assert!(!git_lists_refs("remote add", &w("git remote add up ~/r.git")));
+    }
+
+    #[test]
+    fn inline_code_that_only_prints_inspects() {
+        let w = |s: &str| shell_words::split(s).unwrap();
+        assert!(inspects_interpreter(
+            "python3",
+            &w("python3 -c 'import sys; print(sys.path)'")
+        ));
+        assert!(inspects_interpreter("site", &w("site")));
+        assert!(!inspects_interpreter(
+            "python3",
+            &w("python3 -c 'import os; os.remove(\"x\")'")
+        ));
+        assert!(!inspects_interpreter(
+            "python3",
+            &w("python3 -c 'print(open(\"f\", \"w\").write(\"x\"))'")
+        ));
+        assert!(!inspects_interpreter("python3", &w("python3 app.py")));
     }
 }

@@ -130,6 +130,55 @@ pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
     (changed.next().is_none() && !is_typo(fp, rp)).then(|| rp.clone())
 }
 
+/// What a command without subcommands runs: its first operand (`scripts/report.py` for
+/// `python3 -u scripts/report.py`), or `-c` for inline code (`python3 -c '…'`, `node -e`).
+/// `None` for a tool with a subcommand (its action says what it does) or no operand.
+pub fn subject(seg: &crate::learn::command_norm::Segment) -> Option<&str> {
+    if !seg.action.is_empty() {
+        return None;
+    }
+    for w in seg.words.iter().skip(1) {
+        match w.as_str() {
+            "-c" | "-e" => return Some("-c"),
+            w if w.starts_with('-') => continue,
+            w => return Some(w.trim_start_matches("./")),
+        }
+    }
+    None
+}
+
+/// Is `later` the failing command's intent again? For a tool without subcommands the same
+/// operand: `python3 -c 'import sys; print(sys.path)'` after `python3 tools/backfill.py`
+/// failed is a look at the interpreter, not a retry of the script — read as a retry, its
+/// success "recovered" the failure with `-c` as the fix.
+pub fn same_intent(fail: &crate::learn::command_norm::Segment, later: &crate::learn::command_norm::Segment) -> bool {
+    match (subject(fail), subject(later)) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The operands of a subcommand: its non-flag words after the program and the action's
+/// words (`origin`, `~/r.git` for `git remote add origin ~/r.git`).
+fn operands(seg: &crate::learn::command_norm::Segment) -> Vec<&str> {
+    let action_words = seg.action.split(' ').filter(|w| !w.is_empty()).count();
+    seg.words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .skip(action_words)
+        .map(String::as_str)
+        .collect()
+}
+
+/// Another action of the same program on the same operands: the intent done another way
+/// (`git remote set-url origin U` after `git remote add origin U` said the remote exists).
+/// Both need operands: `git status` after `git stauts` is no such substitute.
+pub fn same_operands(fail: &crate::learn::command_norm::Segment, later: &crate::learn::command_norm::Segment) -> bool {
+    let (a, b) = (operands(fail), operands(later));
+    !fail.action.is_empty() && !later.action.is_empty() && !a.is_empty() && a == b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,5 +229,28 @@ mod tests {
             substituted("rustc main.rs -o demo", "rustc main.rs -o demo && ./demo"),
             None
         );
+    }
+
+    #[test]
+    fn another_verb_on_the_same_operands() {
+        let seg = |c: &str| crate::learn::command_norm::normalize(c).primary().unwrap().clone();
+        let add = seg("git remote add origin ~/remotes/x.git");
+        assert!(same_operands(&add, &seg("git remote set-url origin ~/remotes/x.git")));
+        assert!(!same_operands(
+            &add,
+            &seg("git remote set-url upstream ~/remotes/x.git")
+        ));
+        assert!(!same_operands(&seg("git stauts"), &seg("git status")));
+    }
+
+    #[test]
+    fn intent_is_the_operand() {
+        let seg = |c: &str| crate::learn::command_norm::normalize(c).primary().unwrap().clone();
+        let fail = seg("python3 tools/backfill.py");
+        assert!(same_intent(&fail, &seg("PYTHONPATH=. python3 tools/backfill.py")));
+        assert!(same_intent(&seg("python -u check.py"), &seg("python3 -u check.py")));
+        assert!(!same_intent(&fail, &seg("python3 -c 'import sys; print(sys.path)'")));
+        assert!(!same_intent(&fail, &seg("python3 other.py")));
+        assert!(same_intent(&seg("git push"), &seg("git push origin main")));
     }
 }

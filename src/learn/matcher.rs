@@ -42,75 +42,12 @@ pub const DEFAULT_MARGIN: f64 = 0.10;
 /// Highest score a record can reach when it shares none of the trigger's anchors.
 pub const NO_ANCHOR_CAP: f64 = 0.30;
 
-const STOP: &[&str] = &[
-    "a", "an", "the", "and", "or", "to", "of", "in", "on", "at", "for", "with", "by", "from", "is", "are", "was",
-    "were", "be", "been", "it", "its", "as", "this", "that", "these", "those", "when", "before", "after", "if", "then",
-    "than", "so", "do", "does", "did", "not", "no", "you", "your", "we", "our", "i", "me", "my", "there", "here",
-    "some", "any", "all", "into", "out", "up", "n", "q", "path", "url", "hash", "dur", "again", "first", "run",
-    "fails", "fail", "failed", "failing", "error", "errors", "because", "has", "have", "had", "e", "s", "t",
-];
-
-/// A light, deterministic suffix stemmer (English inflections only). Chosen over a full
-/// Snowball stemmer to add no dependency: error text is short and technical, and the
-/// inflections that matter (`rejected`, `conflicts`, `timed`, `installing`) are all suffixes.
-pub fn stem(w: &str) -> String {
-    let w = w.to_lowercase();
-    if w.len() <= 4 || w.chars().any(|c| c.is_ascii_digit()) {
-        return w;
-    }
-    for (suf, rep) in [
-        ("ational", "ate"),
-        ("ization", "ize"),
-        ("ies", "y"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", ""),
-        ("ly", ""),
-        ("s", ""),
-    ] {
-        if let Some(base) = w.strip_suffix(suf) {
-            if base.len() >= 3 && !(suf == "s" && base.ends_with('s')) {
-                let mut b = format!("{base}{rep}");
-                // "rejected" → "reject", "stopped" → "stop".
-                let bytes = b.as_bytes();
-                let last = bytes.last().copied().unwrap_or(b'a');
-                if rep.is_empty()
-                    && bytes.len() >= 2
-                    && last == bytes[bytes.len() - 2]
-                    && !matches!(last, b'l' | b's' | b'z' | b'a' | b'e' | b'i' | b'o' | b'u')
-                {
-                    b.pop();
-                }
-                return b;
-            }
-        }
-    }
-    w
-}
-
-/// Terms of a text: masked, lower-cased, split on non-alphanumerics, stop-words dropped, stemmed.
-pub fn terms(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for raw in text.split(|c: char| !c.is_alphanumeric()) {
-        if raw.len() < 2 {
-            continue;
-        }
-        let lw = raw.to_lowercase();
-        if STOP.contains(&lw.as_str()) || lw.chars().all(|c| c.is_ascii_digit()) {
-            continue;
-        }
-        let s = stem(&lw);
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-    out
-}
+pub use crate::learn::terms::{stem, terms};
 
 /// Interned terms: the matcher works on integer ids.
 #[derive(Debug, Default, Clone)]
 pub struct Vocab {
-    ids: HashMap<String, u32>,
+    ids: HashMap<String, u32, crate::learn::terms::FnvBuild>,
     df: Vec<u32>,
     docs: u32,
 }
@@ -266,6 +203,18 @@ pub fn lexical(t: &[u32], r: &[u32], idf: &Idf) -> f64 {
     ((1.0 + b2) * p * rc / (b2 * p + rc)).clamp(0.0, 1.0)
 }
 
+/// Share of an anchorless trigger's failure text (IDF-weighted) a record must carry to
+/// stand in for an anchor. One shared word is not enough: `make help` printing "targets:
+/// build check" shares *target* with "No rule to make target", and a `git push -u` success
+/// ("branch set up to track") shares two words with "set tracking information".
+pub const FAILURE_TEXT_SHARE: f64 = 0.5;
+
+/// Does a record carry enough of the failure text ([`FAILURE_TEXT_SHARE`])?
+fn failure_text_shared(failure_terms: &[u32], r: &[u32], idf: &Idf) -> bool {
+    let total = weighted_sum(failure_terms, idf);
+    total > 0.0 && overlap(failure_terms, r, idf) >= FAILURE_TEXT_SHARE * total - 1e-9
+}
+
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     let lex = lexical(&t.terms, &r.terms, idf);
@@ -280,7 +229,7 @@ pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     if t.anchors.is_empty() {
         // No anchor to agree on: the failure text stands in for it (a record sharing none
         // of it is only "the same command", never a near-miss).
-        let cap = if overlap(&t.failure_terms, &r.terms, idf) > 0.0 {
+        let cap = if failure_text_shared(&t.failure_terms, &r.terms, idf) {
             1.0
         } else {
             NO_ANCHOR_CAP
@@ -673,6 +622,32 @@ mod tests {
         let mut bare = spec;
         bare.failure_terms.clear();
         assert!(score(&bare, &again, &idf) <= NO_ANCHOR_CAP);
+    }
+
+    #[test]
+    fn one_shared_word_is_no_failure_text() {
+        // `make help` printing its targets shares *target* with "No rule to make target":
+        // it used to score in the near-miss band and block the rule; the same failure for
+        // another target still matches.
+        let cmd = "make test";
+        let tail = "make: *** No rule to make target 'test'.  Stop.";
+        let mut vocab = Vocab::default();
+        let view = |vocab: &mut Vocab, c: &str, t: &str, ok: bool| {
+            let (n, s) = (normalize(c), signature(t));
+            let terms = vocab.add_doc(&record_text(&n, &s));
+            RecordView::new(&n, &s, terms, ok)
+        };
+        let listing = view(&mut vocab, "make help", "targets: build check clean", true);
+        let again = view(
+            &mut vocab,
+            "make lint",
+            "make: *** No rule to make target 'lint'.  Stop.",
+            false,
+        );
+        let spec = spec_for(&mut vocab, cmd, tail);
+        let idf = vocab.idf();
+        assert!(score(&spec, &listing, &idf) <= NO_ANCHOR_CAP);
+        assert!(score(&spec, &again, &idf) >= DEFAULT_THRESHOLD + DEFAULT_MARGIN);
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! **Learning**: recurring failures in the log become tested, gated standing rules.
 //!
 //! Owns the whole pipeline, offline and deterministic: command normalisation
-//! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]),
+//! ([`command_norm`]), failure signatures ([`signature`]), episodes ([`episodes`]) and the key of their fix ([`fix_key`]),
 //! candidates ([`candidates`]), which sessions agree with a fix ([`agreement`]), the
 //! classes fixes contest in ([`failure_class`]), recovery by intent on the raw words
-//! ([`intent`]), listings and inspections ([`inspection`]), how a fix is rendered as shell
-//! ([`render`]), the matcher ([`matcher`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
+//! ([`intent`]), canonical flag spellings ([`spelling`]), listings and inspections ([`inspection`]), what only looks ([`read_only`]), how a fix group is said ([`fix_directive`]) and rendered as shell
+//! ([`render`]), the context a retry added ([`retry_context`]), necessity against plain retries ([`necessity`]), the matcher ([`matcher`]) and its terms ([`terms`]), replay against history ([`rule_replay`]), directive evidence ([`directive_evidence`]), the trust and safety
 //! gates ([`origin_trust`], [`safety`]), Wilson intervals ([`wilson`]), the assessment of
 //! one candidate ([`assess`]), the pipeline itself ([`pipeline`]), its settings
 //! ([`config`]), external extractors ([`extractor`]), the rule store and packs
@@ -27,13 +27,18 @@ pub mod directive_evidence;
 pub mod episodes;
 pub mod extractor;
 pub mod failure_class;
+pub mod fix_directive;
+pub mod fix_key;
 pub mod inspection;
 pub mod intent;
 pub mod matcher;
+pub mod necessity;
 pub mod origin_trust;
 pub mod outcome;
 pub mod pipeline;
+pub mod read_only;
 pub mod render;
+pub mod retry_context;
 pub mod rule_export;
 pub mod rule_replay;
 pub mod rule_seal;
@@ -42,7 +47,9 @@ pub mod rules_inject;
 pub mod safety;
 pub mod session_end;
 pub mod signature;
+pub mod spelling;
 pub mod standing;
+pub mod terms;
 pub mod wilson;
 
 // The pipeline's entry points and types, as callers name them: `crate::learn::run_pipeline`.

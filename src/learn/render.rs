@@ -19,6 +19,9 @@ pub enum Tok {
     Literal(String),
     /// A placeholder name, without the angle brackets.
     Hole(&'static str),
+    /// A placeholder inside a word whose ends every session shares:
+    /// `--set-upstream-to=origin/<branch>`, `<dir>/Cargo.toml` (prefix, hole, suffix).
+    Partial(String, &'static str, String),
 }
 
 /// Programs that run their first file argument (that argument is a `<script>`).
@@ -72,6 +75,9 @@ fn hole_for(words: &[String], i: usize, values: &[&str]) -> &'static str {
     let prev = i.checked_sub(1).and_then(|p| words.get(p)).map(String::as_str);
     if matches!(prev, Some("-m" | "--message")) {
         return "message";
+    }
+    if prev.and_then(crate::learn::inspection::dir_flag) == Some(true) || base == "cd" || prev == Some("cd") {
+        return "dir";
     }
     if base == "sed"
         && values
@@ -132,7 +138,16 @@ pub fn anti_unify(spellings: &[&[String]]) -> Vec<Tok> {
                 return Tok::Hole("email");
             }
             let varies = values.iter().any(|v| *v != w);
-            if varies || (same.len() == 1 && i > 0 && private_looking(w)) {
+            if varies {
+                let (pre, suf) = shared_ends(&values);
+                let middles: Vec<&str> = values.iter().map(|v| &v[pre.len()..v.len() - suf.len()]).collect();
+                let whole = hole_for(reference, i, &values);
+                if pre.is_empty() && suf.is_empty() || whole == "expr" {
+                    Tok::Hole(whole)
+                } else {
+                    Tok::Partial(pre.to_string(), hole_for(reference, i, &middles), suf.to_string())
+                }
+            } else if same.len() == 1 && i > 0 && private_looking(w) {
                 Tok::Hole(hole_for(reference, i, &values))
             } else {
                 Tok::Literal(w.clone())
@@ -141,11 +156,66 @@ pub fn anti_unify(spellings: &[&[String]]) -> Vec<Tok> {
         .collect()
 }
 
+/// The literal operands of a single spelling (not the program, its action or flags) as
+/// placeholders: the words are one session's values, where other sessions used others.
+pub fn holes_for_values(words: &[String], toks: Vec<Tok>) -> Vec<Tok> {
+    toks.into_iter()
+        .enumerate()
+        .map(|(i, t)| match t {
+            Tok::Literal(w) if i >= 2 && !w.starts_with('-') && w != "cd" => Tok::Hole(hole_for(words, i, &[&w])),
+            t => t,
+        })
+        .collect()
+}
+
+/// What every value of a varying word shares at its ends: a flag's `key=` and then whole
+/// path components (`origin/`, `/Cargo.toml`), never part of a name. The middle stays
+/// non-empty in every value.
+fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
+    let first = values[0];
+    let key = match first.split_once('=') {
+        Some((k, _)) if k.starts_with('-') && values.iter().all(|v| v.split_once('=').is_some_and(|(x, _)| x == k)) => {
+            k.len() + 1
+        }
+        _ => 0,
+    };
+    let rest: Vec<&str> = values.iter().map(|v| &v[key..]).collect();
+    let common_pre = rest.iter().skip(1).fold(rest[0].len(), |n, v| {
+        rest[0]
+            .bytes()
+            .zip(v.bytes())
+            .take(n)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let pre = rest[0][..common_pre].rfind('/').map_or(0, |p| p + 1);
+    let common_suf = rest.iter().skip(1).fold(rest[0].len(), |n, v| {
+        rest[0]
+            .bytes()
+            .rev()
+            .zip(v.bytes().rev())
+            .take(n)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let tail = &rest[0][rest[0].len() - common_suf..];
+    let suf = tail.find('/').map_or(0, |p| tail.len() - p);
+    let fits = rest
+        .iter()
+        .all(|v| v.len() > pre + suf && v.is_char_boundary(pre) && v.is_char_boundary(v.len() - suf));
+    if !fits {
+        return (&first[..key], "");
+    }
+    (&first[..key + pre], &first[first.len() - suf..])
+}
+
 /// One word as the shell reads it back: bare when every character is inert
 /// (`--prune=now`, `PYTHONPATH=src`, `react@18`), else `shell-words` quoting.
 fn quote(w: &str) -> String {
     let inert = |c: char| c.is_ascii_alphanumeric() || "_-+=:,./@%^".contains(c);
-    if !w.is_empty() && w.chars().all(inert) {
+    // `~/remotes/x.git` as typed: quoted, the shell would not expand the `~`.
+    let body = w.strip_prefix("~/").unwrap_or(w);
+    if !body.is_empty() && body.chars().all(inert) {
         w.to_string()
     } else {
         shell_words::quote(w).into_owned()
@@ -159,6 +229,10 @@ pub fn render(toks: &[Tok]) -> String {
         .map(|t| match t {
             Tok::Literal(w) => quote(w),
             Tok::Hole(h) => format!("<{h}>"),
+            Tok::Partial(p, h, s) => {
+                let q = |x: &str| if x.is_empty() { String::new() } else { quote(x) };
+                format!("{}<{h}>{}", q(p), q(s))
+            }
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -200,7 +274,26 @@ mod tests {
             "git checkout -b <branch>"
         );
         assert_eq!(au(&["bash build.sh", "bash deploy.sh"]), "bash <script>");
-        assert_eq!(au(&["mkdir -p out/a", "mkdir -p out/b"]), "mkdir -p <dir>");
+        assert_eq!(au(&["mkdir -p out/a", "mkdir -p out/b"]), "mkdir -p out/<dir>");
+        assert_eq!(
+            au(&[
+                "git branch --set-upstream-to=origin/hotfix/x",
+                "git branch --set-upstream-to=origin/feat/dark-mode"
+            ]),
+            "git branch --set-upstream-to=origin/<branch>"
+        );
+        assert_eq!(
+            au(&[
+                "cargo test --manifest-path tiler/Cargo.toml",
+                "cargo test --manifest-path rust/slugify/Cargo.toml"
+            ]),
+            "cargo test --manifest-path <dir>/Cargo.toml"
+        );
+        assert_eq!(
+            au(&["git switch feature-a", "git switch feature-b"]),
+            "git switch <branch>",
+            "no part of a name"
+        );
         assert_eq!(
             au(&["npm install react@18", "npm install react@18"]),
             "npm install react@18"
@@ -248,6 +341,14 @@ mod tests {
             "git commit -m <message>"
         );
         assert_eq!(au(&["lsof -i :8000", "lsof -i :8080"]), "lsof -i <port>");
+        assert_eq!(
+            au(&[
+                "git remote set-url origin ~/r/a.git",
+                "git remote set-url origin ~/r/b.git"
+            ]),
+            "git remote set-url origin ~/r/<file>",
+            "a home path keeps its ~ unquoted"
+        );
     }
 
     /// The CRLF fix, rendered, does what it says when a person fills in the placeholder
