@@ -543,6 +543,9 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
 pub fn normalize(cmd: &str) -> CmdNorm {
     let mut segments = Vec::new();
     normalize_into(cmd, &mut segments, 0);
+    // The learner keeps one of these per record: a Vec grown by push holds room for four
+    // segments where most commands have one (≈30 MB on a 100k-record history).
+    segments.shrink_to_fit();
     let canonical = segments.iter().map(Segment::text).collect::<Vec<_>>().join(" && ");
     CmdNorm { segments, canonical }
 }

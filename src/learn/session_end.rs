@@ -42,9 +42,28 @@ pub fn load_history(project: &Project) -> Result<Vec<Record>> {
         if sealer.as_ref().is_none_or(|s| s.key.verify(&scope, line).is_none()) {
             r.trust = Some("untrusted".into());
         }
-        out.push(r);
+        out.push(slim(r));
     })?;
     Ok(out)
+}
+
+/// A record with only what learning reads (session, command, outcome, tail, time, trust).
+/// The seal, chain, tool id, cwd, agent and summary are verified or shown elsewhere; kept,
+/// they were ~15 MB of a 100k-record history held for the whole pipeline. A run whose
+/// own summary shows failures (`cargo test | tail` exits 0 through the pipe) is read as
+/// the failure it was, as the close guard reads it.
+fn slim(r: Record) -> Record {
+    Record {
+        ok: r.ok && !r.summary.is_some_and(|s| s.shows_failure()),
+        cwd: String::new(),
+        event: None,
+        tool_use_id: None,
+        agent: None,
+        summary: None,
+        chain: None,
+        mac: None,
+        ..r
+    }
 }
 
 /// Merges a pipeline outcome into the store. Returns (new ids, promoted ids).
@@ -187,4 +206,50 @@ pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
         added.len(),
         promoted.len()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::summary::Summary;
+
+    fn run(ok: bool, failed: Option<u64>) -> Record {
+        Record {
+            summary: failed.map(|f| Summary {
+                passed: Some(3),
+                failed: Some(f),
+                ..Summary::default()
+            }),
+            mac: Some("m".into()),
+            agent: Some("a".into()),
+            ..Record::new(
+                "2026-12-04T10:00:00.000Z",
+                "s",
+                "/p",
+                "cargo test | tail",
+                Some(0),
+                ok,
+                "x",
+            )
+        }
+    }
+
+    #[test]
+    fn slim_reads_a_failing_summary_as_a_failure() {
+        assert!(!slim(run(true, Some(1))).ok);
+        assert!(slim(run(true, Some(0))).ok);
+        assert!(slim(run(true, None)).ok);
+        assert!(!slim(run(false, None)).ok);
+    }
+
+    #[test]
+    fn slim_keeps_what_learning_reads_and_drops_the_rest() {
+        let r = slim(run(true, None));
+        assert_eq!(
+            (r.session.as_str(), r.cmd.as_str(), r.tail.as_str()),
+            ("s", "cargo test | tail", "x")
+        );
+        assert_eq!(r.ts, "2026-12-04T10:00:00.000Z");
+        assert!(r.cwd.is_empty() && r.mac.is_none() && r.agent.is_none() && r.summary.is_none());
+    }
 }

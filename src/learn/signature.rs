@@ -11,6 +11,7 @@
 //! `non-fast-forward`). Bare words like "error", "failed" or "fatal" are deliberately
 //! *not* anchors: every failure has them, so they identify nothing.
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -172,11 +173,23 @@ const ERROR_WORDS: &[&str] = &[
     "oom",
 ];
 
-/// Whether a line reads as an error line. Plain substring tests instead of one large
-/// case-insensitive regex: compiling that alternation cost more than a whole hook run.
+/// One automaton over [`ERROR_WORDS`], ASCII case-insensitive, built once per process.
+/// A large case-insensitive regex alternation cost more to compile than a whole hook run;
+/// 51 `contains` calls on a lowered copy of every line were a third of learning time on
+/// 100k records. Aho-Corasick builds in microseconds and scans each line once.
+fn error_words() -> &'static AhoCorasick {
+    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ERROR_WORDS)
+            .expect("error words compile")
+    })
+}
+
+/// Whether a line reads as an error line.
 fn errorish(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
-    ERROR_WORDS.iter().any(|w| lower.contains(w))
+    error_words().is_match(line)
         || line.starts_with("hint:")
         || line.starts_with('!')
         || line

@@ -45,6 +45,9 @@ pub struct BenchArgs {
     /// Internal: run one learning measurement in this process and print it.
     #[arg(long, hide = true)]
     pub learn_child: Option<usize>,
+    /// Internal: the scratch folder the learning child writes its log into.
+    #[arg(long, hide = true)]
+    pub learn_dir: Option<PathBuf>,
 }
 
 /// One hook's measured distribution.
@@ -346,7 +349,11 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
             .ok_or_else(|| Error::msg("cannot locate the hook binaries; pass --bin-dir"))?,
     };
     if let Some(n) = a.learn_child {
-        return crate::measure::bench_learn::child(n);
+        let dir = a
+            .learn_dir
+            .as_deref()
+            .ok_or_else(|| Error::msg("--learn-child needs --learn-dir"))?;
+        return crate::measure::bench_learn::child(n, dir);
     }
     if a.runs == 0 {
         return Err(Error::msg("--runs must be at least 1"));

@@ -1,14 +1,16 @@
 //! The learning half of `fable bench`: the pipeline over generated histories.
 //!
 //! Each size runs in a child process of its own (`fable bench --learn-child N`), so its
-//! peak RSS is its own and not the maximum of everything before it. The child builds a
-//! synthetic log as JSONL text, then times what `fable-learn` does with a real log: parse
-//! every line and run [`crate::learn::run_pipeline`]. Targets: 100k records ≤ 2 s and
+//! peak RSS is its own and not the maximum of everything before it. The child writes a
+//! synthetic log through the evidence journal, sealed with a key of its own, then times
+//! what `fable-learn` does with a real log: read and verify every generation and run
+//! [`crate::learn::run_pipeline`]. Targets: 100k records ≤ 2 s and
 //! ≤ 200 MB peak; 10× the records costs ≤ 12× the time.
 
 use crate::error::{Error, Result};
-use crate::evidence::journal::{read_lines_into, ReadOutcome};
+use crate::evidence::journal::{Journal, Rotation};
 use crate::evidence::Record;
+use crate::learn::session_end::load_history;
 use crate::learn::{run_pipeline, LearnConfig};
 use serde_json::json;
 use std::time::Instant;
@@ -117,13 +119,16 @@ fn success(r: &mut Lcg) -> (String, String) {
     }
 }
 
-/// A synthetic log of `n` records: sessions of ~40 commands, mostly successes, with
-/// recurring failure classes fixed the way real sessions fix them, and some flaky retries.
-pub fn synthetic_jsonl(n: usize) -> String {
+/// Calls `sink` with each of `n` synthetic records: sessions of ~40 commands, mostly
+/// successes, with recurring failure classes fixed the way real sessions fix them, and
+/// some flaky retries. Streamed, so generating a large log holds no more than one record.
+pub fn synthetic_records(n: usize, mut sink: impl FnMut(Record) -> Result<()>) -> Result<()> {
     let mut r = Lcg(0x5eed);
-    let mut out = String::with_capacity(n * 400);
     let mut i = 0usize;
-    let push = |out: &mut String, i: &mut usize, cmd: &str, exit: i64, tail: &str| {
+    let mut push = |i: &mut usize, cmd: &str, exit: i64, tail: &str| -> Result<()> {
+        if *i >= n {
+            return Ok(());
+        }
         let rec = Record {
             v: 1,
             ts: format!(
@@ -151,55 +156,87 @@ pub fn synthetic_jsonl(n: usize) -> String {
             chain: None,
             mac: None,
         };
-        out.push_str(&rec.to_line());
         *i += 1;
+        sink(rec)
     };
     while i < n {
         if r.next().is_multiple_of(10) {
             let (cmd, tail, exit, fix) = failure(&mut r);
-            push(&mut out, &mut i, &cmd, exit, &tail);
+            push(&mut i, &cmd, exit, &tail)?;
             if r.next().is_multiple_of(5) {
                 // Flaky: the same command passes unchanged.
-                push(&mut out, &mut i, &cmd, 0, "ok");
+                push(&mut i, &cmd, 0, "ok")?;
             } else {
-                push(&mut out, &mut i, &fix, 0, "");
-                push(&mut out, &mut i, &cmd, 0, "done");
+                push(&mut i, &fix, 0, "")?;
+                push(&mut i, &cmd, 0, "done")?;
             }
         } else {
             let (cmd, tail) = success(&mut r);
-            push(&mut out, &mut i, &cmd, 0, &tail);
+            push(&mut i, &cmd, 0, &tail)?;
         }
     }
-    // Keep exactly n lines.
-    let cut = out
-        .match_indices('\n')
-        .nth(n.saturating_sub(1))
-        .map(|(p, _)| p + 1)
-        .unwrap_or(out.len());
-    out.truncate(cut);
+    Ok(())
+}
+
+/// The synthetic log of `n` records as JSONL text.
+pub fn synthetic_jsonl(n: usize) -> String {
+    let mut out = String::new();
+    let _ = synthetic_records(n, |rec| {
+        out.push_str(&rec.to_line());
+        Ok(())
+    });
     out
 }
 
+/// Rotation for the generated log: large enough generations that `n` records all stay
+/// in the history the learner reads (a user who keeps 100k records configures this).
+const GEN_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The environment a child runs under: its own user state (the sealing key) and a
+/// rotation that keeps every generated record.
+fn child_env(dir: &std::path::Path, n: usize) -> Vec<(String, String)> {
+    let keep = (n * 600) as u64 / GEN_BYTES + 2;
+    vec![
+        ("XDG_STATE_HOME".into(), dir.join("state").display().to_string()),
+        ("FABLE_EVIDENCE_MAX_BYTES".into(), GEN_BYTES.to_string()),
+        ("FABLE_EVIDENCE_KEEP".into(), keep.to_string()),
+    ]
+}
+
 fn vm_hwm_kb() -> Option<u64> {
+    status_kb("VmHWM:")
+}
+
+fn status_kb(field: &str) -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// The child's job: build the log, then time parse + pipeline; prints one JSON line.
-pub fn child(n: usize) -> Result<i32> {
-    let text = synthetic_jsonl(n);
+/// The child's job: write a sealed log of `n` records into a project under `dir` the way
+/// the evidence hook does, then time what `fable-learn` does with it — read every
+/// generation and verify every seal ([`load_history`]), then [`run_pipeline`]. Prints one
+/// JSON line. Peak RSS covers the whole process, generation included (it streams).
+pub fn child(n: usize, dir: &std::path::Path) -> Result<i32> {
+    let get = |k: &str| std::env::var(k).ok();
+    let project = crate::project::Project::at(dir.join("project"));
+    std::fs::create_dir_all(&project.fable_dir).map_err(|e| Error::io(&project.fable_dir, e))?;
+    let sealer = crate::evidence::seal::Sealer::for_user(get, &project.fable_dir).map_err(Error::msg)?;
+    let journal = Journal::new(&project.fable_dir, Rotation::from_lookup(get)).with_sealer(Some(sealer));
+    let written = Instant::now();
+    synthetic_records(n, |rec| journal.append(&rec).map(|_| ()))?;
+    let write_ms = written.elapsed().as_secs_f64() * 1000.0;
     let start = Instant::now();
-    let mut read = ReadOutcome::default();
-    read_lines_into(text.as_bytes(), &mut read);
-    drop(text);
+    let history = load_history(&project)?;
     let parsed_ms = start.elapsed().as_secs_f64() * 1000.0;
-    let outcome = run_pipeline(&read.records, &LearnConfig::default());
+    let loaded_rss = status_kb("VmRSS:");
+    let untrusted = history.iter().filter(|r| r.trust.is_some()).count();
+    let outcome = run_pipeline(&history, &LearnConfig::default());
     let total_ms = start.elapsed().as_secs_f64() * 1000.0;
     println!(
         "{}",
-        json!({"records": read.records.len(), "malformed": read.malformed, "parse_ms": parsed_ms, "total_ms": total_ms,
-            "episodes": outcome.episodes, "candidates": outcome.candidates.len(), "peak_rss_kb": vm_hwm_kb()})
+        json!({"records": history.len(), "unverified": untrusted, "write_ms": write_ms, "parse_ms": parsed_ms, "total_ms": total_ms,
+            "episodes": outcome.episodes, "candidates": outcome.candidates.len(), "loaded_rss_kb": loaded_rss, "peak_rss_kb": vm_hwm_kb()})
     );
     Ok(0)
 }
@@ -212,10 +249,17 @@ pub fn measure(sizes: &[usize], progress: bool) -> Result<Vec<serde_json::Value>
         if progress {
             eprintln!("bench: learning pipeline on {n} records");
         }
+        let dir = std::env::temp_dir().join(format!("fable-bench-learn-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let o = std::process::Command::new(&exe)
-            .args(["bench", "--learn-child", &n.to_string()])
+            .args(["bench", "--learn-child", &n.to_string(), "--learn-dir"])
+            .arg(&dir)
+            .envs(child_env(&dir, n))
             .output()
-            .map_err(|e| Error::io(&exe, e))?;
+            .map_err(|e| Error::io(&exe, e));
+        let _ = std::fs::remove_dir_all(&dir);
+        let o = o?;
         if !o.status.success() {
             return Err(Error::msg(format!(
                 "learning bench on {n} records failed: {}",
@@ -238,8 +282,8 @@ mod tests {
         let a = synthetic_jsonl(500);
         assert_eq!(a, synthetic_jsonl(500));
         assert_eq!(a.lines().count(), 500);
-        let mut read = ReadOutcome::default();
-        read_lines_into(a.as_bytes(), &mut read);
+        let mut read = crate::evidence::journal::ReadOutcome::default();
+        crate::evidence::journal::read_lines_into(a.as_bytes(), &mut read);
         assert_eq!((read.records.len(), read.malformed), (500, 0));
         let fails = read.records.iter().filter(|r| !r.ok).count();
         assert!(fails > 20 && fails < 100, "{fails}");
