@@ -169,7 +169,7 @@ pub fn read_tail(path: &Path, max: u64) -> io::Result<Option<Vec<u8>>> {
 /// file does not end in a newline (a writer died mid-line, a disk filled), the write
 /// starts with one, so the fragment stays one malformed line and this record is intact.
 /// The caller holds whatever lock orders writers.
-pub fn append_line(path: &Path, line: &[u8]) -> io::Result<()> {
+pub fn append_line(path: &Path, line: &[u8]) -> io::Result<u64> {
     let mut f = open_nofollow(
         path,
         OpenOptions::new().read(true).append(true).create(true).mode(0o600),
@@ -187,9 +187,11 @@ pub fn append_line(path: &Path, line: &[u8]) -> io::Result<()> {
         let mut buf = Vec::with_capacity(line.len() + 1);
         buf.push(b'\n');
         buf.extend_from_slice(line);
-        f.write_all(&buf)
+        f.write_all(&buf)?;
+        Ok(len + 1)
     } else {
-        f.write_all(line)
+        f.write_all(line)?;
+        Ok(len)
     }
 }
 

@@ -10,6 +10,7 @@
 
 use crate::discipline::ledger::normalize;
 use crate::evidence::journal::Journal;
+use crate::evidence::outcome_index;
 use crate::evidence::seal::{self, ChainWalk};
 use crate::evidence::Record;
 use std::collections::HashMap;
@@ -76,27 +77,7 @@ pub fn cite_keys(cited: &str) -> Vec<String> {
     }
 }
 
-/// Strips one leading `cd <dir> &&` from a normalised command. Returns the directory
-/// token as written and the rest.
-pub fn strip_cd(cmd: &str) -> Option<(&str, &str)> {
-    let rest = cmd.strip_prefix("cd")?;
-    if !rest.starts_with(char::is_whitespace) {
-        return None;
-    }
-    let rest = rest.trim_start();
-    let end = match rest.chars().next()? {
-        q @ ('"' | '\'') => 1 + rest[1..].find(q)? + 1,
-        _ => rest
-            .find(|c: char| c.is_whitespace() || matches!(c, '&' | ';' | '|'))
-            .unwrap_or(rest.len()),
-    };
-    if end == 0 {
-        return None;
-    }
-    let (dir, after) = rest.split_at(end);
-    let tail = after.trim_start().strip_prefix("&&")?.trim_start();
-    (!tail.is_empty()).then_some((dir, tail))
-}
+pub use crate::evidence::command_key::strip_cd;
 
 /// The newest record of every logged command, keyed by normalised command and, for
 /// `cd <dir> && X`, also by `X`.
@@ -227,15 +208,85 @@ pub fn read_relevant(journal: &Journal, citations: &[String]) -> Relevant {
 /// [`read_relevant`], also finding the session's newest edit in the same pass.
 pub fn read_relevant_with(journal: &Journal, citations: &[String], edits: Option<EditScan>) -> Relevant {
     use crate::discipline::freshness;
-    let mut out = Relevant::default();
     let edits = edits.filter(|e| e.scope != freshness::Scope::Off && !e.session.is_empty());
     if citations.is_empty() && edits.is_none() {
-        return out;
+        return Relevant::default();
     }
+    let keys: Vec<String> = citations.iter().flat_map(|c| cite_keys(c)).collect();
+    let ix = outcome_index::Reader::open(journal);
+    if let Some(fast) = ix.as_ref().and_then(|ix| from_index(ix, journal, citations, edits.as_ref())) {
+        return fast;
+    }
+    let out = scan(journal, &keys, citations, edits);
+    // A missing or stale index is rebuilt now that the log has been read once anyway; a
+    // current one that could not answer (a citation not in it) stays as it is.
+    if ix.is_none() {
+        outcome_index::rebuild(journal);
+    }
+    out
+}
+
+/// The same answer as the full scan, from the outcome index: every citation's newest
+/// sealed record and the session's newest edit, each read and verified at the position
+/// the index gives. `None` when the index cannot answer all of it (a citation it does not
+/// hold — the scan then says why — or a line that does not verify).
+fn from_index(
+    ix: &outcome_index::Reader,
+    journal: &Journal,
+    citations: &[String],
+    edits: Option<&EditScan>,
+) -> Option<Relevant> {
+    use crate::discipline::freshness;
+    let mut out = Relevant::default();
+    let mut found: Vec<((u64, u64), Record)> = Vec::new();
+    for c in citations {
+        let keys = cite_keys(c);
+        let hit = keys.iter().find_map(|k| match ix.get(k) {
+            outcome_index::Lookup::Found(line, at) => Some(Some((k, line, at))),
+            outcome_index::Lookup::Absent => None,
+            outcome_index::Lookup::Unusable => Some(None),
+        })??;
+        let (key, line, at) = hit;
+        let lite = serde_json::from_slice::<Lite>(&line).ok()?;
+        let n = normalize(&lite.cmd);
+        if &n != key && strip_cd(&n).is_none_or(|(_, rest)| rest != key) {
+            return None;
+        }
+        if found.iter().any(|(p, _)| *p == at) {
+            continue;
+        }
+        found.push((
+            at,
+            Record {
+                event: lite.event.map(|e| e.into_owned()),
+                summary: lite.summary,
+                ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
+            },
+        ));
+    }
+    found.sort_by_key(|(at, _)| *at);
+    out.records = found.into_iter().map(|(_, r)| r).collect();
+    if let Some(e) = edits {
+        if journal.dir().parent() != Some(e.root) {
+            return None;
+        }
+        let key = outcome_index::edit_key(e.scope == freshness::Scope::Project, e.session);
+        match ix.get(&key) {
+            outcome_index::Lookup::Found(line, _) => out.last_edit = Some(freshness::edit_of_line(&line, e.root, e.scope)?),
+            outcome_index::Lookup::Absent if !ix.lossy() => {}
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The full pass over every generation (see [`read_relevant`]).
+fn scan(journal: &Journal, keys: &[String], citations: &[String], edits: Option<EditScan>) -> Relevant {
+    use crate::discipline::freshness;
+    let mut out = Relevant::default();
     let edit_needle = edits
         .as_ref()
         .map(|e| format!("\"session\":{}", serde_json::Value::String(e.session.to_string())));
-    let keys: Vec<String> = citations.iter().flat_map(|c| cite_keys(c)).collect();
     let wanted: std::collections::HashSet<String> = keys.iter().cloned().collect();
     let needles: Vec<&str> = keys.iter().filter_map(|c| needle(c)).collect();
     let all_needed = keys.iter().any(|c| needle(c).is_none());

@@ -39,14 +39,12 @@ pub struct Edit {
 
 /// True when an edit of `file` (made in `cwd`) counts under `scope` for this project.
 pub fn counts(file: &str, cwd: &str, root: &Path, scope: Scope) -> bool {
-    let abs = crate::project::lexical_abs(Path::new(file), Path::new(cwd));
-    if abs.starts_with(root.join(".fable")) {
-        return false;
-    }
+    // One rule for the scan and for the outcome index that files edits as they are logged.
+    let (any, project) = crate::evidence::outcome_index::edit_reach(file, cwd, root);
     match scope {
         Scope::Off => false,
-        Scope::Any => true,
-        Scope::Project => abs.starts_with(root),
+        Scope::Any => any,
+        Scope::Project => project,
     }
 }
 

@@ -537,10 +537,7 @@ pub fn backtick_spans(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// Collapses runs of whitespace to one space and trims.
-pub fn normalize(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+pub use crate::evidence::command_key::normalize;
 
 #[cfg(test)]
 mod tests {

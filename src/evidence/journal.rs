@@ -10,6 +10,7 @@
 //! generations oldest → newest.
 
 use crate::error::{IoContext, Result};
+use crate::evidence::outcome_index;
 use crate::evidence::seal::{chain_of, Sealer};
 use crate::evidence::Record;
 use std::fs::{self, File};
@@ -178,11 +179,13 @@ impl Journal {
         let lock_path = self.lock_path();
         let lock = open_lock(&lock_path)?;
         lock_with_deadline(&lock, &lock_path, true)?;
+        let mut pre_head = None;
         let line = match &self.sealer {
             Some(sealer) => {
                 let scope = self.scope();
+                pre_head = self.last_mac(sealer, &scope);
                 let rec = Record {
-                    chain: self.last_mac(sealer, &scope).map(|m| chain_of(&m)),
+                    chain: pre_head.as_deref().map(chain_of),
                     mac: None,
                     ..record.clone()
                 };
@@ -198,19 +201,34 @@ impl Journal {
         let live = self.live_path();
         let size = fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
         let mut fresh = size == 0;
+        // Opened before the write: only an index that was current until now is kept up.
+        let index = outcome_index::Writer::open(self, pre_head.as_deref(), size);
+        let mut rotated = false;
         if size > 0 && size + line.len() as u64 > self.rotation.max_bytes {
             self.rotate()?;
             fresh = true;
+            rotated = true;
         }
-        crate::fable_dir::append_line(&live, line.as_bytes()).at(&live)?;
+        let offset = crate::fable_dir::append_line(&live, line.as_bytes()).at(&live)?;
         if let Some(sealer) = &self.sealer {
-            if let Some((_, mac)) = crate::evidence::seal::parts(line.as_bytes()) {
-                sealer.write_head(&String::from_utf8_lossy(mac));
+            if let Some((_, mac)) = crate::evidence::seal::parts(line.trim_end_matches('\n').as_bytes()) {
+                let mac = String::from_utf8_lossy(mac);
+                sealer.write_head(&mac);
+                if let Some(ix) = index {
+                    ix.file(self, record, rotated, offset, line.trim_end_matches('\n').len(), &mac);
+                }
             }
         }
         // The lock is released when `lock` drops, after the write has reached the file.
         drop(lock);
         Ok(fresh)
+    }
+
+    /// The exclusive append lock if it is free right now (an index rebuild: never waits).
+    pub fn try_lock_exclusive(&self) -> Option<File> {
+        let lock = open_lock(&self.lock_path()).ok()?;
+        lock.try_lock().ok()?;
+        Some(lock)
     }
 
     /// Shifts generations up by one and renames the live file to generation 1.

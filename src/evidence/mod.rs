@@ -10,9 +10,11 @@
 //! May use: the crate root only (protocol, discovery, runner, user state). Everything else
 //! reads the log through here; nothing here knows about ledgers or rules.
 
+pub mod command_key;
 pub mod journal;
 pub mod log_marker;
 pub mod logger;
+pub mod outcome_index;
 pub mod record;
 pub mod redact;
 mod redact_gitleaks;

@@ -1,0 +1,564 @@
+//! The outcome index: where the newest sealed record of each command (and each
+//! session's newest edit) sits in the log, so the close guard reads a few lines instead
+//! of every generation.
+//!
+//! One file per project in user state (`<state>/fable/index/<project key>`, 0600, next
+//! to the chain head), never in the repository: a clone cannot bring one. It is a fixed
+//! header and an open-addressed table of 32-byte slots (FNV-1a of the key → generation
+//! serial, byte offset, length). [`Journal::append`](crate::evidence::journal::Journal)
+//! files every sealed record under the exclusive append lock, with `pwrite`s of a slot
+//! and the header: no rename (a rename per append made ext4 flush synchronously).
+//!
+//! Nothing in it is believed on its own. A reader uses it only when its header names the
+//! current chain head and the exact size of every log file (any append it missed, any
+//! truncation, rotation or edit that changes a size makes it stale), and every line it
+//! points to must verify under this machine's key and carry the looked-up command. A
+//! stale, torn or missing index means the full scan, after which the reader rebuilds it
+//! (under the append lock, from sealed records after the last chain break). What the
+//! full scan sees and this does not: a same-size in-place change of a record the index
+//! does not point to (it would demote older records as "before a break").
+
+use crate::evidence::command_key::{normalize, strip_cd};
+use crate::evidence::journal::Journal;
+use crate::evidence::seal::{ChainWalk, Sealer};
+use crate::evidence::Record;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"FABLEIX1";
+const HEADER: u64 = 256;
+const SLOT: u64 = 32;
+/// Slots tried from a key's home slot before the table counts as lossy.
+const PROBE: u64 = 16;
+/// Generations the header can describe; a longer rotation is not indexed.
+pub const MAX_GENS: usize = 16;
+const MIN_SLOTS: u64 = 4096;
+
+/// The header: what the log looked like after the last record this index filed.
+#[derive(Debug, Clone, PartialEq)]
+struct Header {
+    slots: u64,
+    /// Rotations seen: a slot filed at serial `s` lives in generation `serial - s`.
+    serial: u64,
+    live_size: u64,
+    /// Some key found no free slot: an absent key then proves nothing.
+    lossy: bool,
+    /// MAC of the newest filed record (empty: none yet).
+    head: String,
+    /// Sizes of generations 1, 2, … that exist.
+    gens: Vec<u64>,
+}
+
+impl Header {
+    fn encode(&self) -> [u8; HEADER as usize] {
+        let mut b = [0u8; HEADER as usize];
+        b[..8].copy_from_slice(MAGIC);
+        b[8..16].copy_from_slice(&self.slots.to_le_bytes());
+        b[16..24].copy_from_slice(&self.serial.to_le_bytes());
+        b[24..32].copy_from_slice(&self.live_size.to_le_bytes());
+        b[32] = u8::from(self.lossy);
+        let head = self.head.as_bytes();
+        b[40..40 + head.len().min(64)].copy_from_slice(&head[..head.len().min(64)]);
+        b[104] = self.gens.len().min(MAX_GENS) as u8;
+        for (i, g) in self.gens.iter().take(MAX_GENS).enumerate() {
+            b[112 + i * 8..120 + i * 8].copy_from_slice(&g.to_le_bytes());
+        }
+        b
+    }
+
+    fn decode(b: &[u8]) -> Option<Header> {
+        if b.len() < HEADER as usize || &b[..8] != MAGIC {
+            return None;
+        }
+        let u = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        let slots = u(8);
+        let n = b[104] as usize;
+        if !slots.is_power_of_two() || slots < MIN_SLOTS || n > MAX_GENS || b[32] > 1 {
+            return None;
+        }
+        let head: String = std::str::from_utf8(&b[40..104]).ok()?.trim_end_matches('\0').to_string();
+        if !(head.is_empty() || head.len() == 64 && head.bytes().all(|c| c.is_ascii_hexdigit())) {
+            return None;
+        }
+        Some(Header {
+            slots,
+            serial: u(16),
+            live_size: u(24),
+            lossy: b[32] == 1,
+            head,
+            gens: (0..n).map(|i| u(112 + i * 8)).collect(),
+        })
+    }
+}
+
+/// A table slot: where one key's newest record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Slot {
+    hash: u64,
+    serial: u64,
+    offset: u64,
+    len: u32,
+}
+
+impl Slot {
+    fn encode(&self) -> [u8; SLOT as usize] {
+        let mut b = [0u8; SLOT as usize];
+        b[..8].copy_from_slice(&self.hash.to_le_bytes());
+        b[8..16].copy_from_slice(&self.serial.to_le_bytes());
+        b[16..24].copy_from_slice(&self.offset.to_le_bytes());
+        b[24..28].copy_from_slice(&self.len.to_le_bytes());
+        b
+    }
+    fn decode(b: &[u8]) -> Slot {
+        let u = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        Slot {
+            hash: u(0),
+            serial: u(8),
+            offset: u(16),
+            len: u32::from_le_bytes(b[24..28].try_into().unwrap_or_default()),
+        }
+    }
+}
+
+/// FNV-1a of a key; 0 marks an empty slot, so no key hashes to it.
+fn hash(key: &str) -> u64 {
+    crate::fingerprint::fnv1a(key.as_bytes()).max(1)
+}
+
+/// The key of a session's newest edit that counts under a freshness scope.
+pub fn edit_key(project_scope: bool, session: &str) -> String {
+    format!("\u{1}edit:{}:{session}", if project_scope { "project" } else { "any" })
+}
+
+/// Which freshness scopes an edit of `file` (made in `cwd`) counts under, for the project
+/// at `root`: (any file, files under the project). Edits under `.fable/` count under none.
+pub fn edit_reach(file: &str, cwd: &str, root: &Path) -> (bool, bool) {
+    let abs = crate::project::lexical_abs(Path::new(file), Path::new(cwd));
+    if abs.starts_with(root.join(".fable")) {
+        return (false, false);
+    }
+    (true, abs.starts_with(root))
+}
+
+/// The keys a record is filed under: its command (and the command after a leading
+/// `cd <dir> &&`), or for an edit record the session's edit keys it counts for.
+pub fn keys_of(cmd: &str, session: &str, cwd: &str, file: Option<&str>, root: &Path) -> Vec<String> {
+    if cmd.is_empty() {
+        let (Some(f), false) = (file, session.is_empty()) else { return Vec::new() };
+        let (any, project) = edit_reach(f, cwd, root);
+        let mut keys = Vec::new();
+        if any {
+            keys.push(edit_key(false, session));
+        }
+        if project {
+            keys.push(edit_key(true, session));
+        }
+        return keys;
+    }
+    let n = normalize(cmd);
+    let mut keys = Vec::new();
+    if let Some((_, rest)) = strip_cd(&n) {
+        keys.push(rest.to_string());
+    }
+    keys.push(n);
+    keys
+}
+
+/// `<state>/fable/index/<project key>`, beside the chain head.
+fn path_of(sealer: &Sealer) -> Option<PathBuf> {
+    let head = sealer.head.as_ref()?;
+    Some(head.parent()?.parent()?.join("index").join(head.file_name()?))
+}
+
+fn open_index(path: &Path, write: bool) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(write)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+        .ok()?;
+    f.metadata().ok()?.is_file().then_some(f)
+}
+
+fn read_header(f: &File) -> Option<Header> {
+    let mut b = [0u8; HEADER as usize];
+    f.read_exact_at(&mut b, 0).ok()?;
+    let h = Header::decode(&b)?;
+    let len = f.metadata().ok()?.len();
+    (len >= HEADER + h.slots * SLOT).then_some(h)
+}
+
+/// Probes for `hash`: the slot holding it, else the first free slot, else `None`.
+fn probe(f: &File, h: &Header, hash: u64) -> std::io::Result<Option<(u64, Slot)>> {
+    let mut b = [0u8; SLOT as usize];
+    for i in 0..PROBE {
+        let n = (hash.wrapping_add(i)) & (h.slots - 1);
+        f.read_exact_at(&mut b, HEADER + n * SLOT)?;
+        let s = Slot::decode(&b);
+        if s.hash == hash || s.hash == 0 {
+            return Ok(Some((n, s)));
+        }
+    }
+    Ok(None)
+}
+
+/// Size of a regular file, `None` when absent (a link or other type: `Some(u64::MAX)`,
+/// which no header holds).
+fn size_of(p: &Path) -> Option<u64> {
+    let m = std::fs::symlink_metadata(p).ok()?;
+    Some(if m.is_file() { m.len() } else { u64::MAX })
+}
+
+/// The appending side, opened under the exclusive lock before the write: only an index
+/// that described the log exactly up to now is carried forward.
+pub struct Writer {
+    file: File,
+    header: Header,
+}
+
+impl Writer {
+    /// The index when it is current for the log as it stands before this append (chain
+    /// head `pre_head`, live size `live_size`), or a new one for a log with nothing in it.
+    pub fn open(journal: &Journal, pre_head: Option<&str>, live_size: u64) -> Option<Writer> {
+        let sealer = journal.sealer()?;
+        if journal.rotation().keep > MAX_GENS {
+            return None;
+        }
+        let path = path_of(sealer)?;
+        if let Some(file) = open_index(&path, true) {
+            let header = read_header(&file)?;
+            let current = header.head == pre_head.unwrap_or("") && header.live_size == live_size;
+            return current.then_some(Writer { file, header });
+        }
+        // No index: start one only for a log with no record yet (otherwise a reader
+        // rebuilds it from the log).
+        if pre_head.is_some() || live_size > 0 || journal.files().len() > usize::from(journal.live_path().exists()) {
+            return None;
+        }
+        let header = Header {
+            slots: MIN_SLOTS,
+            serial: 0,
+            live_size: 0,
+            lossy: false,
+            head: String::new(),
+            gens: Vec::new(),
+        };
+        let file = create(&path, &header, &[])?;
+        Some(Writer { file, header })
+    }
+
+    /// Files the record just appended: `rotated` when the append first renamed the live
+    /// file to generation 1, `offset`/`len` where its line (without the newline) starts
+    /// and how long it is, `mac` its MAC. A failed write leaves the header as it was,
+    /// which makes the index stale: readers then scan and rebuild.
+    pub fn file(mut self, journal: &Journal, record: &Record, rotated: bool, offset: u64, len: usize, mac: &str) {
+        let h = &mut self.header;
+        if rotated {
+            h.serial += 1;
+            h.gens.insert(0, h.live_size);
+            h.gens.truncate(journal.rotation().keep);
+        }
+        let root = journal.dir().parent().unwrap_or(Path::new("/"));
+        let slot_of = |key: &str| Slot {
+            hash: hash(key),
+            serial: h.serial,
+            offset,
+            len: len as u32,
+        };
+        let keys = keys_of(&record.cmd, &record.session, &record.cwd, record.file.as_deref(), root);
+        let slots: Vec<Slot> = keys.iter().map(|k| slot_of(k)).collect();
+        for s in slots {
+            match probe(&self.file, h, s.hash) {
+                Ok(Some((n, _))) => {
+                    if self.file.write_all_at(&s.encode(), HEADER + n * SLOT).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => h.lossy = true,
+                Err(_) => return,
+            }
+        }
+        h.live_size = offset + len as u64 + 1;
+        h.head = mac.to_string();
+        let _ = self.file.write_all_at(&h.encode(), 0);
+    }
+}
+
+/// Writes a whole index to a private temp file and renames it into place.
+fn create(path: &Path, header: &Header, slots: &[(u64, Slot)]) -> Option<File> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = path.parent()?;
+    crate::session_state::mkdir_private(dir).ok()?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name()?.to_string_lossy(),
+        std::process::id()
+    ));
+    let mut body = vec![0u8; (HEADER + header.slots * SLOT) as usize];
+    body[..HEADER as usize].copy_from_slice(&header.encode());
+    for (n, s) in slots {
+        let at = (HEADER + n * SLOT) as usize;
+        body[at..at + SLOT as usize].copy_from_slice(&s.encode());
+    }
+    let written = (|| -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&tmp)?;
+        f.write_all(&body)?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return None;
+    }
+    open_index(path, true)
+}
+
+/// What a lookup found.
+#[derive(Debug, PartialEq)]
+pub enum Lookup {
+    /// The newest sealed line filed under the key (verified), with its log position
+    /// (generation serial, offset) for ordering.
+    Found(Vec<u8>, (u64, u64)),
+    /// No record under the key (proof of absence only when [`Reader::lossy`] is false).
+    Absent,
+    /// The slot points at something that does not verify: the index cannot answer.
+    Unusable,
+}
+
+/// The reading side: an index that describes the log exactly as it is now.
+pub struct Reader<'a> {
+    journal: &'a Journal,
+    sealer: &'a Sealer,
+    scope: PathBuf,
+    file: File,
+    header: Header,
+}
+
+impl<'a> Reader<'a> {
+    /// The index when it is current (its head is the chain head and every log file has
+    /// the size it recorded), else `None`: scan the log, then [`rebuild`].
+    pub fn open(journal: &'a Journal) -> Option<Reader<'a>> {
+        let sealer = journal.sealer()?;
+        if journal.rotation().keep > MAX_GENS {
+            return None;
+        }
+        let file = open_index(&path_of(sealer)?, false)?;
+        let header = read_header(&file)?;
+        if header.head.is_empty() || sealer.read_head().as_deref() != Some(header.head.as_str()) {
+            return None;
+        }
+        if size_of(&journal.live_path()).unwrap_or(0) != header.live_size {
+            return None;
+        }
+        for g in 1..=journal.rotation().keep.max(1) {
+            if size_of(&gen_path(journal, g)) != header.gens.get(g - 1).copied() {
+                return None;
+            }
+        }
+        Some(Reader {
+            journal,
+            sealer,
+            scope: journal.scope(),
+            file,
+            header,
+        })
+    }
+
+    pub fn lossy(&self) -> bool {
+        self.header.lossy
+    }
+
+    /// The newest sealed line filed under `key`.
+    pub fn get(&self, key: &str) -> Lookup {
+        let h = hash(key);
+        let slot = match probe(&self.file, &self.header, h) {
+            Ok(Some((_, s))) if s.hash == h => s,
+            Ok(_) => return Lookup::Absent,
+            Err(_) => return Lookup::Unusable,
+        };
+        let Some(gen) = self.header.serial.checked_sub(slot.serial) else {
+            return Lookup::Unusable;
+        };
+        if gen as usize > self.header.gens.len() {
+            // Filed in a generation rotation has since dropped.
+            return Lookup::Absent;
+        }
+        let path = if gen == 0 {
+            self.journal.live_path()
+        } else {
+            gen_path(self.journal, gen as usize)
+        };
+        let mut line = vec![0u8; slot.len as usize];
+        let read = crate::fable_dir::open_read(&path, crate::fable_dir::Kind::State)
+            .ok()
+            .flatten()
+            .map(|b| b.reader.into_inner().read_exact_at(&mut line, slot.offset));
+        if !matches!(read, Some(Ok(()))) || self.sealer.key.verify(&self.scope, &line).is_none() {
+            return Lookup::Unusable;
+        }
+        Lookup::Found(line, (slot.serial, slot.offset))
+    }
+}
+
+fn gen_path(journal: &Journal, g: usize) -> PathBuf {
+    journal.dir().join(format!("evidence.jsonl.{g}"))
+}
+
+/// The fields a rebuild files a line under.
+#[derive(serde::Deserialize)]
+struct Keyed<'a> {
+    #[serde(default, borrow)]
+    cmd: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    session: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    cwd: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    file: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Rebuilds the index from the log: every sealed, verifying record after the last chain
+/// break, filed in log order (the newest wins). Under the exclusive append lock, taken
+/// without waiting (a busy log is indexed next time). Nothing is built for a log whose end
+/// was cut (its last record is not the chain head), one with a gap in its generations,
+/// or a generation over its cap. Returns true when an index was written.
+pub fn rebuild(journal: &Journal) -> bool {
+    let Some(sealer) = journal.sealer() else { return false };
+    let keep = journal.rotation().keep;
+    let Some(path) = path_of(sealer) else { return false };
+    if keep > MAX_GENS {
+        return false;
+    }
+    let Some(_lock) = journal.try_lock_exclusive() else { return false };
+    let Some(head) = sealer.read_head() else { return false };
+    let n = (1..=keep).take_while(|g| gen_path(journal, *g).exists()).count();
+    if (n + 1..=keep).any(|g| gen_path(journal, g).exists()) {
+        return false;
+    }
+    let scope = journal.scope();
+    let root = journal.dir().parent().unwrap_or(Path::new("/")).to_path_buf();
+    let cap = crate::fable_dir::Kind::LogGeneration {
+        max_bytes: journal.rotation().max_bytes,
+    };
+    let mut filed: std::collections::HashMap<u64, Slot> = std::collections::HashMap::new();
+    let mut walk = ChainWalk::default();
+    let mut sizes = Vec::new();
+    for g in (0..=n).rev() {
+        let p = if g == 0 { journal.live_path() } else { gen_path(journal, g) };
+        let bytes = match crate::fable_dir::open_read(&p, cap) {
+            Ok(Some(b)) if !b.too_large => {
+                let mut r = b.reader;
+                let mut v = Vec::new();
+                if std::io::Read::read_to_end(&mut r, &mut v).is_err() {
+                    return false;
+                }
+                v
+            }
+            Ok(None) if g == 0 => Vec::new(),
+            _ => return false,
+        };
+        sizes.push(bytes.len() as u64);
+        let serial = (n - g) as u64;
+        let mut offset = 0u64;
+        for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            let at = offset;
+            offset += line.len() as u64 + 1;
+            if walk.step(&p, i + 1, line) {
+                filed.clear();
+            }
+            if sealer.key.verify(&scope, line).is_none() {
+                continue;
+            }
+            let Ok(k) = serde_json::from_slice::<Keyed>(line) else { continue };
+            for key in keys_of(&k.cmd, &k.session, &k.cwd, k.file.as_deref(), &root) {
+                let h = hash(&key);
+                filed.insert(
+                    h,
+                    Slot {
+                        hash: h,
+                        serial,
+                        offset: at,
+                        len: line.len() as u32,
+                    },
+                );
+            }
+        }
+    }
+    if walk.cut_before(Some(&head)) {
+        let _ = std::fs::remove_file(&path);
+        return false;
+    }
+    let live_size = sizes.pop().unwrap_or(0);
+    sizes.reverse();
+    let slots = (filed.len() as u64 * 4).next_power_of_two().max(MIN_SLOTS);
+    let mut header = Header {
+        slots,
+        serial: n as u64,
+        live_size,
+        lossy: false,
+        head,
+        gens: sizes,
+    };
+    let mut table: Vec<Option<Slot>> = vec![None; slots as usize];
+    let mut placed = Vec::with_capacity(filed.len());
+    for s in filed.into_values() {
+        let free = (0..PROBE)
+            .map(|i| (s.hash.wrapping_add(i)) & (slots - 1))
+            .find(|n| table[*n as usize].is_none());
+        match free {
+            Some(at) => {
+                table[at as usize] = Some(s);
+                placed.push((at, s));
+            }
+            None => header.lossy = true,
+        }
+    }
+    create(&path, &header, &placed).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trips_and_rejects_garbage() {
+        let h = Header {
+            slots: 8192,
+            serial: 3,
+            live_size: 1234,
+            lossy: true,
+            head: "ab".repeat(32),
+            gens: vec![10, 20, 30],
+        };
+        assert_eq!(Header::decode(&h.encode()), Some(h.clone()));
+        let mut bad = h.encode();
+        bad[0] = b'X';
+        assert_eq!(Header::decode(&bad), None);
+        let mut odd = h;
+        odd.slots = 5000;
+        assert_eq!(Header::decode(&odd.encode()), None);
+    }
+
+    #[test]
+    fn keys_cover_cd_prefix_and_edit_scopes() {
+        let root = Path::new("/p");
+        assert_eq!(
+            keys_of("cd  sub &&  cargo   test", "s", "/p", None, root),
+            vec!["cargo test".to_string(), "cd sub && cargo test".to_string()]
+        );
+        assert_eq!(
+            keys_of("", "s", "/p", Some("src/a.rs"), root),
+            vec![edit_key(false, "s"), edit_key(true, "s")]
+        );
+        assert_eq!(keys_of("", "s", "/p", Some("/etc/hosts"), root), vec![edit_key(false, "s")]);
+        assert!(keys_of("", "s", "/p", Some(".fable/LEDGER.md"), root).is_empty());
+        assert!(keys_of("", "", "/p", Some("src/a.rs"), root).is_empty());
+    }
+}
