@@ -10,9 +10,9 @@
 
 use crate::discipline::ledger::normalize;
 use crate::evidence::journal::Journal;
-use crate::evidence::outcome_index;
 use crate::evidence::seal::{self, ChainWalk};
 use crate::evidence::Record;
+use crate::evidence::{outcome_index, outcome_reader};
 use std::collections::HashMap;
 
 /// What the log says about one citation.
@@ -213,15 +213,18 @@ pub fn read_relevant_with(journal: &Journal, citations: &[String], edits: Option
         return Relevant::default();
     }
     let keys: Vec<String> = citations.iter().flat_map(|c| cite_keys(c)).collect();
-    let ix = outcome_index::Reader::open(journal);
-    if let Some(fast) = ix.as_ref().and_then(|ix| from_index(ix, journal, citations, edits.as_ref())) {
+    let ix = outcome_reader::Reader::open(journal);
+    if let Some(fast) = ix
+        .as_ref()
+        .and_then(|ix| from_index(ix, journal, citations, edits.as_ref()))
+    {
         return fast;
     }
     let out = scan(journal, &keys, citations, edits);
     // A missing or stale index is rebuilt now that the log has been read once anyway; a
     // current one that could not answer (a citation not in it) stays as it is.
     if ix.is_none() {
-        outcome_index::rebuild(journal);
+        outcome_reader::rebuild(journal);
     }
     out
 }
@@ -231,7 +234,7 @@ pub fn read_relevant_with(journal: &Journal, citations: &[String], edits: Option
 /// the index gives. `None` when the index cannot answer all of it (a citation it does not
 /// hold — the scan then says why — or a line that does not verify).
 fn from_index(
-    ix: &outcome_index::Reader,
+    ix: &outcome_reader::Reader,
     journal: &Journal,
     citations: &[String],
     edits: Option<&EditScan>,
@@ -242,9 +245,9 @@ fn from_index(
     for c in citations {
         let keys = cite_keys(c);
         let hit = keys.iter().find_map(|k| match ix.get(k) {
-            outcome_index::Lookup::Found(line, at) => Some(Some((k, line, at))),
-            outcome_index::Lookup::Absent => None,
-            outcome_index::Lookup::Unusable => Some(None),
+            outcome_reader::Lookup::Found(line, at) => Some(Some((k, line, at))),
+            outcome_reader::Lookup::Absent => None,
+            outcome_reader::Lookup::Unusable => Some(None),
         })??;
         let (key, line, at) = hit;
         let lite = serde_json::from_slice::<Lite>(&line).ok()?;
@@ -272,8 +275,10 @@ fn from_index(
         }
         let key = outcome_index::edit_key(e.scope == freshness::Scope::Project, e.session);
         match ix.get(&key) {
-            outcome_index::Lookup::Found(line, _) => out.last_edit = Some(freshness::edit_of_line(&line, e.root, e.scope)?),
-            outcome_index::Lookup::Absent if !ix.lossy() => {}
+            outcome_reader::Lookup::Found(line, _) => {
+                out.last_edit = Some(freshness::edit_of_line(&line, e.root, e.scope)?)
+            }
+            outcome_reader::Lookup::Absent if !ix.lossy() => {}
             _ => return None,
         }
     }

@@ -34,6 +34,8 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     let journal = Journal::for_reading(&p.fable_dir, |k| std::env::var(k).ok());
     let all = journal.read_all().unwrap_or_default();
     let cites = all_citations(&l);
+    // Before the read below, which rebuilds a stale index: what the hooks left.
+    let outcome_index = crate::evidence::outcome_reader::state(&journal).as_str();
     // The same view as the close guard: only sealed records corroborate.
     let index = Index::from_relevant(crate::discipline::corroborate::read_relevant(&journal, &cites));
     let has_log = journal.exists();
@@ -72,6 +74,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
                 "evidence_log": has_log,
                 "evidence_records": all.records.len(),
                 "malformed": all.malformed,
+                "outcome_index": outcome_index,
                 "streak": streak.as_ref().map(|(sid, s)| json!({"session": sid, "count": s.streak, "since": s.since})),
                 "last": last,
                 "notable_stops": stops.iter().map(|(ts, t)| json!({"ts": ts, "text": t})).collect::<Vec<_>>(),
@@ -103,6 +106,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
             all.records.len(),
             all.malformed
         );
+        println!("index     {outcome_index}");
         println!("citations {} cited, {} uncorroborated", cites.len(), bad.len());
         for (line, m) in &bad {
             println!("  line {line}: {m}");

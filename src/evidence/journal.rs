@@ -202,7 +202,11 @@ impl Journal {
         let size = fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
         let mut fresh = size == 0;
         // Opened before the write: only an index that was current until now is kept up.
-        let index = outcome_index::Writer::open(self, pre_head.as_deref(), size);
+        let empty_log = self.files().len() <= usize::from(live.exists());
+        let index = self
+            .sealer
+            .as_ref()
+            .and_then(|s| outcome_index::Writer::open(s, self.rotation.keep, pre_head.as_deref(), size, empty_log));
         let mut rotated = false;
         if size > 0 && size + line.len() as u64 > self.rotation.max_bytes {
             self.rotate()?;
@@ -215,7 +219,15 @@ impl Journal {
                 let mac = String::from_utf8_lossy(mac);
                 sealer.write_head(&mac);
                 if let Some(ix) = index {
-                    ix.file(self, record, rotated, offset, line.trim_end_matches('\n').len(), &mac);
+                    let at = outcome_index::Filed {
+                        root: self.dir.parent().unwrap_or(Path::new("/")),
+                        keep: self.rotation.keep,
+                        rotated,
+                        offset,
+                        len: line.trim_end_matches('\n').len(),
+                        mac: &mac,
+                    };
+                    ix.file(at, record);
                 }
             }
         }

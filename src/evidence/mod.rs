@@ -15,6 +15,7 @@ pub mod journal;
 pub mod log_marker;
 pub mod logger;
 pub mod outcome_index;
+pub mod outcome_reader;
 pub mod record;
 pub mod redact;
 mod redact_gitleaks;

@@ -17,37 +17,39 @@
 //! (under the append lock, from sealed records after the last chain break). What the
 //! full scan sees and this does not: a same-size in-place change of a record the index
 //! does not point to (it would demote older records as "before a break").
+//!
+//! The index is as trusted as the key beside it: both live in user state, which the
+//! PreToolUse guard keeps from the agent, and a repository cannot reach.
 
 use crate::evidence::command_key::{normalize, strip_cd};
-use crate::evidence::journal::Journal;
-use crate::evidence::seal::{ChainWalk, Sealer};
+use crate::evidence::seal::Sealer;
 use crate::evidence::Record;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"FABLEIX1";
-const HEADER: u64 = 256;
+pub(crate) const HEADER: u64 = 256;
 const SLOT: u64 = 32;
 /// Slots tried from a key's home slot before the table counts as lossy.
-const PROBE: u64 = 16;
+pub(crate) const PROBE: u64 = 16;
 /// Generations the header can describe; a longer rotation is not indexed.
 pub const MAX_GENS: usize = 16;
-const MIN_SLOTS: u64 = 4096;
+pub(crate) const MIN_SLOTS: u64 = 4096;
 
 /// The header: what the log looked like after the last record this index filed.
 #[derive(Debug, Clone, PartialEq)]
-struct Header {
-    slots: u64,
+pub(crate) struct Header {
+    pub(crate) slots: u64,
     /// Rotations seen: a slot filed at serial `s` lives in generation `serial - s`.
-    serial: u64,
-    live_size: u64,
+    pub(crate) serial: u64,
+    pub(crate) live_size: u64,
     /// Some key found no free slot: an absent key then proves nothing.
-    lossy: bool,
+    pub(crate) lossy: bool,
     /// MAC of the newest filed record (empty: none yet).
-    head: String,
+    pub(crate) head: String,
     /// Sizes of generations 1, 2, … that exist.
-    gens: Vec<u64>,
+    pub(crate) gens: Vec<u64>,
 }
 
 impl Header {
@@ -77,7 +79,10 @@ impl Header {
         if !slots.is_power_of_two() || slots < MIN_SLOTS || n > MAX_GENS || b[32] > 1 {
             return None;
         }
-        let head: String = std::str::from_utf8(&b[40..104]).ok()?.trim_end_matches('\0').to_string();
+        let head: String = std::str::from_utf8(&b[40..104])
+            .ok()?
+            .trim_end_matches('\0')
+            .to_string();
         if !(head.is_empty() || head.len() == 64 && head.bytes().all(|c| c.is_ascii_hexdigit())) {
             return None;
         }
@@ -94,11 +99,11 @@ impl Header {
 
 /// A table slot: where one key's newest record is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Slot {
-    hash: u64,
-    serial: u64,
-    offset: u64,
-    len: u32,
+pub(crate) struct Slot {
+    pub(crate) hash: u64,
+    pub(crate) serial: u64,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
 }
 
 impl Slot {
@@ -122,7 +127,7 @@ impl Slot {
 }
 
 /// FNV-1a of a key; 0 marks an empty slot, so no key hashes to it.
-fn hash(key: &str) -> u64 {
+pub(crate) fn hash(key: &str) -> u64 {
     crate::fingerprint::fnv1a(key.as_bytes()).max(1)
 }
 
@@ -145,7 +150,9 @@ pub fn edit_reach(file: &str, cwd: &str, root: &Path) -> (bool, bool) {
 /// `cd <dir> &&`), or for an edit record the session's edit keys it counts for.
 pub fn keys_of(cmd: &str, session: &str, cwd: &str, file: Option<&str>, root: &Path) -> Vec<String> {
     if cmd.is_empty() {
-        let (Some(f), false) = (file, session.is_empty()) else { return Vec::new() };
+        let (Some(f), false) = (file, session.is_empty()) else {
+            return Vec::new();
+        };
         let (any, project) = edit_reach(f, cwd, root);
         let mut keys = Vec::new();
         if any {
@@ -166,12 +173,12 @@ pub fn keys_of(cmd: &str, session: &str, cwd: &str, file: Option<&str>, root: &P
 }
 
 /// `<state>/fable/index/<project key>`, beside the chain head.
-fn path_of(sealer: &Sealer) -> Option<PathBuf> {
+pub(crate) fn path_of(sealer: &Sealer) -> Option<PathBuf> {
     let head = sealer.head.as_ref()?;
     Some(head.parent()?.parent()?.join("index").join(head.file_name()?))
 }
 
-fn open_index(path: &Path, write: bool) -> Option<File> {
+pub(crate) fn open_index(path: &Path, write: bool) -> Option<File> {
     use std::os::unix::fs::OpenOptionsExt;
     let f = std::fs::OpenOptions::new()
         .read(true)
@@ -182,7 +189,7 @@ fn open_index(path: &Path, write: bool) -> Option<File> {
     f.metadata().ok()?.is_file().then_some(f)
 }
 
-fn read_header(f: &File) -> Option<Header> {
+pub(crate) fn read_header(f: &File) -> Option<Header> {
     let mut b = [0u8; HEADER as usize];
     f.read_exact_at(&mut b, 0).ok()?;
     let h = Header::decode(&b)?;
@@ -191,7 +198,7 @@ fn read_header(f: &File) -> Option<Header> {
 }
 
 /// Probes for `hash`: the slot holding it, else the first free slot, else `None`.
-fn probe(f: &File, h: &Header, hash: u64) -> std::io::Result<Option<(u64, Slot)>> {
+pub(crate) fn probe(f: &File, h: &Header, hash: u64) -> std::io::Result<Option<(u64, Slot)>> {
     let mut b = [0u8; SLOT as usize];
     for i in 0..PROBE {
         let n = (hash.wrapping_add(i)) & (h.slots - 1);
@@ -206,9 +213,24 @@ fn probe(f: &File, h: &Header, hash: u64) -> std::io::Result<Option<(u64, Slot)>
 
 /// Size of a regular file, `None` when absent (a link or other type: `Some(u64::MAX)`,
 /// which no header holds).
-fn size_of(p: &Path) -> Option<u64> {
+pub(crate) fn size_of(p: &Path) -> Option<u64> {
     let m = std::fs::symlink_metadata(p).ok()?;
     Some(if m.is_file() { m.len() } else { u64::MAX })
+}
+
+/// Where a just-appended record went, for [`Writer::file`].
+pub struct Filed<'a> {
+    /// The project root (the log's `.fable/` parent): edits are filed by where they fall.
+    pub root: &'a Path,
+    /// Generations rotation keeps.
+    pub keep: usize,
+    /// The append first renamed the live file to generation 1.
+    pub rotated: bool,
+    /// Where the line (without its newline) starts in the live file, and its length.
+    pub offset: u64,
+    pub len: usize,
+    /// The record's MAC: the new chain head.
+    pub mac: &'a str,
 }
 
 /// The appending side, opened under the exclusive lock before the write: only an index
@@ -221,9 +243,14 @@ pub struct Writer {
 impl Writer {
     /// The index when it is current for the log as it stands before this append (chain
     /// head `pre_head`, live size `live_size`), or a new one for a log with nothing in it.
-    pub fn open(journal: &Journal, pre_head: Option<&str>, live_size: u64) -> Option<Writer> {
-        let sealer = journal.sealer()?;
-        if journal.rotation().keep > MAX_GENS {
+    pub fn open(
+        sealer: &Sealer,
+        keep: usize,
+        pre_head: Option<&str>,
+        live_size: u64,
+        empty_log: bool,
+    ) -> Option<Writer> {
+        if keep > MAX_GENS {
             return None;
         }
         let path = path_of(sealer)?;
@@ -234,7 +261,7 @@ impl Writer {
         }
         // No index: start one only for a log with no record yet (otherwise a reader
         // rebuilds it from the log).
-        if pre_head.is_some() || live_size > 0 || journal.files().len() > usize::from(journal.live_path().exists()) {
+        if pre_head.is_some() || live_size > 0 || !empty_log {
             return None;
         }
         let header = Header {
@@ -249,18 +276,23 @@ impl Writer {
         Some(Writer { file, header })
     }
 
-    /// Files the record just appended: `rotated` when the append first renamed the live
-    /// file to generation 1, `offset`/`len` where its line (without the newline) starts
-    /// and how long it is, `mac` its MAC. A failed write leaves the header as it was,
+    /// Files the record just appended (see [`Filed`]). A failed write leaves the header as it was,
     /// which makes the index stale: readers then scan and rebuild.
-    pub fn file(mut self, journal: &Journal, record: &Record, rotated: bool, offset: u64, len: usize, mac: &str) {
+    pub fn file(mut self, at: Filed<'_>, record: &Record) {
+        let Filed {
+            root,
+            keep,
+            rotated,
+            offset,
+            len,
+            mac,
+        } = at;
         let h = &mut self.header;
         if rotated {
             h.serial += 1;
             h.gens.insert(0, h.live_size);
-            h.gens.truncate(journal.rotation().keep);
+            h.gens.truncate(keep);
         }
-        let root = journal.dir().parent().unwrap_or(Path::new("/"));
         let slot_of = |key: &str| Slot {
             hash: hash(key),
             serial: h.serial,
@@ -287,7 +319,7 @@ impl Writer {
 }
 
 /// Writes a whole index to a private temp file and renames it into place.
-fn create(path: &Path, header: &Header, slots: &[(u64, Slot)]) -> Option<File> {
+pub(crate) fn create(path: &Path, header: &Header, slots: &[(u64, Slot)]) -> Option<File> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let dir = path.parent()?;
@@ -318,209 +350,6 @@ fn create(path: &Path, header: &Header, slots: &[(u64, Slot)]) -> Option<File> {
         return None;
     }
     open_index(path, true)
-}
-
-/// What a lookup found.
-#[derive(Debug, PartialEq)]
-pub enum Lookup {
-    /// The newest sealed line filed under the key (verified), with its log position
-    /// (generation serial, offset) for ordering.
-    Found(Vec<u8>, (u64, u64)),
-    /// No record under the key (proof of absence only when [`Reader::lossy`] is false).
-    Absent,
-    /// The slot points at something that does not verify: the index cannot answer.
-    Unusable,
-}
-
-/// The reading side: an index that describes the log exactly as it is now.
-pub struct Reader<'a> {
-    journal: &'a Journal,
-    sealer: &'a Sealer,
-    scope: PathBuf,
-    file: File,
-    header: Header,
-}
-
-impl<'a> Reader<'a> {
-    /// The index when it is current (its head is the chain head and every log file has
-    /// the size it recorded), else `None`: scan the log, then [`rebuild`].
-    pub fn open(journal: &'a Journal) -> Option<Reader<'a>> {
-        let sealer = journal.sealer()?;
-        if journal.rotation().keep > MAX_GENS {
-            return None;
-        }
-        let file = open_index(&path_of(sealer)?, false)?;
-        let header = read_header(&file)?;
-        if header.head.is_empty() || sealer.read_head().as_deref() != Some(header.head.as_str()) {
-            return None;
-        }
-        if size_of(&journal.live_path()).unwrap_or(0) != header.live_size {
-            return None;
-        }
-        for g in 1..=journal.rotation().keep.max(1) {
-            if size_of(&gen_path(journal, g)) != header.gens.get(g - 1).copied() {
-                return None;
-            }
-        }
-        Some(Reader {
-            journal,
-            sealer,
-            scope: journal.scope(),
-            file,
-            header,
-        })
-    }
-
-    pub fn lossy(&self) -> bool {
-        self.header.lossy
-    }
-
-    /// The newest sealed line filed under `key`.
-    pub fn get(&self, key: &str) -> Lookup {
-        let h = hash(key);
-        let slot = match probe(&self.file, &self.header, h) {
-            Ok(Some((_, s))) if s.hash == h => s,
-            Ok(_) => return Lookup::Absent,
-            Err(_) => return Lookup::Unusable,
-        };
-        let Some(gen) = self.header.serial.checked_sub(slot.serial) else {
-            return Lookup::Unusable;
-        };
-        if gen as usize > self.header.gens.len() {
-            // Filed in a generation rotation has since dropped.
-            return Lookup::Absent;
-        }
-        let path = if gen == 0 {
-            self.journal.live_path()
-        } else {
-            gen_path(self.journal, gen as usize)
-        };
-        let mut line = vec![0u8; slot.len as usize];
-        let read = crate::fable_dir::open_read(&path, crate::fable_dir::Kind::State)
-            .ok()
-            .flatten()
-            .map(|b| b.reader.into_inner().read_exact_at(&mut line, slot.offset));
-        if !matches!(read, Some(Ok(()))) || self.sealer.key.verify(&self.scope, &line).is_none() {
-            return Lookup::Unusable;
-        }
-        Lookup::Found(line, (slot.serial, slot.offset))
-    }
-}
-
-fn gen_path(journal: &Journal, g: usize) -> PathBuf {
-    journal.dir().join(format!("evidence.jsonl.{g}"))
-}
-
-/// The fields a rebuild files a line under.
-#[derive(serde::Deserialize)]
-struct Keyed<'a> {
-    #[serde(default, borrow)]
-    cmd: std::borrow::Cow<'a, str>,
-    #[serde(default, borrow)]
-    session: std::borrow::Cow<'a, str>,
-    #[serde(default, borrow)]
-    cwd: std::borrow::Cow<'a, str>,
-    #[serde(default, borrow)]
-    file: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// Rebuilds the index from the log: every sealed, verifying record after the last chain
-/// break, filed in log order (the newest wins). Under the exclusive append lock, taken
-/// without waiting (a busy log is indexed next time). Nothing is built for a log whose end
-/// was cut (its last record is not the chain head), one with a gap in its generations,
-/// or a generation over its cap. Returns true when an index was written.
-pub fn rebuild(journal: &Journal) -> bool {
-    let Some(sealer) = journal.sealer() else { return false };
-    let keep = journal.rotation().keep;
-    let Some(path) = path_of(sealer) else { return false };
-    if keep > MAX_GENS {
-        return false;
-    }
-    let Some(_lock) = journal.try_lock_exclusive() else { return false };
-    let Some(head) = sealer.read_head() else { return false };
-    let n = (1..=keep).take_while(|g| gen_path(journal, *g).exists()).count();
-    if (n + 1..=keep).any(|g| gen_path(journal, g).exists()) {
-        return false;
-    }
-    let scope = journal.scope();
-    let root = journal.dir().parent().unwrap_or(Path::new("/")).to_path_buf();
-    let cap = crate::fable_dir::Kind::LogGeneration {
-        max_bytes: journal.rotation().max_bytes,
-    };
-    let mut filed: std::collections::HashMap<u64, Slot> = std::collections::HashMap::new();
-    let mut walk = ChainWalk::default();
-    let mut sizes = Vec::new();
-    for g in (0..=n).rev() {
-        let p = if g == 0 { journal.live_path() } else { gen_path(journal, g) };
-        let bytes = match crate::fable_dir::open_read(&p, cap) {
-            Ok(Some(b)) if !b.too_large => {
-                let mut r = b.reader;
-                let mut v = Vec::new();
-                if std::io::Read::read_to_end(&mut r, &mut v).is_err() {
-                    return false;
-                }
-                v
-            }
-            Ok(None) if g == 0 => Vec::new(),
-            _ => return false,
-        };
-        sizes.push(bytes.len() as u64);
-        let serial = (n - g) as u64;
-        let mut offset = 0u64;
-        for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
-            let at = offset;
-            offset += line.len() as u64 + 1;
-            if walk.step(&p, i + 1, line) {
-                filed.clear();
-            }
-            if sealer.key.verify(&scope, line).is_none() {
-                continue;
-            }
-            let Ok(k) = serde_json::from_slice::<Keyed>(line) else { continue };
-            for key in keys_of(&k.cmd, &k.session, &k.cwd, k.file.as_deref(), &root) {
-                let h = hash(&key);
-                filed.insert(
-                    h,
-                    Slot {
-                        hash: h,
-                        serial,
-                        offset: at,
-                        len: line.len() as u32,
-                    },
-                );
-            }
-        }
-    }
-    if walk.cut_before(Some(&head)) {
-        let _ = std::fs::remove_file(&path);
-        return false;
-    }
-    let live_size = sizes.pop().unwrap_or(0);
-    sizes.reverse();
-    let slots = (filed.len() as u64 * 4).next_power_of_two().max(MIN_SLOTS);
-    let mut header = Header {
-        slots,
-        serial: n as u64,
-        live_size,
-        lossy: false,
-        head,
-        gens: sizes,
-    };
-    let mut table: Vec<Option<Slot>> = vec![None; slots as usize];
-    let mut placed = Vec::with_capacity(filed.len());
-    for s in filed.into_values() {
-        let free = (0..PROBE)
-            .map(|i| (s.hash.wrapping_add(i)) & (slots - 1))
-            .find(|n| table[*n as usize].is_none());
-        match free {
-            Some(at) => {
-                table[at as usize] = Some(s);
-                placed.push((at, s));
-            }
-            None => header.lossy = true,
-        }
-    }
-    create(&path, &header, &placed).is_some()
 }
 
 #[cfg(test)]
@@ -557,7 +386,10 @@ mod tests {
             keys_of("", "s", "/p", Some("src/a.rs"), root),
             vec![edit_key(false, "s"), edit_key(true, "s")]
         );
-        assert_eq!(keys_of("", "s", "/p", Some("/etc/hosts"), root), vec![edit_key(false, "s")]);
+        assert_eq!(
+            keys_of("", "s", "/p", Some("/etc/hosts"), root),
+            vec![edit_key(false, "s")]
+        );
         assert!(keys_of("", "s", "/p", Some(".fable/LEDGER.md"), root).is_empty());
         assert!(keys_of("", "", "/p", Some("src/a.rs"), root).is_empty());
     }
