@@ -67,7 +67,29 @@ pub fn cite_key(cited: &str) -> String {
 
 /// The keys a citation may be logged under: as written (it may already show the mask,
 /// copied from the log) and as the logger would have redacted it.
+///
+/// Remembered per process: the close guard asks for each citation's keys several times
+/// (lookup, verdict, freshness, stated counts), and each redaction scans the whole
+/// secret rule set.
 pub fn cite_keys(cited: &str) -> Vec<String> {
+    thread_local! {
+        static SEEN: std::cell::RefCell<HashMap<String, Vec<String>>> = std::cell::RefCell::new(HashMap::new());
+    }
+    if let Some(keys) = SEEN.with(|m| m.borrow().get(cited).cloned()) {
+        return keys;
+    }
+    let keys = cite_keys_of(cited);
+    SEEN.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 4096 {
+            m.clear();
+        }
+        m.insert(cited.to_string(), keys.clone());
+    });
+    keys
+}
+
+fn cite_keys_of(cited: &str) -> Vec<String> {
     let plain = normalize(cited);
     let redacted = cite_key(cited);
     if redacted == plain {

@@ -10,6 +10,7 @@
 //! May use: the crate root only (protocol, discovery, runner, user state). Everything else
 //! reads the log through here; nothing here knows about ledgers or rules.
 
+pub mod bigrams;
 pub mod command_key;
 pub mod journal;
 pub mod log_marker;

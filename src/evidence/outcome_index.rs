@@ -32,7 +32,7 @@ const MAGIC: &[u8; 8] = b"FABLEIX1";
 pub(crate) const HEADER: u64 = 256;
 const SLOT: u64 = 32;
 /// Slots tried from a key's home slot before the table counts as lossy.
-pub(crate) const PROBE: u64 = 16;
+const PROBE: u64 = 16;
 /// Generations the header can describe; a longer rotation is not indexed.
 pub const MAX_GENS: usize = 16;
 pub(crate) const MIN_SLOTS: u64 = 4096;
@@ -46,6 +46,8 @@ pub(crate) struct Header {
     pub(crate) live_size: u64,
     /// Some key found no free slot: an absent key then proves nothing.
     pub(crate) lossy: bool,
+    /// Slots in use: the writer doubles the table before it is half full.
+    pub(crate) used: u64,
     /// MAC of the newest filed record (empty: none yet).
     pub(crate) head: String,
     /// Sizes of generations 1, 2, … that exist.
@@ -63,6 +65,7 @@ impl Header {
         let head = self.head.as_bytes();
         b[40..40 + head.len().min(64)].copy_from_slice(&head[..head.len().min(64)]);
         b[104] = self.gens.len().min(MAX_GENS) as u8;
+        b[240..248].copy_from_slice(&self.used.to_le_bytes());
         for (i, g) in self.gens.iter().take(MAX_GENS).enumerate() {
             b[112 + i * 8..120 + i * 8].copy_from_slice(&g.to_le_bytes());
         }
@@ -91,6 +94,7 @@ impl Header {
             serial: u(16),
             live_size: u(24),
             lossy: b[32] == 1,
+            used: u(240),
             head,
             gens: (0..n).map(|i| u(112 + i * 8)).collect(),
         })
@@ -238,6 +242,7 @@ pub struct Filed<'a> {
 pub struct Writer {
     file: File,
     header: Header,
+    path: PathBuf,
 }
 
 impl Writer {
@@ -257,7 +262,7 @@ impl Writer {
         if let Some(file) = open_index(&path, true) {
             let header = read_header(&file)?;
             let current = header.head == pre_head.unwrap_or("") && header.live_size == live_size;
-            return current.then_some(Writer { file, header });
+            return current.then_some(Writer { file, header, path });
         }
         // No index: start one only for a log with no record yet (otherwise a reader
         // rebuilds it from the log).
@@ -269,11 +274,12 @@ impl Writer {
             serial: 0,
             live_size: 0,
             lossy: false,
+            used: 0,
             head: String::new(),
             gens: Vec::new(),
         };
         let file = create(&path, &header, &[])?;
-        Some(Writer { file, header })
+        Some(Writer { file, header, path })
     }
 
     /// Files the record just appended (see [`Filed`]). A failed write leaves the header as it was,
@@ -287,26 +293,31 @@ impl Writer {
             len,
             mac,
         } = at;
-        let h = &mut self.header;
         if rotated {
+            let h = &mut self.header;
             h.serial += 1;
             h.gens.insert(0, h.live_size);
             h.gens.truncate(keep);
         }
+        let keys = keys_of(&record.cmd, &record.session, &record.cwd, record.file.as_deref(), root);
+        if (self.header.used + keys.len() as u64) * 2 > self.header.slots && !self.grow() {
+            return;
+        }
+        let h = &mut self.header;
         let slot_of = |key: &str| Slot {
             hash: hash(key),
             serial: h.serial,
             offset,
             len: len as u32,
         };
-        let keys = keys_of(&record.cmd, &record.session, &record.cwd, record.file.as_deref(), root);
         let slots: Vec<Slot> = keys.iter().map(|k| slot_of(k)).collect();
         for s in slots {
             match probe(&self.file, h, s.hash) {
-                Ok(Some((n, _))) => {
+                Ok(Some((n, old))) => {
                     if self.file.write_all_at(&s.encode(), HEADER + n * SLOT).is_err() {
                         return;
                     }
+                    h.used += u64::from(old.hash == 0);
                 }
                 Ok(None) => h.lossy = true,
                 Err(_) => return,
@@ -316,6 +327,62 @@ impl Writer {
         h.head = mac.to_string();
         let _ = self.file.write_all_at(&h.encode(), 0);
     }
+}
+
+impl Writer {
+    /// Rewrites the table at twice the size its live slots need (slots of generations that
+    /// rotation has dropped are left out), so probes stay short. Rare: the table doubles,
+    /// so this runs about once per doubling of the distinct commands seen.
+    fn grow(&mut self) -> bool {
+        let mut table = vec![0u8; (self.header.slots * SLOT) as usize];
+        if self.file.read_exact_at(&mut table, HEADER).is_err() {
+            return false;
+        }
+        let (serial, kept) = (self.header.serial, self.header.gens.len() as u64);
+        let live: Vec<Slot> = table
+            .chunks_exact(SLOT as usize)
+            .map(Slot::decode)
+            .filter(|s| s.hash != 0 && serial.checked_sub(s.serial).is_some_and(|g| g <= kept))
+            .collect();
+        let slots = (live.len() as u64 * 4).next_power_of_two().max(MIN_SLOTS);
+        let (placed, lossy) = place(slots, live);
+        let header = Header {
+            slots,
+            used: placed.len() as u64,
+            lossy: self.header.lossy || lossy,
+            ..self.header.clone()
+        };
+        match create(&self.path, &header, &placed) {
+            Some(file) => {
+                self.file = file;
+                self.header = header;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Lays slots out in a table of `slots` entries by linear probing from each hash's home,
+/// in the order given (a later slot of the same hash never comes: callers pass one per
+/// hash). Returns where each went, and whether any found no free place within [`PROBE`].
+pub(crate) fn place(slots: u64, entries: impl IntoIterator<Item = Slot>) -> (Vec<(u64, Slot)>, bool) {
+    let mut taken = vec![false; slots as usize];
+    let mut placed = Vec::new();
+    let mut lossy = false;
+    for s in entries {
+        let free = (0..PROBE)
+            .map(|i| (s.hash.wrapping_add(i)) & (slots - 1))
+            .find(|n| !taken[*n as usize]);
+        match free {
+            Some(at) => {
+                taken[at as usize] = true;
+                placed.push((at, s));
+            }
+            None => lossy = true,
+        }
+    }
+    (placed, lossy)
 }
 
 /// Writes a whole index to a private temp file and renames it into place.
@@ -363,6 +430,7 @@ mod tests {
             serial: 3,
             live_size: 1234,
             lossy: true,
+            used: 77,
             head: "ab".repeat(32),
             gens: vec![10, 20, 30],
         };
@@ -392,5 +460,53 @@ mod tests {
         );
         assert!(keys_of("", "s", "/p", Some(".fable/LEDGER.md"), root).is_empty());
         assert!(keys_of("", "", "/p", Some("src/a.rs"), root).is_empty());
+    }
+
+    /// Thousands of distinct commands (each `cmd # n` is its own key) double the table
+    /// before it is half full, so no key is lost and every one is found where it was filed.
+    #[test]
+    fn the_table_grows_and_loses_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let state = d.path().join("state").to_string_lossy().into_owned();
+        let fable = d.path().join("p/.fable");
+        std::fs::create_dir_all(&fable).unwrap();
+        let sealer = Sealer::for_user(|k| (k == "XDG_STATE_HOME").then(|| state.clone()), &fable).unwrap();
+        let root = d.path().join("p");
+        let mut pre: Option<String> = None;
+        let mut size = 0u64;
+        let n = 5000u64;
+        for i in 0..n {
+            let w = Writer::open(&sealer, 3, pre.as_deref(), size, i == 0).expect("current");
+            let rec = Record::new(
+                "t",
+                "s",
+                root.to_string_lossy(),
+                format!("make t # {i}"),
+                Some(0),
+                true,
+                "",
+            );
+            let mac = format!("{i:064x}");
+            let at = Filed {
+                root: &root,
+                keep: 3,
+                rotated: false,
+                offset: size,
+                len: 99,
+                mac: &mac,
+            };
+            w.file(at, &rec);
+            pre = Some(mac);
+            size += 100;
+        }
+        let f = open_index(&path_of(&sealer).unwrap(), false).unwrap();
+        let h = read_header(&f).unwrap();
+        assert!(!h.lossy);
+        assert_eq!(h.used, n);
+        assert!(h.slots >= 2 * n, "{} slots for {n} keys", h.slots);
+        for i in (0..n).step_by(97) {
+            let (_, s) = probe(&f, &h, hash(&format!("make t # {i}"))).unwrap().unwrap();
+            assert_eq!((s.offset, s.len), (i * 100, 99), "key {i}");
+        }
     }
 }

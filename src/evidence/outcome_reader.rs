@@ -5,7 +5,7 @@
 
 use crate::evidence::journal::Journal;
 use crate::evidence::outcome_index::{
-    create, hash, keys_of, open_index, path_of, probe, read_header, size_of, Header, Slot, MAX_GENS, MIN_SLOTS, PROBE,
+    create, hash, keys_of, open_index, path_of, place, probe, read_header, size_of, Header, Slot, MAX_GENS, MIN_SLOTS,
 };
 use crate::evidence::seal::{ChainWalk, Sealer};
 use std::fs::File;
@@ -237,27 +237,15 @@ pub fn rebuild(journal: &Journal) -> bool {
     let live_size = sizes.pop().unwrap_or(0);
     sizes.reverse();
     let slots = (filed.len() as u64 * 4).next_power_of_two().max(MIN_SLOTS);
-    let mut header = Header {
+    let (placed, lossy) = place(slots, filed.into_values());
+    let header = Header {
         slots,
         serial: n as u64,
         live_size,
-        lossy: false,
+        lossy,
+        used: placed.len() as u64,
         head,
         gens: sizes,
     };
-    let mut table: Vec<Option<Slot>> = vec![None; slots as usize];
-    let mut placed = Vec::with_capacity(filed.len());
-    for s in filed.into_values() {
-        let free = (0..PROBE)
-            .map(|i| (s.hash.wrapping_add(i)) & (slots - 1))
-            .find(|n| table[*n as usize].is_none());
-        match free {
-            Some(at) => {
-                table[at as usize] = Some(s);
-                placed.push((at, s));
-            }
-            None => header.lossy = true,
-        }
-    }
     create(&path, &header, &placed).is_some()
 }

@@ -218,14 +218,16 @@ pub fn redact(text: &str) -> String {
 /// The hand-written patterns alone; `lower` is `text` lower-cased (ASCII).
 fn hand_written(text: &str, mut lower: String) -> String {
     let mut out = Cow::Borrowed(text.as_bytes());
+    let mut pairs = crate::evidence::bigrams::Bigrams::of(&lower);
     for p in &PATTERNS {
-        if !p.needles.iter().any(|n| lower.contains(n)) {
+        if !p.needles.iter().any(|n| pairs.contains(&lower, n)) {
             continue;
         }
         let Some(re) = p.regex() else { continue };
         if re.is_match(&out) {
             out = Cow::Owned(re.replace_all(&out, p.with.as_bytes()).into_owned());
             lower = String::from_utf8_lossy(&out).to_ascii_lowercase();
+            pairs = crate::evidence::bigrams::Bigrams::of(&lower);
         }
     }
     match out {

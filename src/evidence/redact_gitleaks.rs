@@ -125,8 +125,9 @@ fn secret_spans(i: usize, text: &[u8], spans: &mut Vec<Range<usize>>) {
 /// `lower` is `text` lower-cased (ASCII), which the caller already has for its own needles.
 pub fn mask_secrets(text: &str, lower: &str, mask: &str) -> Option<String> {
     let mut spans = Vec::new();
+    let pairs = crate::evidence::bigrams::Bigrams::of(lower);
     for (i, rule) in RULES.iter().enumerate() {
-        if rule.keywords.iter().any(|k| lower.contains(k)) {
+        if rule.keywords.iter().any(|k| pairs.contains(lower, k)) {
             secret_spans(i, text.as_bytes(), &mut spans);
         }
     }
