@@ -17,13 +17,23 @@ use crate::project::Project;
 /// promoted status that arrived with the repository is never shown. Their text is
 /// stripped of control characters and capped before it reaches the model.
 fn promoted(project: &Project, get: impl Fn(&str) -> Option<String>) -> Vec<Rule> {
+    promoted_where(project, get, |_| true)
+}
+
+/// [`promoted`] among the rules `wanted` keeps: the seal (an HMAC per rule) is checked only
+/// for those, so a failure pays for its own domain's rules, not the whole store.
+fn promoted_where(
+    project: &Project,
+    get: impl Fn(&str) -> Option<String>,
+    wanted: impl Fn(&Rule) -> bool,
+) -> Vec<Rule> {
     let key = crate::evidence::seal::existing_key(get);
     let scope = crate::learn::rule_seal::scope(&project.fable_dir);
     Store::new(&project.fable_dir)
         .load()
         .unwrap_or_default()
         .into_iter()
-        .filter(|r| crate::learn::rule_seal::promoted_here(r, key.as_ref(), &scope))
+        .filter(|r| wanted(r) && crate::learn::rule_seal::promoted_here(r, key.as_ref(), &scope))
         .map(|mut r| {
             r.trigger = shown(&r.trigger);
             r.directive = shown(&r.directive);
@@ -132,7 +142,12 @@ pub fn matching_rule(rules: &[Rule], failure: &Record, threshold: f64) -> Option
 
 /// "Standing rule R-7 applies: …" when a promoted rule's trigger matches this failure.
 pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -> Option<String>) -> Option<String> {
-    let rules = promoted(project, get);
+    if failure.ok {
+        return None;
+    }
+    // The domain gate of `matching_rule`, applied before any seal is checked.
+    let domain = normalize(&failure.cmd).domain().to_string();
+    let rules = promoted_where(project, get, |r| r.domain.is_empty() || r.domain == domain);
     if rules.is_empty() {
         return None;
     }
