@@ -24,7 +24,7 @@ fn index_file(p: &Proj) -> Option<PathBuf> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| !p.to_string_lossy().ends_with(".tmp"))
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
         .collect();
     assert!(files.len() <= 1, "{files:?}");
     files.pop()

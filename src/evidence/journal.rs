@@ -202,7 +202,8 @@ impl Journal {
         let size = fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
         let mut fresh = size == 0;
         // Opened before the write: only an index that was current until now is kept up.
-        let empty_log = self.files().len() <= usize::from(live.exists());
+        // Listing the folder only when no index exists yet: not on every append.
+        let empty_log = || self.files().len() <= usize::from(live.exists());
         let index = self
             .sealer
             .as_ref()

@@ -253,7 +253,7 @@ impl Writer {
         keep: usize,
         pre_head: Option<&str>,
         live_size: u64,
-        empty_log: bool,
+        empty_log: impl FnOnce() -> bool,
     ) -> Option<Writer> {
         if keep > MAX_GENS {
             return None;
@@ -266,7 +266,7 @@ impl Writer {
         }
         // No index: start one only for a log with no record yet (otherwise a reader
         // rebuilds it from the log).
-        if pre_head.is_some() || live_size > 0 || !empty_log {
+        if pre_head.is_some() || live_size > 0 || !empty_log() {
             return None;
         }
         let header = Header {
@@ -387,35 +387,17 @@ pub(crate) fn place(slots: u64, entries: impl IntoIterator<Item = Slot>) -> (Vec
 
 /// Writes a whole index to a private temp file and renames it into place.
 pub(crate) fn create(path: &Path, header: &Header, slots: &[(u64, Slot)]) -> Option<File> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::fs::PermissionsExt;
     let dir = path.parent()?;
     crate::session_state::mkdir_private(dir).ok()?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name()?.to_string_lossy(),
-        std::process::id()
-    ));
     let mut body = vec![0u8; (HEADER + header.slots * SLOT) as usize];
     body[..HEADER as usize].copy_from_slice(&header.encode());
     for (n, s) in slots {
         let at = (HEADER + n * SLOT) as usize;
         body[at..at + SLOT as usize].copy_from_slice(&s.encode());
     }
-    let written = (|| -> std::io::Result<()> {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&tmp)?;
-        f.write_all(&body)?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-        return None;
-    }
+    let private = Some(std::fs::Permissions::from_mode(0o600));
+    crate::atomic_file::replace_in(dir, path, &body, private, false).ok()?;
     open_index(path, true)
 }
 
@@ -476,7 +458,7 @@ mod tests {
         let mut size = 0u64;
         let n = 5000u64;
         for i in 0..n {
-            let w = Writer::open(&sealer, 3, pre.as_deref(), size, i == 0).expect("current");
+            let w = Writer::open(&sealer, 3, pre.as_deref(), size, || i == 0).expect("current");
             let rec = Record::new(
                 "t",
                 "s",

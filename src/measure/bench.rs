@@ -234,18 +234,22 @@ fn payload(hook: &str, root: &Path, n: usize) -> Value {
     v
 }
 
-/// The close guard must let the generated project's stop through, or the bench would time
-/// the blocking path (a full scan to explain each citation) and call it the common one.
-fn allowed_stop(bin: &Path, root: &Path, env: &[(&str, &str)]) -> Result<()> {
-    let mut child = Command::new(bin)
-        .current_dir(root)
+/// A hook process as the bench starts it: in the project, stdin piped, output discarded.
+fn hook_command(bin: &Path, root: &Path, env: &[(&str, &str)]) -> Command {
+    let mut c = Command::new(bin);
+    c.current_dir(root)
         .env("CLAUDE_PROJECT_DIR", root)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .at(bin)?;
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    c
+}
+
+/// The close guard must let the generated project's stop through, or the bench would time
+/// the blocking path (a full scan to explain each citation) and call it the common one.
+fn allowed_stop(bin: &Path, root: &Path, env: &[(&str, &str)]) -> Result<()> {
+    let mut child = hook_command(bin, root, env).stdout(Stdio::piped()).spawn().at(bin)?;
     if let Some(mut s) = child.stdin.take() {
         let _ = s.write_all(payload("fable-close-guard", root, 0).to_string().as_bytes());
     }
@@ -263,15 +267,7 @@ fn allowed_stop(bin: &Path, root: &Path, env: &[(&str, &str)]) -> Result<()> {
 /// Spawns `bin` once with `stdin`, returning wall milliseconds, exit code and peak RSS (KiB).
 fn spawn_once(bin: &Path, root: &Path, stdin: &[u8], env: &[(&str, &str)]) -> Result<(f64, i32, i64)> {
     let start = Instant::now();
-    let mut child = Command::new(bin)
-        .current_dir(root)
-        .env("CLAUDE_PROJECT_DIR", root)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .at(bin)?;
+    let mut child = hook_command(bin, root, env).spawn().at(bin)?;
     if let Some(mut s) = child.stdin.take() {
         let _ = s.write_all(stdin);
     }
