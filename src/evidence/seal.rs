@@ -176,12 +176,15 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// Lower-case hex by table: a `write!` per byte was a tenth of verifying 200 rule seals.
 fn hex(b: &[u8]) -> String {
-    use std::fmt::Write;
-    b.iter().fold(String::with_capacity(b.len() * 2), |mut s, x| {
-        let _ = write!(s, "{x:02x}");
-        s
-    })
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        s.push(DIGITS[usize::from(x >> 4)] as char);
+        s.push(DIGITS[usize::from(x & 0xf)] as char);
+    }
+    s
 }
 
 /// The `chain` value that links a record to the sealed record whose MAC is `prev_mac`.
@@ -315,6 +318,13 @@ pub fn existing_key(get: impl Fn(&str) -> Option<String>) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_is_two_lower_case_digits_per_byte() {
+        let all: Vec<u8> = (0..=255).collect();
+        let want: String = all.iter().map(|x| format!("{x:02x}")).collect();
+        assert_eq!(hex(&all), want);
+    }
 
     fn key(b: u8) -> Key {
         Key::from_bytes([b; KEY_LEN])

@@ -329,6 +329,7 @@ pub(crate) fn assess_candidate(
         created: None,
         updated: None,
         seal: None,
+        compiled: None,
     };
     Learned {
         rule,

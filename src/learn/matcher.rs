@@ -248,30 +248,6 @@ pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     (0.4 * lex + 0.4 * anchor + 0.2 * command).clamp(0.0, 1.0)
 }
 
-/// Builds a trigger spec from free text (an imported rule, an extractor's proposal):
-/// anchors come from the text itself, domain/action from the first backticked command or
-/// the given domain.
-pub fn spec_from_text(trigger: &str, domain: &str, vocab: &mut Vocab) -> TriggerSpec {
-    let cmd = trigger.split('`').nth(1).unwrap_or("");
-    let norm = crate::learn::command_norm::normalize(cmd);
-    let (d, a) = if !cmd.is_empty() && (domain.is_empty() || norm.domain() == domain) {
-        (norm.domain().to_string(), norm.action().to_string())
-    } else {
-        (domain.to_string(), String::new())
-    };
-    let masked = crate::learn::signature::mask_line(trigger);
-    let terms = vocab.query(&masked);
-    let label = vocab.query(&format!("{cmd} {d} {a}"));
-    TriggerSpec {
-        domain: d,
-        action: a,
-        anchors: crate::learn::signature::anchors(trigger),
-        actions: Vec::new(),
-        failure_terms: failure_terms(&terms, &label),
-        terms,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -659,17 +635,5 @@ mod tests {
         assert_eq!(stem("stopped"), "stop");
         assert_eq!(stem("class"), "class");
         assert_eq!(terms("non-fast-forward"), vec!["non", "fast", "forward"]);
-    }
-
-    #[test]
-    fn score_is_bounded() {
-        let mut vocab = Vocab::default();
-        let spec = spec_from_text("`git push` is rejected as non-fast-forward", "git", &mut vocab);
-        let n = normalize("git push");
-        let s = signature(NFF);
-        let t = vocab.add_doc(&record_text(&n, &s));
-        let v = RecordView::new(&n, &s, t, false);
-        let x = score(&spec, &v, &vocab.idf());
-        assert!((0.0..=1.0).contains(&x) && x >= DEFAULT_THRESHOLD, "{x}");
     }
 }

@@ -20,6 +20,7 @@ pub mod agreement;
 pub mod assess;
 pub mod candidates;
 pub mod command_norm;
+pub mod compiled_trigger;
 pub mod config;
 pub mod core_pack;
 pub mod directive;

@@ -163,8 +163,9 @@ pub fn precision(prevented: u64, broken: u64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::compiled_trigger::spec_from_text;
     use crate::learn::episodes::tests::rec;
-    use crate::learn::matcher::{spec_from_text, DEFAULT_MARGIN, DEFAULT_THRESHOLD};
+    use crate::learn::matcher::{DEFAULT_MARGIN, DEFAULT_THRESHOLD};
 
     #[test]
     fn verdict_paths() {

@@ -16,20 +16,27 @@ use std::collections::HashSet;
 use std::path::Path;
 
 /// The fields a seal covers: what is shown (trigger, directive) and what decides when it
-/// is shown (domain, action, anchors).
+/// is shown (domain, action, anchors, and the compiled trigger when the rule has one: a
+/// seal made before compiled triggers existed covers the first six alone and still holds).
 fn fields(r: &Rule) -> Vec<String> {
-    vec![
+    let mut f = vec![
         r.id.clone(),
         r.domain.clone(),
         r.trigger.clone(),
         r.directive.clone(),
         r.action.clone().unwrap_or_default(),
         r.anchors.join("\u{1f}"),
-    ]
+    ];
+    if let Some(c) = &r.compiled {
+        f.push(serde_json::to_string(c).unwrap_or_default());
+    }
+    f
 }
 
-/// Seals a rule as promoted on this machine.
+/// Seals a rule as promoted on this machine, compiling its trigger first so the seal
+/// covers the compiled form the failure hook will match with.
 pub fn seal(r: &mut Rule, key: &Key, scope: &Path) {
+    r.compiled = Some(crate::learn::compiled_trigger::compile(&r.trigger, &r.domain));
     let f = fields(r);
     let refs: Vec<&str> = f.iter().map(String::as_str).collect();
     r.seal = Some(key.mac_fields(scope, &refs));
@@ -71,6 +78,7 @@ pub fn reseal(
             seal(r, key, scope);
         } else if !promoted_here(r, Some(key), scope) {
             r.seal = None;
+            r.compiled = None;
         }
     }
 }
@@ -119,5 +127,29 @@ mod tests {
         reseal(&mut rules, &fresh_promoted, &was_local, &key, scope);
         let here: Vec<bool> = rules.iter().map(|r| promoted_here(r, Some(&key), scope)).collect();
         assert_eq!(here, vec![true, false, true]);
+    }
+
+    #[test]
+    fn the_seal_covers_the_compiled_trigger_and_older_seals_still_hold() {
+        let key = Key::from_bytes([9; 32]);
+        let scope = Path::new("/p/.fable");
+        let mut r = rule("k", "promoted");
+        r.trigger = "`cargo build` fails with error[E0432]: unresolved import".into();
+        seal(&mut r, &key, scope);
+        let compiled = r.compiled.clone().expect("sealing compiles the trigger");
+        assert_eq!(compiled, crate::learn::compiled_trigger::compile(&r.trigger, &r.domain));
+        let round: Rule = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert!(promoted_here(&round, Some(&key), scope), "survives the store");
+        let mut widened = r.clone();
+        widened.compiled.as_mut().unwrap().anchors.clear();
+        assert!(!promoted_here(&widened, Some(&key), scope), "an edited compiled form");
+        let mut stripped = r.clone();
+        stripped.compiled = None;
+        assert!(!promoted_here(&stripped, Some(&key), scope), "a stripped compiled form");
+        // A seal made before compiled triggers existed: the six fields alone.
+        let f = fields(&stripped);
+        let refs: Vec<&str> = f.iter().map(String::as_str).collect();
+        stripped.seal = Some(key.mac_fields(scope, &refs));
+        assert!(promoted_here(&stripped, Some(&key), scope));
     }
 }

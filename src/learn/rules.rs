@@ -107,6 +107,10 @@ pub struct Rule {
     /// without a seal made here is never shown to the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seal: Option<String>,
+    /// The trigger compiled when the rule was sealed (covered by the seal), so a failure
+    /// matches it without re-deriving it: see `compiled_trigger`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compiled: Option<crate::learn::compiled_trigger::CompiledTrigger>,
 }
 
 pub const STATUSES: &[&str] = &["candidate", "promoted", "retired", "blocked"];
@@ -321,6 +325,7 @@ pub(crate) mod tests {
             created: None,
             updated: None,
             seal: None,
+            compiled: None,
         }
     }
 

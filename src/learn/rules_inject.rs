@@ -113,7 +113,12 @@ pub fn matching_rule(rules: &[Rule], failure: &Record, threshold: f64) -> Option
     let specs: Vec<TriggerSpec> = candidates
         .iter()
         .map(|r| {
-            let mut spec: TriggerSpec = crate::learn::matcher::spec_from_text(&r.trigger, &r.domain, &mut vocab);
+            // A sealed rule carries its trigger compiled (and the seal covers it); an
+            // older seal or an unsealed caller's rule is compiled here.
+            let mut spec: TriggerSpec = match &r.compiled {
+                Some(c) => c.spec(&mut vocab),
+                None => crate::learn::compiled_trigger::spec_from_text(&r.trigger, &r.domain, &mut vocab),
+            };
             if !r.anchors.is_empty() {
                 spec.anchors = r.anchors.clone();
             }
