@@ -119,6 +119,9 @@ fn open_nofollow(path: &Path, opts: &mut OpenOptions) -> io::Result<Option<File>
 pub struct Bounded {
     pub reader: io::Take<File>,
     pub too_large: bool,
+    /// The file's size when opened, capped: the buffer to read it into, reserved once
+    /// (growing from 32 bytes took 14 reads and as many copies for a 150 KB rule store).
+    pub len: usize,
 }
 
 /// Opens a file for a bounded read. `Ok(None)` when it does not exist.
@@ -130,6 +133,7 @@ pub fn open_read(path: &Path, kind: Kind) -> io::Result<Option<Bounded>> {
     Ok(Some(Bounded {
         reader: f.take(kind.cap()),
         too_large: len > kind.cap(),
+        len: usize::try_from(len.min(kind.cap())).unwrap_or(0),
     }))
 }
 
@@ -141,7 +145,8 @@ pub fn read(path: &Path, kind: Kind) -> io::Result<Option<Vec<u8>>> {
     if b.too_large {
         return Err(refused(path, &format!("it is larger than {} bytes", kind.cap())));
     }
-    let mut buf = Vec::new();
+    // One byte over the size, so the read that finds the end needs no growth.
+    let mut buf = Vec::with_capacity(b.len + 1);
     b.reader.read_to_end(&mut buf)?;
     Ok(Some(buf))
 }
@@ -160,7 +165,7 @@ pub fn read_tail(path: &Path, max: u64) -> io::Result<Option<Vec<u8>>> {
     };
     let len = f.metadata()?.len();
     f.seek(SeekFrom::Start(len.saturating_sub(max)))?;
-    let mut buf = Vec::new();
+    let mut buf = Vec::with_capacity(usize::try_from(len.min(max)).unwrap_or(0) + 1);
     f.take(max).read_to_end(&mut buf)?;
     Ok(Some(buf))
 }

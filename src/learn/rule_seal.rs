@@ -15,31 +15,32 @@ use crate::learn::rules::Rule;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// The fields a seal covers: what is shown (trigger, directive) and what decides when it
+/// Calls `f` with the fields a seal covers, borrowed: what is shown (trigger, directive) and what decides when it
 /// is shown (domain, action, anchors, and the compiled trigger when the rule has one: a
 /// seal made before compiled triggers existed covers the first six alone and still holds).
-fn fields(r: &Rule) -> Vec<String> {
-    let mut f = vec![
-        r.id.clone(),
-        r.domain.clone(),
-        r.trigger.clone(),
-        r.directive.clone(),
-        r.action.clone().unwrap_or_default(),
-        r.anchors.join("\u{1f}"),
+fn with_fields<T>(r: &Rule, f: impl FnOnce(&[&str]) -> T) -> T {
+    let anchors = r.anchors.join("\u{1f}");
+    let compiled = r
+        .compiled
+        .as_ref()
+        .map(|c| serde_json::to_string(c).unwrap_or_default());
+    let mut v = vec![
+        r.id.as_str(),
+        r.domain.as_str(),
+        r.trigger.as_str(),
+        r.directive.as_str(),
+        r.action.as_deref().unwrap_or(""),
+        anchors.as_str(),
     ];
-    if let Some(c) = &r.compiled {
-        f.push(serde_json::to_string(c).unwrap_or_default());
-    }
-    f
+    v.extend(compiled.as_deref());
+    f(&v)
 }
 
 /// Seals a rule as promoted on this machine, compiling its trigger first so the seal
 /// covers the compiled form the failure hook will match with.
 pub fn seal(r: &mut Rule, key: &Key, scope: &Path) {
     r.compiled = Some(crate::learn::compiled_trigger::compile(&r.trigger, &r.domain));
-    let f = fields(r);
-    let refs: Vec<&str> = f.iter().map(String::as_str).collect();
-    r.seal = Some(key.mac_fields(scope, &refs));
+    r.seal = Some(with_fields(r, |f| key.mac_fields(scope, f)));
 }
 
 /// True when the rule is promoted and its seal was made here, for this project, over
@@ -48,9 +49,7 @@ pub fn promoted_here(r: &Rule, key: Option<&Key>, scope: &Path) -> bool {
     let (Some(key), Some(mac)) = (key, r.seal.as_deref()) else {
         return false;
     };
-    let f = fields(r);
-    let refs: Vec<&str> = f.iter().map(String::as_str).collect();
-    r.status == "promoted" && key.verify_fields(scope, &refs, mac)
+    r.status == "promoted" && with_fields(r, |f| key.verify_fields(scope, f, mac))
 }
 
 /// The keys of the store's rules that are promoted here (before a merge changes them).
@@ -147,9 +146,7 @@ mod tests {
         stripped.compiled = None;
         assert!(!promoted_here(&stripped, Some(&key), scope), "a stripped compiled form");
         // A seal made before compiled triggers existed: the six fields alone.
-        let f = fields(&stripped);
-        let refs: Vec<&str> = f.iter().map(String::as_str).collect();
-        stripped.seal = Some(key.mac_fields(scope, &refs));
+        stripped.seal = Some(with_fields(&stripped, |f| key.mac_fields(scope, f)));
         assert!(promoted_here(&stripped, Some(&key), scope));
     }
 }

@@ -14,8 +14,9 @@ use crate::learn::signature::signature;
 use crate::project::Project;
 
 /// The rules promoted on this machine (sealed with this user's key, `rule_seal`): a
-/// promoted status that arrived with the repository is never shown. Their text is
-/// stripped of control characters and capped before it reaches the model.
+/// promoted status that arrived with the repository is never shown. The text of those
+/// shown is stripped of control characters and capped ([`shown`]) where it is written,
+/// so a store of 200 rules pays for the few that reach the model.
 fn promoted(project: &Project, get: impl Fn(&str) -> Option<String>) -> Vec<Rule> {
     promoted_where(project, get, |_| true)
 }
@@ -34,11 +35,6 @@ fn promoted_where(
         .unwrap_or_default()
         .into_iter()
         .filter(|r| wanted(r) && crate::learn::rule_seal::promoted_here(r, key.as_ref(), &scope))
-        .map(|mut r| {
-            r.trigger = shown(&r.trigger);
-            r.directive = shown(&r.directive);
-            r
-        })
         .collect()
 }
 
@@ -79,7 +75,10 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
         };
         s.push_str(&format!(
             "- {} ({}{curated}): when {}, {}.\n",
-            r.id, r.domain, r.trigger, r.directive
+            shown(&r.id),
+            shown(&r.domain),
+            shown(&r.trigger),
+            shown(&r.directive)
         ));
     }
     if total > max {
@@ -160,7 +159,9 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     let (r, _) = matching_rule(&rules, failure, threshold)?;
     Some(format!(
         "Standing rule {} applies: when {}, {}.",
-        r.id, r.trigger, r.directive
+        shown(&r.id),
+        shown(&r.trigger),
+        shown(&r.directive)
     ))
 }
 
