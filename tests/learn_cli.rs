@@ -355,3 +355,68 @@ fn session_end_hook_learns_and_never_blocks() {
         assert_eq!(out.status.code(), Some(0));
     }
 }
+
+/// The failure hook's answer to a rejected push in `dir`: its stdout and stderr.
+fn failure_feedback(dir: &Path) -> String {
+    let payload = json!({"session_id": "s-new", "transcript_path": "/tmp/t.jsonl", "cwd": dir.display().to_string(),
+        "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "toolu_1",
+        "tool_input": {"command": "git push origin main"},
+        "error": "Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'origin'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally."});
+    let out = isolated::cmd("fable-fail-streak", &dir.join(".home"))
+        .current_dir(dir)
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A rule promoted here carries its trigger compiled under the seal: the failure hook
+/// matches with the stored form, and a compiled form edited in the store (widened,
+/// stripped) voids the seal, so the rule is no longer shown.
+#[test]
+fn a_promoted_rule_carries_its_compiled_trigger_under_the_seal() {
+    let d = project(false);
+    fable(d.path(), &["rules", "extract", "--json"]);
+    let store = d.path().join(".fable/rules.json");
+    let rules: Value = serde_json::from_str(&std::fs::read_to_string(&store).unwrap()).unwrap();
+    let promoted = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["status"] == "promoted")
+        .expect("R-1 promoted");
+    let compiled = &promoted["compiled"];
+    assert_eq!(compiled["domain"], "git", "{promoted:#}");
+    assert!(
+        compiled["masked"].as_str().is_some_and(|m| !m.is_empty()),
+        "{promoted:#}"
+    );
+    let said = failure_feedback(d.path());
+    assert!(said.contains("Standing rule R-1 applies"), "{said}");
+
+    for (what, edit) in [
+        (
+            "widened",
+            json!({"masked": "fails", "label": "", "domain": "git", "action": "", "anchors": []}),
+        ),
+        ("stripped", Value::Null),
+    ] {
+        let mut tampered = rules.clone();
+        for r in tampered.as_array_mut().unwrap() {
+            if r["status"] == "promoted" {
+                match &edit {
+                    Value::Null => drop(r.as_object_mut().unwrap().remove("compiled")),
+                    e => r["compiled"] = e.clone(),
+                }
+            }
+        }
+        std::fs::write(&store, serde_json::to_string_pretty(&tampered).unwrap()).unwrap();
+        let said = failure_feedback(d.path());
+        assert!(!said.contains("Standing rule"), "{what}: {said}");
+    }
+}
