@@ -189,7 +189,7 @@ fn payload(hook: &str, root: &Path, n: usize) -> Value {
     let cwd = root.display().to_string();
     let common = |event: &str| json!({"session_id": "bench-session", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "hook_event_name": event});
     let mut v = match hook {
-        "fable-evidence" | "fable-fail-streak" if n.is_multiple_of(2) => {
+        h if alternates(h) && n.is_multiple_of(2) => {
             let mut v = common("PostToolUse");
             v["tool_input"] = json!({"command": COMMANDS[n % COMMANDS.len()]});
             v["tool_response"] = json!({"stdout": "ok\n".repeat(50), "stderr": "", "interrupted": false});
@@ -304,6 +304,20 @@ fn timing(hook: &str, mut samples: Vec<f64>, rss: i64, target: f64, exit_codes: 
     }
 }
 
+/// Whether [`payload`] alternates a success (even runs) and a failure (odd runs).
+fn alternates(hook: &str) -> bool {
+    matches!(hook, "fable-evidence" | "fable-fail-streak")
+}
+
+/// The time a hook adds over the baseline process of the same run.
+fn with_floor(mut t: HookTiming, floor: Option<f64>) -> HookTiming {
+    if let Some(floor) = floor {
+        t.added_ms = Some(t.p50_ms - floor);
+        t.added_met = Some(t.p50_ms - floor <= t.added_target_ms);
+    }
+    t
+}
+
 /// Time ratios between consecutive learning sizes (10× the records should cost ≤ 12×).
 fn learn_scaling(learn: &[Value]) -> Vec<Value> {
     learn
@@ -376,12 +390,29 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
             codes.insert(code);
         }
         let target = if *hook == "fable-close-guard" { 5.0 } else { 2.0 };
-        let mut t = timing(hook, samples, rss, target, codes.into_iter().collect());
-        if let Some(floor) = out.first().filter(|b| b.hook.starts_with("baseline")).map(|b| b.p50_ms) {
-            t.added_ms = Some(t.p50_ms - floor);
-            t.added_met = Some(t.p50_ms - floor <= t.added_target_ms);
+        let floor = out.first().filter(|b| b.hook.starts_with("baseline")).map(|b| b.p50_ms);
+        // Hooks fed passes and failures in turn also get a row per half: the median of a
+        // two-mode mix lands on either mode from run to run and says nothing of both.
+        let halves = alternates(hook).then(|| {
+            let half = |odd: bool| {
+                samples
+                    .iter()
+                    .skip(usize::from(odd))
+                    .step_by(2)
+                    .copied()
+                    .collect::<Vec<_>>()
+            };
+            [("success", half(false)), ("failure", half(true))]
+        });
+        out.push(with_floor(
+            timing(hook, samples, rss, target, codes.iter().copied().collect()),
+            floor,
+        ));
+        for (what, s) in halves.into_iter().flatten() {
+            let mut t = timing(hook, s, rss, target, codes.iter().copied().collect());
+            t.hook = format!("{hook}:{what}");
+            out.push(with_floor(t, floor));
         }
-        out.push(t);
     }
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(out)
