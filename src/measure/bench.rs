@@ -464,7 +464,7 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
     }
     if !hooks.is_empty() {
         println!(
-            "{:<20} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
+            "{:<25} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
             "hook", "runs", "p50 ms", "p99 ms", "max ms", "peak RSS", "target", "added (target)"
         );
         let verdict = |met: bool| if met { "met" } else { "MISSED" };
@@ -474,7 +474,7 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
                 _ => "—".to_string(),
             };
             println!(
-                "{:<20} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>7} KiB {:>5} {:<6} {added}",
+                "{:<25} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>7} KiB {:>5} {:<6} {added}",
                 h.hook,
                 h.runs,
                 h.p50_ms,
