@@ -203,7 +203,7 @@ fn unbacked_claim(
     last_edit: Option<&freshness::Edit>,
 ) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
-    let (kind, phrase) = claims::claim(message)?;
+    let crate::discipline::claim_phrases::Claim { kind, phrase, .. } = crate::discipline::claim_phrases::find(message)?;
     let mut runs = corroborate::session_runs(journal, session);
     if let Some(me) = agent {
         runs.retain(|r| r.agent.as_deref().is_none_or(|a| a == me));
@@ -317,7 +317,7 @@ fn subagent_findings(
     if input
         .last_assistant_message
         .as_deref()
-        .and_then(claims::claim)
+        .and_then(crate::discipline::claim_phrases::find)
         .is_none()
     {
         return Vec::new();
@@ -361,7 +361,7 @@ fn evaluate(
     };
     let mut relevant = corroborate::read_relevant_with(&journal, &cites, Some(scan));
     let last_edit = relevant.last_edit.take();
-    let index = Index::from_relevant(relevant);
+    let index = Index::from_relevant(relevant).placed(&project.root);
     let mut found = findings(ledger, &index, &in_scope);
     // A cited pass older than this session's last edit of a project file proves nothing
     // about the code as it is now.

@@ -24,6 +24,9 @@ pub enum Verdict {
     NeverRan,
     /// The newest record did not pass.
     LastFailed { exit: Option<i64> },
+    /// The command ran, but only outside the folder the citation implies (another tree,
+    /// another subfolder): it proves nothing about this project.
+    RanElsewhere { dir: String },
     /// The command appears in the log, but in no record this machine's hook sealed
     /// (hand-written, copied, from before a break in the chain, or from before fable
     /// sealed records): it corroborates nothing.
@@ -99,31 +102,65 @@ fn cite_keys_of(cited: &str) -> Vec<String> {
     }
 }
 
+/// The keys a citation's records are found under: its own, and for `cd <dir> && X` also
+/// those of `X` (a run of `cd /abs/dir && X`, or of `X` with the shell already in `dir`,
+/// is the same citation; its place is checked apart).
+pub fn lookup_keys(cited: &str) -> Vec<String> {
+    let mut keys = cite_keys(cited);
+    let n = normalize(cited);
+    if let Some((_, rest)) = strip_cd(&n) {
+        for k in cite_keys(rest) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    keys
+}
+
 pub use crate::evidence::command_key::strip_cd;
 
 /// The newest record of every logged command, keyed by normalised command and, for
 /// `cd <dir> && X`, also by `X`.
+///
+/// With a project root ([`Index::placed`]) a citation is looked up where it says it ran
+/// (`run_place`): the newest record *at that place* decides, and records that ran
+/// elsewhere only explain why nothing backs it.
 #[derive(Debug, Default)]
 pub struct Index {
     newest: HashMap<String, Record>,
+    /// Every record per key with its position in the log, for lookups by place.
+    all: HashMap<String, Vec<(usize, Record)>>,
     unverified: HashMap<String, Unverified>,
+    root: Option<std::path::PathBuf>,
 }
 
 impl Index {
     /// Builds the index from records in log order (oldest first): later ones win.
     pub fn build(records: impl IntoIterator<Item = Record>) -> Index {
         let mut newest = HashMap::new();
-        for r in records {
+        let mut all: HashMap<String, Vec<(usize, Record)>> = HashMap::new();
+        for (at, r) in records.into_iter().enumerate() {
             let n = normalize(&r.cmd);
             if let Some((_, rest)) = strip_cd(&n) {
                 newest.insert(rest.to_string(), r.clone());
+                all.entry(rest.to_string()).or_default().push((at, r.clone()));
             }
+            all.entry(n.clone()).or_default().push((at, r.clone()));
             newest.insert(n, r);
         }
         Index {
             newest,
+            all,
             unverified: HashMap::new(),
+            root: None,
         }
+    }
+
+    /// This index, looking citations up where they ran in the project at `root`.
+    pub fn placed(mut self, root: &std::path::Path) -> Index {
+        self.root = Some(crate::discipline::run_place::fold(root));
+        self
     }
 
     /// The index of what [`read_relevant`] found: sealed records count, the others are
@@ -141,15 +178,41 @@ impl Index {
     }
 
     /// The newest record of exactly this (normalised) command.
+    /// With a root, the newest record that ran where the citation says.
     pub fn newest(&self, cited: &str) -> Option<&Record> {
-        cite_keys(cited).iter().find_map(|k| self.newest.get(k))
+        let Some(root) = &self.root else {
+            return cite_keys(cited).iter().find_map(|k| self.newest.get(k));
+        };
+        lookup_keys(cited)
+            .iter()
+            .filter_map(|k| self.all.get(k))
+            .flat_map(|v| v.iter())
+            .filter(|(_, r)| crate::discipline::run_place::ran_at(root, cited, &r.cwd, &r.cmd))
+            // Log order, not timestamps: a clock that jumped must not pick the older run.
+            .max_by_key(|(at, _)| *at)
+            .map(|(_, r)| r)
+    }
+
+    /// Where the command ran instead, when it ran only outside the citation's place.
+    fn elsewhere(&self, cited: &str) -> Option<String> {
+        self.root.as_ref()?;
+        let (_, r) = lookup_keys(cited)
+            .iter()
+            .filter_map(|k| self.all.get(k))
+            .flat_map(|v| v.iter())
+            .max_by_key(|(at, _)| *at)?;
+        let (dir, _) = crate::discipline::run_place::effective(&r.cwd, &r.cmd);
+        Some(dir.display().to_string())
     }
 
     pub fn verdict(&self, cited: &str) -> Verdict {
         match self.newest(cited) {
             None => match cite_keys(cited).iter().find_map(|k| self.unverified.get(k)) {
                 Some(why) => Verdict::Unverified { why: *why },
-                None => Verdict::NeverRan,
+                None => match self.elsewhere(cited) {
+                    Some(dir) => Verdict::RanElsewhere { dir },
+                    None => Verdict::NeverRan,
+                },
             },
             Some(r) if r.passed() => Verdict::Corroborated,
             Some(r) => Verdict::LastFailed { exit: r.exit },
@@ -234,7 +297,7 @@ pub fn read_relevant_with(journal: &Journal, citations: &[String], edits: Option
     if citations.is_empty() && edits.is_none() {
         return Relevant::default();
     }
-    let keys: Vec<String> = citations.iter().flat_map(|c| cite_keys(c)).collect();
+    let keys: Vec<String> = citations.iter().flat_map(|c| lookup_keys(c)).collect();
     let ix = outcome_reader::Reader::open(journal);
     if let Some(fast) = ix
         .as_ref()
@@ -265,7 +328,7 @@ fn from_index(
     let mut out = Relevant::default();
     let mut found: Vec<((u64, u64), Record)> = Vec::new();
     for c in citations {
-        let keys = cite_keys(c);
+        let keys = lookup_keys(c);
         let hit = keys.iter().find_map(|k| match ix.get(k) {
             outcome_reader::Lookup::Found(line, at) => Some(Some((k, line, at))),
             outcome_reader::Lookup::Absent => None,
@@ -275,6 +338,12 @@ fn from_index(
         let lite = serde_json::from_slice::<Lite>(&line).ok()?;
         let n = normalize(&lite.cmd);
         if &n != key && strip_cd(&n).is_none_or(|(_, rest)| rest != key) {
+            return None;
+        }
+        // The index holds the newest run anywhere: one outside the citation's place may
+        // hide an older one inside it, which only the scan finds.
+        let root = journal.dir().parent()?;
+        if !crate::discipline::run_place::ran_at(root, c, &lite.cwd, &lite.cmd) {
             return None;
         }
         if found.iter().any(|(p, _)| *p == at) {
@@ -400,6 +469,8 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
         return out;
     }
     let scope = journal.scope();
+    let root = journal.dir().parent().map(crate::discipline::run_place::fold);
+    let root = root.as_deref();
     let needle = format!("\"session\":{}", serde_json::Value::String(session.to_string()));
     let mut walk = ChainWalk::default();
     let read = journal.each_line(|path, lineno, line| {
@@ -413,7 +484,13 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
         let Ok(lite) = serde_json::from_slice::<Lite>(line) else {
             return;
         };
-        if crate::discipline::claims::runner_kind(&lite.cmd).is_none() || sealer.key.verify(&scope, line).is_none() {
+        // `cd pkg && cargo test` is a runner too; a run outside the project backs nothing here.
+        let (dir, rest) = crate::discipline::run_place::effective(&lite.cwd, &lite.cmd);
+        let outside = !lite.cwd.is_empty() && root.is_some_and(|root| !dir.starts_with(root));
+        if crate::discipline::claims::runner_kind(rest).is_none()
+            || outside
+            || sealer.key.verify(&scope, line).is_none()
+        {
             return;
         }
         // The summary decides whether a piped run (`cargo test 2>&1 | tail`) passed; the
@@ -436,6 +513,9 @@ pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
         Verdict::Corroborated => None,
         Verdict::NeverRan => Some(format!(
             "`{cited}` has no run in the evidence log — run exactly this command, or cite the command you did run"
+        )),
+        Verdict::RanElsewhere { dir } => Some(format!(
+            "`{cited}` ran only in {dir}, not where the citation says — run it in this project (`cd <folder> && …` names a subfolder)"
         )),
         Verdict::Unverified { why } => Some(format!(
             "`{cited}` is in the evidence log only in records that do not count: {} — run exactly this command again",

@@ -12,6 +12,8 @@
 //! this machine trusts a project) and [`crate::learn`]'s rule store and matcher (promoted
 //! rules shown at a failure). Never [`crate::measure`]: the hook path stays small.
 
+pub mod backing;
+pub mod claim_phrases;
 pub mod claims;
 pub mod close_guard;
 pub mod corroborate;
@@ -26,6 +28,8 @@ pub mod read_only;
 pub mod reaper;
 pub mod replay;
 pub mod round;
+pub mod run_place;
+pub mod selection;
 pub mod session_model;
 pub mod spawn_guard;
 pub mod stated_counts;

@@ -37,7 +37,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     // Before the read below, which rebuilds a stale index: what the hooks left.
     let outcome_index = crate::evidence::outcome_reader::state(&journal).as_str();
     // The same view as the close guard: only sealed records corroborate.
-    let index = Index::from_relevant(crate::discipline::corroborate::read_relevant(&journal, &cites));
+    let index = Index::from_relevant(crate::discipline::corroborate::read_relevant(&journal, &cites)).placed(&p.root);
     let has_log = journal.exists();
     let bad: Vec<(usize, String)> = if has_log {
         uncorroborated(&l, &index)
