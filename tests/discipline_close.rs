@@ -6,7 +6,7 @@ mod common_discipline;
 use common_discipline::*;
 use serde_json::json;
 
-const CLOSED: &str = "# L\n- [x] 1. loader -- evidence: 12 passed, 0 failed in the loader suite\n";
+const CLOSED: &str = "# L\n- [x] 1. loader -- evidence: compared the loader output with fixtures/a.json by hand\n";
 
 // ---- ancestor test_guards: Close (6) ----
 
@@ -155,11 +155,82 @@ fn evidence_ok_blocks_and_bare_adjectives_block() {
     }
 }
 
+/// A result stated in prose is a claim: with no run of this round that shows it, the
+/// stop blocks (the ancestor accepted "40/40 tests green" on its words).
 #[test]
-fn forty_of_forty_tests_green_allows() {
+fn forty_of_forty_tests_green_with_no_run_blocks() {
     let p = Proj::new();
     p.ledger("- [x] 1. loader -- evidence: 40/40 tests green\n");
-    assert_eq!(stop_code(&p.stop()), 0);
+    p.ran("ls", "a.py\n");
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2);
+    assert!(
+        said(&o).contains("no command cited") && said(&o).contains("tests green"),
+        "{}",
+        said(&o)
+    );
+}
+
+/// The honest session: the same words after a run that shows 40 passing tests.
+#[test]
+fn forty_of_forty_tests_green_after_a_run_of_forty_allows() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. loader -- evidence: 40/40 tests green\n");
+    p.ran(
+        "cargo test",
+        "test result: ok. 40 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.2s\n",
+    );
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
+}
+
+/// Counts in other words against a run of 3: blocked, naming what the run showed.
+#[test]
+fn counts_in_other_words_must_agree_with_the_run() {
+    let p = Proj::new();
+    p.ran(
+        "python3 -m unittest",
+        "...\n----------------------------------------------------------------------\nRan 3 tests in 0.001s\n\nOK\n",
+    );
+    for note in [
+        "Ran 12 tests, OK (12/12 green)",
+        "all twelve tests pass",
+        "ran \"python3 -m unittest\" -> 12 passed",
+    ] {
+        p.ledger(&format!("- [x] 1. calc -- evidence: {note}\n"));
+        let o = p.stop_env(&[("FABLE_STOP_BLOCKS", "9")]);
+        assert_eq!(stop_code(&o), 2, "{note}");
+        assert!(
+            said(&o).contains("3 passed") || said(&o).contains("shows 3"),
+            "{note}: {}",
+            said(&o)
+        );
+    }
+    for note in [
+        "Ran 3 tests, OK (3/3 green)",
+        "all three tests pass",
+        "ran \"python3 -m unittest\" -> 3 passed",
+    ] {
+        p.ledger(&format!("- [x] 1. calc -- evidence: {note}\n"));
+        let o = p.stop();
+        assert_eq!(stop_code(&o), 0, "{note}: {}", said(&o));
+    }
+}
+
+/// Backticked identifiers and values in an honest note are prose, not commands that
+/// never ran.
+#[test]
+fn backticked_identifiers_are_not_citations() {
+    let p = Proj::new();
+    p.ran("python3 -m unittest", "Ran 3 tests in 0.001s\n\nOK\n");
+    p.ledger("- [x] 1. calc -- evidence: `python3 -m unittest` -> 3 passed; `add` now returns `None` for bad input, see `calc.add`\n");
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
+    // A program that is on PATH but never ran is still a citation.
+    p.ledger("- [x] 1. calc -- evidence: `python3 -m unittest` -> 3 passed; `git diff --stat` shows one file\n");
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2, "{}", said(&o));
+    assert!(said(&o).contains("git diff --stat"), "{}", said(&o));
 }
 
 // ---- ancestor test_evidence: Corroboration (7) ----
@@ -168,8 +239,20 @@ fn forty_of_forty_tests_green_allows() {
 fn cited_and_ran_with_cd_prefix_allows() {
     let p = Proj::new();
     p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
-    p.log(&[("cd /x && pytest -q", 0, true)]);
+    p.log(&[("cd sub && pytest -q", 0, true)]);
     assert_eq!(stop_code(&p.stop()), 0);
+}
+
+/// A run in another tree backs nothing here (issue: `cd /elsewhere && cmd` passing on a
+/// trivial suite backed a bare citation in a project whose suite fails).
+#[test]
+fn a_run_in_another_tree_blocks() {
+    let p = Proj::new();
+    p.ledger("- [x] 1. tests -- evidence: `pytest -q` -> 12 passed\n");
+    p.log(&[("cd /elsewhere && pytest -q", 0, true)]);
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2);
+    assert!(said(&o).contains("ran only in /elsewhere"), "{}", said(&o));
 }
 
 #[test]
@@ -223,7 +306,10 @@ fn prose_only_evidence_is_not_checked_against_the_log() {
 fn span_before_the_marker_is_not_a_citation() {
     let p = Proj::new();
     p.ledger("- [x] 1. tests — acceptance: `make test` -- evidence: ran the suite, 40 passed\n");
-    p.log(&[("ls", 0, true)]);
+    p.ran(
+        "pytest",
+        "============================== 40 passed in 0.31s ==============================\n",
+    );
     assert_eq!(stop_code(&p.stop()), 0);
 }
 
@@ -345,7 +431,9 @@ fn evidence_on_an_indented_continuation_line_counts() {
 #[test]
 fn deferred_cards_do_not_block() {
     let p = Proj::new();
-    p.ledger("- [~] 1. later -- deferred: out of scope this round\n- [x] 2. a -- evidence: 12 passed in CI run\n");
+    p.ledger(
+        "- [~] 1. later -- deferred: out of scope this round\n- [x] 2. a -- evidence: reviewed the CI log by hand\n",
+    );
     assert_eq!(stop_code(&p.stop()), 0);
 }
 
@@ -364,7 +452,7 @@ fn more_than_twelve_open_cards_are_summarised() {
 #[test]
 fn code_fence_examples_are_not_cards() {
     let p = Proj::new();
-    p.ledger("# L\n```\n- [ ] 1. <card> — acceptance: `<command>`\n```\n- [x] 1. a -- evidence: 12 passed locally\n");
+    p.ledger("# L\n```\n- [ ] 1. <card> — acceptance: `<command>`\n```\n- [x] 1. a -- evidence: checked the page by hand in both themes\n");
     assert_eq!(stop_code(&p.stop()), 0);
 }
 
@@ -398,7 +486,7 @@ fn worktree_git_file_bounds_discovery() {
 fn paths_with_spaces_work() {
     let p = Proj::named("my project dir", true);
     p.ledger("- [x] 1. t -- evidence: `pytest -q` -> 12 passed\n");
-    p.log(&[("cd \"/a b\" && pytest -q", 0, true)]);
+    p.log(&[(&format!("cd \"{}/a b\" && pytest -q", p.root.display()), 0, true)]);
     let sub = p.root.join("sub dir");
     std::fs::create_dir_all(&sub).unwrap();
     let o = p.hook(

@@ -149,8 +149,8 @@ fn an_unbacked_all_tests_pass_blocks_and_a_backed_one_is_allowed() {
     let sent = texts(&o);
     assert_eq!(sent.len(), 3, "one block, then allowed: {sent:#?}\n{}", o.debug());
     assert!(
-        sent[1].contains("your last message says \\\"All tests pass\\\"")
-            && sent[1].contains("no passing run of tests"),
+        sent[1].contains("your last message says \\\"All tests pass now\\\"")
+            && sent[1].contains("no run of tests in this round shows it"),
         "{}",
         sent[1]
     );

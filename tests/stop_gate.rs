@@ -125,7 +125,7 @@ fn a_final_message_claiming_success_needs_a_passing_run_in_this_session() {
     let claim = json!({"last_assistant_message": "Fixed the parser. All tests pass now."});
     let o = stop_in(&p, "s", claim.clone(), &[]);
     assert_eq!(stop_code(&o), 2);
-    assert!(said(&o).contains("\"All tests pass\""), "{}", said(&o));
+    assert!(said(&o).contains("\"All tests pass now\""), "{}", said(&o));
     // A failing run does not back it.
     p.log(&[("cargo test", 101, false)]);
     let o = stop_in(&p, "s", claim.clone(), &[]);

@@ -77,7 +77,7 @@ fn an_unbacked_claim_blocks_the_sub_agent_and_its_own_run_backs_it() {
     assert_eq!(stop_code(&o), 2, "{}", said(&o));
     let e = said(&o);
     assert!(
-        e.contains("\"All tests pass\"") && e.contains("this sub-agent's (or the main thread's)"),
+        e.contains("\"All tests pass now\"") && e.contains("this sub-agent's (or the main thread's)"),
         "{e}"
     );
     ran(&p, Some(AGENT), "cargo test", PASS);

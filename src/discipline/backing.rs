@@ -45,34 +45,24 @@ pub fn unbacked(claim: &Claim, runs: &[Run]) -> Option<String> {
             claim.phrase,
             kind.name()
         );
-        if let Some(stale) = runs
-            .iter()
-            .rev()
-            .find(|r| r.proves && !r.fresh && claims::backs(r.cmd, kind))
-        {
-            s.push_str(&format!(
-                " `{}` passed before the code last changed: run it again.",
-                crate::evidence::head_chars(stale.cmd, 200)
-            ));
-        } else if let Some(failed) = runs
-            .iter()
-            .rev()
-            .find(|r| r.failed && claims::runner_kind(r.cmd).is_some())
-        {
-            s.push_str(&format!(
-                " The newest such run failed: `{}`.",
-                crate::evidence::head_chars(failed.cmd, 200)
-            ));
-        } else if let Some(empty) = runs
-            .iter()
-            .rev()
-            .find(|r| !r.proves && !r.failed && claims::backs(r.cmd, kind))
-        {
-            s.push_str(&format!(
-                " `{}` passed but shows no result (no tests ran, or its output was cut or sent away).",
-                crate::evidence::head_chars(empty.cmd, 200)
-            ));
-        }
+        // The newest run that says why, whichever kind it is.
+        let why = runs.iter().rev().find_map(|r| {
+            let cmd = crate::evidence::head_chars(r.cmd, 200);
+            if r.failed && claims::runner_kind(r.cmd).is_some() {
+                Some(format!(" The newest such run failed: `{cmd}`."))
+            } else if !claims::backs(r.cmd, kind) {
+                None
+            } else if r.proves && !r.fresh {
+                Some(format!(" `{cmd}` passed before the code last changed: run it again."))
+            } else if !r.proves && !r.failed {
+                Some(format!(
+                    " `{cmd}` passed but shows no result (no tests ran, or its output was cut or sent away)."
+                ))
+            } else {
+                None
+            }
+        });
+        s.push_str(&why.unwrap_or_default());
         s.push_str(" Run the command that shows it (it is logged as you run it), or say what is still unverified.");
         return Some(s);
     }

@@ -328,11 +328,14 @@ pub fn find_all(text: &str) -> Vec<Claim> {
         if hedged {
             continue;
         }
+        // The clause as written names the claim in messages ("All tests pass now").
+        let written = || {
+            let t = clause.trim().trim_end_matches(['.', '!', ',']);
+            crate::evidence::head_chars(t, 80).to_string()
+        };
         let claim = match in_clause(&ws) {
-            Some((kind, i, j)) => Some((kind, ws[i.min(j)..=j].join(" "))),
-            None if stated_counts::states_success(&clause_counts) => {
-                Some((Kind::Tests, clause.trim().chars().take(60).collect()))
-            }
+            Some((kind, _, _)) => Some((kind, written())),
+            None if stated_counts::states_success(&clause_counts) => Some((Kind::Tests, written())),
             None => None,
         };
         if let Some((kind, phrase)) = claim {

@@ -31,7 +31,7 @@
 use crate::discipline::corroborate::{self, Index};
 use crate::discipline::ledger::{self, Card, CardState, Ledger, NoteKind};
 use crate::discipline::replay;
-use crate::discipline::{claims, freshness, prose_cite, round, stated_counts};
+use crate::discipline::{claim_check, freshness, prose_cite, round, stated_counts};
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 
@@ -71,19 +71,27 @@ pub fn missing_evidence(ledger: &Ledger) -> Vec<&Card> {
 
 /// Every citation on closed cards that the log does not corroborate, with its message.
 pub fn uncorroborated<'a>(ledger: &'a Ledger, index: &Index) -> Vec<(&'a Card, String)> {
-    uncorroborated_in(ledger, index, &|_| true)
+    uncorroborated_in(ledger, index, &|_| true, &|_| true)
 }
 
 /// [`uncorroborated`] over the closed cards `in_scope` keeps.
+///
+/// `is_program` says whether a backticked span that no record matches names a program
+/// that exists (`program::exists`): when it does not, the span is prose (`add`, `None`).
 pub fn uncorroborated_in<'a>(
     ledger: &'a Ledger,
     index: &Index,
     in_scope: &dyn Fn(&Card) -> bool,
+    is_program: &dyn Fn(&str) -> bool,
 ) -> Vec<(&'a Card, String)> {
     let mut out = Vec::new();
     for card in ledger.done_cards().filter(|c| in_scope(c)) {
         for cited in card.citations() {
-            if let Some(msg) = corroborate::explain(&cited, &index.verdict(&cited)) {
+            let verdict = index.verdict(&cited);
+            if verdict == corroborate::Verdict::NeverRan && !is_program(&cited) {
+                continue;
+            }
+            if let Some(msg) = corroborate::explain(&cited, &verdict) {
                 out.push((card, msg));
             }
         }
@@ -107,7 +115,8 @@ pub fn uncorroborated_in<'a>(
             if stated.is_empty() {
                 continue;
             }
-            for span in ledger::backtick_spans(&note.body) {
+            let spans = ledger::backtick_spans(&note.body).into_iter();
+            for span in spans.chain(prose_cite::prose_command(&note.body)) {
                 let summary = index.newest(&span).filter(|r| r.passed()).and_then(|r| r.summary);
                 if let Some(msg) = summary.and_then(|s| stated_counts::contradiction(&span, &stated, &s)) {
                     out.push((card, msg));
@@ -139,7 +148,12 @@ pub fn citations_in(ledger: &Ledger, in_scope: &dyn Fn(&Card) -> bool) -> Vec<St
 /// (a block that names only the first kind sends the agent round the loop once per kind).
 /// `in_scope` picks the closed cards to check: those closed this round, when the round's
 /// start is known.
-pub fn findings(ledger: &Ledger, index: &Index, in_scope: &dyn Fn(&Card) -> bool) -> Vec<String> {
+pub fn findings(
+    ledger: &Ledger,
+    index: &Index,
+    in_scope: &dyn Fn(&Card) -> bool,
+    is_program: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
     let mut out = Vec::new();
     if !ledger.is_light() {
         if let Some(m) = open_cards_message(ledger) {
@@ -171,7 +185,7 @@ pub fn findings(ledger: &Ledger, index: &Index, in_scope: &dyn Fn(&Card) -> bool
         );
         out.push(s);
     }
-    let bad = uncorroborated_in(ledger, index, in_scope);
+    let bad = uncorroborated_in(ledger, index, in_scope, is_program);
     if !bad.is_empty() {
         let mut s = String::from("fable: cited evidence is not backed by the evidence log:\n");
         for (card, msg) in bad.iter().take(LIST_MAX) {
@@ -187,7 +201,7 @@ pub fn findings(ledger: &Ledger, index: &Index, in_scope: &dyn Fn(&Card) -> bool
 /// `index` is `None` when there is nothing to corroborate against (an empty index).
 pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
     let empty = Index::default();
-    let f = findings(ledger, index.unwrap_or(&empty), &|_| true);
+    let f = findings(ledger, index.unwrap_or(&empty), &|_| true, &|_| true);
     (!f.is_empty()).then(|| f.join("\n\n"))
 }
 
@@ -197,46 +211,32 @@ pub fn check(ledger: &Ledger, index: Option<&Index>) -> Option<String> {
 /// thread's count.
 fn unbacked_claim(
     input: &HookInput,
-    journal: &crate::evidence::journal::Journal,
-    session: &str,
+    records: &[crate::evidence::Record],
     agent: Option<&str>,
     last_edit: Option<&freshness::Edit>,
 ) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
-    let crate::discipline::claim_phrases::Claim { kind, phrase, .. } = crate::discipline::claim_phrases::find(message)?;
-    let mut runs = corroborate::session_runs(journal, session);
-    if let Some(me) = agent {
-        runs.retain(|r| r.agent.as_deref().is_none_or(|a| a == me));
-    }
-    let fresh = |ts: &str| last_edit.is_none_or(|e| ts > e.ts.as_str());
-    let backed = runs
-        .iter()
-        .any(|r| r.passed() && claims::backs(&r.cmd, kind) && fresh(&r.ts));
-    if backed {
-        return None;
-    }
-    let failed: Vec<&str> = runs
-        .iter()
-        .filter(|r| !r.passed() && claims::runner_kind(&r.cmd).is_some())
-        .map(|r| r.cmd.as_str())
-        .collect();
+    let fresh = |r: &crate::evidence::Record| last_edit.is_none_or(|e| r.ts > e.ts);
     let whose = if agent.is_some() {
         "this sub-agent's (or the main thread's)"
     } else {
         "this session's"
     };
-    let mut s = format!(
-        "fable: your last message says \"{phrase}\", but no passing run of {} is in {whose} evidence log.\n",
-        kind.name()
-    );
-    if let Some(last) = failed.last() {
-        s.push_str(&format!(
-            "  The newest such run failed: `{}`\n",
-            crate::evidence::head_chars(last, 200)
-        ));
+    claim_check::final_message(message, &claim_check::Runs::new(records, &fresh), whose)
+}
+
+/// The sealed runner records of this round (log order); at SubagentStop only the
+/// sub-agent's own and the main thread's.
+fn round_runs(
+    journal: &crate::evidence::journal::Journal,
+    session: &str,
+    agent: Option<&str>,
+) -> Vec<crate::evidence::Record> {
+    let mut runs = corroborate::session_runs(journal, session);
+    if let Some(me) = agent {
+        runs.retain(|r| r.agent.as_deref().is_none_or(|a| a == me));
     }
-    s.push_str("Run the command that shows it (it is logged as you run it), or say what is still unverified.");
-    Some(s)
+    runs
 }
 
 /// The hook: allow, block with every finding at once, or — after `FABLE_STOP_BLOCKS`
@@ -329,7 +329,8 @@ fn subagent_findings(
         scope: freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
     };
     let last_edit = corroborate::read_relevant_with(&journal, &[], Some(scan)).last_edit;
-    unbacked_claim(input, &journal, session, Some(agent), last_edit.as_ref())
+    let records = round_runs(&journal, session, Some(agent));
+    unbacked_claim(input, &records, Some(agent), last_edit.as_ref())
         .into_iter()
         .collect()
 }
@@ -362,7 +363,8 @@ fn evaluate(
     let mut relevant = corroborate::read_relevant_with(&journal, &cites, Some(scan));
     let last_edit = relevant.last_edit.take();
     let index = Index::from_relevant(relevant).placed(&project.root);
-    let mut found = findings(ledger, &index, &in_scope);
+    let is_program = |c: &str| crate::discipline::program::exists(c, &project.root);
+    let mut found = findings(ledger, &index, &in_scope, &is_program);
     // A cited pass older than this session's last edit of a project file proves nothing
     // about the code as it is now.
     if let Some(edit) = &last_edit {
@@ -382,7 +384,27 @@ fn evaluate(
             found.push(s);
         }
     }
-    if let Some(c) = unbacked_claim(input, &journal, session, None, last_edit.as_ref()) {
+    // The round's runs are read only when some text states a result.
+    let message_claims = input
+        .last_assistant_message
+        .as_deref()
+        .and_then(crate::discipline::claim_phrases::find)
+        .is_some();
+    let records = if message_claims || claim_check::any_note_claims(ledger, &in_scope) {
+        round_runs(&journal, session, None)
+    } else {
+        Vec::new()
+    };
+    let fresh = |r: &crate::evidence::Record| last_edit.as_ref().is_none_or(|e| r.ts > e.ts);
+    let note_claims = claim_check::notes(ledger, &in_scope, &claim_check::Runs::new(&records, &fresh));
+    if !note_claims.is_empty() {
+        let mut s = String::from("fable: evidence notes state results no run of this round shows:\n");
+        for (label, msg) in note_claims.iter().take(LIST_MAX) {
+            s.push_str(&format!("  {label}\n    {msg}\n"));
+        }
+        found.push(s.trim_end().to_string());
+    }
+    if let Some(c) = unbacked_claim(input, &records, None, last_edit.as_ref()) {
         found.push(c);
     }
     if !found.is_empty() {

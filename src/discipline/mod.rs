@@ -13,6 +13,7 @@
 //! rules shown at a failure). Never [`crate::measure`]: the hook path stays small.
 
 pub mod backing;
+pub mod claim_check;
 pub mod claim_phrases;
 pub mod claims;
 pub mod close_guard;
@@ -23,6 +24,7 @@ pub mod inject;
 pub mod ledger;
 pub mod lint;
 pub mod log_guard;
+pub mod program;
 pub mod prose_cite;
 pub mod read_only;
 pub mod reaper;

@@ -31,7 +31,7 @@ pub fn prose_command(text: &str) -> Option<String> {
     ];
     let words: Vec<&str> = text.split_whitespace().collect();
     for i in 0..words.len() {
-        let w = words[i].trim_start_matches(['"', '\'', '(']);
+        let w = words[i].trim_start_matches(['"', '\'', '(', '“']);
         let runner = matches!(
             w,
             "cargo"
@@ -55,7 +55,20 @@ pub fn prose_command(text: &str) -> Option<String> {
             continue;
         }
         let rest = words[i..].join(" ");
-        let end = cut.iter().filter_map(|d| rest.find(d)).min().unwrap_or(rest.len());
+        // A runner named in quotes (`ran "python3 -m unittest" -> 3 passed`) ends at its
+        // closing quote.
+        let quote = words[i].chars().next().filter(|c| matches!(c, '"' | '\'' | '“'));
+        let (rest, end) = match quote {
+            Some(q) => {
+                let close = if q == '“' { '”' } else { q };
+                let inner = &rest[q.len_utf8()..];
+                (inner.to_string(), inner.find(close).unwrap_or(inner.len()))
+            }
+            None => {
+                let end = cut.iter().filter_map(|d| rest.find(d)).min().unwrap_or(rest.len());
+                (rest, end)
+            }
+        };
         let cand = rest[..end].trim().trim_end_matches(['.', '!']).trim();
         let sub = cand.split_whitespace().nth(1).unwrap_or("");
         let plausible = match w {
@@ -92,6 +105,14 @@ mod tests {
         assert_eq!(
             prose_command("python3 -m pytest -x (4 passed)").as_deref(),
             Some("python3 -m pytest -x")
+        );
+        assert_eq!(
+            prose_command("ran \"python3 -m unittest\" -> 3 passed").as_deref(),
+            Some("python3 -m unittest")
+        );
+        assert_eq!(
+            prose_command("ran “cargo test --lib”, all green").as_deref(),
+            Some("cargo test --lib")
         );
     }
 

@@ -100,6 +100,25 @@ impl Proj {
         );
     }
 
+    /// Logs a passing run of `cmd` in the stop's session (`s1`) with `stdout` as its
+    /// output, through the real hook, so its summary is parsed as it would be live.
+    pub fn ran(&self, cmd: &str, stdout: &str) -> &Proj {
+        let root = self.root.to_string_lossy().into_owned();
+        let payload = json!({"session_id":"s1","cwd":root,"hook_event_name":"PostToolUse","tool_name":"Bash",
+               "tool_input":{"command":cmd},"tool_response":{"stdout":stdout,"stderr":"","interrupted":false}});
+        let out = self.hook_raw(
+            "fable-evidence",
+            payload.to_string().as_bytes(),
+            &[("CLAUDE_PROJECT_DIR", &root)],
+        );
+        assert!(
+            out.status.success(),
+            "fable-evidence failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        self
+    }
+
     /// Appends a record by hand, as anything but the hook could: unsealed, so it must
     /// corroborate nothing.
     pub fn forge_at(&self, cmd: &str, exit: i64, ok: bool, cwd: &str) {
