@@ -140,8 +140,13 @@ fn bare_paused_is_ignored() {
 #[test]
 fn reasoned_paused_works() {
     let p = Proj::new();
-    p.ledger("paused — user asked for an unrelated hotfix\n- [ ] 1. open\n");
+    p.ledger("PAUSED: user asked for an unrelated hotfix\n- [ ] 1. open\n");
     assert_eq!(stop_code(&p.stop()), 0);
+    // `PAUSED` needs its colon: a prose line that starts with "paused" pauses nothing.
+    p.ledger("paused — user asked for an unrelated hotfix\n- [ ] 1. open\n");
+    assert_eq!(stop_code(&p.stop()), 2);
+    p.ledger("Paused the parser to look at docs\n- [ ] 1. open\n");
+    assert_eq!(stop_code(&p.stop()), 2);
     p.ledger("PAUSED：用户切换到别的任务\n- [ ] 1. open\n");
     assert_eq!(stop_code(&p.stop()), 0);
 }

@@ -53,7 +53,9 @@ fn prose_results_need_a_run_that_shows_them() {
         ]))
         .text("Done, suite ran.")
         .bash(RUN)
-        .bash(&ledger_step(&[&format!("- [x] 1. calc -- evidence: `{RUN}` -> Ran 3 tests, OK")]))
+        .bash(&ledger_step(&[&format!(
+            "- [x] 1. calc -- evidence: `{RUN}` -> Ran 3 tests, OK"
+        )]))
         .text("Done after a real run.")
         .text("SHOULD NOT BE REACHED")
         .run(&claude);
@@ -75,14 +77,20 @@ fn counts_in_other_words_and_quoted_runners_are_checked() {
         .env("FABLE_STOP_BLOCKS", "5")
         .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
         .file("test_calc.py", PASSING)
-        .bash(&ledger_step(&["- [x] 1. calc -- evidence: ran \"python3 -m unittest\" -> 3 passed"]))
+        .bash(&ledger_step(&[
+            "- [x] 1. calc -- evidence: ran \"python3 -m unittest\" -> 3 passed",
+        ]))
         .text("Done.")
         .bash(RUN)
-        .bash(&ledger_step(&["- [x] 1. calc -- evidence: Ran 12 tests, OK (12/12 green)"]))
+        .bash(&ledger_step(&[
+            "- [x] 1. calc -- evidence: Ran 12 tests, OK (12/12 green)",
+        ]))
         .text("Done, twelve.")
         .bash(&ledger_step(&["- [x] 1. calc -- evidence: all twelve tests pass"]))
         .text("Done, twelve again.")
-        .bash(&ledger_step(&["- [x] 1. calc -- evidence: ran \"python3 -m unittest\": all three tests pass"]))
+        .bash(&ledger_step(&[
+            "- [x] 1. calc -- evidence: ran \"python3 -m unittest\": all three tests pass",
+        ]))
         .text("Done with the true count.")
         .text("SHOULD NOT BE REACHED")
         .run(&claude);
@@ -92,7 +100,10 @@ fn counts_in_other_words_and_quoted_runners_are_checked() {
         "{sent:#?}\n{}",
         o.debug()
     );
-    assert!(blocked_with(&o, "Ran 12 tests, OK (12/12 green)") && blocked_with(&o, "shows 3 passed"), "{sent:#?}");
+    assert!(
+        blocked_with(&o, "Ran 12 tests, OK (12/12 green)") && blocked_with(&o, "shows 3 passed"),
+        "{sent:#?}"
+    );
     assert!(blocked_with(&o, "all twelve tests pass"), "{sent:#?}");
     assert!(result(&o).contains("Done with the true count."), "{}", result(&o));
 }
@@ -135,9 +146,15 @@ fn a_pass_in_another_tree_backs_nothing() {
         .env("FABLE_STOP_BLOCKS", "1")
         .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
         .file("test_calc.py", FAILING)
-        .bash(&format!("mkdir -p {e} && cp test_calc.py {e}/ && sed -i 's/assertEqual(1, 2)/assertEqual(2, 2)/' {e}/test_calc.py"))
+        .bash(&format!(
+            "mkdir -p {e} && cp test_calc.py {e}/ && sed -i 's/assertEqual(1, 2)/assertEqual(2, 2)/' {e}/test_calc.py"
+        ))
         .bash(&format!("cd {e} && {RUN}"))
-        .bash(&format!("cd {} && {}", proj.display(), ledger_step(&[&format!("- [x] 1. calc -- evidence: `{RUN}` -> 3 passed")])))
+        .bash(&format!(
+            "cd {} && {}",
+            proj.display(),
+            ledger_step(&[&format!("- [x] 1. calc -- evidence: `{RUN}` -> 3 passed")])
+        ))
         .text("Done.")
         .text("Let through after the block limit.")
         .run(&claude);
@@ -149,7 +166,8 @@ fn a_pass_in_another_tree_backs_nothing() {
     );
     let r = o.evidence();
     assert!(
-        r.iter().any(|x| x["cmd"].as_str().is_some_and(|c| c.starts_with(&format!("cd {e}"))) && x["exit"] == 0),
+        r.iter()
+            .any(|x| x["cmd"].as_str().is_some_and(|c| c.starts_with(&format!("cd {e}"))) && x["exit"] == 0),
         "the run elsewhere passed and was logged: {r:#?}"
     );
 }
@@ -167,11 +185,19 @@ fn honest_notes_with_identifiers_and_subfolders_are_allowed() {
         .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
         .file("pkg/test_calc.py", PASSING)
         .bash(&format!("cd {} && {RUN}", pkg.display()))
-        .bash(&format!("cd {} && {}", pkg.parent().unwrap().display(), ledger_step(&[card])))
+        .bash(&format!(
+            "cd {} && {}",
+            pkg.parent().unwrap().display(),
+            ledger_step(&[card])
+        ))
         .text("All tests pass.")
         .text("SHOULD NOT BE REACHED")
         .run(&claude);
     let sent = texts(&o);
-    assert!(result(&o).contains("All tests pass."), "allowed at once: {sent:#?}\n{}", o.debug());
+    assert!(
+        result(&o).contains("All tests pass."),
+        "allowed at once: {sent:#?}\n{}",
+        o.debug()
+    );
     assert!(!blocked_with(&o, "Stop hook"), "no block at all: {sent:#?}");
 }

@@ -8,21 +8,11 @@ use common_discipline::*;
 use serde_json::json;
 
 fn stop_in(p: &Proj, sid: &str, extra: serde_json::Value, env: &[(&str, &str)]) -> std::process::Output {
-    let mut payload = json!({"session_id": sid, "hook_event_name": "Stop", "stop_hook_active": false});
-    if let (Some(m), Some(e)) = (payload.as_object_mut(), extra.as_object()) {
-        for (k, v) in e {
-            m.insert(k.clone(), v.clone());
-        }
-    }
-    p.hook_env("fable-close-guard", payload, env)
+    p.stop_in(sid, extra, env)
 }
 
 fn session_start(p: &Proj, sid: &str) {
-    let o = p.hook(
-        "fable-inject",
-        json!({"session_id": sid, "hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-4-5"}),
-    );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    p.session_start(sid)
 }
 
 #[test]
@@ -98,7 +88,7 @@ fn a_mode_written_this_session_is_honoured_and_said() {
         msg.contains("2 open card(s) under MODE: light") && msg.contains("this session"),
         "{msg}"
     );
-    p.ledger("PAUSED: the user asked for a hotfix\n- [ ] 1. a\n");
+    p.ledger("PAUSED: the user asked for a hotfix\n- [ ] 1. a\n- [ ] 2. b\n");
     let o = stop_in(&p, "m1", json!({}), &[]);
     assert_eq!(stop_code(&o), 0);
     assert!(

@@ -242,12 +242,6 @@ fn round_runs(
 /// The hook: allow, block with every finding at once, or — after `FABLE_STOP_BLOCKS`
 /// blocks in a row — allow and tell the user what stayed unresolved.
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
-    let Some(project) = env.project(input) else {
-        return Ok(Answer::allow());
-    };
-    let Some(ledger) = ledger::load(&project.ledger_path()) else {
-        return Ok(Answer::allow());
-    };
     let get = |k: &str| env.var(k).map(str::to_string);
     let session = if input.session_id.is_empty() {
         env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
@@ -260,33 +254,83 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         Some(a) if !session.is_empty() => round::path(get, &format!("{session}.agent.{a}")),
         _ => round::path(get, session),
     };
+    // The round as it began, kept outside the repository (the parent's, for a sub-agent).
+    let baseline = round::path(get, session)
+        .map(|p| round::load(&p))
+        .and_then(|r| r.snapshot);
+    let project = env.project(input);
+    let ledger = project.as_ref().and_then(|p| ledger::load(&p.ledger_path()));
+    let (project, ledger) = match (project, ledger) {
+        (Some(p), Some(l)) => (p, l),
+        (project, _) => {
+            // No ledger to read: allowed, unless the round began with one (deleted,
+            // emptied into a folder, linked away, padded past its cap: never silent).
+            let Some((project, why)) = gone(project, baseline.as_ref(), agent) else {
+                return Ok(Answer::allow());
+            };
+            let snap = baseline.as_ref().expect("gone() needs a baseline");
+            let mut found = vec![crate::discipline::baseline::missing_message(snap, &why)];
+            let journal = crate::evidence::logger::journal_of(&project, env);
+            let records = round_runs(&journal, session, None);
+            found.extend(unbacked_claim(input, &records, None, None));
+            let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
+            let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
+            return Ok(finish(
+                round_path.as_deref(),
+                &mut round,
+                get,
+                &project,
+                found,
+                Vec::new(),
+                limit,
+            ));
+        }
+    };
     // Without a session to count blocks in, Claude Code's flag is the only loop guard.
     if round_path.is_none() && input.stop_hook_active {
         return Ok(Answer::allow());
     }
     let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
     let mut notes: Vec<String> = Vec::new();
+    let mut found = Vec::new();
+    // What the round began with decides: a pause or light mode written this round is an
+    // exit from the open-cards rule only, and the round's replay still runs.
+    let mut judged = ledger.clone();
     if agent.is_none() {
         if let Some(n) = self_downgrade(&ledger, round.snapshot.as_ref(), &project.ledger_path()) {
             round::note_stop(get, &project.fable_dir, &n);
             notes.push(n);
         }
+        if let Some(snap) = baseline.as_ref().filter(|s| same_root(s, &project)) {
+            if !snap.light {
+                let gone = crate::discipline::baseline::vanished(snap, &ledger);
+                if !gone.is_empty() {
+                    found.push(crate::discipline::baseline::vanished_message(&gone));
+                }
+            }
+            notes.extend(crate::discipline::baseline::downgrade_notes(snap, &ledger));
+            if ledger.is_paused() && !snap.paused {
+                judged.paused = None;
+                judged.mode = ledger::Mode::Light;
+            }
+            judged.replay |= snap.replay;
+        }
     }
-    let found = if ledger.is_paused() {
-        Vec::new()
+    if judged.is_paused() {
+        // Paused when the round began: the user moved the agent to other work.
     } else if let Some(a) = agent {
-        subagent_findings(input, env, &project, session, a)
+        found.extend(subagent_findings(input, env, &project, session, a));
     } else {
-        evaluate(
+        found.extend(evaluate(
             input,
             env,
             &project,
-            &ledger,
+            &judged,
             round.snapshot.as_ref(),
             session,
             &mut notes,
-        )
-    };
+        ));
+    }
     let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
     Ok(finish(
         round_path.as_deref(),
@@ -297,6 +341,39 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         notes,
         limit,
     ))
+}
+
+/// True when the baseline was taken in this project (or names none).
+fn same_root(snap: &round::Snapshot, project: &crate::project::Project) -> bool {
+    snap.root
+        .as_deref()
+        .is_none_or(|r| std::path::Path::new(r) == project.root)
+}
+
+/// The project and why its ledger is gone, when the round began with a readable one and
+/// it cannot be read now (`None`: nothing to hold the stop to).
+fn gone(
+    project: Option<crate::project::Project>,
+    snap: Option<&round::Snapshot>,
+    agent: Option<&str>,
+) -> Option<(crate::project::Project, String)> {
+    let snap = snap.filter(|s| s.ledger && agent.is_none())?;
+    let root = std::path::PathBuf::from(snap.root.as_deref()?);
+    let project = project
+        .filter(|p| p.root == root)
+        .unwrap_or_else(|| crate::project::Project::at(&root));
+    let ledger = project.ledger_path();
+    let why = if !project.fable_dir.exists() {
+        ".fable/ was deleted during this session".to_string()
+    } else if std::fs::symlink_metadata(&ledger).is_err() {
+        "the ledger .fable/LEDGER.md was deleted during this session".to_string()
+    } else {
+        match crate::fable_dir::read_string(&ledger, crate::fable_dir::Kind::Document) {
+            Err(e) => format!("the ledger .fable/LEDGER.md can no longer be read ({e})"),
+            Ok(_) => return None,
+        }
+    };
+    Some((project, why))
 }
 
 /// The sub-agent's id when this is a SubagentStop (empty when the host sends none: then

@@ -229,9 +229,17 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(note.map_or_else(Answer::allow, |n| Answer::allow().with_note(n)));
     };
-    let ledger = ledger::load(&project.ledger_path()).unwrap_or_default();
-    // The round begins: the Stop hook checks only what changes from here.
-    crate::discipline::round::begin(|k| env.var(k).map(str::to_string), sid_raw, &ledger);
+    let loaded = ledger::load(&project.ledger_path());
+    let readable = loaded.is_some();
+    let ledger = loaded.unwrap_or_default();
+    // The round begins: the Stop hook checks only what changes from here, and judges a
+    // ledger that vanishes against this baseline.
+    crate::discipline::round::begin_in(
+        |k| env.var(k).map(str::to_string),
+        sid_raw,
+        &ledger,
+        Some((&project.root, readable)),
+    );
     let escalation = env
         .var("FABLE_ESCALATION")
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("on"));

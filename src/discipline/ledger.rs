@@ -386,7 +386,8 @@ pub fn parse(text: &str) -> Ledger {
             }
         }
         if l.paused.is_none() {
-            if let Some(rest) = strip_word(line, "PAUSED") {
+            // `PAUSED:` with its colon: a prose line starting "Paused …" pauses nothing.
+            if let Some(rest) = strip_marker(line, "PAUSED") {
                 let reason = rest
                     .trim_matches(|c: char| matches!(c, ' ' | '\t' | ':' | '：' | '-' | '–' | '—'))
                     .to_string();
@@ -624,6 +625,8 @@ mod tests {
         assert!(!l.is_paused());
         assert!(parse("PAUSED: user asked for docs\n").is_paused());
         assert!(!parse("PAUSED -- ab\n").is_paused());
+        assert!(!parse("Paused the parser work to look at docs\n").is_paused());
+        assert!(parse("paused： the user asked for docs\n").is_paused());
         assert!(parse("```\n- [ ] example\nPAUSED: nope\n```\n").cards.is_empty());
     }
 

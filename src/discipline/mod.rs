@@ -13,6 +13,7 @@
 //! rules shown at a failure). Never [`crate::measure`]: the hook path stays small.
 
 pub mod backing;
+pub mod baseline;
 pub mod claim_check;
 pub mod claim_phrases;
 pub mod claims;

@@ -26,6 +26,18 @@ pub struct Snapshot {
     pub paused: bool,
     /// Fingerprints of the closed cards (title and notes), see [`card_print`].
     pub closed: BTreeSet<String>,
+    /// Titles of the cards open when the round began (`baseline`: none may vanish).
+    #[serde(default)]
+    pub open: Vec<String>,
+    /// `REPLAY: on` when the round began.
+    #[serde(default)]
+    pub replay: bool,
+    /// The project root and whether its ledger could be read when the round began: a
+    /// ledger or `.fable/` gone at Stop is judged against this.
+    #[serde(default)]
+    pub root: Option<String>,
+    #[serde(default)]
+    pub ledger: bool,
 }
 
 /// One session's round.
@@ -55,6 +67,10 @@ impl Snapshot {
             light: ledger.is_light(),
             paused: ledger.is_paused(),
             closed: ledger.done_cards().map(card_print).collect(),
+            open: ledger.open_cards().map(|c| c.title.clone()).collect(),
+            replay: ledger.replay,
+            root: None,
+            ledger: true,
         }
     }
 
@@ -171,12 +187,23 @@ pub fn notable_stops(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> 
 /// SessionStart: remember the ledger as the round begins — once per session, so a resume
 /// or a compaction keeps the round's real start.
 pub fn begin(get: impl Fn(&str) -> Option<String>, session: &str, ledger: &Ledger) {
+    begin_in(get, session, ledger, None);
+}
+
+/// [`begin`] for the project at `root`, whose ledger could be read (`Some(true)`) or not
+/// (`Some(false)`: absent, refused, over its cap).
+pub fn begin_in(get: impl Fn(&str) -> Option<String>, session: &str, ledger: &Ledger, root: Option<(&Path, bool)>) {
     let Some(p) = path(get, session) else { return };
     let mut round = load(&p);
     if round.snapshot.is_some() {
         return;
     }
-    round.snapshot = Some(Snapshot::of(ledger, crate::evidence::now_ts()));
+    let mut snap = Snapshot::of(ledger, crate::evidence::now_ts());
+    if let Some((root, readable)) = root {
+        snap.root = Some(root.to_string_lossy().into_owned());
+        snap.ledger = readable;
+    }
+    round.snapshot = Some(snap);
     save(&p, &round);
 }
 

@@ -100,6 +100,26 @@ impl Proj {
         );
     }
 
+    /// SessionStart through the real `fable-inject`: the round's baseline is taken.
+    pub fn session_start(&self, sid: &str) {
+        let o = self.hook(
+            "fable-inject",
+            json!({"session_id": sid, "hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-4-5"}),
+        );
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+
+    /// A Stop of session `sid`, with `extra` payload fields and `env`.
+    pub fn stop_in(&self, sid: &str, extra: serde_json::Value, env: &[(&str, &str)]) -> Output {
+        let mut payload = json!({"session_id": sid, "hook_event_name": "Stop", "stop_hook_active": false});
+        if let (Some(m), Some(e)) = (payload.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        self.hook_env("fable-close-guard", payload, env)
+    }
+
     /// Logs a passing run of `cmd` in the stop's session (`s1`) with `stdout` as its
     /// output, through the real hook, so its summary is parsed as it would be live.
     pub fn ran(&self, cmd: &str, stdout: &str) -> &Proj {
