@@ -211,7 +211,7 @@ fn unbacked_claim(
     let fresh = |ts: &str| last_edit.is_none_or(|e| ts > e.ts.as_str());
     let backed = runs
         .iter()
-        .any(|r| r.passed() && claims::backs(&r.cmd, kind) && fresh(&r.ts));
+        .any(|r| r.proves() && claims::backs(&r.cmd, kind) && fresh(&r.ts));
     if backed {
         return None;
     }
