@@ -1,0 +1,117 @@
+//! Issue 29 item 1 under the real Claude Code CLI (scripted mock API): a card backed by a
+//! run that tested nothing is refused at Stop with a message that says what to run, and
+//! the honest run next to it is allowed. The runner is Python's unittest on a tiny real
+//! test file (python3 is on the harness PATH); its output is real and fable parses it.
+
+mod support;
+use support::harness::{available, Outcome, Session};
+
+const PASSING: &str = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n\n    def test_b(self):\n        self.assertTrue(True)\n\n    def test_c(self):\n        self.assertIn(1, [1])\n";
+
+fn texts(o: &Outcome) -> Vec<String> {
+    o.main_requests().iter().map(Outcome::sent_text).collect()
+}
+
+fn result(o: &Outcome) -> String {
+    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
+}
+
+/// A Bash step writing a ledger holding one closed card that cites `cmd`.
+fn ledger_citing(cmd: &str) -> String {
+    let card = format!("- [x] 1. parser -- evidence: `{cmd}` -> all green");
+    let quoted: Vec<String> = ["# Ledger", "", card.as_str()]
+        .iter()
+        .map(|l| shell_words::quote(l).into_owned())
+        .collect();
+    format!("printf '%s\\n' {} > .fable/LEDGER.md", quoted.join(" "))
+}
+
+/// Runs `cmd`, closes the card citing it, tries to stop (and once more, past the one
+/// block allowed). Returns what the model was sent and the outcome.
+fn cite_and_stop(name: &str, cmd: &str) -> Option<(Vec<String>, Outcome)> {
+    let claude = available()?;
+    let o = Session::new(name)
+        .env("FABLE_STOP_BLOCKS", "1")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. parser\n")
+        .file("test_calc.py", PASSING)
+        .bash(cmd)
+        .bash(&ledger_citing(cmd))
+        .text("All done.")
+        .text("Stopping anyway.")
+        .run(&claude);
+    Some((texts(&o), o))
+}
+
+/// The record the evidence hook wrote for `cmd`.
+fn record(o: &Outcome, cmd: &str) -> serde_json::Value {
+    o.evidence()
+        .into_iter()
+        .find(|r| r["cmd"] == cmd)
+        .unwrap_or_else(|| panic!("`{cmd}` is logged: {:#?}", o.evidence()))
+}
+
+#[test]
+fn a_filter_that_matched_nothing_blocks_and_says_so() {
+    let cmd = "python3 -m unittest -k nomatch";
+    let Some((sent, o)) = cite_and_stop("proof-nomatch", cmd) else {
+        return;
+    };
+    assert!(sent.len() >= 4, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[3].contains("`python3 -m unittest -k nomatch` ran 0 tests: the filter matched nothing")
+            && sent[3].contains("fix the filter"),
+        "{}",
+        sent[3]
+    );
+    // It exited 0 and its summary counts no test: the log says so.
+    let r = record(&o, cmd);
+    assert_eq!(
+        (r["exit"].as_i64(), r["summary"]["passed"].as_u64()),
+        (Some(0), Some(0)),
+        "{r}"
+    );
+}
+
+#[test]
+fn unittest_help_blocks() {
+    let cmd = "python3 -m unittest --help";
+    let Some((sent, o)) = cite_and_stop("proof-help", cmd) else {
+        return;
+    };
+    assert!(sent.len() >= 4, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[3].contains("`python3 -m unittest --help` only prints help")
+            && sent[3].contains("(`python3 -m unittest`)"),
+        "{}",
+        sent[3]
+    );
+}
+
+#[test]
+fn a_summary_cut_by_head_blocks() {
+    let cmd = "python3 -m unittest 2>&1 | head -3";
+    let Some((sent, o)) = cite_and_stop("proof-head", cmd) else {
+        return;
+    };
+    assert!(sent.len() >= 4, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[3].contains("the output was cut before the summary and the pipe hides the exit status")
+            && sent[3].contains("run it without `| head`"),
+        "{}",
+        sent[3]
+    );
+    let r = record(&o, cmd);
+    assert!(r["tail"].as_str().unwrap_or("").contains("Ran 3 tests"), "{r}");
+    assert!(r.get("summary").is_none(), "the verdict line was cut: {r}");
+}
+
+#[test]
+fn the_honest_run_is_allowed() {
+    let cmd = "python3 -m unittest";
+    let Some((sent, o)) = cite_and_stop("proof-honest", cmd) else {
+        return;
+    };
+    assert_eq!(sent.len(), 3, "no block: {sent:#?}\n{}", o.debug());
+    assert!(result(&o).contains("All done."), "{}", result(&o));
+    assert_eq!(record(&o, cmd)["summary"]["passed"].as_u64(), Some(3));
+}
