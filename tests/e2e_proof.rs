@@ -1,7 +1,8 @@
 //! Issue 29 item 1 under the real Claude Code CLI (scripted mock API): a card backed by a
 //! run that tested nothing is refused at Stop with a message that says what to run, and
-//! the honest run next to it is allowed. The runner is Python's unittest on a tiny real
-//! test file (python3 is on the harness PATH); its output is real and fable parses it.
+//! the honest run next to it is allowed. The runners are Python's unittest on a tiny real
+//! test file (python3 is on the harness PATH) and cargo on a tiny crate (usable once the
+//! session is given this machine's RUSTUP_HOME/CARGO_HOME); their output is real.
 
 mod support;
 use support::harness::{available, Outcome, Session};
@@ -114,4 +115,82 @@ fn the_honest_run_is_allowed() {
     assert_eq!(sent.len(), 3, "no block: {sent:#?}\n{}", o.debug());
     assert!(result(&o).contains("All done."), "{}", result(&o));
     assert_eq!(record(&o, cmd)["summary"]["passed"].as_u64(), Some(3));
+}
+
+// ---- cargo inside the session ----
+// The harness gives the session a private HOME, where rustup finds no toolchain; naming
+// this machine's RUSTUP_HOME and CARGO_HOME makes `cargo` usable (offline, no deps).
+
+const CARGO_TOML: &str = "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n";
+const LIB: &str = "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n\n    #[test]\n    fn maybe_fails() {\n        let want = if std::env::var(\"FAIL\").is_ok() { 4 } else { 3 };\n        assert_eq!(super::add(1, 2), want);\n    }\n}\n";
+
+/// This machine's rustup and cargo homes, when they exist.
+fn toolchain() -> Option<[(&'static str, String); 2]> {
+    let home = std::env::var("HOME").ok()?;
+    let rustup = std::env::var("RUSTUP_HOME").unwrap_or_else(|_| format!("{home}/.rustup"));
+    let cargo = std::env::var("CARGO_HOME").unwrap_or_else(|_| format!("{home}/.cargo"));
+    let there = std::path::Path::new(&rustup).is_dir() && std::path::Path::new(&cargo).is_dir();
+    if !there {
+        eprintln!("cargo e2e skipped: no rustup home at {rustup}");
+    }
+    there.then_some([("RUSTUP_HOME", rustup), ("CARGO_HOME", cargo)])
+}
+
+/// [`cite_and_stop`] in a tiny cargo crate (`FAIL=1` makes one test fail).
+fn cargo_cite_and_stop(name: &str, cmd: &str) -> Option<(Vec<String>, Outcome)> {
+    let claude = available()?;
+    let mut s = Session::new(name)
+        .env("FABLE_STOP_BLOCKS", "1")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. parser\n")
+        .file("Cargo.toml", CARGO_TOML)
+        .file("src/lib.rs", LIB);
+    for (k, v) in toolchain()? {
+        s = s.env(k, &v);
+    }
+    let o = s
+        .bash(cmd)
+        .bash(&ledger_citing(cmd))
+        .text("All done.")
+        .text("Stopping anyway.")
+        .run(&claude);
+    Some((texts(&o), o))
+}
+
+#[test]
+fn cargo_test_no_run_blocks() {
+    let cmd = "cargo test --no-run";
+    let Some((sent, o)) = cargo_cite_and_stop("proof-cargo-norun", cmd) else {
+        return;
+    };
+    assert_eq!(record(&o, cmd)["exit"].as_i64(), Some(0), "cargo ran: {}", o.debug());
+    assert!(sent.len() >= 4, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[3].contains("`cargo test --no-run` only builds the tests") && sent[3].contains("(`cargo test`)"),
+        "{}",
+        sent[3]
+    );
+}
+
+#[test]
+fn cargo_no_fail_fast_tail_over_a_failing_crate_blocks() {
+    let cmd = "FAIL=1 cargo test --no-fail-fast 2>&1 | tail -5";
+    let Some((sent, o)) = cargo_cite_and_stop("proof-cargo-tail", cmd) else {
+        return;
+    };
+    let r = record(&o, cmd);
+    // The pipe exits 0, and the last result line in the tail says `ok` (the doc-tests).
+    assert_eq!(r["exit"].as_i64(), Some(0), "{r}");
+    assert!(r["tail"].as_str().unwrap_or("").contains("test result: ok."), "{r}");
+    assert!(sent.len() >= 4, "{sent:#?}\n{}", o.debug());
+    assert!(sent[3].contains("output reports failures"), "{}", sent[3]);
+}
+
+#[test]
+fn honest_cargo_test_is_allowed() {
+    let cmd = "cargo test";
+    let Some((sent, o)) = cargo_cite_and_stop("proof-cargo-honest", cmd) else {
+        return;
+    };
+    assert_eq!(sent.len(), 3, "no block: {sent:#?}\n{}", o.debug());
+    assert_eq!(record(&o, cmd)["summary"]["passed"].as_u64(), Some(2));
 }
