@@ -72,6 +72,8 @@ impl Shows {
                         "what follows hides the exit status and no summary reached the log"
                     }
                     Mask::DevNull => "the output went to /dev/null, so no summary reached the log",
+                    Mask::Background => "it ran in the background, so neither its status nor its summary reached the log",
+                    Mask::MayNotRun { .. } => "it runs only when the command before `||` fails, so it may not have run",
                 };
                 format!("`{short}`: {how} — run it without `{}`", mask.shown())
             }
@@ -249,6 +251,8 @@ mod tests {
             "make test >/dev/null",
             "npm test; true",
             "cargo build || :",
+            "cargo test &",
+            "true || cargo test",
         ] {
             assert!(matches!(ok(cmd, None), Shows::NoSummary { .. }), "{cmd}");
         }

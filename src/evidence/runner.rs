@@ -48,6 +48,10 @@ pub enum Mask {
     Then { then: String },
     /// Standard output sent to `/dev/null`: nothing the run printed reaches the log.
     DevNull,
+    /// Started in the background (`X &`): the line's status is the launch's.
+    Background,
+    /// After `x ||`: it runs only when `x` fails, so it may not have run at all.
+    MayNotRun { after: String },
 }
 
 impl Mask {
@@ -63,6 +67,8 @@ impl Mask {
             Mask::OrElse { then } => format!("|| {then}"),
             Mask::Then { then } => format!("; {then}"),
             Mask::DevNull => ">/dev/null".to_string(),
+            Mask::Background => "&".to_string(),
+            Mask::MayNotRun { after } => format!("{after} ||"),
         }
     }
 }
@@ -449,6 +455,10 @@ mod tests {
             ("ls", None),
             ("echo all tests pass", None),
             ("echo 'cargo test'", None),
+            ("cat > run.sh <<'EOF'\npytest -k nomatch\nEOF", None),
+            ("cat > a.py <<-EOF\ncargo test\n\tEOF\nls", None),
+            ("cat > a.sh <<EOF\nx\nEOF\npytest", Some(Kind::Tests)),
+            ("python3 - <<<'pytest'", None),
             ("./run-checks.sh", None),
             ("node app.js", None),
             ("python3 test_x.py", None),
@@ -514,6 +524,12 @@ mod tests {
         assert_eq!(mask("make test || true"), Some(Mask::OrElse { then: "true".into() }));
         assert_eq!(mask("make test || :"), Some(Mask::OrElse { then: ":".into() }));
         assert_eq!(mask("make test; true"), Some(Mask::Then { then: "true".into() }));
+        assert_eq!(mask("cargo test &"), Some(Mask::Background));
+        assert_eq!(
+            mask("true || cargo test"),
+            Some(Mask::MayNotRun { after: "true".into() })
+        );
+        assert_eq!(mask(": || pytest | tail -3").map(|m| m.shown()), Some("| tail".into()));
         assert_eq!(
             mask("pytest | tee log || true"),
             Some(Mask::Piped {

@@ -16,6 +16,8 @@ pub(super) struct Simple {
 /// Splits a line into simple commands: quotes are honoured, `$(…)` and backticks are
 /// kept inside their word, redirections are read for `/dev/null` and dropped.
 pub(super) fn parse_line(line: &str) -> Vec<Simple> {
+    let line = without_heredocs(line);
+    let line = line.as_ref();
     let mut out = Vec::new();
     let mut cur = Simple::default();
     let mut word = String::new();
@@ -158,6 +160,46 @@ pub(super) fn parse_line(line: &str) -> Vec<Simple> {
     out
 }
 
+/// The line without here-document bodies: `cat > t.sh <<'EOF'` … `EOF` writes text,
+/// and a `pytest` line inside it runs nothing.
+fn without_heredocs(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains("<<") {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut pending: std::collections::VecDeque<(String, bool)> = Default::default();
+    for l in line.split('\n') {
+        if let Some((delim, dash)) = pending.front() {
+            let body = if *dash { l.trim_start_matches('\t') } else { l };
+            if body.trim_end() == delim {
+                pending.pop_front();
+            }
+            continue;
+        }
+        let mut rest = l;
+        while let Some(at) = rest.find("<<") {
+            rest = &rest[at + 2..];
+            if let Some(r) = rest.strip_prefix('<') {
+                rest = r; // `<<<` is a here-string, no body
+                continue;
+            }
+            let dash = rest.starts_with('-');
+            let word = rest.trim_start_matches('-').trim_start();
+            let word = word.trim_start_matches(['\'', '"', '\\']);
+            let delim: String = word
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !delim.is_empty() {
+                pending.push_back((delim, dash));
+            }
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `set -o pipefail`, `set -euo pipefail`, `shopt -so pipefail`.
 pub(super) fn sets_pipefail(words: &[String]) -> bool {
     matches!(words.first().map(String::as_str), Some("set" | "shopt")) && words.iter().any(|w| w == "pipefail")
@@ -189,8 +231,17 @@ pub(super) fn mask_of(list: &[Simple], i: usize, pipefail: bool) -> Option<Mask>
         j += 1;
     }
     match (list[j].next, list.get(j + 1)) {
-        ("||", Some(next)) => Some(Mask::OrElse { then: name(next) }),
-        (";" | "&", Some(next)) => Some(Mask::Then { then: name(next) }),
-        _ => None,
+        ("||", Some(next)) => return Some(Mask::OrElse { then: name(next) }),
+        (";" | "&", Some(next)) => return Some(Mask::Then { then: name(next) }),
+        ("&", None) => return Some(Mask::Background),
+        _ => {}
     }
+    // The start of its pipeline, then what comes before it.
+    let mut k = i;
+    while k > 0 && list[k - 1].next == "|" {
+        k -= 1;
+    }
+    (k > 0 && list[k - 1].next == "||").then(|| Mask::MayNotRun {
+        after: name(&list[k - 1]),
+    })
 }
