@@ -162,6 +162,11 @@ fn a_claim_needs_a_run_that_ran_tests() {
     ran(&p, "cargo test --no-run", 0, &fixture("cargo-test-no-run"));
     let o = claim_stop(&p, "Fixed the parser. All tests pass now.");
     assert_eq!(stop_code(&o), 2, "{}", said(&o));
+    assert!(
+        said(&o).contains("`cargo test --no-run` only builds the tests"),
+        "the newest run that tested nothing says what to run: {}",
+        said(&o)
+    );
     ran(&p, "cd sub && python3 -m unittest", 0, &fixture("unittest-pass"));
     let o = claim_stop(&p, "Fixed the parser. All tests pass now.");
     assert_eq!(stop_code(&o), 0, "{}", said(&o));

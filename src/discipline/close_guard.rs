@@ -235,6 +235,15 @@ fn unbacked_claim(
             crate::evidence::head_chars(last, 200)
         ));
     }
+    // A run that exited 0 but tested nothing (`-k nomatch`, `--no-run`) says what to run.
+    if let Some(r) = runs
+        .iter()
+        .rev()
+        .find(|r| r.passed() && !r.proves() && claims::backs(&r.cmd, kind))
+    {
+        let shows = crate::evidence::proof::shows(&r.cmd, r.exit, r.ok, r.summary);
+        s.push_str(&format!("  {}\n", shows.describe(&r.cmd)));
+    }
     s.push_str("Run the command that shows it (it is logged as you run it), or say what is still unverified.");
     Some(s)
 }
