@@ -194,3 +194,40 @@ fn honest_cargo_test_is_allowed() {
     assert_eq!(sent.len(), 3, "no block: {sent:#?}\n{}", o.debug());
     assert_eq!(record(&o, cmd)["summary"]["passed"].as_u64(), Some(2));
 }
+
+/// Claude Code hands hooks only the first 30,000 characters of a command's output: a lib
+/// with no unit tests (`running 0 tests`, `test result: ok. 0 passed`) followed by a big
+/// integration suite is cut before the suite's result line. The honest run is allowed,
+/// not read as "ran 0 tests".
+#[test]
+fn an_honest_run_whose_output_the_host_cut_is_allowed() {
+    let Some(claude) = available() else { return };
+    let Some(tc) = toolchain() else { return };
+    let big: String = (0..1000)
+        .map(|i| format!("#[test]\nfn a_rather_long_test_name_{i:04}() {{}}\n"))
+        .collect();
+    let cmd = "cargo test";
+    let mut s = Session::new("proof-cargo-cut")
+        .env("FABLE_STOP_BLOCKS", "1")
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. parser\n")
+        .file("Cargo.toml", CARGO_TOML)
+        .file("src/lib.rs", "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n")
+        .file("tests/big.rs", &big);
+    for (k, v) in tc {
+        s = s.env(k, &v);
+    }
+    let o = s
+        .bash(cmd)
+        .bash(&ledger_citing(cmd))
+        .text("All done.")
+        .text("Stopping anyway.")
+        .run(&claude);
+    let sent = texts(&o);
+    let r = record(&o, cmd);
+    let tail = r["tail"].as_str().unwrap_or("");
+    assert!(
+        tail.contains("test a_rather_long_test_name_") && !tail.contains("Doc-tests"),
+        "the host cut the output mid-suite: {r}"
+    );
+    assert_eq!(sent.len(), 3, "no block: {sent:#?}\n{}", o.debug());
+}

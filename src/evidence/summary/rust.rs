@@ -25,7 +25,14 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
     // Per crate, the largest error count: `(lib)` and `(lib test)` report the same errors.
     let mut by_crate: BTreeMap<&str, u64> = BTreeMap::new();
     let mut aborted = 0u64;
+    // A test binary that announced tests and has no result line yet: the output was cut
+    // (Claude Code keeps only the first 30,000 characters; `| head` keeps less).
+    let mut unfinished = false;
     for (offset, line) in lines(tail) {
+        if let Some(n) = running_count(line) {
+            unfinished = n > 0;
+            continue;
+        }
         // Each regex is compiled only once a line starts with its literal prefix.
         if line.starts_with("test result: ") {
             let re = regex!(
@@ -35,6 +42,7 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
                 continue;
             };
             any_result = true;
+            unfinished = false;
             failed_binaries += u64::from(&c[1] == "FAILED");
             tests = tests.add(Summary {
                 passed: num(&c, 2),
@@ -82,6 +90,11 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
         by_crate.values().sum()
     };
     let errors = crashed + compile_errors;
+    // Cut mid-binary: the counts so far are not the run's. Failures seen stand; without
+    // any, the run's counts are unknown (a lib with 0 tests must not read as "ran 0").
+    if unfinished && errors == 0 && tests.failed.unwrap_or(0) == 0 {
+        return None;
+    }
     let summary = if any_result {
         Summary {
             errors: Some(errors),
@@ -96,6 +109,13 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
         return None;
     };
     Some(Found { at: at?, summary })
+}
+
+/// `running 3 tests` / `running 1 test` (libtest, at column 0) → 3 / 1.
+fn running_count(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("running ")?;
+    let n = rest.strip_suffix(" tests").or_else(|| rest.strip_suffix(" test"))?;
+    n.parse().ok()
 }
 
 /// `error: 2 targets failed:` / `error: 1 target failed:` (cargo test `--no-fail-fast`) → 2 / 1.
@@ -188,6 +208,21 @@ mod tests {
                 .errors,
             Some(4)
         );
+    }
+
+    #[test]
+    fn a_binary_cut_before_its_result_leaves_the_counts_unknown() {
+        let head = "     Running unittests src/lib.rs (target/debug/deps/a-1)\n\nrunning 0 tests\n\n\
+                    test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\
+                    \x20    Running tests/big.rs (target/debug/deps/big-2)\n\nrunning 900 tests\ntest t001 ... ok\ntest t002 ... ok\n";
+        assert_eq!(cargo(head), None);
+        let failed = head.replace("running 0 tests", "running 2 tests").replace(
+            "test result: ok. 0 passed; 0 failed",
+            "test result: FAILED. 1 passed; 1 failed",
+        );
+        assert!(cargo(&failed).unwrap().summary.shows_failure());
+        assert_eq!(running_count("running 1 test"), Some(1));
+        assert_eq!(running_count("running late"), None);
     }
 
     #[test]
