@@ -566,5 +566,7 @@ mod tests {
         assert!(!classify("cargo test -- --nocapture").filtered);
         assert!(classify("node --test --test-name-pattern=nomatch").filtered);
         assert!(!classify("pytest").filtered);
+        assert!(!classify("cargo test # all of them").filtered);
+        assert!(classify("cargo test a#b").filtered);
     }
 }

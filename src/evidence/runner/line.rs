@@ -146,6 +146,12 @@ pub(super) fn parse_line(line: &str) -> Vec<Simple> {
                 }
                 redirect = None;
             }
+            '#' if !in_word => {
+                // A comment runs to the end of the line.
+                while i + 1 < chars.len() && chars[i + 1] != '\n' {
+                    i += 1;
+                }
+            }
             _ => {
                 in_word = true;
                 word.push(c);
