@@ -92,7 +92,10 @@ pub fn shows(cmd: &str, exit: Option<i64>, ok: bool, summary: Option<Summary>) -
             tests: summary.and_then(|s| s.passed),
         };
     };
-    if let Some(n) = r.not_a_run {
+    // A summary counting executed tests came from something else on the line that ran
+    // them (`cargo test --no-run && ./target/debug/deps/t-…`).
+    let ran_some = summary.and_then(|s| executed(&s)).is_some_and(|n| n > 0);
+    if let Some(n) = r.not_a_run.filter(|_| !ran_some) {
         return Shows::NotARun {
             does: n.does,
             flag: n.flag,
@@ -227,6 +230,8 @@ mod tests {
             assert!(matches!(s, Shows::NotARun { .. }), "{cmd}: {s:?}");
             assert!(!s.proves());
         }
+        assert!(ok("cargo test --no-run && ./target/debug/deps/t-1", counts(3, 0)).proves());
+        assert!(!ok("pytest --collect-only", counts(0, 0)).proves());
         let m = ok("cargo test --no-run", None).describe("cargo test --no-run");
         assert_eq!(
             m,
