@@ -167,3 +167,31 @@ fn the_messages_name_what_to_do() {
     assert!(msg("unittest-help", "python3 -m unittest --help").contains("(`python3 -m unittest`)"));
     assert!(msg("unittest-head3", "python3 -m unittest 2>&1 | head -3").contains("run it without `| head`"));
 }
+
+// The shell reading runs inside the close guard on every cited and session command: it
+// must never panic, whatever the text (hooks are fail-open, but a panic loses the check).
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config { cases: 3000, ..Default::default() })]
+
+    #[test]
+    fn any_command_line_is_read_without_panicking(
+        cmd in "[a-z0-9 \\-|&;<>'\"$()#\\\\\n\t=/.:]{0,80}",
+        exit in proptest::option::of(-2i64..3),
+    ) {
+        let r = fable::evidence::runner::classify(&cmd);
+        let s = shows(&cmd, exit, exit == Some(0), None);
+        let _ = (r, s.describe(&cmd));
+    }
+
+    #[test]
+    fn runner_words_in_any_shell_shape_are_read(
+        pre in "(cd x && |A=1 |timeout 9 |true; |)",
+        run in "(cargo test|python3 -m unittest|make -n test|npm test|pytest --co)",
+        post in "( 2>&1 \\| head -3| \\|\\| true|; echo|>/dev/null 2>&1| &|)",
+    ) {
+        let cmd = format!("{pre}{run}{post}");
+        let s = shows(&cmd, Some(0), true, None);
+        let _ = s.describe(&cmd);
+        proptest::prop_assert!(fable::evidence::runner::kind(&cmd).is_some(), "{}", cmd);
+    }
+}
