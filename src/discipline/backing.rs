@@ -27,6 +27,8 @@ pub struct Run<'a> {
     pub proves: bool,
     /// It failed (exit status or the summary).
     pub failed: bool,
+    /// It passed but proves nothing: what it shows instead and what to run (`evidence::proof`).
+    pub nothing: Option<String>,
     pub summary: Option<Summary>,
     /// It ran on the code as it is now.
     pub fresh: bool,
@@ -55,9 +57,12 @@ pub fn unbacked(claim: &Claim, runs: &[Run]) -> Option<String> {
             } else if r.proves && !r.fresh {
                 Some(format!(" `{cmd}` passed before the code last changed: run it again."))
             } else if !r.proves && !r.failed {
-                Some(format!(
-                    " `{cmd}` passed but shows no result (no tests ran, or its output was cut or sent away)."
-                ))
+                Some(match &r.nothing {
+                    Some(why) => format!(" {why}"),
+                    None => format!(
+                        " `{cmd}` passed but shows no result (no tests ran, or its output was cut or sent away)."
+                    ),
+                })
             } else {
                 None
             }
@@ -154,6 +159,7 @@ mod tests {
             dir: Path::new("/p"),
             proves: failed == 0 && passed.is_none_or(|p| p > 0),
             failed: failed > 0,
+            nothing: None,
             summary: passed.map(|p| Summary {
                 passed: Some(p),
                 failed: Some(failed),

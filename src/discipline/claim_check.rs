@@ -40,18 +40,15 @@ impl<'a> Runs<'a> {
             .map(|((r, dir), fresh)| Run {
                 cmd: run_place::effective(&r.cwd, &r.cmd).1,
                 dir,
-                proves: proves(r),
+                proves: r.proves(),
+                nothing: (r.passed() && !r.proves())
+                    .then(|| crate::evidence::proof::shows(&r.cmd, r.exit, r.ok, r.summary).describe(&r.cmd)),
                 failed: !r.passed(),
                 summary: r.summary,
                 fresh: *fresh,
             })
             .collect()
     }
-}
-
-/// A run proves its result when it passed and, if its summary counts passes, some ran.
-fn proves(r: &Record) -> bool {
-    r.passed() && r.summary.is_none_or(|s| s.passed != Some(0))
 }
 
 /// The final message's first unbacked claim, as a finding. `whose` names the runs that

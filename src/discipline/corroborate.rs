@@ -27,6 +27,9 @@ pub enum Verdict {
     /// The command ran, but only outside the folder the citation implies (another tree,
     /// another subfolder): it proves nothing about this project.
     RanElsewhere { dir: String },
+    /// The newest record exited 0 but shows no test passing (`--help`, `--no-run`, a
+    /// filter that matched nothing, a summary lost to `| head`): `why` says what to run.
+    ProvesNothing { why: String },
     /// The command appears in the log, but in no record this machine's hook sealed
     /// (hand-written, copied, from before a break in the chain, or from before fable
     /// sealed records): it corroborates nothing.
@@ -214,7 +217,15 @@ impl Index {
                     None => Verdict::NeverRan,
                 },
             },
-            Some(r) if r.passed() => Verdict::Corroborated,
+            Some(r) if r.passed() => {
+                let shows = crate::evidence::proof::shows(&r.cmd, r.exit, r.ok, r.summary);
+                match shows.proves() {
+                    true => Verdict::Corroborated,
+                    false => Verdict::ProvesNothing {
+                        why: shows.describe(&r.cmd),
+                    },
+                }
+            }
             Some(r) => Verdict::LastFailed { exit: r.exit },
         }
     }
@@ -521,6 +532,7 @@ pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
             "`{cited}` is in the evidence log only in records that do not count: {} — run exactly this command again",
             why.says()
         )),
+        Verdict::ProvesNothing { why } => Some(why.clone()),
         Verdict::LastFailed { exit: Some(0) } => Some(format!(
             "`{cited}` exited 0 on its latest run, but its output reports failures (a pipe hides the exit status) — fix them and run it again"
         )),

@@ -100,6 +100,13 @@ impl Record {
         self.ok && self.exit == Some(0) && !self.summary.is_some_and(|s| s.shows_failure())
     }
 
+    /// True when the run backs a claim that it passed: [`Record::passed`], and it ran
+    /// tests when it is a test runner (not `--help`, `--no-run`, a filter matching nothing,
+    /// nor a summary lost to `| head` or `>/dev/null`). See `proof`.
+    pub fn proves(&self) -> bool {
+        crate::evidence::proof::shows(&self.cmd, self.exit, self.ok, self.summary).proves()
+    }
+
     /// Serialises to one compact JSON line, newline included.
     pub fn to_line(&self) -> String {
         let mut s = serde_json::to_string(self).expect("a record always serialises");

@@ -23,7 +23,11 @@ const PYTEST_WORDS: &[&str] = &[
 /// `no tests ran in 0.01s`. Zero categories are left out by pytest, so they read as 0.
 pub(super) fn pytest(tail: &str) -> Option<Found> {
     let gated = tail.contains(" in ")
-        && (tail.contains(" passed") || tail.contains(" failed") || tail.contains(" error"))
+        && (tail.contains(" passed")
+            || tail.contains(" failed")
+            || tail.contains(" error")
+            || tail.contains(" deselected")
+            || tail.contains(" collected"))
         || tail.contains("no tests ran");
     if !gated {
         return None;
@@ -49,7 +53,8 @@ fn pytest_line(line: &str) -> Option<Summary> {
     let seconds = duration.split(" (").next()?; // `75.12s (0:01:15)`
     let seconds = seconds.strip_suffix('s')?;
     (!seconds.is_empty() && seconds.chars().all(|c| c.is_ascii_digit() || c == '.')).then_some(())?;
-    if list == "no tests ran" {
+    // `--collect-only` closes with `6 tests collected in 0.01s`: nothing was executed.
+    if list == "no tests ran" || list == "no tests collected" || collected_only(list) {
         return Some(Summary {
             passed: Some(0),
             failed: Some(0),
@@ -65,6 +70,14 @@ fn pytest_line(line: &str) -> Option<Summary> {
         skipped: Some(count_of(&parts, &["skipped"])),
         errors: Some(count_of(&parts, &["error", "errors"])),
     })
+}
+
+/// `6 tests collected` / `1 test collected` (pytest `--collect-only`).
+fn collected_only(list: &str) -> bool {
+    let Some((n, words)) = list.split_once(' ') else {
+        return false;
+    };
+    n.parse::<u64>().is_ok() && matches!(words, "tests collected" | "test collected")
 }
 
 /// unittest (and Django's runner): `Ran 12 tests in 0.01s`, a blank line, then `OK`,
@@ -137,6 +150,12 @@ mod tests {
         assert_eq!((s.passed, s.failed, s.errors), (Some(2), Some(1), Some(1)));
         assert_eq!(pytest_line("4 passed in 0.20s").unwrap().passed, Some(4));
         assert_eq!(pytest_line("=== 2 deselected in 0.01s ===").unwrap().passed, Some(0));
+        assert_eq!(
+            pytest_line("==== 6 tests collected in 0.01s ====").unwrap().passed,
+            Some(0)
+        );
+        assert_eq!(pytest_line("1 test collected in 0.00s").unwrap().passed, Some(0));
+        assert_eq!(pytest_line("6 tests collected somewhere in 2s"), None);
         // Prose that looks the part: an unknown word, a missing frame, an indented line.
         assert_eq!(pytest_line("3 people passed in 2s"), None);
         assert_eq!(pytest_line("=== 3 passed in 0.1s"), None);

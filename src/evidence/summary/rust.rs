@@ -12,17 +12,27 @@ use std::collections::BTreeMap;
 pub(super) fn cargo(tail: &str) -> Option<Found> {
     let gated = tail.contains("test result: ")
         || tail.contains("error: test failed")
+        || tail.contains("error: doctest failed")
+        || tail.contains(" targets failed:")
+        || tail.contains(" target failed:")
         || tail.contains("could not compile")
         || tail.contains("error: aborting due to");
     if !gated {
         return None;
     }
     let (mut at, mut tests, mut any_result) = (None, Summary::default(), false);
-    let (mut failed_binaries, mut test_failed_lines) = (0u64, 0u64);
+    let (mut failed_binaries, mut test_failed_lines, mut targets_failed) = (0u64, 0u64, 0u64);
     // Per crate, the largest error count: `(lib)` and `(lib test)` report the same errors.
     let mut by_crate: BTreeMap<&str, u64> = BTreeMap::new();
     let mut aborted = 0u64;
+    // A test binary that announced tests and has no result line yet: the output was cut
+    // (Claude Code keeps only the first 30,000 characters; `| head` keeps less).
+    let mut unfinished = false;
     for (offset, line) in lines(tail) {
+        if let Some(n) = running_count(line) {
+            unfinished = n > 0;
+            continue;
+        }
         // Each regex is compiled only once a line starts with its literal prefix.
         if line.starts_with("test result: ") {
             let re = regex!(
@@ -32,6 +42,7 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
                 continue;
             };
             any_result = true;
+            unfinished = false;
             failed_binaries += u64::from(&c[1] == "FAILED");
             tests = tests.add(Summary {
                 passed: num(&c, 2),
@@ -39,8 +50,14 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
                 skipped: num(&c, 4),
                 errors: None,
             });
-        } else if line.starts_with("error: test failed, to rerun pass") {
+        } else if line.starts_with("error: test failed, to rerun pass")
+            || line.starts_with("error: doctest failed, to rerun pass")
+        {
             test_failed_lines += 1;
+        } else if let Some(n) = targets_failed_line(line) {
+            // `--no-fail-fast` closes with `error: 2 targets failed:` and their names: the
+            // count stands even when `| tail -5` cut every `FAILED` result line above it.
+            targets_failed = targets_failed.max(n);
         } else if line.starts_with("error: could not compile `") {
             let re =
                 regex!(r"^error: could not compile `([^`]+)`(?: \([^)]*\))?(?: due to ([0-9]+ )?previous errors?)?");
@@ -64,14 +81,20 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
         }
         at = Some(offset);
     }
-    // A binary that crashed (signal, abort) prints `error: test failed` with no result line.
-    let crashed = test_failed_lines.saturating_sub(failed_binaries);
+    // A binary that crashed (signal, abort) prints `error: test failed` with no result line;
+    // a failed target whose result line was cut off counts the same way.
+    let crashed = test_failed_lines.max(targets_failed).saturating_sub(failed_binaries);
     let compile_errors = if by_crate.is_empty() {
         aborted
     } else {
         by_crate.values().sum()
     };
     let errors = crashed + compile_errors;
+    // Cut mid-binary: the counts so far are not the run's. Failures seen stand; without
+    // any, the run's counts are unknown (a lib with 0 tests must not read as "ran 0").
+    if unfinished && errors == 0 && tests.failed.unwrap_or(0) == 0 {
+        return None;
+    }
     let summary = if any_result {
         Summary {
             errors: Some(errors),
@@ -86,6 +109,21 @@ pub(super) fn cargo(tail: &str) -> Option<Found> {
         return None;
     };
     Some(Found { at: at?, summary })
+}
+
+/// `running 3 tests` / `running 1 test` (libtest, at column 0) → 3 / 1.
+fn running_count(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("running ")?;
+    let n = rest.strip_suffix(" tests").or_else(|| rest.strip_suffix(" test"))?;
+    n.parse().ok()
+}
+
+/// `error: 2 targets failed:` / `error: 1 target failed:` (cargo test `--no-fail-fast`) → 2 / 1.
+fn targets_failed_line(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("error: ")?;
+    let (n, rest) = rest.split_once(' ')?;
+    matches!(rest, "target failed:" | "targets failed:").then_some(())?;
+    n.parse().ok()
 }
 
 /// `cargo nextest run`: `Summary [ 1.2s] 12 tests run: 11 passed, 1 failed, 0 skipped`,
@@ -170,6 +208,34 @@ mod tests {
                 .errors,
             Some(4)
         );
+    }
+
+    #[test]
+    fn a_binary_cut_before_its_result_leaves_the_counts_unknown() {
+        let head = "     Running unittests src/lib.rs (target/debug/deps/a-1)\n\nrunning 0 tests\n\n\
+                    test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\
+                    \x20    Running tests/big.rs (target/debug/deps/big-2)\n\nrunning 900 tests\ntest t001 ... ok\ntest t002 ... ok\n";
+        assert_eq!(cargo(head), None);
+        let failed = head.replace("running 0 tests", "running 2 tests").replace(
+            "test result: ok. 0 passed; 0 failed",
+            "test result: FAILED. 1 passed; 1 failed",
+        );
+        assert!(cargo(&failed).unwrap().summary.shows_failure());
+        assert_eq!(running_count("running 1 test"), Some(1));
+        assert_eq!(running_count("running late"), None);
+    }
+
+    #[test]
+    fn failed_targets_and_doctests_count() {
+        let tail =
+            "\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\
+                    error: 1 target failed:\n    `--lib`\n";
+        assert_eq!(cargo(tail).unwrap().summary.errors, Some(1));
+        let tail = "error: doctest failed, to rerun pass `--doc`\nerror: 2 targets failed:\n    `--lib`\n    `--doc`\n";
+        assert_eq!(cargo(tail).unwrap().summary.errors, Some(2));
+        assert_eq!(targets_failed_line("error: 3 targets failed:"), Some(3));
+        assert_eq!(targets_failed_line("error: many targets failed:"), None);
+        assert_eq!(cargo("the deploy failed: see log\n"), None);
     }
 
     #[test]
