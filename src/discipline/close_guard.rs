@@ -217,7 +217,7 @@ fn unbacked_claim(
     }
     let failed: Vec<&str> = runs
         .iter()
-        .filter(|r| !r.passed() && claims::runner_kind(&r.cmd).is_some())
+        .filter(|r| !r.passed() && r.background.is_none() && claims::runner_kind(&r.cmd).is_some())
         .map(|r| r.cmd.as_str())
         .collect();
     let whose = if agent.is_some() {
@@ -229,7 +229,13 @@ fn unbacked_claim(
         "fable: your last message says \"{phrase}\", but no passing run of {} is in {whose} evidence log.\n",
         kind.name()
     );
-    if let Some(last) = failed.last() {
+    let newest = runs.iter().rev().find(|r| claims::backs(&r.cmd, kind));
+    if let Some(bg) = newest.filter(|r| r.background.is_some()) {
+        s.push_str(&format!(
+            "  `{}` was launched in the background; run it in the foreground to back the claim\n",
+            crate::evidence::head_chars(&bg.cmd, 200)
+        ));
+    } else if let Some(last) = failed.last() {
         s.push_str(&format!(
             "  The newest such run failed: `{}`\n",
             crate::evidence::head_chars(last, 200)
@@ -385,6 +391,9 @@ fn evaluate(
     if let Some(c) = unbacked_claim(input, &journal, session, None, last_edit.as_ref()) {
         found.push(c);
     }
+    let message = input.last_assistant_message.as_deref();
+    let lost = crate::discipline::lost_record::finding(get, &project.fable_dir, &journal, &cites, session, message);
+    found.extend(lost.clone());
     if !found.is_empty() {
         if deleted {
             found.push(
@@ -392,7 +401,8 @@ fn evaluate(
                     .into(),
             );
         }
-        if let Some(failure) = crate::evidence::log_marker::last_failure(get, &project.fable_dir) {
+        let failure = crate::evidence::log_marker::last_failure(get, &project.fable_dir);
+        if let Some(failure) = failure.filter(|_| lost.is_none()) {
             found.push(format!(
                 "Note: the evidence hook could not write the log ({failure}); a command that ran then is not recorded — fix the cause and run it again."
             ));
@@ -416,13 +426,21 @@ fn evaluate(
         ));
         return found;
     }
-    let results = replay::replay_project(project, ledger, &journal, replay::Settings::from_lookup(get), session);
+    let replayed = replay::replay_project(project, ledger, &journal, replay::Settings::from_lookup(get), session);
+    notes.extend(crate::discipline::replay_said::unsaid(
+        get,
+        &project.fable_dir,
+        &replayed.skipped,
+    ));
+    let results = replayed.results;
     let failed: Vec<String> = results.iter().filter(|r| !r.passed()).map(|r| r.describe()).collect();
-    if failed.is_empty() {
+    if failed.is_empty() && !results.is_empty() {
         notes.push(format!(
             "fable: acceptance replay passed ({} command(s))",
             results.len()
         ));
+    }
+    if failed.is_empty() {
         return found;
     }
     let mut s = String::from("fable: acceptance replay failed (REPLAY: on):\n");

@@ -24,6 +24,8 @@ pub enum Verdict {
     NeverRan,
     /// The newest record did not pass.
     LastFailed { exit: Option<i64> },
+    /// The newest record is a `run_in_background` launch: its result never reached a hook.
+    Background,
     /// The command appears in the log, but in no record this machine's hook sealed
     /// (hand-written, copied, from before a break in the chain, or from before fable
     /// sealed records): it corroborates nothing.
@@ -152,6 +154,7 @@ impl Index {
                 None => Verdict::NeverRan,
             },
             Some(r) if r.passed() => Verdict::Corroborated,
+            Some(r) if r.background.is_some() => Verdict::Background,
             Some(r) => Verdict::LastFailed { exit: r.exit },
         }
     }
@@ -184,6 +187,8 @@ struct Lite<'a> {
     summary: Option<crate::evidence::summary::Summary>,
     #[serde(default, borrow)]
     agent: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    background: Option<std::borrow::Cow<'a, str>>,
 }
 
 /// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
@@ -285,6 +290,7 @@ fn from_index(
             Record {
                 event: lite.event.map(|e| e.into_owned()),
                 summary: lite.summary,
+                background: lite.background.map(|b| b.into_owned()),
                 ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
             },
         ));
@@ -366,6 +372,7 @@ fn scan(journal: &Journal, keys: &[String], citations: &[String], edits: Option<
         let rec = Record {
             event: lite.event.map(|e| e.into_owned()),
             summary: lite.summary,
+            background: lite.background.map(|b| b.into_owned()),
             ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         };
         let why = match (sealer, seal::parts(line)) {
@@ -421,6 +428,7 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
         out.push(Record {
             summary: lite.summary,
             agent: lite.agent.map(|a| a.into_owned()),
+            background: lite.background.map(|b| b.into_owned()),
             ..Record::new(lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         });
     });
@@ -440,6 +448,9 @@ pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
         Verdict::Unverified { why } => Some(format!(
             "`{cited}` is in the evidence log only in records that do not count: {} — run exactly this command again",
             why.says()
+        )),
+        Verdict::Background => Some(format!(
+            "`{cited}` was launched in the background; run it in the foreground to back a card"
         )),
         Verdict::LastFailed { exit: Some(0) } => Some(format!(
             "`{cited}` exited 0 on its latest run, but its output reports failures (a pipe hides the exit status) — fix them and run it again"

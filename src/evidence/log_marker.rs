@@ -38,29 +38,98 @@ fn failure_path(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Optio
     path(get, fable_dir).map(|p| p.with_extension("failed"))
 }
 
+/// One failure of the evidence hook to write a record: what was lost, why, and where the
+/// log stood then — so the close guard can tell whether it came after a cited pass from
+/// the log's own order (the sealed head the lost record would have chained to), with the
+/// wall clock only as a fallback.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Failure {
+    /// When the failure was noted (after the write gave up).
+    pub at: String,
+    /// The lost record's own time: when its command ran.
+    #[serde(default)]
+    pub run: String,
+    /// The lost record's command (redacted, cut), empty for an edit record.
+    #[serde(default)]
+    pub cmd: String,
+    /// Why the write failed (`No space left on device`).
+    #[serde(default)]
+    pub cause: String,
+    /// The MAC of the newest sealed record when the write failed: the lost record would
+    /// have come right after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// The live file's size then, in bytes.
+    #[serde(default)]
+    pub size: u64,
+}
+
+impl Failure {
+    /// The time of the lost run as `HH:MM:SS.mmm UTC` (the note's own time without one).
+    pub fn run_clock(&self) -> String {
+        let ts = if self.run.is_empty() { &self.at } else { &self.run };
+        match ts.split_once('T') {
+            Some((_, t)) => format!("{} UTC", t.trim_end_matches('Z')),
+            None => ts.clone(),
+        }
+    }
+}
+
 /// Notes that the evidence hook could not write this project's log (best effort), so the
-/// close guard can name the failure instead of saying a command never ran.
-pub fn note_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, what: &str) {
+/// close guard can name the failure instead of saying a command never ran, or allowing a
+/// stop on an older pass.
+pub fn note_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, failure: &Failure) {
     let Some(p) = failure_path(get, fable_dir) else { return };
     if let Some(dir) = p.parent() {
         let _ = crate::session_state::mkdir_private(dir);
     }
-    let line = format!("{} {}\n", crate::evidence::now_ts(), what.replace('\n', " "));
-    let _ = std::fs::write(&p, crate::evidence::head_chars(&line, 400));
-}
-
-/// Clears the failure note after a successful write (one `stat` when there is none).
-pub fn clear_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) {
-    if let Some(p) = failure_path(get, fable_dir).filter(|p| p.exists()) {
-        let _ = std::fs::remove_file(p);
+    let f = Failure {
+        cmd: crate::evidence::head_chars(&failure.cmd.replace('\n', " "), 200).to_string(),
+        cause: crate::evidence::head_chars(&failure.cause.replace('\n', " "), 300).to_string(),
+        ..failure.clone()
+    };
+    if let Ok(line) = serde_json::to_string(&f) {
+        let _ = std::fs::write(&p, format!("{line}\n"));
     }
 }
 
-/// The last failure to write, as `<time> <what>`, when one is noted.
-pub fn last_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<String> {
+/// Clears the failure note after a successful write (one `stat` when there is none) —
+/// only one noted before this write began (`began`, the pinned timestamp taken before it
+/// waited for the lock): a write that held the lock while another timed out on it ends
+/// after the failure, but it is not the record that was lost.
+pub fn clear_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, began: &str) {
+    let Some(p) = failure_path(&get, fable_dir).filter(|p| p.exists()) else {
+        return;
+    };
+    if failure(get, fable_dir).is_some_and(|f| f.at.as_str() >= began) {
+        return;
+    }
+    let _ = std::fs::remove_file(p);
+}
+
+/// The last failure to write, when one is noted (an older plain-text note, `<time>
+/// <what>`, reads as a failure with only a time and a cause).
+pub fn failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<Failure> {
     let p = failure_path(get, fable_dir)?;
     let text = crate::fable_dir::read_string(&p, crate::fable_dir::Kind::State).ok()??;
-    Some(text.trim().to_string()).filter(|t| !t.is_empty())
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    serde_json::from_str(text).ok().or_else(|| {
+        let (at, cause) = text.split_once(' ').unwrap_or((text, ""));
+        Some(Failure {
+            at: at.into(),
+            run: at.into(),
+            cause: cause.into(),
+            ..Failure::default()
+        })
+    })
+}
+
+/// The last failure to write, as `<time> <cause>`, when one is noted.
+pub fn last_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<String> {
+    failure(get, fable_dir).map(|f| format!("{} {}", f.at, f.cause))
 }
 
 /// True when this project's log existed before.
@@ -86,5 +155,35 @@ mod tests {
         assert!(existed(get, &a));
         assert!(!existed(get, &b));
         assert!(path(|_| None, &a).is_none());
+    }
+
+    #[test]
+    fn a_failure_is_cleared_only_by_a_write_that_began_after_it() {
+        let t = tempfile::tempdir().unwrap();
+        let state = t.path().join("state").to_string_lossy().into_owned();
+        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
+        let a = t.path().join("a/.fable");
+        std::fs::create_dir_all(&a).unwrap();
+        let f = Failure {
+            at: "2026-12-06T10:05:06.000Z".into(),
+            run: "2026-12-06T10:05:01.234Z".into(),
+            cmd: "pytest -q\nx".into(),
+            cause: "No space left on device".into(),
+            head: Some("ab".repeat(32)),
+            size: 42,
+        };
+        note_failure(get, &a, &f);
+        let read = failure(get, &a).unwrap();
+        assert_eq!((read.cmd.as_str(), read.size), ("pytest -q x", 42));
+        assert_eq!(read.run_clock(), "10:05:01.234 UTC");
+        // A write that began before the failure (it held the lock) does not clear it.
+        clear_failure(get, &a, "2026-12-06T10:05:00.500Z");
+        assert!(failure(get, &a).is_some());
+        clear_failure(get, &a, "2026-12-06T10:05:07.000Z");
+        assert!(failure(get, &a).is_none());
+        // An older plain-text note still reads.
+        let p = failure_path(get, &a).unwrap();
+        std::fs::write(&p, "2026-12-06T10:05:06.000Z could not write: disk full\n").unwrap();
+        assert_eq!(failure(get, &a).unwrap().cause, "could not write: disk full");
     }
 }
