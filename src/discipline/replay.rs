@@ -157,6 +157,8 @@ impl RunResult {
         Some(Record {
             event: Some("Replay".into()),
             ms: Some(self.ms),
+            // The replay's own output says what it ran: a test summary keeps it a check.
+            summary: crate::evidence::summary::parse(&self.job.command, &self.output),
             ..Record::new(now_ts(), session, cwd, cmd, exit, self.passed(), tail)
         })
     }
@@ -378,6 +380,13 @@ pub fn run_one(job: &Job, timeout: Duration, reap: Reap) -> RunResult {
         .lock()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
+    // `cargo test 2>&1 | tail` exits 0 through the pipe: its summary decides, as it does
+    // for a logged run.
+    let summary_fails = || crate::evidence::summary::parse(&job.command, &output).is_some_and(|s| s.shows_failure());
+    let outcome = match outcome {
+        Outcome::Passed if summary_fails() => Outcome::Failed { exit: Some(0) },
+        o => o,
+    };
     done(outcome, output)
 }
 
