@@ -501,3 +501,35 @@ fn a_cited_test_command_is_replayed_and_a_now_failing_one_blocks() {
     assert_eq!(stop_code(&o), 2, "{}", said(&o));
     assert!(said(&o).contains("`make -s test` -> exit 2"), "{}", said(&o));
 }
+
+/// A check chained to a deploy is not a check as a whole: `make -s test && ./deploy.sh`
+/// is not replayed, even though its first part is a build runner.
+#[test]
+fn a_check_chained_to_a_deploy_is_not_replayed() {
+    let p = Proj::new();
+    p.write("Makefile", "test:\n\t@echo ok\n");
+    let script = p.write("deploy.sh", "#!/bin/sh\necho deployed >> deploys.txt\n");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let cmd = "make -s test && ./deploy.sh";
+    let ran = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .current_dir(&p.root)
+        .status()
+        .unwrap();
+    assert!(ran.success());
+    check(&p, &[(cmd, 0, true)]);
+    p.ledger(&replay_ledger(&[cmd]));
+    p.trust();
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
+    assert_eq!(
+        std::fs::read_to_string(p.root.join("deploys.txt")).unwrap(),
+        "deployed\n"
+    );
+    assert!(
+        said(&o).contains("replay skipped `make -s test && ./deploy.sh`"),
+        "{}",
+        said(&o)
+    );
+}

@@ -26,6 +26,7 @@ pub mod prose_cite;
 pub mod read_only;
 pub mod reaper;
 pub mod replay;
+pub mod replay_check;
 pub mod replay_said;
 pub mod round;
 pub mod session_model;

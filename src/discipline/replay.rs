@@ -248,14 +248,6 @@ pub struct Plan {
     pub skipped: Vec<Skipped>,
 }
 
-/// True when the command is a check, safe to run again: a known test, build or lint
-/// runner (after a leading `cd <dir> &&`), or a run whose output carried a test summary.
-fn is_check(command: &str, rec: &Record) -> bool {
-    let text = command.trim_start();
-    let bare = strip_cd(text).map_or(text, |(_, rest)| rest);
-    rec.summary.is_some() || crate::discipline::claims::runner_kind(bare).is_some()
-}
-
 /// The replay plan: each distinct command cited on a `- [x]` card whose newest record in
 /// the log passed, when it is a check whose logged text is whole; the others are skipped.
 /// A citation without a passing record is corroboration's business, never replay's.
@@ -272,7 +264,7 @@ pub fn plan(ledger: &Ledger, index: &Index, root: &Path) -> Plan {
             let job = job_for(&cited, rec, root);
             let why = if refusal(&job.command).is_some() {
                 Some(Skip::Redacted)
-            } else if !is_check(&job.command, rec) {
+            } else if !crate::discipline::replay_check::is_check(&job.command, rec) {
                 Some(Skip::NotACheck)
             } else {
                 None
