@@ -212,3 +212,27 @@ fn a_cited_background_launch_is_named_as_one() {
     p.log(&[("make -s test", 0, true)]);
     assert_eq!(stop_code(&p.stop()), 0);
 }
+
+/// "All tests pass" after only a background launch of the suite: the block says the run
+/// was launched in the background, not that the newest run failed.
+#[test]
+fn a_claim_after_only_a_background_launch_names_the_launch() {
+    let p = Proj::new();
+    p.ledger("# Ledger\n");
+    let launch = json!({"session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "make -s test", "description": "run", "run_in_background": true},
+        "tool_response": {"stdout": "", "stderr": "", "interrupted": false, "backgroundTaskId": "bash_7"}});
+    assert_eq!(code(&p.hook("fable-evidence", launch)), 0);
+    let stop = json!({"session_id":"s1","hook_event_name":"Stop","stop_hook_active":false,
+                      "last_assistant_message":"Done: all tests pass."});
+    let o = p.hook("fable-close-guard", stop.clone());
+    assert_eq!(stop_code(&o), 2, "{}", said(&o));
+    let e = stop_reason(&o).unwrap();
+    assert!(
+        e.contains("`make -s test` was launched in the background; run it in the foreground to back the claim"),
+        "{e}"
+    );
+    assert!(!e.contains("newest such run failed"), "{e}");
+    assert_eq!(code(&p.hook("fable-evidence", ran("s1", "make -s test", "ok\n"))), 0);
+    assert_eq!(stop_code(&p.hook("fable-close-guard", stop)), 0);
+}
