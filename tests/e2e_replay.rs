@@ -66,8 +66,8 @@ fn a_cited_deploy_script_runs_once_and_the_skip_is_said() {
 /// Item 7: the cited `make -s test` passed and was logged; then another process holds
 /// `.fable/evidence.lock` while the same command runs again and fails. Its record is lost
 /// (the hook gives up on the lock after 5 s, noting why); the log still ends on the pass.
-/// The stop is blocked naming the lost run and the cause; once the lock is free and the
-/// fixed command's rerun is logged, the stop is allowed.
+/// The lock is released and another command is logged; the stop is still blocked, naming
+/// the lost run and the cause; once the fixed command's rerun is logged, it is allowed.
 #[test]
 fn a_run_lost_to_a_held_lock_blocks_the_stop_until_a_logged_rerun() {
     let Some(claude) = available() else { return };
@@ -78,9 +78,13 @@ fn a_run_lost_to_a_held_lock_blocks_the_stop_until_a_logged_rerun() {
         .bash("make -s test")
         .bash(&ledger_step(&[card]))
         .bash("touch broken")
-        // Another process takes the log's lock for 12 s (past two 5 s waits).
-        .bash("flock .fable/evidence.lock sleep 12 >/dev/null 2>&1 &")
+        // Another process takes the log's lock and keeps it until `release` exists.
+        .bash(
+            "timeout 60 flock .fable/evidence.lock sh -c 'until [ -f release ]; do sleep 0.1; done' >/dev/null 2>&1 &",
+        )
         .bash("make -s test")
+        // Logged once the lock is free: another command, so the lost run still stands.
+        .bash("touch release")
         .text("All done.")
         .bash("rm broken")
         .bash("make -s test")

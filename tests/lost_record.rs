@@ -236,3 +236,33 @@ fn a_claim_after_only_a_background_launch_names_the_launch() {
     assert_eq!(code(&p.hook("fable-evidence", ran("s1", "make -s test", "ok\n"))), 0);
     assert_eq!(stop_code(&p.hook("fable-close-guard", stop)), 0);
 }
+
+/// A loss that cannot be a later run of what a card cites (`ls`) does not block; and a
+/// later logged run of another command does not make a lost run of the cited one good.
+#[test]
+fn only_a_loss_of_the_cited_command_blocks_and_only_its_rerun_clears_it() {
+    let p = Proj::new();
+    p.ledger(CARD);
+    p.log(&[("make -s test", 0, true)]);
+    let Some(_) = evidence_on_a_full_disk(&p, &ran("s", "ls -la", &"f\n".repeat(3000))) else {
+        return;
+    };
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 0, "an unrelated loss blocked: {}", said(&o));
+    let Some(_) = evidence_on_a_full_disk(&p, &ran("s", "make -s test", &"F\n".repeat(3000))) else {
+        return;
+    };
+    // Another command logged after the loss: the cited command's lost run still stands.
+    p.log(&[("ls -la", 0, true)]);
+    let o = p.stop();
+    assert_eq!(stop_code(&o), 2, "{}", said(&o));
+    assert!(
+        stop_reason(&o)
+            .unwrap()
+            .contains("(`make -s test`) could not be logged"),
+        "{}",
+        said(&o)
+    );
+    p.log(&[("make -s test", 0, true)]);
+    assert_eq!(stop_code(&p.stop()), 0);
+}

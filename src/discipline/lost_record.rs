@@ -1,15 +1,17 @@
 //! A lost record is named: when the evidence hook could not write a record (disk full, a
 //! read-only or broken `.fable/`, the log lock held past its wait) **after** the newest
 //! pass of a cited command — or of the run that backs a success claim in the final message
-//! — the stop is blocked with the cause. The lost record may be the run that failed; the
-//! older pass must not stand in for it.
+//! — and the lost record could be a later run of it (the same command, a runner of the
+//! claimed kind, or an edit that may make the pass stale), the stop is blocked with the
+//! cause. The lost record may be the run that failed; the older pass must not stand in
+//! for it. A lost `ls` changes nothing a card cites, and blocks nothing.
 //!
 //! "After" is decided from the log's own order where it can be: the failure note
 //! ([`log_marker::Failure`]) keeps the MAC of the newest sealed record when the write
 //! failed, and a backing pass at or before that record in the log came before the loss.
 //! Only when the note has no head, or the head is not in the log, do the wall-clock times
-//! decide. The note is cleared only by a later successful write (see the evidence hook),
-//! so a rerun that is logged lifts the block.
+//! decide. A loss is forgotten only when a later write of the same command succeeds
+//! ([`log_marker::clear_failure`]), so a rerun that is logged lifts the block.
 //!
 //! Runs only when a failure is noted: the common stop pays one `stat`.
 
@@ -47,9 +49,11 @@ fn read_ordered(journal: &Journal) -> Ordered {
     out
 }
 
-/// The block message when a noted failure came after a pass that backs this stop.
-/// `cites` are the commands cited on the cards in scope; `message` is the final message
-/// (its success claim is backed by this session's newest passing run of its kind).
+/// The block message when a noted loss came after a pass that backs this stop and could
+/// be a later run of it: the same command (or, for a claim, a runner of the claimed kind),
+/// or a lost edit (it may make the pass stale). `cites` are the commands cited on the
+/// cards in scope; `message` is the final message (its success claim is backed by this
+/// session's newest passing run of its kind).
 pub fn finding(
     get: impl Fn(&str) -> Option<String>,
     fable_dir: &Path,
@@ -58,14 +62,25 @@ pub fn finding(
     session: &str,
     message: Option<&str>,
 ) -> Option<String> {
-    let failure = log_marker::failure(get, fable_dir)?;
+    let lost = log_marker::failures(get, fable_dir);
+    if lost.is_empty() {
+        return None;
+    }
     let log = read_ordered(journal);
-    let mut backers: Vec<(String, &Record)> = Vec::new();
+    // (what the pass backs, the pass, whether a lost command is a rerun of it)
+    type Rerun<'a> = Box<dyn Fn(&str) -> bool + 'a>;
+    let mut backers: Vec<(String, &Record, Rerun)> = Vec::new();
     let index = Index::build(log.records.iter().cloned());
     for c in cites {
         if let Some(rec) = index.newest(c).filter(|r| r.passed()) {
             if let Some(r) = rec.mac.as_ref().and_then(|m| log.pos.get(m)).map(|&i| &log.records[i]) {
-                backers.push((c.clone(), r));
+                let cited = c.clone();
+                let rerun: Rerun = Box::new(move |cmd| {
+                    Index::build([Record::new("", "", "", cmd, None, false, "")])
+                        .newest(&cited)
+                        .is_some()
+                });
+                backers.push((c.clone(), r, rerun));
             }
         }
     }
@@ -76,16 +91,22 @@ pub fn finding(
             .rev()
             .find(|r| r.session == session && r.agent.is_none() && r.passed() && claims::backs(&r.cmd, kind));
         if let Some(r) = newest {
-            backers.push((r.cmd.clone(), r));
+            backers.push((r.cmd.clone(), r, Box::new(move |cmd| claims::backs(cmd, kind))));
         }
     }
-    let head = failure.head.as_ref().and_then(|h| log.pos.get(h)).copied();
-    let hit: Vec<&str> = backers
-        .iter()
-        .filter(|(_, r)| lost_after(&failure, head, r, &log.pos))
-        .map(|(c, _)| c.as_str())
-        .collect();
-    (!hit.is_empty()).then(|| say(&failure, &hit))
+    // The newest loss that came after a pass it could have overturned, and those passes.
+    for f in lost.iter().rev() {
+        let head = f.head.as_ref().and_then(|h| log.pos.get(h)).copied();
+        let hit: Vec<&str> = backers
+            .iter()
+            .filter(|(_, r, rerun)| (f.cmd.is_empty() || rerun(&f.cmd)) && lost_after(f, head, r, &log.pos))
+            .map(|(c, _, _)| c.as_str())
+            .collect();
+        if !hit.is_empty() {
+            return Some(say(f, &hit));
+        }
+    }
+    None
 }
 
 /// True when the failure came after `rec`: by log order when the failure's head is in the
@@ -107,9 +128,9 @@ fn lost_after(failure: &Failure, head: Option<usize>, rec: &Record, pos: &HashMa
 
 fn say(failure: &Failure, cited: &[&str]) -> String {
     let what = if failure.cmd.is_empty() {
-        String::new()
+        " (an edit)".to_string()
     } else {
-        format!(" (`{}`)", failure.cmd)
+        format!(" (`{}`)", crate::evidence::head_chars(&failure.cmd, 200))
     };
     let passes: Vec<String> = cited.iter().take(4).map(|c| format!("`{c}`")).collect();
     format!(

@@ -75,56 +75,105 @@ impl Failure {
     }
 }
 
-/// Notes that the evidence hook could not write this project's log (best effort), so the
-/// close guard can name the failure instead of saying a command never ran, or allowing a
-/// stop on an older pass.
+/// How many lost records are remembered (the oldest go first).
+const KEEP_FAILURES: usize = 16;
+
+/// The key two commands share when one is a rerun of the other: whitespace collapsed,
+/// one leading `cd <dir> &&` dropped (as corroboration matches citations).
+fn same_command(a: &str, b: &str) -> bool {
+    let key = |s: &str| {
+        let n = crate::evidence::command_key::normalize(s);
+        match crate::evidence::command_key::strip_cd(&n) {
+            Some((_, rest)) => rest.to_string(),
+            None => n,
+        }
+    };
+    key(a) == key(b)
+}
+
+/// Notes that the evidence hook could not write a record of this project's log (best
+/// effort), so the close guard can name the loss instead of saying a command never ran,
+/// or allowing a stop on an older pass. Each loss is kept until a later write of the same
+/// command succeeds ([`clear_failure`]).
 pub fn note_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, failure: &Failure) {
-    let Some(p) = failure_path(get, fable_dir) else { return };
+    let Some(p) = failure_path(&get, fable_dir) else { return };
     if let Some(dir) = p.parent() {
         let _ = crate::session_state::mkdir_private(dir);
     }
     let f = Failure {
-        cmd: crate::evidence::head_chars(&failure.cmd.replace('\n', " "), 200).to_string(),
+        // Whole (a record's command is capped already): a rerun is matched against it.
+        cmd: failure.cmd.replace('\n', " "),
         cause: crate::evidence::head_chars(&failure.cause.replace('\n', " "), 300).to_string(),
         ..failure.clone()
     };
-    if let Ok(line) = serde_json::to_string(&f) {
-        let _ = std::fs::write(&p, format!("{line}\n"));
-    }
+    let mut all = failures(&get, fable_dir);
+    all.push(f);
+    write_all(&p, &all);
 }
 
-/// Clears the failure note after a successful write (one `stat` when there is none) —
-/// only one noted before this write began (`began`, the pinned timestamp taken before it
-/// waited for the lock): a write that held the lock while another timed out on it ends
-/// after the failure, but it is not the record that was lost.
-pub fn clear_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, began: &str) {
+fn write_all(p: &Path, all: &[Failure]) {
+    let start = all.len().saturating_sub(KEEP_FAILURES);
+    let text: String = all[start..]
+        .iter()
+        .filter_map(|f| serde_json::to_string(f).ok())
+        .map(|l| l + "\n")
+        .collect();
+    let _ = if text.is_empty() {
+        std::fs::remove_file(p)
+    } else {
+        std::fs::write(p, text)
+    };
+}
+
+/// After a successful write of `cmd` (empty for an edit record), forgets the losses it
+/// makes good: those of the same command, and lost edits, noted before this write began
+/// (`began`, the pinned timestamp taken before it waited for the lock: a write that held
+/// the lock while another timed out on it ends after the loss, but does not redo it). One
+/// `stat` when nothing is noted.
+pub fn clear_failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path, began: &str, cmd: &str) {
     let Some(p) = failure_path(&get, fable_dir).filter(|p| p.exists()) else {
         return;
     };
-    if failure(get, fable_dir).is_some_and(|f| f.at.as_str() >= began) {
-        return;
+    let all = failures(&get, fable_dir);
+    let kept: Vec<Failure> = all
+        .iter()
+        .filter(|f| f.at.as_str() >= began || !(f.cmd.is_empty() || same_command(&f.cmd, cmd)))
+        .cloned()
+        .collect();
+    if kept.len() != all.len() || all.is_empty() {
+        write_all(&p, &kept);
     }
-    let _ = std::fs::remove_file(p);
 }
 
-/// The last failure to write, when one is noted (an older plain-text note, `<time>
-/// <what>`, reads as a failure with only a time and a cause).
-pub fn failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<Failure> {
-    let p = failure_path(get, fable_dir)?;
-    let text = crate::fable_dir::read_string(&p, crate::fable_dir::Kind::State).ok()??;
-    let text = text.trim();
-    if text.is_empty() {
-        return None;
-    }
-    serde_json::from_str(text).ok().or_else(|| {
-        let (at, cause) = text.split_once(' ').unwrap_or((text, ""));
-        Some(Failure {
-            at: at.into(),
-            run: at.into(),
-            cause: cause.into(),
-            ..Failure::default()
+/// The noted losses, oldest first (an older plain-text note, `<time> <what>`, reads as
+/// one with only a time and a cause).
+pub fn failures(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Vec<Failure> {
+    let Some(p) = failure_path(get, fable_dir) else {
+        return Vec::new();
+    };
+    let Ok(Some(text)) = crate::fable_dir::read_string(&p, crate::fable_dir::Kind::State) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or_else(|_| {
+                let (at, cause) = l.split_once(' ').unwrap_or((l, ""));
+                Failure {
+                    at: at.into(),
+                    run: at.into(),
+                    cause: cause.into(),
+                    ..Failure::default()
+                }
+            })
         })
-    })
+        .collect()
+}
+
+/// The newest noted loss.
+pub fn failure(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<Failure> {
+    failures(get, fable_dir).pop()
 }
 
 /// The last failure to write, as `<time> <cause>`, when one is noted.
@@ -176,11 +225,26 @@ mod tests {
         let read = failure(get, &a).unwrap();
         assert_eq!((read.cmd.as_str(), read.size), ("pytest -q x", 42));
         assert_eq!(read.run_clock(), "10:05:01.234 UTC");
-        // A write that began before the failure (it held the lock) does not clear it.
-        clear_failure(get, &a, "2026-12-06T10:05:00.500Z");
+        // A write that began before the failure (it held the lock) does not clear it,
+        // nor does a later write of another command.
+        clear_failure(get, &a, "2026-12-06T10:05:00.500Z", "pytest -q x");
+        clear_failure(get, &a, "2026-12-06T10:05:07.000Z", "ls");
         assert!(failure(get, &a).is_some());
-        clear_failure(get, &a, "2026-12-06T10:05:07.000Z");
+        // A later write of the same command does (whitespace and a leading cd aside).
+        clear_failure(get, &a, "2026-12-06T10:05:07.000Z", "cd sub &&  pytest -q x");
         assert!(failure(get, &a).is_none());
+        // Lost edits are made good by any later write; several losses are kept apart.
+        let edit = Failure {
+            cmd: String::new(),
+            ..f.clone()
+        };
+        note_failure(get, &a, &edit);
+        note_failure(get, &a, &f);
+        assert_eq!(failures(get, &a).len(), 2);
+        clear_failure(get, &a, "2026-12-06T10:05:07.000Z", "ls");
+        assert_eq!(failures(get, &a).len(), 1);
+        clear_failure(get, &a, "2026-12-06T10:05:07.000Z", "pytest -q x");
+        assert!(!failure_path(get, &a).unwrap().exists());
         // An older plain-text note still reads.
         let p = failure_path(get, &a).unwrap();
         std::fs::write(&p, "2026-12-06T10:05:06.000Z could not write: disk full\n").unwrap();

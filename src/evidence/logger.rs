@@ -46,7 +46,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
                 // A new live file: note, outside the project, that this project has a log.
                 log_marker::touch(get, &project.fable_dir);
             }
-            log_marker::clear_failure(get, &project.fable_dir, &record.ts);
+            log_marker::clear_failure(get, &project.fable_dir, &record.ts, &record.cmd);
         }
         Err(e) => {
             let what = format!("could not write the evidence log: {e}");
