@@ -156,8 +156,12 @@ fn project(cmds: &[String]) -> Proj {
     let p = Proj::new();
     p.write("d.sh", DAEMON);
     p.ledger(&replay_ledger(cmds));
+    // Logged with a test summary in their output: replay re-runs checks only.
+    let root = p.root.to_string_lossy().into_owned();
     for c in cmds {
-        p.log(&[(c.as_str(), 0, true)]);
+        let payload = serde_json::json!({"session_id":"s","cwd":root,"hook_event_name":"PostToolUse","tool_name":"Bash",
+            "tool_input":{"command":c},"tool_response":{"stdout":"Ran 1 test in 0.001s\n\nOK\n","stderr":"","interrupted":false}});
+        assert_eq!(code(&p.hook("fable-evidence", payload)), 0);
     }
     p.trust();
     p

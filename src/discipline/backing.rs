@@ -27,6 +27,8 @@ pub struct Run<'a> {
     pub proves: bool,
     /// It failed (exit status or the summary).
     pub failed: bool,
+    /// It was launched with `run_in_background`: its result never reached a hook.
+    pub background: bool,
     /// It passed but proves nothing: what it shows instead and what to run (`evidence::proof`).
     pub nothing: Option<String>,
     pub summary: Option<Summary>,
@@ -50,7 +52,11 @@ pub fn unbacked(claim: &Claim, runs: &[Run]) -> Option<String> {
         // The newest run that says why, whichever kind it is.
         let why = runs.iter().rev().find_map(|r| {
             let cmd = crate::evidence::head_chars(r.cmd, 200);
-            if r.failed && claims::runner_kind(r.cmd).is_some() {
+            if r.background && claims::backs(r.cmd, kind) {
+                Some(format!(
+                    " `{cmd}` was launched in the background; run it in the foreground to back the claim."
+                ))
+            } else if r.failed && claims::runner_kind(r.cmd).is_some() {
                 Some(format!(" The newest such run failed: `{cmd}`."))
             } else if !claims::backs(r.cmd, kind) {
                 None
@@ -102,7 +108,7 @@ pub fn unanswered_failure(runs: &[Run]) -> Option<String> {
     let shape: Vec<(String, std::collections::BTreeSet<String>)> =
         runs.iter().map(|r| selection::of(r.cmd, r.dir)).collect();
     for (i, f) in runs.iter().enumerate() {
-        if !f.failed || claims::runner_kind(f.cmd) != Some(Kind::Tests) {
+        if !f.failed || f.background || claims::runner_kind(f.cmd) != Some(Kind::Tests) {
             continue;
         }
         let (family, failed_sel) = &shape[i];
@@ -159,6 +165,7 @@ mod tests {
             dir: Path::new("/p"),
             proves: failed == 0 && passed.is_none_or(|p| p > 0),
             failed: failed > 0,
+            background: false,
             nothing: None,
             summary: passed.map(|p| Summary {
                 passed: Some(p),

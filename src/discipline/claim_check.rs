@@ -41,6 +41,7 @@ impl<'a> Runs<'a> {
                 cmd: run_place::effective(&r.cwd, &r.cmd).1,
                 dir,
                 proves: r.proves(),
+                background: r.background.is_some(),
                 nothing: (r.passed() && !r.proves())
                     .then(|| crate::evidence::proof::shows(&r.cmd, r.exit, r.ok, r.summary).describe(&r.cmd)),
                 failed: !r.passed(),

@@ -484,6 +484,9 @@ fn evaluate(
     if let Some(c) = unbacked_claim(input, &records, None, last_edit.as_ref()) {
         found.push(c);
     }
+    let message = input.last_assistant_message.as_deref();
+    let lost = crate::discipline::lost_record::finding(get, &project.fable_dir, &journal, &cites, session, message);
+    found.extend(lost.clone());
     if !found.is_empty() {
         if deleted {
             found.push(
@@ -491,7 +494,8 @@ fn evaluate(
                     .into(),
             );
         }
-        if let Some(failure) = crate::evidence::log_marker::last_failure(get, &project.fable_dir) {
+        let failure = crate::evidence::log_marker::last_failure(get, &project.fable_dir);
+        if let Some(failure) = failure.filter(|_| lost.is_none()) {
             found.push(format!(
                 "Note: the evidence hook could not write the log ({failure}); a command that ran then is not recorded — fix the cause and run it again."
             ));
@@ -515,13 +519,21 @@ fn evaluate(
         ));
         return found;
     }
-    let results = replay::replay_project(project, ledger, &journal, replay::Settings::from_lookup(get), session);
+    let replayed = replay::replay_project(project, ledger, &journal, replay::Settings::from_lookup(get), session);
+    notes.extend(crate::discipline::replay_said::unsaid(
+        get,
+        &project.fable_dir,
+        &replayed.skipped,
+    ));
+    let results = replayed.results;
     let failed: Vec<String> = results.iter().filter(|r| !r.passed()).map(|r| r.describe()).collect();
-    if failed.is_empty() {
+    if failed.is_empty() && !results.is_empty() {
         notes.push(format!(
             "fable: acceptance replay passed ({} command(s))",
             results.len()
         ));
+    }
+    if failed.is_empty() {
         return found;
     }
     let mut s = String::from("fable: acceptance replay failed (REPLAY: on):\n");

@@ -30,6 +30,8 @@ pub enum Verdict {
     /// The newest record exited 0 but shows no test passing (`--help`, `--no-run`, a
     /// filter that matched nothing, a summary lost to `| head`): `why` says what to run.
     ProvesNothing { why: String },
+    /// The newest record is a `run_in_background` launch: its result never reached a hook.
+    Background,
     /// The command appears in the log, but in no record this machine's hook sealed
     /// (hand-written, copied, from before a break in the chain, or from before fable
     /// sealed records): it corroborates nothing.
@@ -226,6 +228,7 @@ impl Index {
                     },
                 }
             }
+            Some(r) if r.background.is_some() => Verdict::Background,
             Some(r) => Verdict::LastFailed { exit: r.exit },
         }
     }
@@ -258,6 +261,8 @@ struct Lite<'a> {
     summary: Option<crate::evidence::summary::Summary>,
     #[serde(default, borrow)]
     agent: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    background: Option<std::borrow::Cow<'a, str>>,
 }
 
 /// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
@@ -365,6 +370,7 @@ fn from_index(
             Record {
                 event: lite.event.map(|e| e.into_owned()),
                 summary: lite.summary,
+                background: lite.background.map(|b| b.into_owned()),
                 ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
             },
         ));
@@ -446,6 +452,7 @@ fn scan(journal: &Journal, keys: &[String], citations: &[String], edits: Option<
         let rec = Record {
             event: lite.event.map(|e| e.into_owned()),
             summary: lite.summary,
+            background: lite.background.map(|b| b.into_owned()),
             ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         };
         let why = match (sealer, seal::parts(line)) {
@@ -509,6 +516,7 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
         out.push(Record {
             summary: lite.summary,
             agent: lite.agent.map(|a| a.into_owned()),
+            background: lite.background.map(|b| b.into_owned()),
             ..Record::new(lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         });
     });
@@ -533,6 +541,9 @@ pub fn explain(cited: &str, v: &Verdict) -> Option<String> {
             why.says()
         )),
         Verdict::ProvesNothing { why } => Some(why.clone()),
+        Verdict::Background => Some(format!(
+            "`{cited}` was launched in the background; run it in the foreground to back a card"
+        )),
         Verdict::LastFailed { exit: Some(0) } => Some(format!(
             "`{cited}` exited 0 on its latest run, but its output reports failures (a pipe hides the exit status) — fix them and run it again"
         )),

@@ -3,8 +3,12 @@
 //!
 //! Guarded so a ledger cannot become a way to execute code: a command is replayed only
 //! when it is cited on a `- [x]` card **and** its newest record in this project's log is a
-//! pass (so the agent already ran it, as written), and only in a project the user trusts
-//! on this machine ([`crate::setup::trust_store`]). What runs is the **record's own text**,
+//! pass (so the agent already ran it, as written), **and** it is a check — a test, build
+//! or lint runner, or a run whose output carried a test summary — and only in a project
+//! the user trusts on this machine ([`crate::setup::trust_store`]). Anything else cited
+//! (`./deploy.sh`, `mkdir build`, `git push`) ran once because the agent meant it to;
+//! running it again at stop would deploy twice, or fail for ever on what the first run
+//! made. Those are skipped and said, never run. What runs is the **record's own text**,
 //! never the citation: a citation is whitespace-collapsed (a heredoc loses its lines, an
 //! NBSP becomes a space), and only the log holds what really ran; a record whose text was
 //! redacted is not run at all. Each command runs with `sh -c` in the folder its newest
@@ -153,6 +157,8 @@ impl RunResult {
         Some(Record {
             event: Some("Replay".into()),
             ms: Some(self.ms),
+            // The replay's own output says what it ran: a test summary keeps it a check.
+            summary: crate::evidence::summary::parse(&self.job.command, &self.output),
             ..Record::new(now_ts(), session, cwd, cmd, exit, self.passed(), tail)
         })
     }
@@ -202,21 +208,74 @@ fn refusal(command: &str) -> Option<&'static str> {
     )
 }
 
+/// Why a cited command with a passing record is not replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// Not a test, build or lint command: replay re-runs checks only.
+    NotACheck,
+    /// Its logged text carries a redaction mask: what ran is not in the log.
+    Redacted,
+}
+
+/// A cited command replay leaves alone, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub cited: String,
+    pub why: Skip,
+}
+
+impl Skipped {
+    /// The line said to the user.
+    pub fn describe(&self) -> String {
+        match self.why {
+            Skip::NotACheck => format!(
+                "fable: replay skipped `{}`: not a test, build or lint command (replay never re-runs other commands)",
+                self.cited
+            ),
+            Skip::Redacted => format!(
+                "fable: replay skipped `{}`: {}",
+                self.cited,
+                refusal("[REDACTED]").unwrap_or_default()
+            ),
+        }
+    }
+}
+
+/// What replay will run, and what it leaves alone.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    pub jobs: Vec<Job>,
+    pub skipped: Vec<Skipped>,
+}
+
 /// The replay plan: each distinct command cited on a `- [x]` card whose newest record in
-/// the log passed. Anything else is corroboration's business, never replay's.
-pub fn plan(ledger: &Ledger, index: &Index, root: &Path) -> Vec<Job> {
-    let mut jobs: Vec<Job> = Vec::new();
+/// the log passed, when it is a check whose logged text is whole; the others are skipped.
+/// A citation without a passing record is corroboration's business, never replay's.
+pub fn plan(ledger: &Ledger, index: &Index, root: &Path) -> Plan {
+    let mut plan = Plan::default();
     for card in ledger.done_cards() {
         for cited in card.citations() {
-            if jobs.iter().any(|j| j.cited == cited) {
+            if plan.jobs.iter().any(|j| j.cited == cited) || plan.skipped.iter().any(|s| s.cited == cited) {
                 continue;
             }
-            if let Some(rec) = index.newest(&cited).filter(|r| r.passed()) {
-                jobs.push(job_for(&cited, rec, root));
+            let Some(rec) = index.newest(&cited).filter(|r| r.passed()) else {
+                continue;
+            };
+            let job = job_for(&cited, rec, root);
+            let why = if refusal(&job.command).is_some() {
+                Some(Skip::Redacted)
+            } else if !crate::discipline::replay_check::is_check(&job.command, rec) {
+                Some(Skip::NotACheck)
+            } else {
+                None
+            };
+            match why {
+                Some(why) => plan.skipped.push(Skipped { cited, why }),
+                None => plan.jobs.push(job),
             }
         }
     }
-    jobs
+    plan
 }
 
 /// Runs one job with `sh -c` in its own process group, bounded by `timeout`; when it is
@@ -313,6 +372,13 @@ pub fn run_one(job: &Job, timeout: Duration, reap: Reap) -> RunResult {
         .lock()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
+    // `cargo test 2>&1 | tail` exits 0 through the pipe: its summary decides, as it does
+    // for a logged run.
+    let summary_fails = || crate::evidence::summary::parse(&job.command, &output).is_some_and(|s| s.shows_failure());
+    let outcome = match outcome {
+        Outcome::Passed if summary_fails() => Outcome::Failed { exit: Some(0) },
+        o => o,
+    };
     done(outcome, output)
 }
 
@@ -336,6 +402,13 @@ pub fn run_all(jobs: &[Job], settings: Settings) -> Vec<RunResult> {
         .collect()
 }
 
+/// What a replay ran, and what it left alone.
+#[derive(Debug, Clone, Default)]
+pub struct Replayed {
+    pub results: Vec<RunResult>,
+    pub skipped: Vec<Skipped>,
+}
+
 /// Plans, runs, and logs the replay of a trusted project's ledger. The caller checks trust.
 pub fn replay_project(
     project: &Project,
@@ -343,18 +416,22 @@ pub fn replay_project(
     journal: &crate::evidence::journal::Journal,
     settings: Settings,
     session: &str,
-) -> Vec<RunResult> {
+) -> Replayed {
     let cites: Vec<String> = ledger.done_cards().flat_map(|c| c.citations()).collect();
     // Only sealed records qualify a command: an upstream commit cannot add what runs.
     let index = Index::from_relevant(crate::discipline::corroborate::read_relevant(journal, &cites));
-    let results = run_all(&plan(ledger, &index, &project.root), settings);
+    let plan = plan(ledger, &index, &project.root);
+    let results = run_all(&plan.jobs, settings);
     for r in &results {
         if let Some(rec) = r.to_record(session) {
             // Logging is best effort: a replay's verdict does not depend on it.
             let _ = journal.append(&rec);
         }
     }
-    results
+    Replayed {
+        results,
+        skipped: plan.skipped,
+    }
 }
 
 /// `fable replay [--project DIR] [--json]`
@@ -390,7 +467,8 @@ pub fn run_cli(a: &ReplayArgs) -> Result<i32> {
     let ledger = crate::discipline::ledger::load(&project.ledger_path()).unwrap_or_default();
     let journal = crate::evidence::journal::Journal::for_reading(&project.fable_dir, |k| std::env::var(k).ok());
     let session = std::env::var("CLAUDE_CODE_SESSION_ID").unwrap_or_default();
-    let results = replay_project(&project, &ledger, &journal, Settings::from_lookup(get), &session);
+    let Replayed { results, skipped } =
+        replay_project(&project, &ledger, &journal, Settings::from_lookup(get), &session);
     let failed = results.iter().filter(|r| !r.passed()).count();
     if a.json {
         let rs: Vec<_> = results
@@ -400,17 +478,28 @@ pub fn run_cli(a: &ReplayArgs) -> Result<i32> {
                        "result": r.describe(), "ms": r.ms})
             })
             .collect();
+        let sk: Vec<_> = skipped
+            .iter()
+            .map(|s| json!({"cmd": s.cited, "skipped": s.describe()}))
+            .collect();
         println!(
             "{}",
-            json!({"project": project.root, "trusted": true, "results": rs, "failed": failed})
+            json!({"project": project.root, "trusted": true, "results": rs, "failed": failed, "skipped": sk})
         );
-    } else if results.is_empty() {
-        println!("nothing to replay: no closed card cites a command with a passing run in the log");
     } else {
-        for r in &results {
-            println!("{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.describe());
+        for s in &skipped {
+            println!("SKIP {}", s.describe().trim_start_matches("fable: "));
         }
-        println!("{} replayed, {failed} failed", results.len());
+        if results.is_empty() {
+            println!(
+                "nothing to replay: no closed card cites a check (test, build, lint) with a passing run in the log"
+            );
+        } else {
+            for r in &results {
+                println!("{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.describe());
+            }
+            println!("{} replayed, {failed} failed", results.len());
+        }
     }
     Ok(if failed > 0 { 1 } else { 0 })
 }

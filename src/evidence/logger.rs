@@ -46,11 +46,11 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
                 // A new live file: note, outside the project, that this project has a log.
                 log_marker::touch(get, &project.fable_dir);
             }
-            log_marker::clear_failure(get, &project.fable_dir);
+            log_marker::clear_failure(get, &project.fable_dir, &record.ts, &record.cmd);
         }
         Err(e) => {
             let what = format!("could not write the evidence log: {e}");
-            log_marker::note_failure(get, &project.fable_dir, &what);
+            log_marker::note_failure(get, &project.fable_dir, &lost(&journal, &record, &e));
             answer = answer.with_note(format!("[fable] {HOOK_NAME}: {what}")).with_system_message(format!(
                 "fable: {what}. The command ran but is not recorded, so it cannot back a ledger card; fix the cause (disk space, permissions) and run it again."
             ));
@@ -62,4 +62,29 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         ));
     }
     Ok(answer)
+}
+
+/// What the close guard needs to name a lost record: its run time and command, the cause
+/// (`No space left on device`, without the OS error number), and where the log stood (the
+/// sealed head it would have chained to, the live file's size).
+fn lost(journal: &Journal, record: &crate::evidence::Record, e: &crate::error::Error) -> log_marker::Failure {
+    let cause = match e {
+        crate::error::Error::Io { path, source } => {
+            let text = source.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
+            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            format!("{text} (.fable/{name})")
+        }
+        other => other
+            .to_string()
+            .replace(&format!("{}/", journal.dir().display()), ".fable/"),
+    };
+    log_marker::Failure {
+        at: now_ts(),
+        run: record.ts.clone(),
+        cmd: record.cmd.clone(),
+        cause,
+        head: journal.sealer().and_then(|s| s.read_head()),
+        size: std::fs::metadata(journal.live_path()).map(|m| m.len()).unwrap_or(0),
+    }
 }

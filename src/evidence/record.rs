@@ -50,6 +50,11 @@ pub struct Record {
     /// summary shows failures is not a pass, whatever its exit status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::evidence::summary::Summary>,
+    /// The host's task id when the call was launched with `run_in_background`: the
+    /// record is of the launch, `exit` stays null, and the command's real result never
+    /// reaches a hook — so it backs nothing, and is not reported as a failure either.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<String>,
     /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -87,6 +92,7 @@ impl Record {
             trust: None,
             file: None,
             summary: None,
+            background: None,
             chain: None,
             mac: None,
         }
@@ -227,6 +233,12 @@ pub fn outcome(input: &HookInput) -> (Option<i64>, bool, String) {
     (None, true, output)
 }
 
+/// The task id of a `run_in_background` launch (PostToolUse carries `backgroundTaskId`).
+fn background_task(input: &HookInput) -> Option<String> {
+    let id = input.tool_response.get("backgroundTaskId")?;
+    Some(id.as_str().map_or_else(|| id.to_string(), str::to_string))
+}
+
 /// The file tools whose calls are logged as edit records.
 pub const EDIT_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
@@ -283,6 +295,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         trust: None,
         file: None,
         summary: crate::evidence::summary::parse(&cmd, &output),
+        background: background_task(input),
         chain: None,
         mac: None,
     })
