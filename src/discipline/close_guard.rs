@@ -272,7 +272,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
             notes.push(n);
         }
     }
-    let found = if ledger.is_paused() {
+    let mut found = if ledger.is_paused() {
         Vec::new()
     } else if let Some(a) = agent {
         subagent_findings(input, env, &project, session, a)
@@ -287,6 +287,14 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
             &mut notes,
         )
     };
+    // The restart the fail streak demanded: its open card does not hold the stop.
+    if agent.is_none() && !ledger.is_paused() {
+        if let Some(n) = crate::discipline::restart::exit_for(&ledger, &project.fable_dir, session) {
+            let open = open_cards_message(&ledger);
+            found.retain(|f| Some(f) != open.as_ref());
+            notes.push(n);
+        }
+    }
     let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
     Ok(finish(
         round_path.as_deref(),
