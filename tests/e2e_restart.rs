@@ -161,3 +161,31 @@ fn six_parallel_probes_in_one_turn_are_one_attempt() {
     assert!(!sent[2].contains("HARNESS"), "second attempt: {}", sent[2]);
     assert!(sent[3].contains("HARNESS"), "third attempt reminds: {}", sent[3]);
 }
+
+/// A grind of one check with a trivial command passing after every five failures: the
+/// check's sixth failure since it last passed brings the demand.
+#[test]
+fn a_grind_of_one_check_is_seen_through_trivial_passes() {
+    let Some(claude) = available() else { return };
+    let mut s = Session::new("restart-grind")
+        .file(
+            ".fable/LEDGER.md",
+            "MODE: light\n# Ledger\n\n- [ ] 1. make the check pass\n",
+        )
+        .file("check.sh", CHECK);
+    for i in 1..=6 {
+        s = s.bash("sh ./check.sh");
+        if i == 5 {
+            s = s.bash("touch src.txt");
+        }
+    }
+    let o = s.text("Stopping.").run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 8, "{sent:#?}\n{}", o.debug());
+    assert!(sent[..7].iter().all(|t| !t.contains("stop retrying")), "{sent:#?}");
+    assert!(
+        sent[7].contains("stop retrying"),
+        "the sixth failure of the check: {}",
+        sent[7]
+    );
+}
