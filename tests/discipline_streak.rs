@@ -495,6 +495,8 @@ fn the_demanded_restart_is_a_legitimate_stop() {
     assert_eq!(stop_code(&o), 0, "{}", said(&o));
     let m = system_message(&o).unwrap_or_default();
     assert!(m.contains("fresh session") && m.contains("tried"), "{m}");
+    // The exit is spent: a session that goes on (or is resumed) meets the rule again.
+    assert_eq!(stop_code(&stop_as(&p, SID)), 2, "the restart is let through once");
 }
 
 /// Honest session: a `tried:` note without a demand opens nothing — the open card still

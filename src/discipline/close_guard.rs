@@ -292,6 +292,9 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         if let Some(n) = crate::discipline::restart::exit_for(&ledger, &project.fable_dir, session) {
             let open = open_cards_message(&ledger);
             found.retain(|f| Some(f) != open.as_ref());
+            if found.is_empty() {
+                crate::discipline::restart::spend(&project.fable_dir, session);
+            }
             notes.push(n);
         }
     }

@@ -29,9 +29,9 @@ pub const HOOK_NAME: &str = "fable-fail-streak";
 pub const ADVISE_AT: u32 = 3;
 pub const HARD_AT: u32 = 6;
 
-pub const LADDER: &str = "fable: 3 commands in a row have failed. Before the next attempt, attribute the failure — walk the ladder from the bottom:\n  1. HARNESS: is the check itself right? (wrong command, wrong folder, stale fixture, flaky test, a timeout too short)\n  2. DEPLOYMENT: is the code you changed the code that ran? (rebuild, reinstall, restart, bust caches, print a version marker)\n  3. PRODUCT: only then suspect the logic — and fix the class of bug with an invariant, not this one instance.";
+pub const LADDER: &str = "fable: 3 failed attempts (in a row, or of this check since it last passed). Before the next attempt, attribute the failure — walk the ladder from the bottom:\n  1. HARNESS: is the check itself right? (wrong command, wrong folder, stale fixture, flaky test, a timeout too short)\n  2. DEPLOYMENT: is the code you changed the code that ran? (rebuild, reinstall, restart, bust caches, print a version marker)\n  3. PRODUCT: only then suspect the logic — and fix the class of bug with an invariant, not this one instance.";
 
-pub const RESET_DEMAND: &str = "fable: 6+ consecutive failures — stop retrying. Insight has not worked in this context.\n  1. Write into the current card: `-- tried: <hypotheses ruled out, dead ends, the one thing still unknown>`.\n  2. Then end your turn, leaving the card open: the stop is let through, and the card restarts from a fresh context that reads only docs/SPEC.md and .fable/LEDGER.md.\nA new `-- tried:` note (or a passing command) resets this guard.";
+pub const RESET_DEMAND: &str = "fable: 6+ failed attempts (in a row, or of this check since it last passed) — stop retrying. Insight has not worked in this context.\n  1. Write into the current card: `-- tried: <hypotheses ruled out, dead ends, the one thing still unknown>`.\n  2. Then end your turn, leaving the card open: the stop is let through, and the card restarts from a fresh context that reads only docs/SPEC.md and .fable/LEDGER.md.\nA new `-- tried:` note (or a passing command) resets this guard.";
 
 /// A stable 64-bit fingerprint (FNV-1a) of a note, independent of the Rust version.
 pub fn fingerprint(s: &str) -> u64 {

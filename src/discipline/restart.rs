@@ -7,7 +7,8 @@
 //! (remembered in the session's streak state with the `tried:` notes that existed then), a
 //! stop whose open card carries a `tried:` note that is NOT among them is the restart, and
 //! the open-cards rule does not hold it; the user is told to start a fresh session, and
-//! the next session's SessionStart shows the note ([`crate::discipline::inject`]).
+//! the next session's SessionStart shows the note ([`crate::discipline::inject`]). The
+//! exit is spent once it lets a stop through ([`spend`]).
 //!
 //! Without a demand a `tried:` note opens nothing (else it would be a free pass out of
 //! every open card), nor does a note that was already there when the demand came.
@@ -44,6 +45,14 @@ pub fn exit_for(ledger: &Ledger, fable_dir: &std::path::Path, session: &str) -> 
     let sid = crate::session_state::sanitize_sid(session)?;
     let state = crate::session_state::read_streak(fable_dir, &sid)?;
     exit_message(ledger, state.demand.as_ref())
+}
+
+/// The restart was let through: the demand is spent (a resumed session, or one the user
+/// simply goes on with, meets the open-cards rule again). Best effort.
+pub fn spend(fable_dir: &std::path::Path, session: &str) {
+    if let Some(sid) = crate::session_state::sanitize_sid(session) {
+        let _ = crate::session_state::update_streak(fable_dir, &sid, |s| s.demand = None);
+    }
 }
 
 #[cfg(test)]
