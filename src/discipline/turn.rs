@@ -32,21 +32,34 @@ pub fn of(transcript_path: &str, tool_use_id: &str) -> Option<String> {
 }
 
 /// The pure part: the newest transcript line whose `tool_use` block has this id, and its
-/// `message.id`.
+/// `message.id`. Searched backwards for the id (one substring search, no per-line work),
+/// and only the lines that hold it are parsed.
 pub fn message_of(transcript: &str, tool_use_id: &str) -> Option<String> {
     let needle = format!("\"{tool_use_id}\"");
-    transcript.lines().rev().filter(|l| l.contains(&needle)).find_map(|l| {
-        let v: serde_json::Value = serde_json::from_str(l).ok()?;
-        if v["type"] != "assistant" {
-            return None;
+    let mut end = transcript.len();
+    while let Some(at) = transcript[..end].rfind(&needle) {
+        let start = transcript[..at].rfind('\n').map_or(0, |p| p + 1);
+        let stop = transcript[at..].find('\n').map_or(transcript.len(), |p| at + p);
+        if let Some(id) = message_id(&transcript[start..stop], tool_use_id) {
+            return Some(id);
         }
-        let m = &v["message"];
-        let carries = m["content"]
-            .as_array()?
-            .iter()
-            .any(|c| c["type"] == "tool_use" && c["id"] == tool_use_id);
-        carries.then(|| m["id"].as_str().map(str::to_string)).flatten()
-    })
+        end = start;
+    }
+    None
+}
+
+/// The `message.id` of an assistant line that carries the call.
+fn message_id(line: &str, tool_use_id: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    if v["type"] != "assistant" {
+        return None;
+    }
+    let m = &v["message"];
+    let carries = m["content"]
+        .as_array()?
+        .iter()
+        .any(|c| c["type"] == "tool_use" && c["id"] == tool_use_id);
+    carries.then(|| m["id"].as_str().map(str::to_string)).flatten()
 }
 
 #[cfg(test)]
