@@ -45,6 +45,34 @@ pub struct StreakState {
     /// When the current streak began (RFC 3339), empty when there is none.
     #[serde(default)]
     pub since: String,
+    /// The turn (assistant message) of the last counted failure: failures of calls made
+    /// in one turn are one attempt ([`crate::discipline::fail_streak`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub turn: String,
+    /// Failures of each check (normalised command) since its last pass, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckFails>,
+    /// Set when the demand at six was given: what the restart after it is compared with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub demand: Option<Demand>,
+}
+
+/// One check's failures since it last passed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckFails {
+    pub key: String,
+    pub n: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub turn: String,
+}
+
+/// The fail streak's demand, as given: the `tried:` notes that existed then (a note not
+/// among them was written after it) and the check that was failing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Demand {
+    pub tried: Vec<u64>,
+    #[serde(default)]
+    pub key: String,
 }
 
 /// Overwrites a small private file in place (0600, never through a link): open, write
@@ -117,6 +145,13 @@ pub fn update_streak<R>(fable_dir: &Path, sid: &str, f: impl FnOnce(&mut StreakS
     }
     drop(lock_file);
     Ok(out)
+}
+
+/// A session's streak state as it is now, read without the lock (a torn or missing file
+/// reads as `None`): for the Stop hook, which only looks.
+pub fn read_streak(fable_dir: &Path, sid: &str) -> Option<StreakState> {
+    let text = crate::state_file::read(&streak_path(fable_dir, sid)).ok()??;
+    serde_json::from_str(&text).ok()
 }
 
 /// The most recently updated streak in the project (for `fable status`): session id and state.

@@ -267,3 +267,32 @@ fn card_titles_reach_the_model_without_control_characters() {
     assert!(c.contains("fix  [2Jthe parser"), "{c}");
     assert!(!c.contains('\u{1b}') && !c.contains('\u{7}'), "{c:?}");
 }
+
+/// Issue 30: the next session is shown each open card's newest `-- tried:` note — the
+/// lesson a restart exists to carry — on one line, capped, marked as ledger text; a
+/// hollow note, or one on a closed card, is not shown.
+#[test]
+fn open_cards_carry_their_newest_tried_note() {
+    let p = Proj::new();
+    let long = "y".repeat(900);
+    p.ledger(&format!(
+        "- [ ] 1. fix the parser\n  -- tried: an older note about the cache layer\n  -- tried: lexer rewrite (same error); unknown: the fixture encoding\n- [ ] 2. docs\n  -- tried: x\n- [ ] 3. long one\n  -- tried: {long}\n- [x] 4. lexer -- evidence: `cargo test lexer` -> 4 passed\n  -- tried: closed card note here\n"
+    ));
+    let c = ctx(&p, None, &[]);
+    let lines: Vec<&str> = c.lines().collect();
+    let at = lines.iter().position(|l| l.contains("fix the parser")).unwrap();
+    let next = lines[at + 1];
+    assert!(
+        next.contains("tried") && next.contains("text from the ledger") && next.contains("fixture encoding"),
+        "{next}"
+    );
+    assert!(!c.contains("older note about the cache"), "only the newest: {c}");
+    let docs = lines.iter().position(|l| l.contains("2. docs")).unwrap();
+    assert!(!lines[docs + 1].contains("tried"), "a hollow note is not shown: {c}");
+    let long_line = lines.iter().find(|l| l.contains("yyyy")).unwrap();
+    assert!(
+        long_line.chars().count() < 400 && long_line.ends_with("…\""),
+        "{long_line}"
+    );
+    assert!(!c.contains("closed card note"), "{c}");
+}

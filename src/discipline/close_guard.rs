@@ -331,6 +331,17 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
             &mut notes,
         ));
     }
+    // The restart the fail streak demanded: its open card does not hold the stop.
+    if agent.is_none() && !judged.is_paused() {
+        if let Some(n) = crate::discipline::restart::exit_for(&ledger, &project.fable_dir, session) {
+            let open = open_cards_message(&judged);
+            found.retain(|f| Some(f) != open.as_ref());
+            if found.is_empty() {
+                crate::discipline::restart::spend(&project.fable_dir, session);
+            }
+            notes.push(n);
+        }
+    }
     let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
     Ok(finish(
         round_path.as_deref(),

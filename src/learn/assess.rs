@@ -195,9 +195,20 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
     };
     let accepted = gate.is_none() && verdict == Verdict::Pass;
     let bound_ok = wil.is_some_and(|(lo, _)| lo >= cfg.promote_lower_bound);
-    let promotable = accepted && bound_ok;
+    // Learned from unresolved failures in sessions that never got past them: a grind
+    // nothing fixed is no standing rule ([`crate::learn::grind`]).
+    let unrecovered = o.template
+        && !s.support.is_empty()
+        && !crate::learn::grind::any_recovery(
+            s.support.iter().map(|e| e.fail_idx).chain(r.prevented.iter().copied()),
+            history,
+            prep,
+        );
+    let promotable = accepted && bound_ok && !unrecovered;
     let reason = gate.unwrap_or(if verdict != Verdict::Pass {
         replay_reason
+    } else if unrecovered {
+        "unrecovered"
     } else if !bound_ok {
         "min_sample"
     } else {

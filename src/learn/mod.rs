@@ -30,6 +30,7 @@ pub mod extractor;
 pub mod failure_class;
 pub mod fix_directive;
 pub mod fix_key;
+pub mod grind;
 pub mod inspection;
 pub mod intent;
 pub mod matcher;

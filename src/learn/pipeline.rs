@@ -79,8 +79,8 @@
 //!
 //! Reason precedence: `blocked_by_trust`, `blocked_by_safety`, `generic`,
 //! `directive_fails`, `contested`, `coincidental`, `self_resolved`, then the replay reasons (`no_signal`,
-//! `blocked_by_broken`, `blocked_by_near_miss`), then `min_sample` (accepted but below the
-//! promotion bound), else `pass`.
+//! `blocked_by_broken`, `blocked_by_near_miss`), `unrecovered` (a grind nothing fixed:
+//! [`crate::learn::grind`]), then `min_sample` (below the promotion bound), else `pass`.
 
 use crate::evidence::Record;
 use crate::learn::assess::*;
@@ -318,7 +318,8 @@ mod tests {
             " ! [rejected] main -> main (non-fast-forward)",
         )];
         let top = &run_pipeline(&open, &LearnConfig::default()).candidates[0].rule;
-        assert_eq!((top.reason.as_str(), top.accepted), ("min_sample", Some(true)));
+        // Accepted, but nothing ever got past it: no standing rule.
+        assert_eq!((top.reason.as_str(), top.status.as_str()), ("unrecovered", "candidate"));
         assert!(top.directive.contains("git pull --rebase"), "{}", top.directive);
         // … and that is the core pack's rule, said so; learned-only, it accepts nothing.
         assert_eq!(top.directive_source.as_deref(), Some("pack"));

@@ -1,5 +1,6 @@
 //! The standing set: at most one promoted rule per failure class, and only rules that
-//! still pass.
+//! still pass (a rule now `unrecovered` — learned from a grind nothing fixed — steps down
+//! too, [`crate::learn::grind`]).
 //!
 //! One session that ignored a promoted rule produced a second promoted rule for the same
 //! failure (support: that single session), both were injected, and the first stayed
@@ -25,7 +26,7 @@ pub fn settle(rules: &mut [Rule], here: &dyn Fn(&Rule) -> bool) -> Vec<(String, 
     let mut changes = Vec::new();
     for r in rules
         .iter_mut()
-        .filter(|r| r.status == "promoted" && r.accepted == Some(false))
+        .filter(|r| r.status == "promoted" && (r.accepted == Some(false) || r.reason == "unrecovered"))
     {
         r.status = "candidate".into();
         let why = format!("stepped down: no longer accepted ({})", r.reason);
@@ -108,5 +109,16 @@ mod tests {
             (rules[0].status.as_str(), rules[1].status.as_str()),
             ("candidate", "promoted")
         );
+    }
+
+    #[test]
+    fn a_promoted_rule_from_a_grind_nothing_fixed_steps_down() {
+        let mut g = rule("g", "promoted");
+        g.reason = "unrecovered".into();
+        g.accepted = Some(true);
+        let mut rules = vec![g];
+        let changes = settle(&mut rules, &|_| true);
+        assert_eq!(rules[0].status, "candidate");
+        assert_eq!(changes.len(), 1);
     }
 }

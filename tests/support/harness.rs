@@ -92,6 +92,8 @@ pub struct Session {
     pub timeout: u32,
     /// The run's folder (kept for inspection); the project runs in `<work>/out/proj`.
     pub work: PathBuf,
+    /// A later session of an earlier run's project and HOME ([`Session::next_session`]).
+    pub keep: bool,
 }
 
 /// What the harness left behind.
@@ -121,7 +123,19 @@ impl Session {
             args: Vec::new(),
             timeout: 60,
             work,
+            keep: false,
         }
+    }
+
+    /// Another session in `prev`'s project, with its HOME and user state (the harness's
+    /// `HARNESS_KEEP=1`): a fresh Claude Code session, not a resume; `fable init` and
+    /// `install` are not run again.
+    pub fn next_session(prev: &Outcome) -> Session {
+        let mut s = Session::new("next");
+        let _ = std::fs::remove_dir(&s.work);
+        s.work = prev.out.parent().expect("out lives in a work folder").to_path_buf();
+        s.keep = true;
+        s
     }
 
     pub fn project_path(&self) -> &Path {
@@ -203,11 +217,12 @@ impl Session {
         let fable = sh_quote(&bins.join("fable"));
         // The pre commands share the session's user state (HOME/.local/state, where the
         // sealing key lives): the CLI under test runs with `env -i` and no XDG variables.
-        let mut pre = vec![format!(
+        let mut pre: Vec<String> = Vec::new();
+        pre.extend((!self.keep).then(|| format!(
             "unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init && {fable} install --project --bin-dir {} --claude {}",
             sh_quote(&bins),
             sh_quote(claude)
-        )];
+        )));
         pre.extend(self.pre.iter().cloned());
         let out = work.join("out");
         let mut cmd = Command::new("bash");
@@ -218,6 +233,9 @@ impl Session {
         let path = std::env::join_paths(std::iter::once(bins.clone()).chain(std::env::split_paths(&path)))
             .expect("PATH entries hold no ':'");
         cmd.env("PATH", path);
+        if self.keep {
+            cmd.env("HARNESS_KEEP", "1");
+        }
         cmd.arg(harness_dir().join("run.sh"))
             .args(["-q", "-S"])
             .arg(&script)
