@@ -14,6 +14,7 @@
 
 pub mod backing;
 pub mod baseline;
+pub mod card_findings;
 pub mod claim_check;
 pub mod claim_phrases;
 pub mod claims;
