@@ -21,7 +21,7 @@
 use crate::error::{IoContext, Result};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path};
 
 /// What a file under `.fable/` is, for its size cap.
@@ -78,6 +78,7 @@ fn check_parents(path: &Path) -> io::Result<()> {
         match fs::symlink_metadata(dir) {
             Ok(m) if m.file_type().is_symlink() => return Err(refused(dir, "it is a symbolic link")),
             Ok(m) if !m.is_dir() => return Err(refused(dir, "it is not a directory")),
+            Ok(m) => check_owner(dir, &m)?,
             _ => {}
         }
         let at_root = dir.file_name().is_some_and(|n| n == ".fable")
@@ -111,7 +112,41 @@ fn open_nofollow(path: &Path, opts: &mut OpenOptions) -> io::Result<Option<File>
     if !m.is_file() {
         return Err(refused(path, "it is not a regular file"));
     }
+    check_owner(path, &m)?;
+    // A second name for the same file may live anywhere: an `evidence.jsonl` hard-linked
+    // to a file outside the project would receive this user's commands and output.
+    if m.nlink() > 1 {
+        return Err(refused(
+            path,
+            &format!(
+                "it has {} hard links (remove the other names, or delete it and let fable recreate it)",
+                m.nlink()
+            ),
+        ));
+    }
     Ok(Some(f))
+}
+
+/// A file or folder under `.fable/` must be this user's and not writable by every user:
+/// a `.fable/` planted by another account on a shared machine would otherwise receive
+/// this user's commands and inject that account's cards.
+pub fn check_owner(path: &Path, m: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if m.uid() != me {
+        return Err(refused(
+            path,
+            &format!(
+                "it is owned by another user (uid {}); fable uses only your own .fable/ (`chown` it, or remove it)",
+                m.uid()
+            ),
+        ));
+    }
+    if m.mode() & 0o002 != 0 {
+        return Err(refused(path, "it is writable by every user (`chmod o-w` it)"));
+    }
+    Ok(())
 }
 
 /// A bounded reader over a regular file: at most `kind.cap()` bytes, and `too_large`

@@ -46,8 +46,6 @@ pub struct HookInput {
 pub enum InputError {
     #[error("empty stdin")]
     Empty,
-    #[error("stdin is not valid UTF-8")]
-    NotUtf8,
     #[error("malformed stdin: {0}")]
     Malformed(String),
     #[error("stdin is JSON but not an object")]
@@ -121,7 +119,9 @@ pub fn repair_lone_surrogates(text: &str) -> Option<String> {
 impl HookInput {
     /// Parses raw stdin bytes. Errors name what was wrong, for the fail-open note.
     pub fn parse(bytes: &[u8]) -> Result<HookInput, InputError> {
-        let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
+        // Invalid UTF-8 (a tool printed raw bytes) is replaced, never a reason to drop the
+        // payload: a failing run must still be logged.
+        let text = String::from_utf8_lossy(bytes);
         let text = text.trim_start_matches('\u{feff}').trim();
         if text.is_empty() {
             return Err(InputError::Empty);
@@ -354,7 +354,12 @@ mod tests {
     fn bad_inputs_are_named() {
         assert_eq!(HookInput::parse(b"").unwrap_err(), InputError::Empty);
         assert_eq!(HookInput::parse(b"  \n").unwrap_err(), InputError::Empty);
-        assert_eq!(HookInput::parse(&[0xff, 0xfe, 0x00]).unwrap_err(), InputError::NotUtf8);
+        assert!(matches!(
+            HookInput::parse(&[0xff, 0xfe, 0x00]).unwrap_err(),
+            InputError::Malformed(_)
+        ));
+        let lossy = HookInput::parse(b"{\"tool_name\":\"Bash\",\"error\":\"Exit code 1\\n\xff\xfeboom\"}").unwrap();
+        assert_eq!(lossy.error.as_deref(), Some("Exit code 1\n\u{fffd}\u{fffd}boom"));
         assert_eq!(HookInput::parse(b"[1,2]").unwrap_err(), InputError::NotObject);
         assert!(matches!(
             HookInput::parse(b"{nope").unwrap_err(),

@@ -25,6 +25,7 @@ pub mod fable_dir;
 
 pub mod fingerprint;
 pub mod hook;
+pub mod payload_read;
 pub mod project;
 pub mod project_arg;
 pub mod runner;

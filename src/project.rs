@@ -49,14 +49,29 @@ pub fn start_dir(project_dir_env: Option<&str>, payload_cwd: &str, process_cwd: 
 
 /// Walks up from `start` to the nearest `.fable/` directory, bounded by the git root.
 pub fn find_from(start: &Path) -> Option<Project> {
+    find_within(start, None)
+}
+
+/// [`find_from`], never above `ceiling` (the host's project root): a `.fable/` in a parent
+/// folder belongs to someone else's project. A `.fable/` that is not this user's own, or
+/// is writable by every user, is refused by name (one stderr line), never used.
+pub fn find_within(start: &Path, ceiling: Option<&Path>) -> Option<Project> {
     let mut dir = Some(start);
     while let Some(d) = dir {
         let fable = d.join(".fable");
         if fable.is_dir() {
+            let own = fs_meta(&fable).map(|m| crate::fable_dir::check_owner(&fable, &m));
+            if let Some(Err(e)) = own {
+                eprintln!("[fable] {e}");
+                return None;
+            }
             return Some(Project {
                 root: d.to_path_buf(),
                 fable_dir: fable,
             });
+        }
+        if ceiling.is_some_and(|c| d == c) {
+            return None;
         }
         // `.git` as a folder (normal clone) or a file (worktree, submodule) bounds the search.
         if d.join(".git").symlink_metadata().is_ok() {
@@ -67,9 +82,15 @@ pub fn find_from(start: &Path) -> Option<Project> {
     None
 }
 
-/// Discovery as the hooks use it.
+/// Discovery as the hooks use it: never above the host's project root when it names one.
 pub fn discover(project_dir_env: Option<&str>, payload_cwd: &str, process_cwd: Option<&Path>) -> Option<Project> {
-    start_dir(project_dir_env, payload_cwd, process_cwd).and_then(|s| find_from(&s))
+    let start = start_dir(project_dir_env, payload_cwd, process_cwd)?;
+    let ceiling = project_dir_env.map(Path::new).filter(|c| start.starts_with(c));
+    find_within(&start, ceiling)
+}
+
+fn fs_meta(p: &Path) -> Option<std::fs::Metadata> {
+    std::fs::metadata(p).ok()
 }
 
 /// `path` (relative to `cwd` when it is not absolute) made absolute and lexically normal:

@@ -8,14 +8,10 @@
 use crate::hook::{ignored_note, Answer, HookInput};
 use crate::project::{self, Project};
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Largest stdin we read; Claude Code cuts tool output at 30,000 chars, so real payloads
-/// are far smaller. Anything beyond is not read (and the truncated JSON fails open).
-const MAX_STDIN: u64 = 64 * 1024 * 1024;
 
 /// The environment a hook decision may depend on, captured once at the edge so the
 /// decision functions stay pure and testable.
@@ -111,11 +107,15 @@ pub fn decide_fail_open(
 pub fn run_hook(name: &str, decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult) -> ExitCode {
     // The default panic hook prints several lines; the runner prints exactly one.
     panic::set_hook(Box::new(|_| {}));
-    let mut buf = Vec::new();
-    if let Err(e) = std::io::stdin().take(MAX_STDIN).read_to_end(&mut buf) {
-        eprint!("{}", ignored_note(name, &format!("cannot read stdin: {e}")));
-        return ExitCode::SUCCESS;
-    }
+    // Long strings keep their head and tail: a runaway output costs the kept parts, not
+    // the whole payload (and a failing run is still logged with its end).
+    let buf = match crate::payload_read::read_bounded(std::io::stdin().lock()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprint!("{}", ignored_note(name, &format!("cannot read stdin: {e}")));
+            return ExitCode::SUCCESS;
+        }
+    };
     let env = HookEnv::from_process();
     let answer = decide_fail_open(name, &buf, &env, decide);
     emit(&answer)

@@ -330,7 +330,7 @@ fn deleting_the_log_does_not_switch_corroboration_off() {
     let (_t, root) = project();
     fs::write(
         root.join(".fable/LEDGER.md"),
-        "- [x] 1. checks -- evidence: `echo 12 passed` -> 12 passed\n",
+        "- [x] 1. checks -- evidence: `./check.sh` -> 12 passed\n",
     )
     .unwrap();
     let stop = json!({"session_id":"s1","cwd":root,"hook_event_name":"Stop","stop_hook_active":false}).to_string();
@@ -349,12 +349,12 @@ fn deleting_the_log_does_not_switch_corroboration_off() {
     assert!(reason(&stop_now())
         .expect("no log is an empty log")
         .contains("no run in the evidence log"));
-    run_hook("fable-evidence", &root, &success(&root, "echo 12 passed", "12 passed")).success();
+    run_hook("fable-evidence", &root, &success(&root, "./check.sh", "12 passed")).success();
     assert_eq!(reason(&stop_now()), None);
     fs::remove_file(root.join(".fable/evidence.jsonl")).unwrap();
     let err = reason(&stop_now()).expect("a deleted log must not switch corroboration off");
-    assert!(err.contains("echo 12 passed") && err.contains("deleted"), "{err}");
+    assert!(err.contains("./check.sh") && err.contains("deleted"), "{err}");
     // Running the command again is the way out.
-    run_hook("fable-evidence", &root, &success(&root, "echo 12 passed", "12 passed")).success();
+    run_hook("fable-evidence", &root, &success(&root, "./check.sh", "12 passed")).success();
     assert_eq!(reason(&stop_now()), None);
 }

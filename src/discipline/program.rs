@@ -28,17 +28,18 @@ pub fn program_of(cmd: &str) -> Option<String> {
 }
 
 /// True when `cited`'s program exists here: a builtin, a known runner, on `PATH`, or a
-/// path (relative to `root`, or absolute).
-pub fn exists(cited: &str, root: &Path) -> bool {
+/// path (`./check.sh`, `/usr/bin/x`: meant as a program even when it is gone).
+pub fn exists(cited: &str, _root: &Path) -> bool {
     let Some(prog) = program_of(cited) else {
         return false;
     };
     if BUILTINS.contains(&prog.as_str()) || crate::discipline::claims::runner_kind(cited).is_some() {
         return true;
     }
+    // A path is meant as a program whether or not it exists now (a script cited but never
+    // written must still block): only bare words are looked up.
     if prog.contains('/') {
-        let p = Path::new(prog.strip_prefix("~/").unwrap_or(&prog));
-        return prog.starts_with('~') || root.join(p).exists() || p.exists();
+        return true;
     }
     std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(&prog).is_file()))
 }
