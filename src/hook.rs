@@ -282,11 +282,38 @@ impl Answer {
 /// carriage returns, NULs) become spaces and at most `max` characters are kept, with `…`
 /// when cut. Ledger and rule text comes from the repository, which may be a stranger's.
 pub fn printable(text: &str, max: usize) -> String {
-    let clean: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    // Control characters (ESC, BEL, OSC…) and bidirectional overrides, which can make a
+    // line read other than it is, become spaces.
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() || is_bidi(c) { ' ' } else { c })
+        .collect();
     match clean.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &clean[..i]),
         None => clean,
     }
+}
+
+/// Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069)
+/// and the marks U+200E/U+200F.
+pub fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
+}
+
+/// Terminal text with every control character, escape sequence and bidi control made
+/// visible (`\x1b`, `\u{202e}`): what a file, a log or a path holds is shown, never acted
+/// on by the terminal (an OSC 52 sequence in a card title could write the clipboard).
+pub fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() || is_bidi(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The one-line fail-open note: `[fable] <hook>: <what> (ignored)`.

@@ -19,6 +19,16 @@
 //! ```
 
 // The foundation every subsystem may use.
+/// Prints one line of terminal text through the one sanitiser ([`hook::visible`]):
+/// control characters, escape sequences and bidi controls from files, logs and paths are
+/// shown, never acted on. JSON output is printed as it is (JSON escapes them itself).
+#[macro_export]
+macro_rules! say {
+    ($($t:tt)*) => {
+        println!("{}", $crate::hook::visible(&format!($($t)*)))
+    };
+}
+
 pub mod atomic_file;
 pub mod error;
 pub mod fable_dir;

@@ -18,7 +18,10 @@ pub fn open_cards_message(ledger: &Ledger) -> Option<String> {
     if open.is_empty() {
         return None;
     }
-    let mut s = format!("fable: {} open card(s) in .fable/LEDGER.md:\n", open.len());
+    let mut s = format!(
+        "fable: {} open card(s) in .fable/LEDGER.md (titles quoted from the repository):\n",
+        open.len()
+    );
     for c in open.iter().take(LIST_MAX) {
         s.push_str(&format!("  - [ ] {}\n", c.label()));
     }

@@ -80,8 +80,9 @@ impl Card {
     }
 
     /// A short label for messages: line number and the title, capped.
+    /// The title is quoted: it is repository text, shown as data, never as an instruction.
     pub fn label(&self) -> String {
-        format!("line {}: {}", self.line, crate::hook::printable(&self.title, 80))
+        format!("line {}: \"{}\"", self.line, crate::hook::printable(&self.title, 80))
     }
 }
 

@@ -173,11 +173,11 @@ pub fn run(a: &LintArgs) -> Result<i32> {
         );
     } else {
         for f in &findings {
-            println!("{f}");
+            crate::say!("{f}");
         }
-        println!("{} finding(s)", findings.len());
+        crate::say!("{} finding(s)", findings.len());
         for (ts, t) in stops.iter().rev().take(3) {
-            println!(
+            crate::say!(
                 "note: stop at {ts}: {}",
                 crate::evidence::head_chars(t.lines().next().unwrap_or(""), 120)
             );

@@ -82,11 +82,11 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
         );
         return Ok(0);
     }
-    println!("project   {}", p.root.display());
+    crate::say!("project   {}", p.root.display());
     if !ledger_exists {
-        println!("ledger    missing (.fable/LEDGER.md)");
+        crate::say!("ledger    missing (.fable/LEDGER.md)");
     }
-    println!(
+    crate::say!(
         "mode      {mode}{}{}",
         l.paused.as_ref().map_or(String::new(), |r| format!(" — PAUSED: {r}")),
         if l.replay {
@@ -99,28 +99,28 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
             ""
         }
     );
-    println!("cards     {open} open, {done} closed, {deferred} deferred");
+    crate::say!("cards     {open} open, {done} closed, {deferred} deferred");
     if has_log {
-        println!(
+        crate::say!(
             "evidence  {} records ({} malformed lines)",
             all.records.len(),
             all.malformed
         );
-        println!("index     {outcome_index}");
-        println!("citations {} cited, {} uncorroborated", cites.len(), bad.len());
+        crate::say!("index     {outcome_index}");
+        crate::say!("citations {} cited, {} uncorroborated", cites.len(), bad.len());
         for (line, m) in &bad {
-            println!("  line {line}: {m}");
+            crate::say!("  line {line}: {m}");
         }
     } else {
-        println!("evidence  no log yet (citations unchecked)");
+        crate::say!("evidence  no log yet (citations unchecked)");
     }
     match &streak {
-        Some((sid, s)) if s.streak > 0 => println!("streak    {} consecutive failure(s) (session {sid})", s.streak),
-        _ => println!("streak    0"),
+        Some((sid, s)) if s.streak > 0 => crate::say!("streak    {} consecutive failure(s) (session {sid})", s.streak),
+        _ => crate::say!("streak    0"),
     }
     // Stops let through after the block limit, or under a mode written mid-session.
     for (ts, t) in stops.iter().rev().take(3) {
-        println!(
+        crate::say!(
             "stop      {ts}: {}",
             crate::evidence::head_chars(t.lines().next().unwrap_or(""), 120)
         );
@@ -128,7 +128,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     for r in &last {
         let exit = r.exit.map_or("?".into(), |e| e.to_string());
         let mark = if r.passed() { "ok " } else { "ERR" };
-        println!(
+        crate::say!(
             "  {mark} {} exit {exit:>3}  {}",
             r.ts,
             crate::evidence::head_chars(
