@@ -3,7 +3,7 @@
 //! command normalisation. No panic, no hang, and every hook answers 0 or a deliberate 2.
 //!
 //! CI runs a bounded number of cases per target (`PROPTEST_CASES`, default below); the long
-//! run documented in the README sets `PROPTEST_CASES=200000`. A failing case is shrunk and
+//! run documented in docs/architecture.md sets `PROPTEST_CASES=200000`. A failing case is shrunk and
 //! stored under `proptest-regressions/`, which is committed and replayed on every run.
 
 use fable::hook::{Answer, HookInput};

@@ -6,7 +6,7 @@
 //! corpus passes when no accepted rule draws support from any of its trajectories.
 //!
 //! `FABLE_PACKS=none` runs learned rules only (no core pack). The current per-corpus numbers,
-//! learned-only and with the pack, are in the README's field-test section (combined history
+//! learned-only and with the pack, are in docs/fieldtest.md (combined history
 //! through the binary); the figures below are older, from before the core pack was split
 //! out of the learner (then a hidden remedy-table template).
 //!

@@ -4,7 +4,7 @@
 //! lands in the field it does not naturally live in (a `curl -u` in output, a `Set-Cookie:` in
 //! a command). No secret may survive into `.fable/evidence.jsonl`; ordinary lines must come
 //! through untouched. `cargo test --test redaction_table -- --nocapture` prints the table
-//! the README's "Redaction" section quotes.
+//! docs/redaction.md quotes.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};
