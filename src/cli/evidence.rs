@@ -55,8 +55,9 @@ pub fn journal_here(project: &ProjectArg) -> Result<Journal> {
 /// One line of `show`/`tail`: the seal mark first (`✓` sealed here, `?` unsealed, `✗`
 /// a seal this machine did not make, `!` the chain breaks at this record, `·` no key yet).
 fn human(r: &Record, seal: Seal, breaks: bool) -> String {
-    let exit = r.exit.map(|e| e.to_string()).unwrap_or_else(|| "?".into());
-    let last = r.tail.lines().last().unwrap_or("");
+    let exit = r.exit.map(|e| e.to_string()).unwrap_or_else(|| "-".into());
+    let verdict = crate::evidence::verdict::Verdict::of(r);
+    let last = crate::evidence::verdict::shown(r);
     let mark = match (breaks, seal) {
         (true, _) => "!",
         (_, Seal::Verified) => "✓",
@@ -67,14 +68,14 @@ fn human(r: &Record, seal: Seal, breaks: bool) -> String {
     format!(
         "{mark} {} {} exit={exit:<3} {}  {}",
         r.ts,
-        if r.ok { "ok  " } else { "FAIL" },
+        verdict.label(),
         crate::evidence::head_chars(
             &r.file
                 .as_ref()
                 .map_or_else(|| r.cmd.replace(['\n', '\r'], " "), |f| format!("(edit) {f}")),
             200
         ),
-        crate::evidence::head_chars(last, 200)
+        crate::evidence::head_chars(&last, 200)
     )
 }
 
@@ -110,7 +111,7 @@ pub fn run(a: &EvidenceArgs) -> Result<i32> {
             }
             println!("{v}");
         } else {
-            println!("{}", human(r, l.seal, l.breaks_chain));
+            crate::say!("{}", human(r, l.seal, l.breaks_chain));
         }
     }
     Ok(0)

@@ -126,8 +126,8 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
         );
     }
     for r in &last {
-        let exit = r.exit.map_or("?".into(), |e| e.to_string());
-        let mark = if r.passed() { "ok " } else { "ERR" };
+        let exit = r.exit.map_or("-".into(), |e| e.to_string());
+        let mark = crate::evidence::verdict::Verdict::of(r).label();
         crate::say!(
             "  {mark} {} exit {exit:>3}  {}",
             r.ts,
