@@ -133,14 +133,33 @@ pub fn check(ledger_text: Option<&str>, spec_text: Option<&str>) -> Vec<Finding>
 /// Lints a project on disk.
 pub fn lint_project(p: &Project) -> Vec<Finding> {
     // Through the door: a linked, device or oversized file reads as missing.
-    let read = |path: &std::path::Path| {
-        crate::fable_dir::read_string(path, crate::fable_dir::Kind::Document)
-            .ok()
-            .flatten()
+    // A refused file (a link, a folder, over 1 MiB) is named with the reason, not called
+    // missing: "create it" is wrong advice for a ledger that exists.
+    let mut refused = Vec::new();
+    let mut read = |path: &std::path::Path, name: &'static str| match crate::fable_dir::read_string(
+        path,
+        crate::fable_dir::Kind::Document,
+    ) {
+        Ok(text) => text,
+        Err(e) => {
+            refused.push(finding(
+                name,
+                None,
+                format!("refused: {e} — fable reads it as absent until this is fixed"),
+            ));
+            Some(String::new())
+        }
     };
-    let ledger = read(&p.ledger_path());
-    let spec = read(&p.root.join("docs").join("SPEC.md"));
-    check(ledger.as_deref(), spec.as_deref())
+    let ledger = read(&p.ledger_path(), ".fable/LEDGER.md");
+    let spec = read(&p.root.join("docs").join("SPEC.md"), "docs/SPEC.md");
+    let refused_ledger = refused.iter().any(|f| f.file == ".fable/LEDGER.md");
+    let mut out = refused;
+    out.extend(
+        check(ledger.as_deref(), spec.as_deref())
+            .into_iter()
+            .filter(|f| !(refused_ledger && f.file == ".fable/LEDGER.md")),
+    );
+    out
 }
 
 /// `fable lint [--project DIR] [--json]`

@@ -141,6 +141,17 @@ pub fn run(a: &InitArgs) -> Result<i32> {
     let project = Project::at(&root);
     let fable_dir = &project.fable_dir;
     refuse_link(fable_dir)?;
+    // A folder inside an opted-in repository is already covered: a second `.fable/` there
+    // would split its ledger and log in two.
+    if fable_dir.symlink_metadata().is_err() && root.join(".git").symlink_metadata().is_err() {
+        if let Some(above) = root.parent().and_then(crate::project::find_from) {
+            return Err(Error::msg(format!(
+                "{} is inside {}, which is already opted in (its .fable/ covers this folder): run fable commands there, or `git init` here first if this folder is a project of its own",
+                root.display(),
+                above.root.display()
+            )));
+        }
+    }
     let dir_outcome = match fs::symlink_metadata(fable_dir) {
         Ok(m) if m.is_dir() => Outcome::Existed,
         Ok(_) => {
