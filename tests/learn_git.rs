@@ -41,6 +41,7 @@ fn run(session: &str, cwd: &Path, home: &Path, cmd: &str, seq: &mut u32) -> Reco
         trust: None,
         file: None,
         summary: None,
+        imported: None,
         chain: None,
         mac: None,
     }

@@ -23,6 +23,7 @@ fn rec(i: usize, session: usize, cmd: &str, ok: bool, tail: &str) -> Record {
         trust: None,
         file: None,
         summary: None,
+        imported: None,
         chain: None,
         mac: None,
     }

@@ -50,6 +50,10 @@ pub struct Record {
     /// summary shows failures is not a pass, whatever its exit status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::evidence::summary::Summary>,
+    /// When `fable evidence import` appended this record (RFC 3339 UTC): `ts` is the
+    /// source's claim, this is when it entered this log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<String>,
     /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -87,6 +91,7 @@ impl Record {
             trust: None,
             file: None,
             summary: None,
+            imported: None,
             chain: None,
             mac: None,
         }
@@ -276,6 +281,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         trust: None,
         file: None,
         summary: crate::evidence::summary::parse(&cmd, &output),
+        imported: None,
         chain: None,
         mac: None,
     })

@@ -137,6 +137,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             trust: None,
             file: None,
             summary: None,
+            imported: None,
             chain: None,
             mac: None,
         };

@@ -153,6 +153,7 @@ pub fn synthetic_records(n: usize, mut sink: impl FnMut(Record) -> Result<()>) -
             trust: None,
             file: None,
             summary: None,
+            imported: None,
             chain: None,
             mac: None,
         };
