@@ -44,13 +44,16 @@ fn a_forged_payload_piped_into_the_hook_is_denied_and_one_that_slips_by_is_refus
     assert!(!forged_logged(&o), "{:#?}", o.evidence());
     // The slipped command itself is a real call, logged with its whole command line.
     assert!(
-        o.evidence().iter().any(|r| r["cmd"].as_str().unwrap_or("").contains("$H")),
+        o.evidence()
+            .iter()
+            .any(|r| r["cmd"].as_str().unwrap_or("").contains("$H")),
         "{:#?}",
         o.evidence()
     );
     let told = o.transcript_lines("attempt(s) this round");
     assert!(
-        told.iter().any(|l| l.contains("cat p.json | fable-evidence") && l.contains("refused")),
+        told.iter()
+            .any(|l| l.contains("cat p.json | fable-evidence") && l.contains("refused")),
         "the stop names both attempts to the user: {told:#?}\n{}",
         o.debug()
     );
@@ -68,10 +71,16 @@ fn reading_the_log_into_tmp_is_allowed_and_real_calls_are_logged_with_the_check_
         .text("All done.")
         .run(&claude);
     let recs = o.evidence();
-    let logged = |needle: &str| recs.iter().any(|r| r["cmd"].as_str().unwrap_or("").contains(needle) && r["mac"].is_string());
+    let logged = |needle: &str| {
+        recs.iter()
+            .any(|r| r["cmd"].as_str().unwrap_or("").contains(needle) && r["mac"].is_string())
+    };
     assert!(logged("echo first-call"), "{recs:#?}\n{}", o.debug());
     assert!(logged("cp .fable/evidence.jsonl /tmp/b.jsonl"), "{recs:#?}");
-    assert!(logged("echo from-the-sub-agent"), "a sub-agent's call is found in its own transcript: {recs:#?}");
+    assert!(
+        logged("echo from-the-sub-agent"),
+        "a sub-agent's call is found in its own transcript: {recs:#?}"
+    );
     // Every real call logged exactly once.
     let ids: Vec<_> = recs.iter().filter_map(|r| r["tool_use_id"].as_str()).collect();
     let mut uniq = ids.clone();
@@ -84,7 +93,10 @@ fn reading_the_log_into_tmp_is_allowed_and_real_calls_are_logged_with_the_check_
         "no denial: {sent:#?}"
     );
     assert!(o.transcript_lines("attempt(s) this round").is_empty());
-    assert!(o.transcript_lines("refused a Post").is_empty(), "no real call was refused");
+    assert!(
+        o.transcript_lines("refused a Post").is_empty(),
+        "no real call was refused"
+    );
 }
 
 #[test]
@@ -99,7 +111,11 @@ fn a_settings_edit_that_turns_hooks_off_is_denied() {
         .run(&claude);
     let sent = texts(&o);
     assert!(sent.len() >= 4, "{sent:#?}\n{}", o.debug());
-    assert!(sent[1].contains("registers fable") || sent[1].contains("disableAllHooks"), "{}", sent[1]);
+    assert!(
+        sent[1].contains("registers fable") || sent[1].contains("disableAllHooks"),
+        "{}",
+        sent[1]
+    );
     assert!(sent[2].contains("disableAllHooks"), "{}", sent[2]);
     assert!(sent[3].contains("fable uninstall"), "{}", sent[3]);
     let local = std::fs::read_to_string(o.proj().join(".claude/settings.local.json")).unwrap_or_default();

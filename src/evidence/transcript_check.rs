@@ -30,7 +30,7 @@
 //! reuse the id of the call that is running (then the record it forges carries that
 //! call's whole command, the forging pipeline included). SECURITY.md has the rest.
 //!
-//! Cost: the transcript is read from its end in windows that double from 64 KiB (the
+//! Cost: the transcript is read from its end in windows that grow fourfold from 16 KiB (the
 //! `tool_use` line is normally within the last few KiB); only a miss reads far back, at
 //! most 64 MiB, and a miss is a refusal, not the hot path.
 
@@ -44,7 +44,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
 /// First window read from the end of the transcript.
-const FIRST_WINDOW: u64 = 64 * 1024;
+const FIRST_WINDOW: u64 = 16 * 1024;
 /// The furthest back a miss reads.
 const MAX_WINDOW: u64 = 64 * 1024 * 1024;
 
@@ -211,16 +211,21 @@ pub fn find_tool_use(path: &Path, id: &str) -> Option<Value> {
     let mut f = std::fs::File::open(path).ok()?;
     let len = f.metadata().ok()?.len();
     let needle = format!("\"{id}\"");
-    let finder = aho_corasick::AhoCorasick::new([needle.as_bytes()]).ok()?;
+    let needle = needle.as_bytes();
     let mut window = FIRST_WINDOW;
     let mut buf = Vec::new();
     loop {
         let start = len.saturating_sub(window);
         f.seek(SeekFrom::Start(start)).ok()?;
         buf.clear();
+        // Room for the whole window first: one read, not a dozen growing ones.
+        buf.reserve(usize::try_from(len - start).ok()? + 1);
         (&mut f).take(len - start).read_to_end(&mut buf).ok()?;
-        let hits: Vec<usize> = finder.find_iter(&buf).map(|m| m.start()).collect();
-        for at in hits.into_iter().rev() {
+        // Newest first: the call is normally in the last few lines.
+        let hits = (0..buf.len().saturating_sub(needle.len() - 1))
+            .rev()
+            .filter(|&i| buf[i] == b'"' && buf[i..].starts_with(needle));
+        for at in hits {
             let line_start = buf[..at].iter().rposition(|b| *b == b'\n').map(|i| i + 1);
             // A line cut by the window's start is read whole by the next, wider window.
             let Some(line_start) = line_start.or((start == 0).then_some(0)) else {

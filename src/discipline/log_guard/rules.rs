@@ -197,6 +197,15 @@ fn invocation_verdict(inv: &[String], cwd: &Path, prot: &Protected) -> Option<St
             return Some(v);
         }
     }
+    // The whole `.fable/` folder, the log with it (`rm -rf .fable`, `mv .fable /tmp`).
+    if matches!(prog, "rm" | "mv" | "shred" | "chmod" | "chown")
+        && inv[1..].iter().any(|w| resolve(w, cwd) == prot.fable_dir)
+    {
+        return deny(
+            "removes or moves `.fable/`",
+            "the evidence log is in it, and is written only by fable's evidence hook",
+        );
+    }
     if prog == "flock" && inv.iter().any(|w| prot.covers(&resolve(w, cwd)).is_some()) {
         return deny(
             "takes the evidence log's lock",

@@ -38,6 +38,8 @@ fn plain_writes_to_the_log_are_denied() {
         "dd if=/dev/zero of=.fable/evidence.jsonl",
         "cd sub && echo x >> ../.fable/evidence.jsonl",
         "ls; rm -rf .fable/state",
+        "rm -rf .fable",
+        "mv .fable /tmp/old-fable",
         "cat ~/.local/state/fable/key",
         "xxd /home/u/.local/state/fable/key",
     ] {
@@ -159,6 +161,8 @@ fn reading_the_log_and_ordinary_work_are_allowed() {
         "sed -n 1p .fable/evidence.jsonl",
         "echo done > .fable/notes/today.md",
         "cp README.md .fable/LEDGER.md.bak",
+        "cp notes.md .fable/",
+        "rm -rf .fable/notes",
         "git status",
         // Mentions: a commit message, searches of the source, docs, a build.
         "git commit -m 'log guard: deny fable-evidence run by hand and ~/.local/state/fable/key reads'",
