@@ -125,3 +125,85 @@ fn a_settings_edit_that_turns_hooks_off_is_denied() {
     let told = o.transcript_lines("3 attempt(s) this round");
     assert!(!told.is_empty(), "the stop names the attempts: {}", o.debug());
 }
+
+/// The host behaviour the transcript check stands on, recorded at hook time: when
+/// PostToolUse(Failure) runs, the transcript named in the payload already holds the
+/// model's `tool_use` line for the call (and not yet its `tool_result`); a sub-agent's
+/// call is in `<transcript>/subagents/agent-<agent_id>.jsonl`.
+#[test]
+fn at_post_tool_use_the_transcript_already_holds_the_call() {
+    let Some(claude) = available() else { return };
+    // A probe hook beside fable's: copies the payload and the transcript(s) as they are.
+    let probe = r#"#!/bin/sh
+n=$(date +%s%N); d="$CLAUDE_PROJECT_DIR/.probe"; mkdir -p "$d"
+cat > "$d/$n.json"
+python3 - "$d/$n" <<'PY'
+import json, os, shutil, sys
+base = sys.argv[1]
+p = json.load(open(base + ".json"))
+shutil.copy(p["transcript_path"], base + ".main.jsonl")
+sub = p["transcript_path"][:-len(".jsonl")] + "/subagents/agent-" + p.get("agent_id", "") + ".jsonl"
+if p.get("agent_id") and os.path.exists(sub):
+    shutil.copy(sub, base + ".sub.jsonl")
+PY
+"#;
+    let add_probe = r#"python3 - <<'PY'
+import json
+s = json.load(open(".claude/settings.json"))
+for ev in ("PostToolUse", "PostToolUseFailure"):
+    s["hooks"].setdefault(ev, []).append({"matcher": "Bash", "hooks": [{"type": "command", "command": "sh ./probe.sh"}]})
+json.dump(s, open(".claude/settings.json", "w"))
+PY"#;
+    let o = Session::new("tamper-probe")
+        .file("probe.sh", probe)
+        .pre(add_probe)
+        .bash("echo probed")
+        .bash("false")
+        .agent(json!({"prompt": "Run it.", "subagent_type": "general-purpose"}))
+        .bash("echo from-sub")
+        .text("Sub-agent done.")
+        .text("All done.")
+        .run(&claude);
+    let dir = o.proj().join(".probe");
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir)
+        .unwrap_or_else(|_| panic!("no probe output: {}", o.debug()))
+        .flatten()
+    {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let payload: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let id = payload["tool_use_id"].as_str().unwrap().to_string();
+        let stem = p.with_extension("");
+        let file = if payload["agent_id"].is_string() { "sub" } else { "main" };
+        let text = std::fs::read_to_string(format!("{}.{file}.jsonl", stem.display())).unwrap();
+        let has = |kind: &str| {
+            text.lines().any(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+                v["message"]["content"].as_array().is_some_and(|c| {
+                    c.iter()
+                        .any(|b| b["type"] == kind && (b["id"] == id.as_str() || b["tool_use_id"] == id.as_str()))
+                })
+            })
+        };
+        assert!(
+            has("tool_use"),
+            "{} {id}: the call is in the {file} transcript at hook time",
+            payload["hook_event_name"]
+        );
+        assert!(!has("tool_result"), "{id}: its result is not yet");
+        seen += 1;
+    }
+    assert_eq!(seen, 3, "three Bash calls probed: {}", o.debug());
+    // And fable logged all three with the check on.
+    let cmds: Vec<_> = o
+        .evidence()
+        .iter()
+        .filter_map(|r| r["cmd"].as_str().map(str::to_string))
+        .collect();
+    for c in ["echo probed", "false", "echo from-sub"] {
+        assert!(cmds.iter().any(|x| x == c), "{c} not logged: {cmds:?}");
+    }
+}

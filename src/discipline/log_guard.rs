@@ -209,13 +209,14 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     } else {
         &input.session_id
     };
-    let short = reason.split(" — ").nth(1).unwrap_or(&reason);
-    let short = short.split(". ").next().unwrap_or(short);
+    // "fable: this command runs a fable hook binary — why. …" → "runs a fable hook binary".
+    let head = reason.split(" — ").next().unwrap_or(&reason);
+    let short = head.trim_start_matches("fable: ").trim_start_matches("this command ");
     crate::evidence::tamper_log::note(
         |k| env.var(k).map(str::to_string),
         session,
         HOOK_NAME,
-        &format!("denied `{}`: {short}", crate::hook::printable(&what, 160)),
+        &format!("denied `{}` ({short})", crate::hook::printable(&what, 160)),
     );
     Ok(Answer::deny_tool(reason))
 }

@@ -5,7 +5,10 @@
 //! gitleaks rule set in `redact_rules`: see THIRD_PARTY.md), the PostToolUse hook that
 //! writes records ([`logger`]), the per-user key that seals them ([`seal`]), the
 //! user-state note that a project once had a log ([`log_marker`]) and what a tool's
-//! closing summary says about the run ([`summary`]), whatever the exit status.
+//! closing summary says about the run ([`summary`]), whatever the exit status, the check
+//! that a payload is a call Claude Code made ([`transcript_check`]), logged once
+//! ([`first_record`]), and the per-session notes of attempts against all this
+//! ([`tamper_log`]), which the close guard names at Stop.
 //!
 //! May use: the crate root only (protocol, discovery, runner, user state). Everything else
 //! reads the log through here; nothing here knows about ledgers or rules.

@@ -120,8 +120,7 @@ pub fn describe(attempts: &[Attempt]) -> Option<String> {
     let skip = attempts.len().saturating_sub(NAMED);
     if skip > 0 {
         text.push_str(&format!(
-            "\n  … {skip} earlier (see {})",
-            "~/.local/state/fable/tamper/"
+            "\n  … and {skip} earlier (all in fable's user state, tamper/)"
         ));
     }
     for a in &attempts[skip..] {
