@@ -204,7 +204,9 @@ fn post(transcript: &Path, id: &str, cmd: &str, out: &str) -> Value {
            "duration_ms": 5})
 }
 
-const UNDER_CC: &[(&str, &str)] = &[("CLAUDE_CODE_SESSION_ID", SID)];
+/// Under Claude Code (its session id in the environment), with a short wait for the
+/// transcript writer so each refusal takes a fraction of a second.
+const UNDER_CC: &[(&str, &str)] = &[("CLAUDE_CODE_SESSION_ID", SID), ("FABLE_TRANSCRIPT_WAIT_MS", "200")];
 
 #[test]
 fn a_forged_payload_piped_into_the_hook_is_refused_and_named_at_stop() {
@@ -292,4 +294,50 @@ fn hand_made_payloads_outside_claude_code_are_still_logged() {
     assert_eq!(code(&o), 0);
     assert_eq!(system_message(&o), None, "{}", stdout(&o));
     assert_eq!(p.records().len(), 1);
+}
+
+/// Claude Code writes its transcript through a queue: a fast command's hook may start
+/// before the call's line is on disk. The hook waits for it (default up to 3 s), so the
+/// real call is logged, not refused.
+#[test]
+fn a_call_whose_transcript_line_lands_late_is_still_logged() {
+    use std::io::Write;
+    let p = proj();
+    let t = transcript(&p, &[]);
+    let payload = post(&t, "toolu_late", "false", "");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fable-evidence"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into()))
+        .env("HOME", &p.home)
+        .env("XDG_STATE_HOME", p.home.join(".local/state"))
+        .env("XDG_CONFIG_HOME", p.home.join("xdg-config"))
+        .env("FABLE_CONFIG_DIR", p.config_dir())
+        .env("CLAUDE_CODE_SESSION_ID", SID)
+        .current_dir(&p.root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let line = json!({"type":"assistant","sessionId":SID,"message":{"role":"assistant","content":[
+        {"type":"tool_use","id":"toolu_late","name":"Bash","input":{"command":"false","description":"run"}}]}});
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&t)
+        .unwrap()
+        .write_all(format!("{line}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(system_message(&out), None, "{}", stdout(&out));
+    let recs = p.records();
+    assert_eq!(recs.len(), 1, "{recs:#?}");
+    assert_eq!(recs[0]["tool_use_id"], "toolu_late");
 }

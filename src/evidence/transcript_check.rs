@@ -32,7 +32,8 @@
 //!
 //! Cost: the transcript is read from its end in windows that grow fourfold from 16 KiB (the
 //! `tool_use` line is normally within the last few KiB); only a miss reads far back, at
-//! most 64 MiB, and a miss is a refusal, not the hot path.
+//! most 64 MiB, and then waits for the transcript writer (up to 3 s,
+//! `FABLE_TRANSCRIPT_WAIT_MS`) before it refuses: a miss is a refusal, not the hot path.
 
 use crate::hook::{Answer, HookInput};
 
@@ -47,6 +48,10 @@ use std::path::{Component, Path, PathBuf};
 const FIRST_WINDOW: u64 = 16 * 1024;
 /// The furthest back a miss reads.
 const MAX_WINDOW: u64 = 64 * 1024 * 1024;
+/// How far back a second look reads (the line it waits for is a new one).
+const RETRY_WINDOW: u64 = 1024 * 1024;
+/// How long a miss waits for Claude Code's transcript writer (`FABLE_TRANSCRIPT_WAIT_MS`).
+const DEFAULT_WAIT_MS: u64 = 3000;
 
 /// How strictly payloads are compared with the transcript (`FABLE_TRANSCRIPT_CHECK`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,10 +120,27 @@ pub fn check(input: &HookInput, env: &HookEnv) -> Verdict {
         }
     }
     files.push(main);
-    for f in &files {
-        if let Some(block) = find_tool_use(f, id) {
-            return compare(input, &block, mode);
+    // Claude Code writes its transcript through a queue flushed every ~100 ms, so a fast
+    // command's hook can run before the call's line is on disk (seen under load: `false`
+    // refused once in ten runs). A miss waits and looks again, nearer the end, until the
+    // deadline; only a miss pays for it, and a forged payload is refused late, not wrongly.
+    let wait = std::time::Duration::from_millis(env.var_u64("FABLE_TRANSCRIPT_WAIT_MS", DEFAULT_WAIT_MS));
+    let start = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(10);
+    let mut window = MAX_WINDOW;
+    loop {
+        for f in &files {
+            if let Some(block) = find_tool_use(f, id, window) {
+                return compare(input, &block, mode);
+            }
         }
+        let left = wait.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        std::thread::sleep(pause.min(left));
+        pause = (pause * 2).min(std::time::Duration::from_millis(250));
+        window = RETRY_WINDOW;
     }
     Verdict::Refused(format!(
         "tool_use_id {id} is not a tool call in the session's transcript"
@@ -207,7 +229,7 @@ fn transcript_location(input: &HookInput, env: &HookEnv) -> Result<PathBuf, Stri
 }
 
 /// The `tool_use` block with `id` in the JSONL file at `path`, searched from the end.
-pub fn find_tool_use(path: &Path, id: &str) -> Option<Value> {
+pub fn find_tool_use(path: &Path, id: &str, max_window: u64) -> Option<Value> {
     let mut f = std::fs::File::open(path).ok()?;
     let len = f.metadata().ok()?.len();
     let needle = format!("\"{id}\"");
@@ -236,10 +258,10 @@ pub fn find_tool_use(path: &Path, id: &str) -> Option<Value> {
                 return Some(block);
             }
         }
-        if start == 0 || window >= MAX_WINDOW {
+        if start == 0 || window >= max_window {
             return None;
         }
-        window = (window * 4).min(MAX_WINDOW);
+        window = (window * 4).min(max_window);
     }
 }
 
@@ -330,6 +352,7 @@ mod tests {
         let mut v = vec![
             ("HOME".to_string(), fx.home.to_string_lossy().into_owned()),
             ("CLAUDE_CODE_SESSION_ID".into(), "sid".into()),
+            ("FABLE_TRANSCRIPT_WAIT_MS".into(), "0".into()),
         ];
         v.extend(extra.iter().map(|(k, x)| (k.to_string(), x.to_string())));
         HookEnv::with_vars(v)
