@@ -208,3 +208,36 @@ fn file_tools_on_protected_paths_are_denied() {
     assert!(file_tool_verdict(&mk("Write", "src/evidence.rs"), &prot()).is_none());
     assert!(file_tool_verdict(&mk("Write", "/home/u/.claude/CLAUDE.md"), &prot()).is_none());
 }
+
+/// The false-deny rate on real agent commands: every distinct command in the test corpora
+/// (golden, near-miss and adversarial trajectories: builds, tests, git, package managers,
+/// shell pipelines). None of them touches fable's records, so none may be denied.
+#[test]
+fn corpus_commands_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora");
+    let mut cmds = std::collections::BTreeSet::new();
+    for dir in std::fs::read_dir(&root).unwrap().flatten() {
+        let Ok(text) = std::fs::read_to_string(dir.path().join("trajectories.jsonl")) else {
+            continue;
+        };
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            for r in v["records"].as_array().into_iter().flatten() {
+                if let Some(c) = r["cmd"].as_str() {
+                    cmds.insert(c.to_string());
+                }
+            }
+        }
+    }
+    assert!(cmds.len() > 300, "{}", cmds.len());
+    eprintln!("corpus: {} distinct commands", cmds.len());
+    let denied: Vec<_> = cmds.iter().filter(|c| denied(c)).collect();
+    assert!(
+        denied.is_empty(),
+        "{} of {} denied: {denied:#?}",
+        denied.len(),
+        cmds.len()
+    );
+}
