@@ -110,7 +110,7 @@ fn promoted_rule_reaches_session_start_and_the_matching_failure() {
     assert!(status.success());
     s = s
         .pre(&format!(
-            "{f} evidence import --seal history.jsonl > /dev/null && {f} rules extract --json > .fable/extract.json",
+            "printf 'seal\\n' | script -qec '{f} evidence import --seal history.jsonl' /dev/null > /dev/null && {f} rules extract --json > .fable/extract.json",
             f = sh_quote(&fable)
         ))
         .bash("git push origin main")

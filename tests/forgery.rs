@@ -18,7 +18,7 @@ fn blocks_saying(p: &Proj, needle: &str) {
 }
 
 fn log_text(p: &Proj) -> String {
-    fs::read_to_string(p.fable().join("evidence.jsonl")).unwrap()
+    fs::read_to_string(p.fable().join("evidence.jsonl")).unwrap_or_default()
 }
 
 #[test]
@@ -181,9 +181,73 @@ fn imported_records_are_redacted_capped_and_unsealed_unless_vouched_for() {
     let r: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
     assert_eq!(r["tail"].as_str().unwrap().chars().count(), 4000);
     assert_eq!(stop_code(&p.stop()), 2, "an import backs no card");
+    // `--seal` without a terminal (an agent's shell, a pipe) is refused and adds nothing.
+    let before = log_text(&p);
     let o = p.cli(&["evidence", "import", "--seal", &file.to_string_lossy()]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_ne!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("needs your confirmation at a terminal"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(log_text(&p), before, "a refused sealed import writes nothing");
+    // At a terminal, answered `seal`: sealed, stamped with the import time.
+    seal_at_terminal(&p, &file.to_string_lossy(), "seal");
     assert_eq!(stop_code(&p.stop()), 0, "{}", said(&p.stop()));
+    let last: serde_json::Value = serde_json::from_str(log_text(&p).lines().last().unwrap()).unwrap();
+    assert!(last["imported"].as_str().is_some_and(|t| t.ends_with('Z')), "{last}");
+    assert!(last["mac"].is_string(), "{last}");
+}
+
+/// `fable evidence import --seal FILE` run at a terminal (a pty from util-linux
+/// `script`), answering `answer` at the prompt.
+fn seal_at_terminal(p: &Proj, file: &str, answer: &str) -> String {
+    use std::io::Write;
+    let fable = assert_cmd::cargo::cargo_bin("fable");
+    let line = format!(
+        "{} evidence import --seal {}",
+        shell_words::quote(&fable.to_string_lossy()),
+        shell_words::quote(file)
+    );
+    let mut child = std::process::Command::new("script")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into()))
+        .env("HOME", &p.home)
+        .env("XDG_CONFIG_HOME", p.home.join("xdg-config"))
+        .env("XDG_STATE_HOME", p.state_home())
+        .env("FABLE_CONFIG_DIR", p.config_dir())
+        .current_dir(&p.root)
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{answer}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// At the terminal, any answer but `seal` imports nothing.
+#[test]
+fn a_sealed_import_not_confirmed_imports_nothing() {
+    let p = Proj::new();
+    p.ledger(CARD);
+    let rec = serde_json::json!({"v":1,"ts":"2030-01-01T00:00:00.000Z","session":"x","cwd":"/","cmd":"pytest -q","exit":0,"ok":true,"tail":"12 passed"});
+    let file = p.root.join("other.jsonl");
+    fs::write(&file, format!("{rec}\n")).unwrap();
+    let said_there = seal_at_terminal(&p, &file.to_string_lossy(), "y");
+    assert!(
+        said_there.contains("Type `seal` to confirm") && said_there.contains("nothing was imported"),
+        "{said_there}"
+    );
+    assert_eq!(log_text(&p), "");
+    assert_eq!(stop_code(&p.stop()), 2, "nothing sealed backs the card");
 }
 
 #[test]

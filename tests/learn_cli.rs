@@ -21,7 +21,7 @@ fn project(poisoned: bool) -> tempfile::TempDir {
     let d = hand_written(poisoned);
     let fable_dir = d.path().join(".fable");
     std::fs::rename(fable_dir.join("evidence.jsonl"), d.path().join("history.jsonl")).unwrap();
-    fable(d.path(), &["evidence", "import", "--seal", "history.jsonl", "--json"]);
+    isolated::seal_import(&d.path().join(".home"), d.path(), "history.jsonl");
     d
 }
 

@@ -42,6 +42,7 @@ fn run(session: &str, cwd: &Path, home: &Path, cmd: &str, seq: &mut u32) -> Reco
         file: None,
         summary: None,
         background: None,
+        imported: None,
         chain: None,
         mac: None,
     }

@@ -24,6 +24,7 @@ fn rec(i: usize, session: usize, cmd: &str, ok: bool, tail: &str) -> Record {
         file: None,
         summary: None,
         background: None,
+        imported: None,
         chain: None,
         mac: None,
     }

@@ -112,7 +112,7 @@ fn append_sealed(dir: &Path, h: &[(String, Vec<Value>)]) {
     let lines: Vec<String> = h.iter().flat_map(|(_, r)| r.iter().map(|v| v.to_string())).collect();
     let file = dir.join("history.jsonl");
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    fable(dir, &["evidence", "import", "--seal", "history.jsonl", "--json"]);
+    isolated::seal_import(&dir.join(".home"), dir, "history.jsonl");
 }
 
 fn fable(dir: &Path, args: &[&str]) -> Value {

@@ -1,4 +1,6 @@
-//! `fable evidence show | tail | stats`: read the evidence log without opening JSONL by hand.
+//! `fable evidence show | tail | stats | verify | import`: read the evidence log without
+//! opening JSONL by hand, and bring in another host's. Every imported record carries
+//! `imported` (when it entered this log); sealing one needs the user at a terminal.
 
 use crate::error::{Error, Result};
 use crate::evidence::journal::{Journal, Seal};
@@ -40,7 +42,8 @@ pub enum EvidenceCmd {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Seal the imported records with this machine's key, so they corroborate
-        /// citations as if the hook had written them here. Only for logs you trust.
+        /// citations as if the hook had written them here. Only for logs you trust;
+        /// asks you to type `seal` at a terminal, and is refused without one.
         #[arg(long)]
         seal: bool,
     },
@@ -225,8 +228,36 @@ fn stats(journal: &Journal, json: bool) -> Result<i32> {
 fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: bool) -> Result<i32> {
     use crate::evidence::journal::{read_lines_into, ReadOutcome};
     use crate::evidence::{head_chars, redact::redact, tail_chars, MAX_CMD_CHARS, MAX_TAIL_CHARS};
-    // Unsealed unless the user vouches: an imported record is another host's claim.
+    // Unsealed unless the user vouches, at a terminal: an imported record is another
+    // host's claim, and an agent with a shell must not be able to vouch for its own.
+    if seal && files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(Error::msg(
+            "--seal cannot read records from stdin: stdin is where you confirm the seal; name the file instead",
+        ));
+    }
+    let mut reads = Vec::new();
+    for f in files {
+        let mut one = ReadOutcome::default();
+        if f.as_os_str() == "-" {
+            read_lines_into(std::io::stdin().lock(), &mut one);
+        } else {
+            one = crate::evidence::journal::read_file(f)?;
+        }
+        reads.push(one);
+    }
     let journal = if seal {
+        let n: usize = reads.iter().map(|r| r.records.len()).sum();
+        // SAFETY: isatty only inspects the descriptor.
+        let tty = unsafe { libc::isatty(0) } == 1;
+        if !tty {
+            return Err(Error::msg(
+                "--seal needs your confirmation at a terminal (stdin is not one), so nothing was imported: sealed records corroborate ledger cards as if this machine had run them. Run it yourself in a terminal, or import without --seal (unsealed records are kept but back no card)",
+            ));
+        }
+        if !confirm_seal(n, files, &mut std::io::stdin().lock(), &mut std::io::stderr())? {
+            eprintln!("not confirmed: nothing was imported");
+            return Ok(1);
+        }
         let get = |k: &str| std::env::var(k).ok();
         let sealer = crate::evidence::seal::Sealer::for_user(get, journal.dir()).map_err(Error::msg)?;
         journal.clone().with_sealer(Some(sealer))
@@ -235,13 +266,8 @@ fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: boo
     };
     let mut total = ReadOutcome::default();
     let mut appended = 0usize;
-    for f in files {
-        let mut one = ReadOutcome::default();
-        if f.as_os_str() == "-" {
-            read_lines_into(std::io::stdin().lock(), &mut one);
-        } else {
-            one = crate::evidence::journal::read_file(f)?;
-        }
+    let now = crate::evidence::now_ts();
+    for one in reads {
         for r in &one.records {
             // The same redaction and caps as the hook's own records.
             let r = Record {
@@ -249,6 +275,7 @@ fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: boo
                 tail: tail_chars(&redact(&r.tail), MAX_TAIL_CHARS).to_string(),
                 cwd: head_chars(&r.cwd, MAX_CMD_CHARS).to_string(),
                 session: head_chars(&r.session, 200).to_string(),
+                imported: Some(now.clone()),
                 ..r.clone()
             };
             journal.append(&r)?;
@@ -273,4 +300,41 @@ fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: boo
         );
     }
     Ok(0)
+}
+
+/// Asks, on `out`, whether to seal `n` records from `files`; true only when the answer
+/// read from `input` is `seal`.
+fn confirm_seal(
+    n: usize,
+    files: &[std::path::PathBuf],
+    input: &mut impl std::io::BufRead,
+    out: &mut impl std::io::Write,
+) -> Result<bool> {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let _ = write!(
+        out,
+        "Seal {n} record(s) from {} with this machine's key? Sealed records back ledger cards as if the evidence hook had logged them here. Type `seal` to confirm: ",
+        names.join(", ")
+    );
+    let _ = out.flush();
+    let mut line = String::new();
+    input.read_line(&mut line).map_err(|e| Error::msg(e.to_string()))?;
+    Ok(line.trim() == "seal")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_the_word_seal_confirms() {
+        let files = [std::path::PathBuf::from("other.jsonl")];
+        let ask = |answer: &str| {
+            let mut out = Vec::new();
+            let yes = super::confirm_seal(3, &files, &mut answer.as_bytes(), &mut out).unwrap();
+            (yes, String::from_utf8(out).unwrap())
+        };
+        let (yes, said) = ask("seal\n");
+        assert!(yes && said.contains("Seal 3 record(s) from other.jsonl"), "{said}");
+        assert!(!ask("y\n").0);
+        assert!(!ask("").0);
+    }
 }

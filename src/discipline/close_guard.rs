@@ -79,6 +79,27 @@ fn round_runs(
 /// The hook: allow, block with every finding at once, or — after `FABLE_STOP_BLOCKS`
 /// blocks in a row — allow and tell the user what stayed unresolved.
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
+    let answer = decide_round(input, env)?;
+    // Attempts against fable's records this round (denied commands, refused payloads)
+    // are named at the stop: `evidence::tamper_log`.
+    if env.project(input).is_none() {
+        return Ok(answer);
+    }
+    let session = if input.session_id.is_empty() {
+        env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
+    } else {
+        &input.session_id
+    };
+    let get = |k: &str| env.var(k).map(str::to_string);
+    Ok(crate::evidence::tamper_log::at_stop(
+        get,
+        session,
+        subagent(input).is_some(),
+        answer,
+    ))
+}
+
+fn decide_round(input: &HookInput, env: &HookEnv) -> HookResult {
     let get = |k: &str| env.var(k).map(str::to_string);
     let session = if input.session_id.is_empty() {
         env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")

@@ -1,14 +1,37 @@
 //! `fable-log-guard` (PreToolUse: Write | Edit | MultiEdit | NotebookEdit | Bash): the
-//! agent may read the evidence log, never write it.
+//! agent may read fable's records, never forge, hide or switch them off.
 //!
-//! The seal on every record (`evidence::seal`) is the real defence: a line the hook did
-//! not write corroborates nothing. This guard makes the attempt visible and cheap to
-//! refuse: file tools aimed at `.fable/evidence*`, `.fable/state/` or fable's user state
-//! (where the key lives) are denied, and so are Bash commands that plainly write there
-//! (a redirection, `tee`, `sed -i`/`perl -i`, `cp`/`mv`/`rm`/`truncate`/`ln`/`dd of=`/…
-//! naming such a path) or that touch the key at all (reading it is the first step of a
-//! forgery). It is a tripwire, not a sandbox: a command built to hide its target gets
-//! through, and its records still carry no seal.
+//! The seal on every record (`evidence::seal`) and the transcript check on every payload
+//! (`evidence::transcript_check`) are the real defences: a line the hook did not write,
+//! or a payload Claude Code did not send, corroborates nothing. This guard makes the
+//! plain attempts visible and cheap to refuse. Denied, with a short reason naming what is
+//! protected:
+//!
+//! - writing the evidence log or `.fable/state/` (file tools, redirections, `tee`,
+//!   `sed -i`, `cp`/`mv`/`rm`/`truncate`/`ln`/`dd of=`/… naming such a path), and taking
+//!   the log's lock (`flock … .fable/evidence.lock`: the hook would wait, give up and
+//!   drop the record of the run that failed);
+//! - anything that names fable's user state (`${XDG_STATE_HOME:-~/.local/state}/fable`:
+//!   the sealing key, the chain heads, the attempt notes), read or write, by path, glob,
+//!   `cd` or an interpreter's script;
+//! - running a hook binary (`fable-evidence`, … by any path, through `env`, `xargs`,
+//!   `bash -c`, `find -exec`), or changing one (`chmod`, `cp` onto, `mv`, `rm`, `ln`,
+//!   `install`, `tee`, a redirection);
+//! - `fable uninstall`, `fable trust`, `fable evidence import`, `fable install --bin-dir`;
+//! - editing a Claude Code settings file that registers fable (user, project, local; by
+//!   Bash or a file tool), writing `disableAllHooks` anywhere, and writing Claude Code's
+//!   transcripts (what payloads are checked against).
+//!
+//! Reading the log is allowed (`cat`, `tail`, `jq`, `grep`, `cp .fable/evidence.jsonl
+//! /tmp/x`), and so is every command that merely mentions fable: a commit message, a
+//! search of the source. Each denial is noted for the session (`evidence::tamper_log`)
+//! and named to the user at Stop. It is a tripwire, not a sandbox: a command built to
+//! hide its target gets through, and what it forges still carries no seal.
+
+mod rules;
+mod shell;
+
+pub use rules::bash_verdict;
 
 use crate::hook::{Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
@@ -16,22 +39,58 @@ use std::path::{Path, PathBuf};
 
 pub const HOOK_NAME: &str = "fable-log-guard";
 
-/// Programs whose path arguments they write (or delete).
-const WRITERS: [&str; 11] = [
-    "cp", "mv", "rm", "truncate", "ln", "install", "shred", "touch", "chmod", "tee", "rsync",
-];
-
 /// What is protected, as absolute paths.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Protected {
     pub fable_dir: PathBuf,
     /// fable's user-private state folder (key, heads, markers), when it can be named.
     pub user_state: Option<PathBuf>,
+    /// Claude Code settings files that may register fable's hooks.
+    pub settings: Vec<PathBuf>,
+    /// Where Claude Code keeps transcripts (`~/.claude/projects`).
+    pub transcripts: Option<PathBuf>,
+    /// `~`, `$HOME`, `$XDG_STATE_HOME` as the hook sees them.
+    pub vars: shell::Vars,
 }
 
 impl Protected {
-    /// The reason to deny when `path` (absolute, lexically normal) is protected.
-    fn covers(&self, path: &Path) -> Option<&'static str> {
+    /// What a hook run with `env` for `project` protects.
+    pub fn for_project(project: &crate::project::Project, env: &HookEnv) -> Protected {
+        let abs = |p: &Path| resolve(&p.to_string_lossy(), Path::new("/"));
+        let get = |k: &str| env.var(k).map(str::to_string);
+        let claude_dir = env
+            .var("CLAUDE_CONFIG_DIR")
+            .map(PathBuf::from)
+            .or_else(|| env.var("HOME").map(|h| Path::new(h).join(".claude")));
+        let mut settings = Vec::new();
+        if let Some(c) = &claude_dir {
+            settings.push(abs(&c.join("settings.json")));
+            settings.push(abs(&c.join("settings.local.json")));
+        }
+        let mut roots = vec![project.root.clone()];
+        roots.extend(env.project_dir.as_deref().map(PathBuf::from));
+        for r in roots {
+            settings.push(abs(&r.join(".claude/settings.json")));
+            settings.push(abs(&r.join(".claude/settings.local.json")));
+        }
+        let state = crate::session_state::user_state_dir(get).map(|p| abs(&p));
+        Protected {
+            fable_dir: abs(&project.fable_dir),
+            vars: shell::Vars {
+                home: env.var("HOME").map(str::to_string),
+                state_home: state
+                    .as_ref()
+                    .and_then(|s| s.parent())
+                    .map(|p| p.to_string_lossy().into_owned()),
+            },
+            user_state: state,
+            settings,
+            transcripts: claude_dir.map(|c| abs(&c.join("projects"))),
+        }
+    }
+
+    /// The reason to deny a write to `path` (absolute, lexically normal), if any.
+    fn covers(&self, path: &Path) -> Option<String> {
         if let Ok(rest) = path.strip_prefix(&self.fable_dir) {
             let first = rest
                 .components()
@@ -39,27 +98,54 @@ impl Protected {
                 .and_then(|c| c.as_os_str().to_str())
                 .unwrap_or("");
             if first.starts_with("evidence") {
-                return Some("the evidence log is written only by fable's evidence hook");
+                return Some("the evidence log is written only by fable's evidence hook".into());
             }
             if first == "state" {
-                return Some("`.fable/state/` is fable's own bookkeeping");
+                return Some("`.fable/state/` is fable's own bookkeeping".into());
             }
         }
-        if let Some(state) = &self.user_state {
-            if path.starts_with(state) {
-                return Some("fable's user state (its sealing key among it) is not the agent's to touch");
-            }
+        if let Some(why) = self.state_reason(path) {
+            return Some(why.into());
+        }
+        if let Some(why) = self.settings_reason(path, None) {
+            return Some(why);
+        }
+        if self.transcripts.as_ref().is_some_and(|t| path.starts_with(t)) {
+            return Some("Claude Code's transcripts are what fable checks hook payloads against".into());
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if crate::setup::registrations::HOOK_BINARIES.contains(&name) {
+            return Some(
+                "fable's hook binaries are what Claude Code runs on every call; changing one switches a guard off"
+                    .into(),
+            );
         }
         None
     }
 
-    /// The key, or anything in fable's user state, named anywhere in a command.
-    fn key_named(&self, word: &str, cwd: &Path) -> bool {
-        self.user_state
-            .as_ref()
-            .is_some_and(|s| resolve(word, cwd).starts_with(s))
-            || word.contains(".local/state/fable/key")
-            || word.ends_with("fable/key")
+    /// Why `path` (absolute) is fable's user state, if it is.
+    fn state_reason(&self, path: &Path) -> Option<&'static str> {
+        let state = self.user_state.as_ref()?;
+        path.starts_with(state).then_some(
+            "fable's user state (its sealing key, chain heads and attempt notes) is not the agent's to read or change",
+        )
+    }
+
+    /// Why a write to `path` is denied as a settings edit: the file registers fable's
+    /// hooks, or the new content (when known) turns hooks off.
+    fn settings_reason(&self, path: &Path, content: Option<&str>) -> Option<String> {
+        if !self.settings.iter().any(|s| s == path) {
+            return None;
+        }
+        let registers = std::fs::read_to_string(path)
+            .is_ok_and(|t| crate::setup::registrations::HOOK_BINARIES.iter().any(|h| t.contains(h)));
+        let disables = content.is_some_and(|c| c.contains("disableAllHooks"));
+        (registers || disables).then(|| {
+            format!(
+                "{} registers fable's hooks; edit Claude Code's settings yourself (or ask the user), not through the agent",
+                path.display()
+            )
+        })
     }
 }
 
@@ -75,199 +161,65 @@ pub fn file_tool_verdict(input: &HookInput, prot: &Protected) -> Option<String> 
         .or_else(|| input.tool_input_str("notebook_path"))
         .or_else(|| input.tool_input_str("path"))?;
     let cwd = Path::new(&input.cwd);
-    let why = prot.covers(&resolve(path, cwd))?;
+    let abs = resolve(&prot.vars.expand(path), cwd);
+    let content = ["content", "new_string", "new_source"]
+        .iter()
+        .find_map(|k| input.tool_input_str(k))
+        .map(str::to_string)
+        .or_else(|| input.tool_input.get("edits").map(|e| e.to_string()));
+    let why = prot
+        .settings_reason(&abs, content.as_deref())
+        .or_else(|| prot.covers(&abs))?;
     Some(format!(
         "fable: {} is protected — {why}. Records written by anything else back no ledger card; run the command you want to cite instead.",
         path
     ))
 }
 
-/// Splits a command into simple commands (at `;`, `&&`, `||`, `|`, `&`, newlines).
-fn segments(command: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    for line in command.lines() {
-        let words = shell_words::split(line).unwrap_or_else(|_| line.split_whitespace().map(str::to_string).collect());
-        let mut cur: Vec<String> = Vec::new();
-        for w in words {
-            if matches!(w.as_str(), ";" | "&&" | "||" | "|" | "&" | "|&") {
-                out.push(std::mem::take(&mut cur));
-                continue;
-            }
-            match w.strip_suffix(';') {
-                Some(head) if !head.is_empty() => {
-                    cur.push(head.to_string());
-                    out.push(std::mem::take(&mut cur));
-                }
-                _ => cur.push(w),
-            }
-        }
-        out.push(cur);
-    }
-    out.retain(|s| !s.is_empty());
-    out
-}
-
-/// The targets a simple command plainly writes: redirections, and the path arguments of
-/// writer programs (`sed`/`perl` only with `-i`, `dd` only `of=`).
-fn written_targets(words: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let w = &words[i];
-        // `x>file` is a word `x` and a redirection to `file` (a quoted `>` is taken as
-        // one too: a false alarm only when it names a protected path).
-        let redir = match w.find('>') {
-            Some(at) => &w[at..],
-            None => "",
-        };
-        if let Some(rest) = redir.strip_prefix(">>").or_else(|| redir.strip_prefix('>')) {
-            let rest = rest.trim_start_matches(['|', '&']);
-            if rest.is_empty() {
-                if let Some(next) = words.get(i + 1) {
-                    out.push(next.clone());
-                    i += 1;
-                }
-            } else {
-                out.push(rest.to_string());
-            }
-        }
-        i += 1;
-    }
-    // The program word, after `env`/`sudo`/assignments.
-    let mut args = words
-        .iter()
-        .skip_while(|w| w.contains('=') && !w.starts_with('-') || matches!(w.as_str(), "sudo" | "env" | "command"));
-    let Some(prog) = args.next() else { return out };
-    let prog = Path::new(prog).file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let rest: Vec<&String> = args.filter(|a| !a.starts_with('>')).collect();
-    let in_place = rest.iter().any(|a| a.starts_with("-i") || a.as_str() == "--in-place");
-    if WRITERS.contains(&prog) || (matches!(prog, "sed" | "perl") && in_place) {
-        out.extend(rest.iter().filter(|a| !a.starts_with('-')).map(|a| a.to_string()));
-    }
-    if prog == "dd" {
-        out.extend(rest.iter().filter_map(|a| a.strip_prefix("of=")).map(str::to_string));
-    }
-    out
-}
-
-/// Why a Bash command is denied, if it is.
-pub fn bash_verdict(command: &str, cwd: &Path, prot: &Protected) -> Option<String> {
-    let mut cwd = cwd.to_path_buf();
-    for words in segments(command) {
-        // `cd X && …`: later parts run in X.
-        if words.first().map(String::as_str) == Some("cd") {
-            if let Some(dir) = words.get(1) {
-                cwd = resolve(dir, &cwd);
-            }
-            continue;
-        }
-        let cwd = cwd.as_path();
-        if words.iter().any(|w| prot.key_named(w, cwd)) {
-            return Some(
-                "fable: this command touches fable's user state, where the key that seals evidence records lives; that is not the agent's to read or change.".to_string(),
-            );
-        }
-        for target in written_targets(&words) {
-            if let Some(why) = prot.covers(&resolve(&target, cwd)) {
-                return Some(format!(
-                    "fable: this command writes {target} — {why}. Records written by anything else back no ledger card; run the command you want to cite instead."
-                ));
-            }
-        }
-    }
-    None
-}
-
-/// The hook: deny a protected write with a short reason; allow everything else.
+/// The hook: deny a protected write with a short reason, noted for the Stop; allow
+/// everything else.
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
-    let prot = Protected {
-        fable_dir: resolve(&project.fable_dir.to_string_lossy(), Path::new("/")),
-        user_state: crate::session_state::user_state_dir(|k| env.var(k).map(str::to_string))
-            .map(|p| resolve(&p.to_string_lossy(), Path::new("/"))),
+    let prot = Protected::for_project(&project, env);
+    let (verdict, what) = match input.tool_name.as_str() {
+        "Bash" => {
+            let cmd = input.command().unwrap_or("");
+            (bash_verdict(cmd, Path::new(&input.cwd), &prot), cmd.to_string())
+        }
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => (
+            file_tool_verdict(input, &prot),
+            format!(
+                "{} {}",
+                input.tool_name,
+                input
+                    .tool_input_str("file_path")
+                    .or_else(|| input.tool_input_str("notebook_path"))
+                    .unwrap_or("")
+            ),
+        ),
+        _ => (None, String::new()),
     };
-    let verdict = match input.tool_name.as_str() {
-        "Bash" => input
-            .command()
-            .and_then(|c| bash_verdict(c, Path::new(&input.cwd), &prot)),
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => file_tool_verdict(input, &prot),
-        _ => None,
+    let Some(reason) = verdict else {
+        return Ok(Answer::allow());
     };
-    Ok(verdict.map(Answer::deny_tool).unwrap_or_else(Answer::allow))
+    let session = if input.session_id.is_empty() {
+        env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
+    } else {
+        &input.session_id
+    };
+    // "fable: this command runs a fable hook binary — why. …" → "runs a fable hook binary".
+    let head = reason.split(" — ").next().unwrap_or(&reason);
+    let short = head.trim_start_matches("fable: ").trim_start_matches("this command ");
+    crate::evidence::tamper_log::note(
+        |k| env.var(k).map(str::to_string),
+        session,
+        HOOK_NAME,
+        &format!("denied `{}` ({short})", crate::hook::printable(&what, 160)),
+    );
+    Ok(Answer::deny_tool(reason))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn prot() -> Protected {
-        Protected {
-            fable_dir: "/p/.fable".into(),
-            user_state: Some("/home/u/.local/state/fable".into()),
-        }
-    }
-
-    fn denied(cmd: &str) -> bool {
-        bash_verdict(cmd, Path::new("/p"), &prot()).is_some()
-    }
-
-    #[test]
-    fn plain_writes_to_the_log_are_denied() {
-        for c in [
-            "echo '{\"cmd\":\"pytest -q\"}' >> .fable/evidence.jsonl",
-            "echo x>.fable/evidence.jsonl",
-            "printf x 2> /p/.fable/evidence.jsonl.1",
-            "cat fake | tee -a .fable/evidence.jsonl",
-            "sed -i '$d' .fable/evidence.jsonl",
-            "perl -i -ne 'print' .fable/evidence.jsonl",
-            "cp /tmp/forged .fable/evidence.jsonl",
-            "mv /tmp/x ./.fable/state/s.streak.json",
-            "rm -f .fable/evidence.jsonl.2",
-            "truncate -s0 .fable/evidence.jsonl",
-            "dd if=/dev/zero of=.fable/evidence.jsonl",
-            "cd sub && echo x >> ../.fable/evidence.jsonl",
-            "ls; rm -rf .fable/state",
-            "cat ~/.local/state/fable/key",
-            "xxd /home/u/.local/state/fable/key",
-        ] {
-            assert!(denied(c), "{c}");
-        }
-    }
-
-    #[test]
-    fn reading_the_log_and_ordinary_work_are_allowed() {
-        for c in [
-            "cat .fable/evidence.jsonl",
-            "tail -n 5 .fable/evidence.jsonl | jq .",
-            "grep pytest .fable/evidence.jsonl > /tmp/found",
-            "fable evidence show",
-            "cargo test 2>&1 | tee test.log",
-            "sed -n 1p .fable/evidence.jsonl",
-            "echo done > .fable/notes/today.md",
-            "cp README.md .fable/LEDGER.md.bak",
-            "git status",
-        ] {
-            assert!(!denied(c), "{c}");
-        }
-    }
-
-    #[test]
-    fn file_tools_on_protected_paths_are_denied() {
-        let mk = |tool: &str, path: &str| {
-            HookInput::parse(
-                serde_json::json!({"cwd":"/p","tool_name":tool,"tool_input":{"file_path":path}})
-                    .to_string()
-                    .as_bytes(),
-            )
-            .unwrap()
-        };
-        assert!(file_tool_verdict(&mk("Write", ".fable/evidence.jsonl"), &prot()).is_some());
-        assert!(file_tool_verdict(&mk("Edit", "/p/.fable/state/x.json"), &prot()).is_some());
-        assert!(file_tool_verdict(&mk("Write", "/p/src/../.fable/evidence.jsonl"), &prot()).is_some());
-        assert!(file_tool_verdict(&mk("Write", "/home/u/.local/state/fable/key"), &prot()).is_some());
-        assert!(file_tool_verdict(&mk("Write", ".fable/LEDGER.md"), &prot()).is_none());
-        assert!(file_tool_verdict(&mk("Write", "src/evidence.rs"), &prot()).is_none());
-    }
-}
+mod tests;

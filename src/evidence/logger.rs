@@ -33,6 +33,10 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     else {
         return Ok(Answer::allow());
     };
+    // Only what Claude Code sent, once per call (see `transcript_check`).
+    if let Some(answer) = crate::evidence::transcript_check::admit(input, env) {
+        return Ok(answer);
+    }
     let get = |k: &str| env.var(k).map(str::to_string);
     let (sealer, unsealed) = match Sealer::for_user(get, &project.fable_dir) {
         Ok(s) => (Some(s), None),

@@ -55,6 +55,10 @@ pub struct Record {
     /// reaches a hook — so it backs nothing, and is not reported as a failure either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background: Option<String>,
+    /// When `fable evidence import` appended this record (RFC 3339 UTC): `ts` is the
+    /// source's claim, this is when it entered this log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<String>,
     /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -93,6 +97,7 @@ impl Record {
             file: None,
             summary: None,
             background: None,
+            imported: None,
             chain: None,
             mac: None,
         }
@@ -296,6 +301,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         file: None,
         summary: crate::evidence::summary::parse(&cmd, &output),
         background: background_task(input),
+        imported: None,
         chain: None,
         mac: None,
     })

@@ -138,6 +138,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             file: None,
             summary: None,
             background: None,
+            imported: None,
             chain: None,
             mac: None,
         };

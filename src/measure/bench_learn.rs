@@ -154,6 +154,7 @@ pub fn synthetic_records(n: usize, mut sink: impl FnMut(Record) -> Result<()>) -
             file: None,
             summary: None,
             background: None,
+            imported: None,
             chain: None,
             mac: None,
         };

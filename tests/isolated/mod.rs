@@ -42,3 +42,33 @@ pub fn std_cmd(bin: &str, home: &Path) -> std::process::Command {
     c.env_clear().envs(vars(home));
     c
 }
+
+/// `fable evidence import --seal <file>` as a user runs it: at a terminal (a pty from
+/// util-linux `script`), typing `seal` at the prompt. Without a terminal it is refused.
+pub fn seal_import(home: &Path, dir: &Path, file: &str) -> std::process::Output {
+    use std::io::Write;
+    let fable = assert_cmd::cargo::cargo_bin("fable");
+    let line = format!(
+        "{} evidence import --seal {}",
+        shell_words::quote(&fable.to_string_lossy()),
+        shell_words::quote(file)
+    );
+    let mut c = std::process::Command::new("script");
+    c.env_clear()
+        .envs(vars(home))
+        .current_dir(dir)
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().expect("util-linux `script` runs");
+    child.stdin.take().unwrap().write_all(b"seal\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "sealed import failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
