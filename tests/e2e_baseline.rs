@@ -43,7 +43,12 @@ fn deleting_or_rewriting_the_ledger_blocks() {
     }
     let cases: &[(&str, &str, &str)] = &[
         ("base-rm", "rm .fable/LEDGER.md", "was deleted during this session"),
-        ("base-rmrf", "rm -rf .fable", ".fable/ was deleted during this session"),
+        // `rm -rf .fable` is denied by the log guard; what slips by it is seen at Stop.
+        (
+            "base-rmrf",
+            "python3 -c \"import shutil; shutil.rmtree('.fable')\"",
+            ".fable/ was deleted during this session",
+        ),
         (
             "base-drop",
             "printf '# Ledger\\n\\n- [ ] 1. parser\\n' > .fable/LEDGER.md",
@@ -79,9 +84,15 @@ fn with_the_ledger_gone_an_unbacked_claim_is_still_checked() {
         .env("FABLE_STOP_BLOCKS", "1")
         .file(".fable/LEDGER.md", START)
         .bash("rm -rf .fable")
+        .bash("python3 -c \"import shutil; shutil.rmtree('.fable')\"")
         .text("All tests pass.")
         .text("Let through.")
         .run(&claude);
+    assert!(
+        texts(&o).iter().any(|t| t.contains("removes or moves `.fable/`")),
+        "the plain `rm -rf .fable` is denied: {:#?}",
+        texts(&o)
+    );
     assert!(blocked_with(&o, ".fable/ was deleted"), "{:#?}", texts(&o));
     assert!(blocked_with(&o, "\\\"All tests pass\\\""), "{:#?}", texts(&o));
 }
