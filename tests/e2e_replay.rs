@@ -77,11 +77,15 @@ fn a_run_lost_to_a_held_lock_blocks_the_stop_until_a_logged_rerun() {
         .file("Makefile", MAKEFILE)
         .bash("make -s test")
         .bash(&ledger_step(&[card]))
-        .bash("touch broken")
-        // Another process takes the log's lock and keeps it until `release` exists.
-        .bash(
-            "timeout 60 flock .fable/evidence.lock sh -c 'until [ -f release ]; do sleep 0.1; done' >/dev/null 2>&1 &",
+        .file(
+            "hold.py",
+            "import fcntl, os, time\nf = open('.fable/evidence.lock', 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nend = time.time() + 60\nwhile not os.path.exists('release') and time.time() < end:\n    time.sleep(0.1)\n",
         )
+        .bash("touch broken")
+        // Another process takes the log's lock and keeps it until `release` exists (a
+        // plain `flock` on it is denied by the log guard; this one stands for any process
+        // that holds it).
+        .bash("python3 hold.py >/dev/null 2>&1 &")
         .bash("make -s test")
         // Logged once the lock is free: another command, so the lost run still stands.
         .bash("touch release")
