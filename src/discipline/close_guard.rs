@@ -264,7 +264,17 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     if round_path.is_none() && input.stop_hook_active {
         return Ok(Answer::allow());
     }
+    // Once per stop: a second copy of this hook (registered in two scopes) waits for the
+    // first one's decision and gives the same answer without counting another block.
+    let stop = round::stop_key(input);
+    let _held = round_path
+        .as_deref()
+        .filter(|_| stop.is_some())
+        .and_then(round::lock_stop);
     let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
+    if let Some(same) = round.answered(stop.as_deref()) {
+        return Ok(same);
+    }
     let mut notes: Vec<String> = Vec::new();
     if agent.is_none() {
         if let Some(n) = self_downgrade(&ledger, round.snapshot.as_ref(), &project.ledger_path()) {
@@ -288,15 +298,9 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         )
     };
     let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
-    Ok(finish(
-        round_path.as_deref(),
-        &mut round,
-        get,
-        &project,
-        found,
-        notes,
-        limit,
-    ))
+    let answer = finish(round_path.as_deref(), &mut round, get, &project, found, notes, limit);
+    round.remember(round_path.as_deref(), stop.as_deref(), &answer);
+    Ok(answer)
 }
 
 /// The sub-agent's id when this is a SubagentStop (empty when the host sends none: then

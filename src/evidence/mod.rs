@@ -12,6 +12,7 @@
 
 pub mod bigrams;
 pub mod command_key;
+pub mod dedupe;
 pub mod journal;
 pub mod log_marker;
 pub mod logger;
