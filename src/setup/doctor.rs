@@ -440,33 +440,25 @@ fn find_problems(scopes: &[Scope], detected: &Detected, problems: &mut Vec<Probl
     duplicate_problems(scopes, &mut add, notes);
     let checked: Vec<String> = scopes.iter().map(where_).collect();
     if scopes.iter().all(|s| s.hooks.is_empty()) {
-        if let Some(p) = crate::setup::plugin::exe_plugin_root() {
-            // This fable was built in a plugin folder: `fable install` on top of a plugin
-            // Claude Code loads would run every hook twice.
-            add(
-                "not_found",
-                format!(
-                    "no fable hooks found in {}. This fable was built in the plugin folder {}: if Claude Code loads \
-                     it (`claude --plugin-dir {}`), nothing needs installing — check it with `fable doctor \
-                     --plugin-dir {}`. Only if it does not, register the hooks with `fable install`",
-                    checked.join(", "),
-                    p.display(),
-                    p.display(),
-                    p.display()
-                ),
-            );
-            return;
-        }
         add(
             "not_installed",
             format!(
-                "no fable hooks are registered in {}; run `fable install` (user settings) or `fable install \
+                "no fable hooks are registered in {}; {}run `fable install` (user settings) or `fable install \
                  --project` (this project, shared)",
                 if checked.is_empty() {
                     "any settings file".to_string()
                 } else {
                     checked.join(", ")
-                }
+                },
+                // Built in a plugin folder: Claude Code may load it with --plugin-dir, which
+                // nothing on disk records, and an install on top would run every hook twice.
+                crate::setup::plugin::exe_plugin_root()
+                    .map(|p| format!(
+                        "if Claude Code loads the fable plugin this fable was built in (`claude --plugin-dir {0}`), \
+                         nothing needs installing: check it with `fable doctor --plugin-dir {0}`; otherwise ",
+                        p.display()
+                    ))
+                    .unwrap_or_default()
             ),
         );
     }

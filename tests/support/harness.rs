@@ -92,6 +92,9 @@ pub struct Session {
     pub timeout: u32,
     /// The run's folder (kept for inspection); the project runs in `<work>/out/proj`.
     pub work: PathBuf,
+    /// fable's hooks registered in the user settings too, under other command strings
+    /// (absolute paths there, bare names in the project): every hook runs twice.
+    pub twice: bool,
 }
 
 /// What the harness left behind.
@@ -121,7 +124,18 @@ impl Session {
             args: Vec::new(),
             timeout: 60,
             work,
+            twice: false,
         }
+    }
+
+    /// Registers fable's hooks in both the user settings (absolute paths) and the project
+    /// settings (bare names) of the throw-away session, as a user who ran `./install.sh`
+    /// and then `fable install --project` had before the installer refused that: Claude
+    /// Code runs every hook twice. (The project install is made with an empty config
+    /// folder, so the installer does not see the user registration and refuse it.)
+    pub fn registered_twice(mut self) -> Session {
+        self.twice = true;
+        self
     }
 
     pub fn project_path(&self) -> &Path {
@@ -208,6 +222,13 @@ impl Session {
             sh_quote(&bins),
             sh_quote(claude)
         )];
+        if self.twice {
+            pre[0] = format!(
+                "unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init && {fable} install --user --bin-dir {b} --claude {c} && CLAUDE_CONFIG_DIR=\"$(mktemp -d)\" {fable} install --project --no-skill --bin-dir {b} --claude {c}",
+                b = sh_quote(&bins),
+                c = sh_quote(claude)
+            );
+        }
         pre.extend(self.pre.iter().cloned());
         let out = work.join("out");
         let mut cmd = Command::new("bash");
