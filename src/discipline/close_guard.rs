@@ -265,7 +265,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(Answer::allow());
     }
     // Once per stop: a second copy of this hook (registered in two scopes) waits for the
-    // first one's decision and gives the same answer without counting another block.
+    // first one's decision, which stands, and neither repeats nor counts it.
     let stop = round::stop_key(input);
     let _held = round_path
         .as_deref()

@@ -36,20 +36,19 @@ pub struct Round {
     /// Blocks since the last allowed stop.
     #[serde(default)]
     pub blocks: u64,
-    /// The last stop decided, so a second registration of the hook answers it the same
-    /// way without counting it again ([`stop_key`]).
+    /// The last stop decided, so a second registration of the hook neither decides nor
+    /// counts it again ([`stop_key`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided: Option<Decided>,
 }
 
-/// A stop's answer, kept for the copy of the hook that comes second.
+/// A stop already decided by the copy of the hook that came first.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Decided {
     /// [`stop_key`] of the stop.
     pub stop: String,
-    pub exit: i32,
-    pub stdout: String,
-    pub stderr: String,
+    /// Whether that copy blocked it.
+    pub blocked: bool,
 }
 
 /// How much of the transcript's end is read to find the stop's assistant message.
@@ -132,14 +131,14 @@ pub fn lock_stop(round_path: &Path) -> Option<std::fs::File> {
 }
 
 impl Round {
-    /// The answer already given to this stop, when a copy of the hook decided it.
+    /// What the second copy of the hook answers for a stop the first copy decided: an
+    /// allow that says nothing. The decision stands — Claude Code blocks a stop when any
+    /// of its Stop hooks blocks — and it is said once: every blocking copy's reason is
+    /// shown to the model (seen under the real CLI: the same findings twice per block),
+    /// and a let-through message once to the user. `None` for a stop not yet decided.
     pub fn answered(&self, stop: Option<&str>) -> Option<crate::hook::Answer> {
         let d = self.decided.as_ref()?;
-        (Some(d.stop.as_str()) == stop).then(|| crate::hook::Answer {
-            exit: d.exit,
-            stdout: d.stdout.clone(),
-            stderr: d.stderr.clone(),
-        })
+        (Some(d.stop.as_str()) == stop).then(crate::hook::Answer::allow)
     }
 
     /// Remembers this stop's answer (and saves the round) for a second copy of the hook.
@@ -149,9 +148,7 @@ impl Round {
         };
         self.decided = Some(Decided {
             stop: stop.to_string(),
-            exit: answer.exit,
-            stdout: answer.stdout.clone(),
-            stderr: answer.stderr.clone(),
+            blocked: answer.is_block(),
         });
         save(p, self);
     }
@@ -343,7 +340,8 @@ mod tests {
         r.remember(Some(&p), Some("u1"), &a);
         let back = load(&p);
         assert_eq!(back.blocks, 2);
-        assert_eq!(back.answered(Some("u1")), Some(a));
+        assert!(back.decided.as_ref().unwrap().blocked);
+        assert_eq!(back.answered(Some("u1")), Some(crate::hook::Answer::allow()));
         assert_eq!(back.answered(Some("u2")), None);
         assert_eq!(back.answered(None), None);
         let _held = lock_stop(&p).expect("lock");
