@@ -306,17 +306,15 @@ fn a_stop_judged_twice_counts_one_block_and_lets_go_after_three() {
         let stop = json!({"session_id": "s1", "transcript_path": t, "cwd": p, "hook_event_name": "Stop",
                           "stop_hook_active": turn > 1, "last_assistant_message": "Done."});
         let outs = twice(&p, "fable-close-guard", &stop);
-        let b: Vec<bool> = outs.iter().map(blocked).collect();
-        assert_eq!(b[0], b[1], "both copies answer alike at turn {turn}");
-        assert_eq!(outs[0].stdout, outs[1].stdout, "the same answer, word for word");
-        if b[0] {
+        // One copy decides; the other says nothing (a block by either blocks the stop,
+        // and its reason reaches the model once).
+        let said: Vec<&std::process::Output> = outs.iter().filter(|o| !o.stdout.is_empty()).collect();
+        let shown: Vec<String> = outs.iter().map(|o| text(&o.stdout)).collect();
+        assert_eq!(said.len(), 1, "turn {turn}: {shown:?}");
+        if blocked(said[0]) {
             blocks += 1;
         } else {
-            assert!(
-                text(&outs[0].stdout).contains("after 3 blocks in a row"),
-                "{}",
-                text(&outs[0].stdout)
-            );
+            assert!(text(&said[0].stdout).contains("after 3 blocks in a row"), "{shown:?}");
         }
     }
     assert_eq!(blocks, 3, "three blocks, then the stop is let through");
