@@ -52,7 +52,7 @@ pub fn read(scope: &'static str, file: PathBuf, flags: String, own: Option<&Owne
                 let Some(command) = e.get("command").and_then(Value::as_str) else {
                     continue;
                 };
-                let ours = own.map_or(true, |o| o.owns(command));
+                let ours = own.is_none_or(|o| o.owns(command));
                 if let Some(binary) = registrations::our_binary(command).filter(|_| ours) {
                     hooks.push(Entry {
                         event: event.clone(),

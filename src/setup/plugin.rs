@@ -139,7 +139,7 @@ mod tests {
         let rec =
             serde_json::json!({"version": 2, "plugins": {"fable@local": [{"scope": "user", "installPath": src}]}});
         std::fs::write(config.join("plugins/installed_plugins.json"), rec.to_string()).unwrap();
-        assert_eq!(roots(Some(&config), &[]), [src.clone()]);
+        assert_eq!(roots(Some(&config), &[]), std::slice::from_ref(&src));
         std::fs::write(
             config.join("settings.json"),
             r#"{"enabledPlugins":{"fable@local":false}}"#,
@@ -147,7 +147,10 @@ mod tests {
         .unwrap();
         assert!(roots(Some(&config), &[]).is_empty());
         // Named on the command line: found whatever the records say; a non-plugin is not.
-        assert_eq!(roots(Some(&config), std::slice::from_ref(&src)), [src.clone()]);
+        assert_eq!(
+            roots(Some(&config), std::slice::from_ref(&src)),
+            std::slice::from_ref(&src)
+        );
         assert!(roots(None, &[t.path().to_path_buf()]).is_empty());
         // Version 1 records, and the cache layout found by the scan.
         let v1 = serde_json::json!({"plugins": {"fable@x": {"installPath": src}}});
