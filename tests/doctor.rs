@@ -197,11 +197,19 @@ fn the_same_hook_in_two_scopes_under_two_spellings_is_a_duplicate() {
     let s = Sandbox::new();
     let path = s.path_with_bins();
     s.install("--user", &path);
-    s.install("--project", &path);
+    // `fable install` refuses the second registration; made past it (another HOME).
+    let out = s
+        .fable(&path)
+        .env("HOME", s.root().join("elsewhere"))
+        .args(["install", "--project", "--no-skill", "--bin-dir"])
+        .arg(s.bin_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
     let (code, v) = s.doctor_json(&path);
     assert_eq!(code, 1, "{v}");
     let dups: Vec<_> = problems(&v).into_iter().filter(|(k, _)| k == "duplicate").collect();
-    assert_eq!(dups.len(), 11, "{v}");
+    assert_eq!(dups.len(), 1, "one problem naming every doubled hook: {v}");
     assert!(
         dups.iter()
             .any(|(_, m)| m.contains("fable-evidence runs twice on PostToolUse [Bash]")
@@ -282,14 +290,17 @@ fn version_path_and_answer_problems_say_what_to_do() {
     assert_eq!(p.iter().filter(|(k, _)| k == "path_mismatch").count(), 7, "{p:?}");
     assert!(p.iter().all(|(k, _)| k == "path_mismatch"), "{p:?}");
 
-    // A hook that answers with stray text is not answering correctly.
+    // A hook replaced after the install is named, not run (it is not what fable installed).
     let stop = s.bin_dir().join("fable-close-guard");
     fs::remove_file(&stop).unwrap();
     fs::write(&stop, "#!/bin/sh\necho hello\n").unwrap();
     fs::set_permissions(&stop, fs::Permissions::from_mode(0o755)).unwrap();
     let (code, out) = s.doctor(SYSTEM_PATH, &[]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("not JSON") && out.contains("fable-close-guard"), "{out}");
+    assert!(
+        out.contains("changed since fable installed it") && out.contains("fable-close-guard"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -380,5 +391,5 @@ fn a_fable_plugin_is_checked_and_a_second_registration_is_a_duplicate() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(problems(&v).iter().filter(|(k, _)| k == "duplicate").count(), 11, "{v}");
+    assert_eq!(problems(&v).iter().filter(|(k, _)| k == "duplicate").count(), 1, "{v}");
 }

@@ -64,9 +64,12 @@ fn failure(cwd: &Path, cmd: &str, error: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Each call its own `tool_use_id`, as Claude Code gives them (one call is logged once).
 fn success(cwd: &Path, cmd: &str, stdout: &str) -> Vec<u8> {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(2);
+    let id = format!("toolu_{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     json!({"session_id":"s1","transcript_path":"/t.jsonl","cwd":cwd,"hook_event_name":"PostToolUse",
-        "tool_name":"Bash","tool_input":{"command":cmd},"tool_use_id":"toolu_2",
+        "tool_name":"Bash","tool_input":{"command":cmd},"tool_use_id":id,
         "tool_response":{"stdout":stdout,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},
         "duration_ms":8})
     .to_string()

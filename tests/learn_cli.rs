@@ -358,8 +358,11 @@ fn session_end_hook_learns_and_never_blocks() {
 
 /// The failure hook's answer to a rejected push in `dir`: its stdout and stderr.
 fn failure_feedback(dir: &Path) -> String {
+    // Each call its own id: the hook acts once per call, and a repeat would answer nothing.
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let id = format!("toolu_{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let payload = json!({"session_id": "s-new", "transcript_path": "/tmp/t.jsonl", "cwd": dir.display().to_string(),
-        "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "toolu_1",
+        "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": id,
         "tool_input": {"command": "git push origin main"},
         "error": "Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'origin'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally."});
     let out = isolated::cmd("fable-fail-streak", &dir.join(".home"))

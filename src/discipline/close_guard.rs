@@ -148,7 +148,17 @@ fn decide_round(input: &HookInput, env: &HookEnv) -> HookResult {
     if round_path.is_none() && input.stop_hook_active {
         return Ok(Answer::allow());
     }
+    // Once per stop: a second copy of this hook (registered in two scopes) waits for the
+    // first one's decision, which stands, and neither repeats nor counts it.
+    let stop = round::stop_key(input);
+    let _held = round_path
+        .as_deref()
+        .filter(|_| stop.is_some())
+        .and_then(round::lock_stop);
     let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
+    if let Some(same) = round.answered(stop.as_deref()) {
+        return Ok(same);
+    }
     let mut notes: Vec<String> = Vec::new();
     let mut found = Vec::new();
     // What the round began with decides: a pause or light mode written this round is an
@@ -201,15 +211,9 @@ fn decide_round(input: &HookInput, env: &HookEnv) -> HookResult {
         }
     }
     let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
-    Ok(finish(
-        round_path.as_deref(),
-        &mut round,
-        get,
-        &project,
-        found,
-        notes,
-        limit,
-    ))
+    let answer = finish(round_path.as_deref(), &mut round, get, &project, found, notes, limit);
+    round.remember(round_path.as_deref(), stop.as_deref(), &answer);
+    Ok(answer)
 }
 
 /// True when the baseline was taken in this project (or names none).

@@ -201,6 +201,10 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
+    // A call delivered twice (the hook registered in two scopes) counts once.
+    if !crate::evidence::dedupe::first_call(&project.fable_dir, HOOK_NAME, &input.tool_use_id, &input.raw) {
+        return Ok(Answer::allow());
+    }
     let ledger = ledger::load(&project.ledger_path()).unwrap_or_default();
     if ledger.is_paused() {
         return Ok(Answer::allow());

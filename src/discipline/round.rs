@@ -48,6 +48,122 @@ pub struct Round {
     /// Blocks since the last allowed stop.
     #[serde(default)]
     pub blocks: u64,
+    /// The last stop decided, so a second registration of the hook neither decides nor
+    /// counts it again ([`stop_key`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided: Option<Decided>,
+}
+
+/// A stop already decided by the copy of the hook that came first.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Decided {
+    /// [`stop_key`] of the stop.
+    pub stop: String,
+    /// Whether that copy blocked it.
+    pub blocked: bool,
+}
+
+/// How much of the transcript's end is read to find the stop's assistant message.
+const TRANSCRIPT_TAIL: u64 = 1 << 20;
+/// How long the second copy of the hook waits for the first one's decision (it may be
+/// running acceptance replay); past it the stop is decided again, as without the rule.
+pub const STOP_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(150);
+
+/// What identifies one stop: the uuid of the transcript's last assistant entry (the
+/// sub-agent's own transcript at SubagentStop). Both copies of a doubly registered Stop
+/// hook read the same transcript; after a block the model answers anew, so the next stop
+/// has a new uuid. `None` when the transcript cannot be read: then every invocation counts
+/// (as before this rule), never the other way round — a key that stayed the same across
+/// stops would stop the block count and leave the loop to Claude Code's own cap.
+pub fn stop_key(input: &crate::hook::HookInput) -> Option<String> {
+    let path = input
+        .raw
+        .get("agent_transcript_path")
+        .and_then(serde_json::Value::as_str)
+        .filter(|_| input.hook_event_name == "SubagentStop")
+        .unwrap_or(&input.transcript_path);
+    if path.is_empty() {
+        return None;
+    }
+    let tail = read_tail(Path::new(path), TRANSCRIPT_TAIL)?;
+    last_assistant_uuid(&tail)
+}
+
+fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let m = f.metadata().ok()?;
+    if !m.is_file() {
+        return None;
+    }
+    f.seek(SeekFrom::Start(m.len().saturating_sub(max))).ok()?;
+    let mut buf = Vec::new();
+    f.take(max).read_to_end(&mut buf).ok()?;
+    Some(buf)
+}
+
+/// The uuid of the last top-level assistant entry in transcript text. Claude Code writes
+/// `"type":"assistant","uuid":"…"` at the top level of the entry; inside a message's text
+/// the quotes would be escaped, so the pattern cannot come from what a tool printed.
+pub fn last_assistant_uuid(tail: &[u8]) -> Option<String> {
+    const NEEDLE: &[u8] = br#""type":"assistant","uuid":""#;
+    let at = tail.windows(NEEDLE.len()).rposition(|w| w == NEEDLE)? + NEEDLE.len();
+    let rest = &tail[at..];
+    let end = rest.iter().position(|b| *b == b'"')?;
+    let uuid = std::str::from_utf8(&rest[..end]).ok()?;
+    let ok = !uuid.is_empty() && uuid.len() <= 64 && uuid.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    ok.then(|| uuid.to_string())
+}
+
+/// Holds the round's lock while one stop is decided, so a second copy of the hook waits
+/// for the first one's answer instead of deciding (and counting) in parallel. `None`
+/// when the lock cannot be had: the stop is decided as without the rule (fail-open).
+pub fn lock_stop(round_path: &Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = round_path.parent()?;
+    crate::session_state::mkdir_private(dir).ok()?;
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(round_path.with_extension("lock"))
+        .ok()?;
+    let start = std::time::Instant::now();
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Some(f),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < STOP_LOCK_WAIT => {
+                std::thread::sleep(std::time::Duration::from_millis(2))
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+impl Round {
+    /// What the second copy of the hook answers for a stop the first copy decided: an
+    /// allow that says nothing. The decision stands — Claude Code blocks a stop when any
+    /// of its Stop hooks blocks — and it is said once: every blocking copy's reason is
+    /// shown to the model (seen under the real CLI: the same findings twice per block),
+    /// and a let-through message once to the user. `None` for a stop not yet decided.
+    pub fn answered(&self, stop: Option<&str>) -> Option<crate::hook::Answer> {
+        let d = self.decided.as_ref()?;
+        (Some(d.stop.as_str()) == stop).then(crate::hook::Answer::allow)
+    }
+
+    /// Remembers this stop's answer (and saves the round) for a second copy of the hook.
+    pub fn remember(&mut self, round_path: Option<&Path>, stop: Option<&str>, answer: &crate::hook::Answer) {
+        let (Some(p), Some(stop)) = (round_path, stop) else {
+            return;
+        };
+        self.decided = Some(Decided {
+            stop: stop.to_string(),
+            blocked: answer.is_block(),
+        });
+        save(p, self);
+    }
 }
 
 /// A closed card's identity for "closed (or re-evidenced) since the round began".
@@ -222,6 +338,40 @@ mod tests {
         assert_eq!(new, vec![false, true]);
         let edited = parse("- [x] 1. old -- evidence: `make test` -> ok\n");
         assert!(snap.is_new(edited.done_cards().next().unwrap()));
+    }
+
+    #[test]
+    fn the_stop_key_is_the_last_top_level_assistant_uuid() {
+        let t = concat!(
+            r#"{"type":"assistant","uuid":"aaa-1","message":{"content":"said \"type\":\"assistant\",\"uuid\":\"fake\""}}"#,
+            "\n",
+            r#"{"parentUuid":"aaa-1","message":{"content":[{"type":"text","text":"x"}]},"type":"assistant","uuid":"bbb-2","timestamp":"t"}"#,
+            "\n",
+            r#"{"type":"system","uuid":"ccc-3"}"#,
+            "\n"
+        );
+        assert_eq!(last_assistant_uuid(t.as_bytes()).as_deref(), Some("bbb-2"));
+        assert_eq!(last_assistant_uuid(b"{\"type\":\"user\"}"), None);
+        assert_eq!(last_assistant_uuid(br#""type":"assistant","uuid":"a b""#), None);
+    }
+
+    #[test]
+    fn a_decided_stop_answers_again_only_for_the_same_key() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("r.json");
+        let mut r = Round {
+            blocks: 2,
+            ..Round::default()
+        };
+        let a = crate::hook::Answer::block_stop("open cards");
+        r.remember(Some(&p), Some("u1"), &a);
+        let back = load(&p);
+        assert_eq!(back.blocks, 2);
+        assert!(back.decided.as_ref().unwrap().blocked);
+        assert_eq!(back.answered(Some("u1")), Some(crate::hook::Answer::allow()));
+        assert_eq!(back.answered(Some("u2")), None);
+        assert_eq!(back.answered(None), None);
+        let _held = lock_stop(&p).expect("lock");
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
+    // The same call delivered twice (the hook registered in two scopes): one record.
+    if !crate::evidence::dedupe::first_call(&project.fable_dir, HOOK_NAME, &input.tool_use_id, &input.raw) {
+        return Ok(Answer::allow());
+    }
     let session = env.var("CLAUDE_CODE_SESSION_ID");
     let Some(record) =
         record_from(input, session, now_ts()).or_else(|| crate::evidence::edit_record_from(input, session, now_ts()))

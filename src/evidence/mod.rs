@@ -16,6 +16,7 @@
 
 pub mod bigrams;
 pub mod command_key;
+pub mod dedupe;
 pub mod first_record;
 pub mod journal;
 pub mod log_marker;

@@ -36,6 +36,10 @@ pub struct DoctorArgs {
     /// The Claude Code program to ask for its version (default: $FABLE_CLAUDE_BIN, else `claude`).
     #[arg(long, value_name = "PATH")]
     pub claude: Option<PathBuf>,
+    /// A fable plugin folder Claude Code loads with `claude --plugin-dir DIR` (nothing on
+    /// disk records that flag): checked as a plugin scope.
+    #[arg(long, value_name = "DIR")]
+    pub plugin_dir: Vec<PathBuf>,
 }
 
 /// One fable hook found in a scope, and what the doctor found about it.
@@ -103,7 +107,7 @@ pub fn run(a: &DoctorArgs) -> Result<i32> {
     let own = install::ownership(&state, &[]);
     let mut cache: ProbeCache = HashMap::new();
     let mut scopes = Vec::new();
-    for (name, file, flags, plugin_root) in scope_files(root.as_deref(), &mut notes) {
+    for (name, file, flags, plugin_root) in scope_files(root.as_deref(), &a.plugin_dir, &mut notes) {
         let mut vars: Vec<(&str, &Path)> = Vec::new();
         if let Some(r) = root.as_deref() {
             vars.push(("CLAUDE_PROJECT_DIR", r));
@@ -114,7 +118,7 @@ pub fn run(a: &DoctorArgs) -> Result<i32> {
         let ownership = if plugin_root.is_some() { None } else { Some(&own) };
         let mut scope = read_scope(name, file, flags, ownership);
         for h in &mut scope.hooks {
-            check_hook(h, &vars, sandbox.as_ref(), &mut cache);
+            check_hook(h, &vars, sandbox.as_ref(), &mut cache, &state);
         }
         scopes.push(scope);
     }
@@ -184,7 +188,11 @@ fn version_notes(detected: &Detected, notes: &mut Vec<String>) {
 }
 
 /// `(scope, file, install flags, plugin root)` for every file Claude Code would merge here.
-fn scope_files(root: Option<&Path>, notes: &mut Vec<String>) -> Vec<(&'static str, PathBuf, String, Option<PathBuf>)> {
+fn scope_files(
+    root: Option<&Path>,
+    plugin_dirs: &[PathBuf],
+    notes: &mut Vec<String>,
+) -> Vec<(&'static str, PathBuf, String, Option<PathBuf>)> {
     let mut out = Vec::new();
     let config = install::claude_config_dir(std::env::var_os("CLAUDE_CONFIG_DIR"), std::env::var_os("HOME"));
     match &config {
@@ -211,41 +219,8 @@ fn scope_files(root: Option<&Path>, notes: &mut Vec<String>) -> Vec<(&'static st
             None,
         ));
     }
-    for p in plugin_roots(config.as_deref()) {
+    for p in crate::setup::plugin::roots(config.as_deref(), plugin_dirs) {
         out.push(("plugin", p.join("hooks").join("hooks.json"), String::new(), Some(p)));
-    }
-    out
-}
-
-/// fable plugin folders: `$CLAUDE_PLUGIN_ROOT` (set when the doctor runs from a plugin
-/// hook or a plugin's shell) and fable plugins installed under `<config>/plugins/`.
-fn plugin_roots(config: Option<&Path>) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    if let Some(r) = std::env::var_os("CLAUDE_PLUGIN_ROOT").filter(|r| !r.is_empty()) {
-        out.push(PathBuf::from(r));
-    }
-    let mut todo: Vec<(PathBuf, usize)> = config.map(|c| vec![(c.join("plugins"), 0)]).unwrap_or_default();
-    while let Some((dir, depth)) = todo.pop() {
-        let manifest = dir.join(".claude-plugin").join("plugin.json");
-        let named_fable = std::fs::read(&manifest)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-            .is_some_and(|m| m["name"] == "fable");
-        if named_fable {
-            if !out.iter().any(|o| same_file(o, &dir)) {
-                out.push(dir);
-            }
-            continue;
-        }
-        if depth >= 6 {
-            continue;
-        }
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if is_dir && entry.file_name() != ".git" && entry.file_name() != "node_modules" {
-                todo.push((entry.path(), depth + 1));
-            }
-        }
     }
     out
 }
@@ -308,7 +283,13 @@ fn read_scope(name: &'static str, file: PathBuf, flags: String, own: Option<&Own
 type ProbeCache = HashMap<(PathBuf, String, Option<String>), Answer>;
 
 /// Resolves a hook's program and, when it resolves, probes it (once per program and event).
-fn check_hook(h: &mut Hook, vars: &[(&str, &Path)], sandbox: Option<&Sandbox>, cache: &mut ProbeCache) {
+fn check_hook(
+    h: &mut Hook,
+    vars: &[(&str, &Path)],
+    sandbox: Option<&Sandbox>,
+    cache: &mut ProbeCache,
+    state: &install_state::Installs,
+) {
     let path_env = std::env::var_os("PATH");
     let (program, args) = match doctor_probe::resolve(&h.command, vars, path_env.as_deref()) {
         Resolution::Found { program, args } => (program, args),
@@ -325,6 +306,16 @@ fn check_hook(h: &mut Hook, vars: &[(&str, &Path)], sandbox: Option<&Sandbox>, c
         }
     };
     h.resolved = Some(program.clone());
+    // A binary fable installed and recorded must still be that binary; a changed one is
+    // not run (the doctor runs nothing but what fable installed).
+    if let Some(why) = state
+        .recorded_hash(&program)
+        .and_then(|want| install_state::binary_change(&program, want))
+    {
+        h.status = "changed";
+        h.detail = format!("{}: {why}", program.display());
+        return;
+    }
     let Some(sandbox) = sandbox else {
         h.status = "resolves";
         h.detail = "found (not probed)".to_string();
@@ -363,7 +354,22 @@ fn find_problems(scopes: &[Scope], detected: &Detected, problems: &mut Vec<Probl
         if let Some(e) = &s.error {
             add("unreadable", format!("{} cannot be read: {e}", s.name));
         }
-        for h in s.hooks.iter().filter(|h| !h.ok()) {
+        for h in s.hooks.iter().filter(|h| h.status == "changed") {
+            add(
+                "changed_binary",
+                format!(
+                    "{} on {}{} in {} is not the binary fable installed: {}. Put the real one back (./install.sh \
+                     rebuilds and copies it), then {} to register and record it again",
+                    h.binary,
+                    h.event,
+                    matcher_text(&h.matcher),
+                    where_(s),
+                    h.detail,
+                    install_cmd(s)
+                ),
+            );
+        }
+        for h in s.hooks.iter().filter(|h| !h.ok() && h.status != "changed") {
             add(
                 "hook",
                 format!(
@@ -437,13 +443,22 @@ fn find_problems(scopes: &[Scope], detected: &Detected, problems: &mut Vec<Probl
         add(
             "not_installed",
             format!(
-                "no fable hooks are registered in {}; run `fable install` (user settings) or `fable install \
+                "no fable hooks are registered in {}; {}run `fable install` (user settings) or `fable install \
                  --project` (this project, shared)",
                 if checked.is_empty() {
                     "any settings file".to_string()
                 } else {
                     checked.join(", ")
-                }
+                },
+                // Built in a plugin folder: Claude Code may load it with --plugin-dir, which
+                // nothing on disk records, and an install on top would run every hook twice.
+                crate::setup::plugin::exe_plugin_root()
+                    .map(|p| format!(
+                        "if Claude Code loads the fable plugin this fable was built in (`claude --plugin-dir {0}`), \
+                         nothing needs installing: check it with `fable doctor --plugin-dir {0}`; otherwise ",
+                        p.display()
+                    ))
+                    .unwrap_or_default()
             ),
         );
     }
@@ -454,7 +469,8 @@ fn find_problems(scopes: &[Scope], detected: &Detected, problems: &mut Vec<Probl
 fn path_problems(scopes: &[Scope], add: &mut impl FnMut(&'static str, String)) {
     let path_env = std::env::var_os("PATH");
     let mut seen: Vec<(String, PathBuf)> = Vec::new();
-    for s in scopes {
+    // A plugin runs its own build by path: a copy on PATH is not what it runs.
+    for s in scopes.iter().filter(|s| s.name != "plugin") {
         for h in &s.hooks {
             let Some(resolved) = &h.resolved else { continue };
             let by_path = registrations::program_word(&h.command).is_some_and(|w| w.contains('/'));
@@ -498,41 +514,60 @@ fn duplicate_problems(scopes: &[Scope], add: &mut impl FnMut(&'static str, Strin
             }
         }
     }
+    // One problem per set of places that double up, naming every hook that runs twice.
+    let mut doubled: Vec<(Vec<&Scope>, Vec<String>)> = Vec::new();
     for ((event, matcher, binary), regs) in by_hook {
-        let mut names: Vec<&str> = regs.iter().map(|(s, _)| s.name).collect();
-        names.dedup();
-        if names.len() < 2 {
+        let mut places: Vec<&Scope> = Vec::new();
+        for (s, _) in &regs {
+            if !places.iter().any(|p| std::ptr::eq(*p, *s)) {
+                places.push(s);
+            }
+        }
+        if places
+            .iter()
+            .map(|s| s.name)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            < 2
+        {
             continue;
         }
         let mut commands: Vec<&str> = regs.iter().map(|(_, c)| *c).collect();
         commands.sort_unstable();
         commands.dedup();
-        let listed = regs
-            .iter()
-            .map(|(s, c)| format!("{} `{c}`", s.name))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let keep_one = regs
-            .iter()
-            .filter(|(s, _)| s.name != "plugin")
-            .map(|(s, _)| format!("`fable uninstall {}`", s.flags))
-            .collect::<Vec<_>>()
-            .join(" or ");
-        if commands.len() > 1 {
-            add(
-                "duplicate",
-                format!(
-                    "{binary} runs twice on {event}{}: registered in {listed}. Keep one: {keep_one}",
-                    matcher_text(&matcher)
-                ),
-            );
-        } else {
+        let what = format!("{binary} runs twice on {event}{}", matcher_text(&matcher));
+        if commands.len() == 1 {
+            let names: Vec<&str> = places.iter().map(|s| s.name).collect();
             notes.push(format!(
                 "{binary} on {event}{} is registered in {}; the commands are identical, so Claude Code runs it once",
                 matcher_text(&matcher),
                 names.join(" and ")
             ));
+            continue;
         }
+        match doubled
+            .iter_mut()
+            .find(|(p, _)| p.len() == places.len() && p.iter().zip(&places).all(|(a, b)| std::ptr::eq(*a, *b)))
+        {
+            Some((_, hooks)) => hooks.push(what),
+            None => doubled.push((places, vec![what])),
+        }
+    }
+    for (places, hooks) in doubled {
+        let regs: Vec<crate::setup::doubles::Registered> = places
+            .iter()
+            .map(|s| crate::setup::doubles::Registered {
+                scope: s.name,
+                file: s.file.clone(),
+                flags: s.flags.clone(),
+                hooks: Vec::new(),
+            })
+            .collect();
+        let refs: Vec<&crate::setup::doubles::Registered> = regs.iter().collect();
+        add(
+            "duplicate",
+            format!("{}. {}", hooks.join(", "), crate::setup::doubles::doctor_message(&refs)),
+        );
     }
 }
 

@@ -22,6 +22,7 @@
 use crate::atomic_file::Perms;
 use crate::error::{Error, Result};
 use crate::setup::claude_version::{self, Detected, Version};
+use crate::setup::doubles;
 use crate::setup::install_state;
 use crate::setup::portable::{self, Style};
 use crate::setup::registrations::{self, Ownership, Registration};
@@ -63,6 +64,14 @@ pub struct InstallArgs {
     /// to (the link stays a link); without this such a link is refused.
     #[arg(long)]
     pub follow_link: bool,
+    /// Move fable's hooks here from another scope that registers them (user, project or
+    /// local): without it, a second registration is refused (every hook would run twice).
+    #[arg(long)]
+    pub replace: bool,
+    /// A fable plugin folder Claude Code loads (`claude --plugin-dir DIR`): checked for a
+    /// second registration like the plugins Claude Code records.
+    #[arg(long, value_name = "DIR")]
+    pub plugin_dir: Vec<PathBuf>,
 }
 
 fn parse_version_arg(s: &str) -> std::result::Result<Version, String> {
@@ -398,6 +407,18 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
         Some((b, d)) => (Some(b), d),
         None => (None, Value::Object(serde_json::Map::new())),
     };
+    // One registration per hook (see `doubles`): refuse a second one, or move it (--replace).
+    let others = doubles::others_for(target.scope.name(), &target.settings, &own, &a.plugin_dir);
+    let doubled: Vec<&doubles::Registered> = others.iter().filter(|r| doubles::would_double(&entries, r)).collect();
+    if !doubled.is_empty() && (!a.replace || doubled.iter().any(|r| r.scope == "plugin")) {
+        let flags = doubles::flags_for(target.scope.name(), &target.settings);
+        return Err(Error::msg(doubles::refusal(
+            target.scope.name(),
+            &target.settings,
+            &flags,
+            &doubled,
+        )));
+    }
     let (new_doc, summary) =
         settings::install_as(doc, &entries, &own).map_err(|e| shape_error(&target.settings, &e))?;
     if let Some(v) = version {
@@ -429,6 +450,13 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
     } else {
         None
     };
+    for r in &doubled {
+        if !a.dry_run {
+            remove_ours(&r.file, &own)?;
+        }
+        let verb = if a.dry_run { "would remove" } else { "removed" };
+        println!("fable: {verb} fable's hooks from {} (--replace)", doubles::place(r));
+    }
     let skill = if a.no_skill {
         SkillAction::Skipped
     } else {
@@ -443,6 +471,13 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
             &fresh,
             backup.as_deref(),
         );
+        let mut bins: Vec<PathBuf> = regs
+            .iter()
+            .map(|r| bin_dir.join(&r.binary))
+            .filter(|p| p.is_file())
+            .collect();
+        bins.dedup();
+        state.note_binaries(&target.settings, &bins);
         let saved = match &state_path {
             Some(p) => install_state::save(p, &state).map_err(|e| e.to_string()),
             None => Err("no state folder: set HOME or XDG_STATE_HOME".to_string()),
@@ -501,6 +536,15 @@ pub fn run_install(a: &InstallArgs) -> Result<i32> {
         print_diff(old_bytes.as_deref(), &new_text);
     }
     Ok(0)
+}
+
+/// `--replace`: takes fable's entries out of another scope's file (kept as a backup).
+fn remove_ours(file: &Path, own: &Ownership) -> Result<()> {
+    let Some((old, doc)) = read_settings(file)? else {
+        return Ok(());
+    };
+    let (doc, _) = settings::uninstall_as(doc, own).map_err(|e| shape_error(file, &e))?;
+    commit(file, Some(&old), &settings::render(&doc)).map(|_| ())
 }
 
 /// For the shared project scope: how a teammate's machine will find the hooks.

@@ -52,6 +52,45 @@ pub struct Record {
     /// Backups fable wrote (beside the settings file, or in user state).
     #[serde(default)]
     pub backups: Vec<PathBuf>,
+    /// SHA-256 (hex) of each hook binary as this install registered it, by path: `fable
+    /// doctor` tells a binary overwritten since (a stop check silently switched off) from
+    /// the one fable registered, and does not run it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub binaries: BTreeMap<PathBuf, String>,
+}
+
+/// SHA-256 of a file's bytes, in hex; `None` when it cannot be read.
+pub fn sha256_file(p: &Path) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut f = fs::File::open(p).ok()?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.update(&buf[..n]),
+            Err(_) => return None,
+        }
+    }
+    Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A recorded binary that is no longer the one recorded: why, in a few words.
+pub fn binary_change(path: &Path, recorded: &str) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let m = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(_) => return Some("missing (fable installed it)".to_string()),
+    };
+    if m.permissions().mode() & 0o111 == 0 {
+        return Some("no longer executable (fable installed it executable)".to_string());
+    }
+    match sha256_file(path) {
+        Some(h) if h == recorded => None,
+        Some(_) => Some("changed since fable installed it (its SHA-256 differs from the recorded one)".to_string()),
+        None => Some("unreadable".to_string()),
+    }
 }
 
 /// The state file's path, when a state folder can be named.
@@ -117,6 +156,33 @@ impl Installs {
         if let Some(b) = backup {
             push_unique(&mut r.backups, b);
         }
+    }
+
+    /// Records the hash of each of `paths` (the hook binaries this install registered) for
+    /// `settings`; a path that cannot be read is left out.
+    pub fn note_binaries(&mut self, settings: &Path, paths: &[PathBuf]) {
+        let r = self.installs.entry(Self::key(settings)).or_default();
+        for p in paths {
+            match sha256_file(p) {
+                Some(h) => r.binaries.insert(p.clone(), h),
+                None => r.binaries.remove(p),
+            };
+        }
+    }
+
+    /// The hash recorded for a hook binary by any install (the path as registered, or the
+    /// same file under another name).
+    pub fn recorded_hash(&self, path: &Path) -> Option<&str> {
+        let all = || self.installs.values().flat_map(|r| r.binaries.iter());
+        all()
+            .find(|(p, _)| p.as_path() == path)
+            .map(|(_, h)| h.as_str())
+            .or_else(|| {
+                let canon = path.canonicalize().ok()?;
+                all()
+                    .find(|(p, _)| p.canonicalize().ok().as_deref() == Some(canon.as_path()))
+                    .map(|(_, h)| h.as_str())
+            })
     }
 
     /// Forgets `settings` (after an uninstall); returns its record.
@@ -214,5 +280,26 @@ mod tests {
         assert_eq!(back.all_bin_dirs().len(), 2);
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn binary_hashes_tell_a_changed_or_disabled_hook() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let bin = t.path().join("fable-close-guard");
+        fs::write(&bin, b"real").unwrap();
+        fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).unwrap();
+        let mut st = Installs::default();
+        st.note_binaries(Path::new("/s.json"), std::slice::from_ref(&bin));
+        let h = st.recorded_hash(&bin).unwrap().to_string();
+        assert_eq!(binary_change(&bin, &h), None);
+        fs::set_permissions(&bin, fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(binary_change(&bin, &h).unwrap().contains("executable"));
+        fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(&bin, b"#!/bin/sh\nexit 0\n").unwrap();
+        assert!(binary_change(&bin, &h).unwrap().contains("changed"));
+        fs::remove_file(&bin).unwrap();
+        assert!(binary_change(&bin, &h).unwrap().contains("missing"));
+        assert_eq!(st.recorded_hash(Path::new("/elsewhere")), None);
     }
 }

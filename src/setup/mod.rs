@@ -5,16 +5,19 @@
 //! the binaries ([`portable`]) and the version rules it follows ([`claude_version`]), what it remembers of each install
 //! ([`install_state`]), the uninstaller ([`uninstall`], with [`purge`]), `fable init`
 //! ([`init`]), `fable doctor` ([`doctor`], probing hooks with [`doctor_probe`]) and this
-//! machine's list of trusted projects ([`trust_store`]).
+//! machine's list of trusted projects ([`trust_store`]); the one-registration rule
+//! ([`doubles`], with the plugin folders Claude Code loads: [`plugin`]).
 //!
 //! May use: the crate root only.
 
 pub mod claude_version;
 pub mod doctor;
 pub mod doctor_probe;
+pub mod doubles;
 pub mod init;
 pub mod install;
 pub mod install_state;
+pub mod plugin;
 pub mod portable;
 pub mod purge;
 pub mod registrations;

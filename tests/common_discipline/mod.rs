@@ -248,17 +248,24 @@ impl Proj {
     }
 }
 
+/// A fresh `tool_use_id` per call, as Claude Code gives each call its own (the hooks act
+/// once per call: the same payload twice is one call delivered twice).
+pub fn call_id() -> String {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    format!("toolu_{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+}
+
 /// A failing Bash call, as Claude Code sends it.
 pub fn failure(sid: &str, cmd: &str, code: i32) -> Value {
     json!({"session_id": sid, "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
-           "tool_input": {"command": cmd, "description": "run"}, "tool_use_id": "toolu_1",
+           "tool_input": {"command": cmd, "description": "run"}, "tool_use_id": call_id(),
            "error": format!("Exit code {code}\nsomething went wrong"), "is_interrupt": false, "duration_ms": 12})
 }
 
 /// A successful Bash call, as Claude Code sends it (no exit code).
 pub fn success(sid: &str, cmd: &str) -> Value {
     json!({"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Bash",
-           "tool_input": {"command": cmd, "description": "run"}, "tool_use_id": "toolu_2",
+           "tool_input": {"command": cmd, "description": "run"}, "tool_use_id": call_id(),
            "tool_response": {"stdout": "fine", "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false},
            "duration_ms": 5})
 }

@@ -94,6 +94,9 @@ pub struct Session {
     pub work: PathBuf,
     /// A later session of an earlier run's project and HOME ([`Session::next_session`]).
     pub keep: bool,
+    /// fable's hooks registered in the user settings too, under other command strings
+    /// (absolute paths there, bare names in the project): every hook runs twice.
+    pub twice: bool,
 }
 
 /// What the harness left behind.
@@ -124,6 +127,7 @@ impl Session {
             timeout: 60,
             work,
             keep: false,
+            twice: false,
         }
     }
 
@@ -136,6 +140,16 @@ impl Session {
         s.work = prev.out.parent().expect("out lives in a work folder").to_path_buf();
         s.keep = true;
         s
+    }
+
+    /// Registers fable's hooks in both the user settings (absolute paths) and the project
+    /// settings (bare names) of the throw-away session, as a user who ran `./install.sh`
+    /// and then `fable install --project` had before the installer refused that: Claude
+    /// Code runs every hook twice. (The project install is made with an empty config
+    /// folder, so the installer does not see the user registration and refuse it.)
+    pub fn registered_twice(mut self) -> Session {
+        self.twice = true;
+        self
     }
 
     pub fn project_path(&self) -> &Path {
@@ -223,6 +237,13 @@ impl Session {
             sh_quote(&bins),
             sh_quote(claude)
         )));
+        if self.twice && !self.keep {
+            pre[0] = format!(
+                "unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init && {fable} install --user --bin-dir {b} --claude {c} && CLAUDE_CONFIG_DIR=\"$(mktemp -d)\" {fable} install --project --no-skill --bin-dir {b} --claude {c}",
+                b = sh_quote(&bins),
+                c = sh_quote(claude)
+            );
+        }
         pre.extend(self.pre.iter().cloned());
         let out = work.join("out");
         let mut cmd = Command::new("bash");

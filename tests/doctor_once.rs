@@ -1,0 +1,241 @@
+//! Issue 30 item 3 through `fable doctor`: a fable plugin plus an install, or user plus
+//! project settings, is one problem naming the exact fix; a plugin alone is healthy and
+//! is not told to `fable install`; a hook binary fable installed that is gone, not
+//! executable or overwritten is named (and an overwritten one is not run).
+
+mod isolated;
+
+use serde_json::{json, Value};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use fable::setup::registrations::HOOK_BINARIES;
+
+struct Sandbox {
+    tmp: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let s = Sandbox {
+            tmp: tempfile::tempdir().unwrap(),
+        };
+        fs::create_dir_all(s.home()).unwrap();
+        fs::create_dir_all(s.project().join(".git")).unwrap();
+        fs::create_dir_all(s.project().join(".fable")).unwrap();
+        copy_hooks(&s.bins());
+        let claude = s.root().join("claude");
+        fs::write(&claude, "#!/bin/sh\necho '2.1.332 (Claude Code)'\n").unwrap();
+        fs::set_permissions(&claude, fs::Permissions::from_mode(0o755)).unwrap();
+        s
+    }
+    fn root(&self) -> &Path {
+        self.tmp.path()
+    }
+    fn home(&self) -> PathBuf {
+        self.root().join("home")
+    }
+    fn project(&self) -> PathBuf {
+        self.root().join("proj")
+    }
+    fn bins(&self) -> PathBuf {
+        self.root().join("bins")
+    }
+    fn path(&self) -> String {
+        format!("{}:/usr/bin:/bin", self.bins().display())
+    }
+
+    fn fable(&self) -> assert_cmd::Command {
+        let mut c = isolated::cmd("fable", &self.home());
+        c.env("PATH", self.path())
+            .env("FABLE_CLAUDE_BIN", self.root().join("claude"))
+            .current_dir(self.project());
+        c
+    }
+
+    fn install(&self, args: &[&str]) {
+        let out = self
+            .fable()
+            .args(["install", "--no-skill", "--bin-dir"])
+            .arg(self.bins())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "install {args:?}: {}", text(&out.stderr));
+    }
+
+    fn doctor(&self, args: &[&str]) -> (i32, Value) {
+        let out = self.fable().args(["doctor", "--json"]).args(args).output().unwrap();
+        let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)));
+        (out.status.code().unwrap_or(-1), v)
+    }
+
+    fn plugin(&self) -> PathBuf {
+        let p = self.root().join("fable-plugin");
+        fs::create_dir_all(p.join(".claude-plugin")).unwrap();
+        fs::write(
+            p.join(".claude-plugin/plugin.json"),
+            r#"{"name":"fable","version":"0.1.0"}"#,
+        )
+        .unwrap();
+        fs::create_dir_all(p.join("hooks")).unwrap();
+        fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json"),
+            p.join("hooks/hooks.json"),
+        )
+        .unwrap();
+        copy_hooks(&p.join("target/release"));
+        p
+    }
+}
+
+fn copy_hooks(dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    for b in HOOK_BINARIES {
+        // isolation: not spawned here; copied so a test can damage one.
+        fs::copy(assert_cmd::cargo::cargo_bin(b), dir.join(b)).unwrap();
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn problems(v: &Value, kind: &str) -> Vec<String> {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["kind"] == kind)
+        .map(|p| p["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn user_and_project_doubles_are_one_problem_with_the_fix() {
+    let s = Sandbox::new();
+    s.install(&["--user"]);
+    // The project settings written by hand (the installer would refuse): bare names.
+    let out = s
+        .fable()
+        .env("HOME", s.root().join("elsewhere"))
+        .args(["install", "--project", "--no-skill", "--bin-dir"])
+        .arg(s.bins())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 1, "{v}");
+    let dups = problems(&v, "duplicate");
+    assert_eq!(dups.len(), 1, "one problem for one mistake: {dups:?}");
+    let m = &dups[0];
+    assert!(m.contains("fable-evidence runs twice on PostToolUse [Bash]"), "{m}");
+    assert!(m.contains("fable-close-guard runs twice on Stop"), "{m}");
+    assert!(m.contains("keep user: `fable uninstall --project`"), "{m}");
+    assert!(
+        m.contains("keep project: `fable uninstall --user` (or `fable install --project --replace`)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn plugin_and_user_install_is_a_problem_and_plugin_alone_is_healthy() {
+    let s = Sandbox::new();
+    let plugin = s.plugin();
+    // A marketplace install, recorded where Claude Code records it.
+    let rec = json!({"version": 2, "plugins": {"fable@dev": [{"scope": "user", "installPath": plugin}]}});
+    fs::create_dir_all(s.home().join(".claude/plugins")).unwrap();
+    fs::write(s.home().join(".claude/plugins/installed_plugins.json"), rec.to_string()).unwrap();
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 0, "the plugin alone is a complete registration: {v}");
+    assert!(
+        !v.to_string().contains("fable install"),
+        "no advice to install on top: {v}"
+    );
+    let scope = v["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["scope"] == "plugin")
+        .cloned();
+    assert_eq!(scope.expect("plugin found")["hooks"].as_array().unwrap().len(), 11);
+
+    // The user settings get the hooks too (written past the installer's refusal).
+    let out = s
+        .fable()
+        .env("HOME", s.root().join("elsewhere"))
+        .env("CLAUDE_CONFIG_DIR", s.home().join(".claude"))
+        .args(["install", "--user", "--no-skill", "--bin-dir"])
+        .arg(s.bins())
+        .output()
+        .unwrap();
+    // The installer sees the plugin in that config dir and refuses; write the file by hand.
+    assert!(!out.status.success());
+    let user = json!({"hooks": {"Stop": [{"hooks": [{"type": "command",
+        "command": format!("{}/fable-close-guard # fable", s.bins().display()), "timeout": 180}]}]}});
+    fs::write(s.home().join(".claude/settings.json"), user.to_string()).unwrap();
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 1, "{v}");
+    let dups = problems(&v, "duplicate");
+    assert_eq!(dups.len(), 1, "{dups:?}");
+    assert!(dups[0].contains("fable-close-guard runs twice on Stop"), "{}", dups[0]);
+    assert!(
+        dups[0].contains("Keep the plugin: run `fable uninstall --user`"),
+        "{}",
+        dups[0]
+    );
+}
+
+#[test]
+fn a_plugin_loaded_with_plugin_dir_is_found_when_named() {
+    let s = Sandbox::new();
+    let plugin = s.plugin();
+    let (code, v) = s.doctor(&["--plugin-dir", plugin.to_str().unwrap()]);
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 1, "unnamed, nothing registers the hooks: {v}");
+}
+
+#[test]
+fn a_missing_disabled_or_overwritten_hook_binary_is_named_with_the_fix() {
+    let s = Sandbox::new();
+    s.install(&["--user"]);
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 0, "{v}");
+    let guard = s.bins().join("fable-close-guard");
+
+    // chmod -x: the stop check is off.
+    fs::set_permissions(&guard, fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 1, "{v}");
+    let all = v["problems"].to_string();
+    assert!(
+        all.contains("fable-close-guard") && all.contains("not executable"),
+        "{all}"
+    );
+    assert!(all.contains("fable install --user"), "{all}");
+
+    // Overwritten with something that answers fine: changed, and not run.
+    let ran = s.root().join("it-ran");
+    fs::write(&guard, format!("#!/bin/sh\ntouch '{}'\nexit 0\n", ran.display())).unwrap();
+    fs::set_permissions(&guard, fs::Permissions::from_mode(0o755)).unwrap();
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 1, "{v}");
+    let changed = problems(&v, "changed_binary");
+    assert_eq!(changed.len(), 2, "Stop and SubagentStop: {changed:?}");
+    assert!(changed[0].contains("fable-close-guard") && changed[0].contains("changed since fable installed it"));
+    assert!(changed[0].contains("`fable install --user`"), "{}", changed[0]);
+    assert!(!ran.exists(), "the doctor ran a binary fable did not install");
+
+    // Deleted.
+    fs::remove_file(&guard).unwrap();
+    let (code, v) = s.doctor(&[]);
+    assert_eq!(code, 1);
+    assert!(v["problems"].to_string().contains("fable-close-guard"), "{v}");
+
+    // Put back and installed again: healthy.
+    fs::copy(assert_cmd::cargo::cargo_bin("fable-close-guard"), &guard).unwrap(); // isolation: not spawned
+    s.install(&["--user"]);
+    assert_eq!(s.doctor(&[]).0, 0);
+}
