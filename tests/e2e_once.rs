@@ -88,7 +88,7 @@ fn the_reminder_comes_at_the_third_failure() {
         sent[3]
     );
     assert_eq!(
-        sent[3].matches("3 commands in a row have failed").count(),
+        sent[3].matches("3 failed attempts").count(),
         1,
         "{}",
         sent[3]

@@ -262,7 +262,7 @@ fn the_reminder_comes_at_the_third_failure_not_the_second() {
     fs::write(p.join(".fable/LEDGER.md"), "- [ ] 1. fix the tests\n").unwrap();
     let said = |outs: &[std::process::Output]| -> usize {
         outs.iter()
-            .filter(|o| text(&o.stdout).contains("3 commands in a row have failed"))
+            .filter(|o| text(&o.stdout).contains("3 failed attempts"))
             .count()
     };
     for n in 1..=2 {
