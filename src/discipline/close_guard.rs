@@ -200,7 +200,7 @@ fn unbacked_claim(
     journal: &crate::evidence::journal::Journal,
     session: &str,
     agent: Option<&str>,
-    last_edit: Option<&freshness::Edit>,
+    stale: &dyn Fn(&crate::evidence::Record) -> Option<String>,
 ) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
     let (kind, phrase) = claims::claim(message)?;
@@ -208,12 +208,19 @@ fn unbacked_claim(
     if let Some(me) = agent {
         runs.retain(|r| r.agent.as_deref().is_none_or(|a| a == me));
     }
-    let fresh = |ts: &str| last_edit.is_none_or(|e| ts > e.ts.as_str());
-    let backed = runs
+    let passes: Vec<&crate::evidence::Record> = runs
         .iter()
-        .any(|r| r.passed() && claims::backs(&r.cmd, kind) && fresh(&r.ts));
-    if backed {
-        return None;
+        .filter(|r| r.passed() && claims::backs(&r.cmd, kind))
+        .collect();
+    // Newest first: the first fresh pass backs the claim, else the newest stale one says why.
+    let mut why_stale = None;
+    for r in passes.iter().rev() {
+        match stale(r) {
+            None => return None,
+            Some(m) => {
+                why_stale.get_or_insert(m);
+            }
+        }
     }
     let failed: Vec<&str> = runs
         .iter()
@@ -234,6 +241,9 @@ fn unbacked_claim(
             "  The newest such run failed: `{}`\n",
             crate::evidence::head_chars(last, 200)
         ));
+    }
+    if let Some(m) = why_stale {
+        s.push_str(&format!("  The newest passing one is stale: {m}\n"));
     }
     s.push_str("Run the command that shows it (it is logged as you run it), or say what is still unverified.");
     Some(s)
@@ -329,9 +339,25 @@ fn subagent_findings(
         scope: freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
     };
     let last_edit = corroborate::read_relevant_with(&journal, &[], Some(scan)).last_edit;
-    unbacked_claim(input, &journal, session, Some(agent), last_edit.as_ref())
+    let (now, scope) = freshness_now(env, project);
+    let stale =
+        |r: &crate::evidence::Record| freshness::stale_pass(&r.cmd, r, last_edit.as_ref(), &now, scope, &project.root);
+    unbacked_claim(input, &journal, session, Some(agent), &stale)
         .into_iter()
         .collect()
+}
+
+/// The files as they are now (read lazily, once per stop) and the freshness scope.
+fn freshness_now(
+    env: &HookEnv,
+    project: &crate::project::Project,
+) -> (crate::evidence::tree_check::Now, freshness::Scope) {
+    let get = |k: &str| env.var(k).map(str::to_string);
+    let store = crate::evidence::tree_store::dir(get, &project.fable_dir);
+    (
+        crate::evidence::tree_check::Now::new(&project.root, store),
+        freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
+    )
 }
 
 /// Everything that stands in the way of this stop (empty: it may end), adding to `notes`
@@ -363,26 +389,27 @@ fn evaluate(
     let last_edit = relevant.last_edit.take();
     let index = Index::from_relevant(relevant);
     let mut found = findings(ledger, &index, &in_scope);
-    // A cited pass older than this session's last edit of a project file proves nothing
-    // about the code as it is now.
-    if let Some(edit) = &last_edit {
-        let stale: Vec<String> = cites
-            .iter()
-            .filter_map(|c| {
-                let rec = index.newest(c).filter(|r| r.passed())?;
-                freshness::stale(c, &rec.ts, edit, &project.root)
-            })
-            .collect();
-        if !stale.is_empty() {
-            let mut s = String::from("fable: cited passes are older than your last edit:\n");
-            for m in stale.iter().take(LIST_MAX) {
-                s.push_str(&format!("  {m}\n"));
-            }
-            s.push_str("A pass proves the code it ran on: run the cited commands again after your last change.");
-            found.push(s);
+    // A cited pass proves nothing about the code as it is now once a project file changed
+    // after it (see `freshness`).
+    let (now, scope) = freshness_now(env, project);
+    let stale_of =
+        |r: &crate::evidence::Record| freshness::stale_pass(&r.cmd, r, last_edit.as_ref(), &now, scope, &project.root);
+    let stale: Vec<String> = cites
+        .iter()
+        .filter_map(|c| {
+            let rec = index.newest(c).filter(|r| r.passed())?;
+            freshness::stale_pass(c, rec, last_edit.as_ref(), &now, scope, &project.root)
+        })
+        .collect();
+    if !stale.is_empty() {
+        let mut s = String::from("fable: cited passes ran on files that have changed since:\n");
+        for m in stale.iter().take(LIST_MAX) {
+            s.push_str(&format!("  {m}\n"));
         }
+        s.push_str("A pass proves the code it ran on: run the cited commands again after your last change.");
+        found.push(s);
     }
-    if let Some(c) = unbacked_claim(input, &journal, session, None, last_edit.as_ref()) {
+    if let Some(c) = unbacked_claim(input, &journal, session, None, &stale_of) {
         found.push(c);
     }
     if !found.is_empty() {

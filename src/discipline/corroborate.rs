@@ -184,6 +184,9 @@ struct Lite<'a> {
     summary: Option<crate::evidence::summary::Summary>,
     #[serde(default, borrow)]
     agent: Option<std::borrow::Cow<'a, str>>,
+    /// The files the run left (freshness compares them with today's).
+    #[serde(default)]
+    tree: Option<String>,
 }
 
 /// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
@@ -285,6 +288,7 @@ fn from_index(
             Record {
                 event: lite.event.map(|e| e.into_owned()),
                 summary: lite.summary,
+                tree: lite.tree,
                 ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
             },
         ));
@@ -366,6 +370,7 @@ fn scan(journal: &Journal, keys: &[String], citations: &[String], edits: Option<
         let rec = Record {
             event: lite.event.map(|e| e.into_owned()),
             summary: lite.summary,
+            tree: lite.tree,
             ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         };
         let why = match (sealer, seal::parts(line)) {
@@ -421,6 +426,7 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
         out.push(Record {
             summary: lite.summary,
             agent: lite.agent.map(|a| a.into_owned()),
+            tree: lite.tree,
             ..Record::new(lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         });
     });

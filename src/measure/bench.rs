@@ -135,6 +135,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             agent: None,
             ms: Some(40),
             trust: None,
+            tree: None,
             file: None,
             summary: None,
             chain: None,

@@ -1,0 +1,417 @@
+//! The project's files as a passing run left them: what a cited pass is fresh against.
+//!
+//! A pass proves the code it ran on. Write/Edit records only see the file tools, and their
+//! timestamps only order them by a clock that can jump; an agent told to make small
+//! changes with `sed -i`, a heredoc or a script walks around both. So when the evidence
+//! hook logs a passing run of a test/build/check command, it takes a snapshot of the
+//! project's files — tracked plus untracked-not-ignored (`git ls-files -co
+//! --exclude-standard`, or a plain walk outside git), never `.fable/`, `.git/` or the
+//! well-known build and cache folders ([`EXCLUDED_DIRS`]) — and seals a hash of it into
+//! the record (`tree`). Per file it keeps path, size, mtime, ctime and inode, and the
+//! comparison is **equality**: no clock is compared, and ctime cannot be set back with
+//! `touch -d`. The per-file snapshot itself goes to user state ([`tree_store`]) so the
+//! close guard can name what changed.
+//!
+//! At Stop, [`Now`](crate::evidence::tree_check::Now) answers "are the files still as tree `h` saw them?" once per tree: a
+//! walk of the folders (names only, no `stat`) tells whether any file was added or
+//! removed; when none was, only the stored files are `stat`ed; otherwise the full listing
+//! is taken again and compared.
+//!
+//! [`tree_store`]: crate::evidence::tree_store
+
+use sha2::{Digest, Sha256};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+/// Folders whose files never count: fable's own, git's, and what builds, test runs and
+/// package managers write. A run's output is not a change to the code it ran on.
+pub const EXCLUDED_DIRS: &[&str] = &[
+    ".fable",
+    ".git",
+    "target",
+    "node_modules",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".venv",
+    "venv",
+    ".tox",
+    "dist",
+    "build",
+];
+
+/// More files than this and no snapshot is taken (the time-based edit rule applies).
+pub const MAX_FILES: usize = 200_000;
+
+/// True when a project-relative path never counts.
+pub fn excluded(rel: &str) -> bool {
+    let mut parts = rel.split('/').peekable();
+    while let Some(p) = parts.next() {
+        if parts.peek().is_none() {
+            return p.ends_with(".pyc") || p.ends_with(".pyo") || p == ".DS_Store";
+        }
+        if EXCLUDED_DIRS.contains(&p) {
+            return true;
+        }
+    }
+    false
+}
+
+/// What is compared of one file: equal stats, same file as far as anyone can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub ctime_ns: i64,
+    pub ino: u64,
+}
+
+impl Stat {
+    fn of(m: &std::fs::Metadata) -> Stat {
+        Stat {
+            size: m.size(),
+            mtime_ns: m.mtime().saturating_mul(1_000_000_000).saturating_add(m.mtime_nsec()),
+            ctime_ns: m.ctime().saturating_mul(1_000_000_000).saturating_add(m.ctime_nsec()),
+            ino: m.ino(),
+        }
+    }
+}
+
+/// The counted files (sorted by path) and the hash of the folders' shape (every name the
+/// walk saw, ignored ones included): equal shapes mean no file was added or removed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Snapshot {
+    pub files: Vec<(String, Stat)>,
+    pub shape: String,
+}
+
+impl Snapshot {
+    /// The `tree` a record carries: the files only (the shape is a shortcut, not content).
+    pub fn hash(&self) -> String {
+        hash_files(&self.files)
+    }
+}
+
+/// SHA-256 over every file's path and stats, first 32 hex digits.
+pub fn hash_files(files: &[(String, Stat)]) -> String {
+    let mut h = Sha256::new();
+    for (p, s) in files {
+        h.update(p.as_bytes());
+        h.update([0]);
+        h.update(format!("{} {} {} {}\n", s.size, s.mtime_ns, s.ctime_ns, s.ino).as_bytes());
+    }
+    h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
+/// One difference between a pass's files and today's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Changed(String),
+    Added(String),
+    Removed(String),
+}
+
+impl Change {
+    pub fn path(&self) -> &str {
+        match self {
+            Change::Changed(p) | Change::Added(p) | Change::Removed(p) => p,
+        }
+    }
+}
+
+/// The differences between two sorted file lists.
+pub fn diff(old: &[(String, Stat)], new: &[(String, Stat)]) -> Vec<Change> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) if a.0 == b.0 => {
+                if a.1 != b.1 {
+                    out.push(Change::Changed(a.0.clone()));
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some(a), Some(b)) if a.0 < b.0 => {
+                out.push(Change::Removed(a.0.clone()));
+                i += 1;
+            }
+            (Some(a), None) => {
+                out.push(Change::Removed(a.0.clone()));
+                i += 1;
+            }
+            (_, Some(b)) => {
+                out.push(Change::Added(b.0.clone()));
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}
+
+/// Walks the project (not following links, skipping excluded folders): every counted
+/// file's relative path, and the shape hash over every name seen.
+pub fn walk(root: &Path) -> Option<(Vec<String>, String)> {
+    let mut files = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut stack = vec![String::new()];
+    while let Some(rel) = stack.pop() {
+        let dir = if rel.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(&rel)
+        };
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        for e in rd.flatten() {
+            let Ok(name) = e.file_name().into_string() else {
+                continue;
+            };
+            let path = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                if !EXCLUDED_DIRS.contains(&name.as_str()) {
+                    names.push(format!("{path}/"));
+                    stack.push(path);
+                }
+            } else if !excluded(&path) {
+                names.push(path.clone());
+                files.push(path);
+            }
+            if files.len() > MAX_FILES {
+                return None;
+            }
+        }
+    }
+    names.sort_unstable();
+    let mut h = Sha256::new();
+    for n in &names {
+        h.update(n.as_bytes());
+        h.update([0]);
+    }
+    let shape = h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+    Some((files, shape))
+}
+
+/// Tracked and untracked-not-ignored files by git's rules, relative to `root`; `None`
+/// when `root` is not in a git work tree (or git is missing).
+fn git_listing(root: &Path) -> Option<Vec<String>> {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "core.quotepath=off",
+            "ls-files",
+            "-z",
+            "-co",
+            "--exclude-standard",
+        ])
+        .current_dir(root)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let mut v: Vec<String> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| std::str::from_utf8(s).ok())
+        .filter(|p| !excluded(p))
+        .map(str::to_string)
+        .collect();
+    // A file both tracked and modified is listed once per mode.
+    v.dedup();
+    Some(v)
+}
+
+/// `stat`s every path (on all cores: a syscall is the whole cost), keeping regular files
+/// and links that exist; sorted by path.
+pub fn stat_all(root: &Path, paths: &[String]) -> Vec<(String, Stat)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let one = |chunk: &[String]| -> Vec<(String, Stat)> {
+        chunk
+            .iter()
+            .filter_map(|p| {
+                let m = std::fs::symlink_metadata(root.join(p)).ok()?;
+                (!m.is_dir()).then(|| (p.clone(), Stat::of(&m)))
+            })
+            .collect()
+    };
+    let mut out: Vec<(String, Stat)> = if threads == 1 || paths.len() < 2_000 {
+        one(paths)
+    } else {
+        let chunk = paths.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let hs: Vec<_> = paths.chunks(chunk).map(|c| s.spawn(move || one(c))).collect();
+            hs.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        })
+    };
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The snapshot of `root` now: `None` when it cannot be taken (too many files).
+pub fn take(root: &Path) -> Option<Snapshot> {
+    let (walked, shape) = walk(root)?;
+    let listed = git_listing(root).unwrap_or(walked);
+    if listed.len() > MAX_FILES {
+        return None;
+    }
+    Some(Snapshot {
+        files: stat_all(root, &listed),
+        shape,
+    })
+}
+
+/// Whether a passing run is worth a snapshot: a test, build or check runner (or a run
+/// whose output had a recognised summary). Ordinary commands (`ls`, `git status`) stay
+/// as cheap as they were.
+// lead: switch to evidence::runner
+pub fn worth_a_snapshot(cmd: &str, has_summary: bool) -> bool {
+    if has_summary {
+        return true;
+    }
+    let words: Vec<&str> = cmd
+        .split_whitespace()
+        .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let Some(prog) = words.first().map(|w| w.rsplit('/').next().unwrap_or(w)) else {
+        return false;
+    };
+    let sub = words.get(1).copied().unwrap_or("");
+    matches!(
+        prog,
+        "pytest"
+            | "tox"
+            | "nox"
+            | "jest"
+            | "vitest"
+            | "mocha"
+            | "rspec"
+            | "ctest"
+            | "phpunit"
+            | "make"
+            | "just"
+            | "tsc"
+            | "mvn"
+            | "gradle"
+            | "gradlew"
+            | "eslint"
+            | "ruff"
+            | "mypy"
+            | "flake8"
+            | "pylint"
+            | "shellcheck"
+            | "golangci-lint"
+            | "ninja"
+            | "bazel"
+            | "dotnet"
+            | "swift"
+            | "mix"
+            | "rake"
+    ) || matches!(
+        (prog, sub),
+        ("cargo", "test" | "nextest" | "build" | "check" | "clippy" | "fmt")
+            | ("go", "test" | "build" | "vet")
+            | ("python" | "python3", "unittest" | "pytest")
+            | ("npm" | "pnpm" | "yarn" | "bun", "test" | "t" | "run")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn st(n: u64) -> Stat {
+        Stat {
+            size: n,
+            mtime_ns: 1,
+            ctime_ns: 1,
+            ino: 1,
+        }
+    }
+
+    #[test]
+    fn exclusions() {
+        for p in [
+            ".fable/LEDGER.md",
+            "target/debug/x",
+            "a/__pycache__/m.pyc",
+            "web/node_modules/x/y.js",
+            "m.pyc",
+        ] {
+            assert!(excluded(p), "{p}");
+        }
+        for p in ["src/lib.rs", "calc.py", "build.rs", "targets/x", "docs/dist.md"] {
+            assert!(!excluded(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn diff_names_changes_additions_and_removals() {
+        let old = vec![
+            ("a".to_string(), st(1)),
+            ("b".to_string(), st(1)),
+            ("c".to_string(), st(1)),
+        ];
+        let new = vec![
+            ("a".to_string(), st(1)),
+            ("b".to_string(), st(2)),
+            ("d".to_string(), st(1)),
+        ];
+        assert_eq!(
+            diff(&old, &new),
+            vec![
+                Change::Changed("b".into()),
+                Change::Removed("c".into()),
+                Change::Added("d".into())
+            ]
+        );
+        assert!(diff(&old, &old).is_empty());
+        assert_ne!(hash_files(&old), hash_files(&new));
+    }
+
+    #[test]
+    fn a_snapshot_sees_in_place_writes_and_not_caches() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::write(root.join("calc.py"), "x = 1\n").unwrap();
+        std::fs::create_dir_all(root.join(".fable")).unwrap();
+        let a = take(root).unwrap();
+        assert_eq!(a.files.len(), 1);
+        std::fs::create_dir_all(root.join("__pycache__")).unwrap();
+        std::fs::write(root.join("__pycache__/calc.pyc"), "x").unwrap();
+        std::fs::write(root.join(".fable/LEDGER.md"), "x").unwrap();
+        assert_eq!(take(root).unwrap().hash(), a.hash());
+        std::fs::write(root.join("calc.py"), "x = 2\n").unwrap();
+        assert_ne!(take(root).unwrap().hash(), a.hash());
+    }
+
+    #[test]
+    fn runners_are_worth_a_snapshot_and_ordinary_commands_are_not() {
+        for c in [
+            "python3 -m unittest",
+            "cargo test -q",
+            "CI=1 npm test",
+            "pytest -x",
+            "make check",
+        ] {
+            assert!(worth_a_snapshot(c, false), "{c}");
+        }
+        for c in ["ls -la", "git status", "echo hi", "cat x"] {
+            assert!(!worth_a_snapshot(c, false), "{c}");
+        }
+        assert!(worth_a_snapshot("./run-tests.sh", true));
+    }
+}
