@@ -280,3 +280,25 @@ fn walk(d: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// Outside git there are no ignore rules: what a later test run writes (coverage data,
+/// an HTML report, an egg-info) must not make the lint pass before it stale.
+#[test]
+fn lint_then_tests_with_coverage_output_keeps_both_passes_fresh() {
+    let p = project();
+    ran(&p, "s", "ruff check .", &[]);
+    sh(&p, "mkdir -p htmlcov calc.egg-info && echo x > .coverage && echo x > htmlcov/index.html && echo x > calc.egg-info/PKG-INFO && mkdir -p .claude && echo {} > .claude/settings.local.json");
+    ran(&p, "s", RUN, &[]);
+    p.ledger("- [x] 1. calc -- evidence: `ruff check .` -> clean; `python3 -m unittest` -> 3 passed\n");
+    let o = stop(&p, "s", "Done.");
+    assert_eq!(stop_code(&o), 0, "{}", said(&o));
+    // A source file is still a change.
+    sh(&p, "echo '# note' >> calc.py");
+    let o = stop(&p, "s", "Done.");
+    assert_eq!(stop_code(&o), 2, "{}", said(&o));
+    assert!(
+        said(&o).contains("`ruff check .` passed at") && said(&o).contains("; calc.py changed after it"),
+        "{}",
+        said(&o)
+    );
+}

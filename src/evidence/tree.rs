@@ -23,8 +23,10 @@ use sha2::{Digest, Sha256};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-/// Folders whose files never count: fable's own, git's, and what builds, test runs and
-/// package managers write. A run's output is not a change to the code it ran on.
+/// Folders whose files never count: fable's own, git's, editors', and what builds, test
+/// runs, coverage tools and package managers write. A run's output is not a change to the
+/// code it ran on — and outside git (no ignore rules) or in a repository that does not
+/// ignore them, a test run's `htmlcov/` would otherwise make the lint pass before it stale.
 pub const EXCLUDED_DIRS: &[&str] = &[
     ".fable",
     ".git",
@@ -34,24 +36,49 @@ pub const EXCLUDED_DIRS: &[&str] = &[
     ".pytest_cache",
     ".mypy_cache",
     ".ruff_cache",
+    ".hypothesis",
     ".venv",
     "venv",
     ".tox",
+    ".nox",
+    ".eggs",
     "dist",
     "build",
+    "htmlcov",
+    "coverage",
+    ".nyc_output",
+    ".gradle",
+    ".next",
+    ".nuxt",
+    ".turbo",
+    ".parcel-cache",
+    ".cache",
+    ".idea",
+    ".vscode",
 ];
+
+/// Files (by name) that never count: coverage data, editor swap files, OS litter.
+fn excluded_file(name: &str) -> bool {
+    matches!(name, ".coverage" | "coverage.xml" | ".DS_Store")
+        || name.starts_with(".coverage.")
+        || [".pyc", ".pyo", ".swp", ".swo", "~"].iter().any(|s| name.ends_with(s))
+}
 
 /// More files than this and no snapshot is taken (the time-based edit rule applies).
 pub const MAX_FILES: usize = 200_000;
 
 /// True when a project-relative path never counts.
 pub fn excluded(rel: &str) -> bool {
+    // Claude Code writes it when the user allows a command for good: not the code.
+    if rel == ".claude/settings.local.json" {
+        return true;
+    }
     let mut parts = rel.split('/').peekable();
     while let Some(p) = parts.next() {
         if parts.peek().is_none() {
-            return p.ends_with(".pyc") || p.ends_with(".pyo") || p == ".DS_Store";
+            return excluded_file(p);
         }
-        if EXCLUDED_DIRS.contains(&p) {
+        if EXCLUDED_DIRS.contains(&p) || p.ends_with(".egg-info") {
             return true;
         }
     }
@@ -174,7 +201,7 @@ pub fn walk(root: &Path) -> Option<(Vec<String>, String)> {
             };
             let Ok(ft) = e.file_type() else { continue };
             if ft.is_dir() {
-                if !EXCLUDED_DIRS.contains(&name.as_str()) {
+                if !EXCLUDED_DIRS.contains(&name.as_str()) && !name.ends_with(".egg-info") {
                     names.push(format!("{path}/"));
                     stack.push(path);
                 }
@@ -350,6 +377,11 @@ mod tests {
             "a/__pycache__/m.pyc",
             "web/node_modules/x/y.js",
             "m.pyc",
+            ".coverage",
+            "htmlcov/index.html",
+            "pkg.egg-info/PKG-INFO",
+            ".claude/settings.local.json",
+            "src/.calc.py.swp",
         ] {
             assert!(excluded(p), "{p}");
         }
