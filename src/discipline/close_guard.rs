@@ -232,8 +232,13 @@ fn unbacked_claim(
     } else {
         "this session's"
     };
+    let since = if why_stale.is_some() {
+        " since the files last changed"
+    } else {
+        ""
+    };
     let mut s = format!(
-        "fable: your last message says \"{phrase}\", but no passing run of {} is in {whose} evidence log.\n",
+        "fable: your last message says \"{phrase}\", but no passing run of {}{since} is in {whose} evidence log.\n",
         kind.name()
     );
     if let Some(last) = failed.last() {

@@ -122,11 +122,15 @@ impl Snapshot {
 
 /// SHA-256 over every file's path and stats, first 32 hex digits.
 pub fn hash_files(files: &[(String, Stat)]) -> String {
+    use std::io::Write;
     let mut h = Sha256::new();
+    let mut buf = Vec::with_capacity(128);
     for (p, s) in files {
-        h.update(p.as_bytes());
-        h.update([0]);
-        h.update(format!("{} {} {} {}\n", s.size, s.mtime_ns, s.ctime_ns, s.ino).as_bytes());
+        buf.clear();
+        buf.extend_from_slice(p.as_bytes());
+        buf.push(0);
+        let _ = writeln!(buf, "{} {} {} {}", s.size, s.mtime_ns, s.ctime_ns, s.ino);
+        h.update(&buf);
     }
     h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
