@@ -40,7 +40,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         && record.file.is_none()
         && env
             .var("FABLE_FRESHNESS")
-            .is_none_or(|v| !matches!(v.trim(), "off" | "0" | "no"))
+            .is_none_or(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
         && crate::evidence::tree::worth_a_snapshot(&record.cmd, record.summary.is_some())
     {
         if let Some(snap) = crate::evidence::tree::take(&project.root) {

@@ -12,10 +12,10 @@
 //! `touch -d`. The per-file snapshot itself goes to user state ([`tree_store`]) so the
 //! close guard can name what changed.
 //!
-//! At Stop, [`Now`](crate::evidence::tree_check::Now) answers "are the files still as tree `h` saw them?" once per tree: a
-//! walk of the folders (names only, no `stat`) tells whether any file was added or
-//! removed; when none was, only the stored files are `stat`ed; otherwise the full listing
-//! is taken again and compared.
+//! At Stop, [`Now`](crate::evidence::tree_check::Now) answers "are the files still as
+//! tree `h` saw them?" once per tree: the stored folders' stats tell whether any file
+//! was added or removed; when none was, only the stored files are `stat`ed; otherwise the
+//! full listing is taken again and compared.
 //!
 //! [`tree_store`]: crate::evidence::tree_store
 
@@ -105,12 +105,13 @@ impl Stat {
     }
 }
 
-/// The counted files (sorted by path) and the hash of the folders' shape (every name the
-/// walk saw, ignored ones included): equal shapes mean no file was added or removed.
+/// The counted files (sorted by path) and every folder the walk entered (`./` for the
+/// root, others ending in `/`): a folder's mtime changes whenever an entry is added,
+/// removed or renamed in it, so equal folder stats mean no file was added or removed.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Snapshot {
     pub files: Vec<(String, Stat)>,
-    pub shape: String,
+    pub dirs: Vec<(String, Stat)>,
 }
 
 impl Snapshot {
@@ -182,10 +183,10 @@ pub fn diff(old: &[(String, Stat)], new: &[(String, Stat)]) -> Vec<Change> {
 }
 
 /// Walks the project (not following links, skipping excluded folders): every counted
-/// file's relative path, and the shape hash over every name seen.
-pub fn walk(root: &Path) -> Option<(Vec<String>, String)> {
+/// file's relative path, and every folder entered (`./`, `src/`, …).
+fn walk(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
     let mut files = Vec::new();
-    let mut names: Vec<String> = Vec::new();
+    let mut dirs: Vec<String> = vec!["./".into()];
     let mut stack = vec![String::new()];
     while let Some(rel) = stack.pop() {
         let dir = if rel.is_empty() {
@@ -206,11 +207,10 @@ pub fn walk(root: &Path) -> Option<(Vec<String>, String)> {
             let Ok(ft) = e.file_type() else { continue };
             if ft.is_dir() {
                 if !EXCLUDED_DIRS.contains(&name.as_str()) && !name.ends_with(".egg-info") {
-                    names.push(format!("{path}/"));
+                    dirs.push(format!("{path}/"));
                     stack.push(path);
                 }
             } else if !excluded(&path) {
-                names.push(path.clone());
                 files.push(path);
             }
             if files.len() > MAX_FILES {
@@ -218,14 +218,7 @@ pub fn walk(root: &Path) -> Option<(Vec<String>, String)> {
             }
         }
     }
-    names.sort_unstable();
-    let mut h = Sha256::new();
-    for n in &names {
-        h.update(n.as_bytes());
-        h.update([0]);
-    }
-    let shape = h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
-    Some((files, shape))
+    Some((files, dirs))
 }
 
 /// Tracked and untracked-not-ignored files by git's rules, relative to `root`; `None`
@@ -267,13 +260,22 @@ fn git_listing(root: &Path) -> Option<Vec<String>> {
 /// `stat`s every path (on all cores: a syscall is the whole cost), keeping regular files
 /// and links that exist; sorted by path.
 pub fn stat_all(root: &Path, paths: &[String]) -> Vec<(String, Stat)> {
+    stat_kind(root, paths, false)
+}
+
+/// The folders' stats, sorted (missing ones left out).
+pub fn stat_dirs(root: &Path, dirs: &[String]) -> Vec<(String, Stat)> {
+    stat_kind(root, dirs, true)
+}
+
+fn stat_kind(root: &Path, paths: &[String], want_dirs: bool) -> Vec<(String, Stat)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
     let one = |chunk: &[String]| -> Vec<(String, Stat)> {
         chunk
             .iter()
             .filter_map(|p| {
                 let m = std::fs::symlink_metadata(root.join(p)).ok()?;
-                (!m.is_dir()).then(|| (p.clone(), Stat::of(&m)))
+                (m.is_dir() == want_dirs).then(|| (p.clone(), Stat::of(&m)))
             })
             .collect()
     };
@@ -293,14 +295,16 @@ pub fn stat_all(root: &Path, paths: &[String]) -> Vec<(String, Stat)> {
 
 /// The snapshot of `root` now: `None` when it cannot be taken (too many files).
 pub fn take(root: &Path) -> Option<Snapshot> {
-    let (walked, shape) = walk(root)?;
+    let (walked, dirs) = walk(root)?;
+    // Folders first: a file added while the files are listed then shows as a folder change.
+    let dirs = stat_dirs(root, &dirs);
     let listed = git_listing(root).unwrap_or(walked);
     if listed.len() > MAX_FILES {
         return None;
     }
     Some(Snapshot {
         files: stat_all(root, &listed),
-        shape,
+        dirs,
     })
 }
 

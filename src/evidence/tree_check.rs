@@ -1,11 +1,13 @@
 //! At Stop: are the project's files still as a passing run left them?
 //!
-//! [`Now`] answers once per tree and stop. A walk of the folders (names only, no `stat`)
-//! tells whether any file was added or removed since the snapshot; when none was, only
-//! the stored files are `stat`ed and compared; otherwise the full listing is taken again.
+//! [`Now`] answers once per tree and stop. The stored folders' stats tell whether any
+//! file was added or removed since the snapshot (a folder's mtime moves with its
+//! entries); when none was, only the stored files are `stat`ed and compared; otherwise
+//! the full listing is taken again. (Walking the folders' names instead cost 8-10 ms on
+//! 10,000 files here, their `stat`s 0.4 ms.)
 //! The stored snapshot is trusted only when its files hash to the sealed `tree`.
 
-use crate::evidence::tree::{diff, stat_all, take, walk, Change, Snapshot};
+use crate::evidence::tree::{diff, stat_all, stat_dirs, take, Change, Snapshot};
 use crate::evidence::tree_store;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -15,7 +17,6 @@ use std::path::{Path, PathBuf};
 pub struct Now {
     root: PathBuf,
     store: Option<PathBuf>,
-    shape: OnceCell<Option<String>>,
     full: OnceCell<Option<Snapshot>>,
     memo: RefCell<HashMap<String, Verdict>>,
 }
@@ -38,18 +39,20 @@ impl Now {
         Now {
             root: root.to_path_buf(),
             store,
-            shape: OnceCell::new(),
             full: OnceCell::new(),
             memo: RefCell::new(HashMap::new()),
         }
     }
 
-    fn shape(&self) -> Option<&str> {
-        self.shape.get_or_init(|| walk(&self.root).map(|(_, s)| s)).as_deref()
-    }
-
     fn full(&self) -> Option<&Snapshot> {
         self.full.get_or_init(|| take(&self.root)).as_ref()
+    }
+
+    /// True when every folder the snapshot walked has the stats it had: no file was
+    /// added, removed or renamed anywhere the listing looks.
+    fn no_entry_changed(&self, s: &Snapshot) -> bool {
+        let names: Vec<String> = s.dirs.iter().map(|(p, _)| p.clone()).collect();
+        !s.dirs.is_empty() && stat_dirs(&self.root, &names) == s.dirs
     }
 
     /// Whether the files are still as tree `tree` saw them.
@@ -70,7 +73,7 @@ impl Now {
             .filter(|s| s.hash() == tree);
         match stored {
             // No file added or removed anywhere: the stored files' stats decide.
-            Some(s) if self.shape().is_some_and(|now| now == s.shape) => {
+            Some(s) if self.no_entry_changed(&s) => {
                 let names: Vec<String> = s.files.iter().map(|(p, _)| p.clone()).collect();
                 let now = stat_all(&self.root, &names);
                 let changes = diff(&s.files, &now);
@@ -114,7 +117,7 @@ mod tests {
         std::fs::write(root.join("src/calc.py"), "x = 1\n").unwrap();
         let h = saved(&root, &store);
         assert_eq!(Now::new(&root, Some(store.clone())).verdict(&h), Verdict::Same);
-        // A cache written after the pass changes the folders' shape, not the files.
+        // A cache written after the pass changes a folder's stats, not the files.
         std::fs::create_dir_all(root.join("src/__pycache__")).unwrap();
         assert_eq!(Now::new(&root, Some(store.clone())).verdict(&h), Verdict::Same);
         std::fs::write(root.join("src/calc.py"), "x = 2\n").unwrap();
@@ -141,7 +144,7 @@ mod tests {
                     ino: 0,
                 },
             )],
-            shape: String::new(),
+            dirs: Vec::new(),
         };
         std::fs::write(store.join(&h), tree_store::encode(&forged)).unwrap();
         assert_eq!(Now::new(&root, Some(store)).verdict(&h), Verdict::ChangedUnnamed);

@@ -4,16 +4,16 @@
 //! `${XDG_STATE_HOME:-~/.local/state}/fable/trees/<project key>/<tree>`, 0600, written
 //! atomically, the newest [`KEEP`] per project kept. A snapshot is trusted only when its
 //! files hash to the sealed `tree` ([`crate::evidence::tree_check::Now`] checks): editing one
-//! cannot make changed files look unchanged. Format: a header line
-//! `fable-tree 1 <shape>`, then per file `size mtime_ns ctime_ns ino path` ended by NUL
-//! (a path holds any byte but NUL).
+//! cannot make changed files look unchanged. Format: a header line `fable-tree 2`, then
+//! per file and folder `size mtime_ns ctime_ns ino path` ended by NUL (a path holds any
+//! byte but NUL; folders' paths end in `/`).
 
 use crate::evidence::tree::{Snapshot, Stat};
 use std::path::{Path, PathBuf};
 
 /// How many snapshots a project keeps (a stop checks the newest passes).
 pub const KEEP: usize = 12;
-const HEADER: &str = "fable-tree 1 ";
+const HEADER: &str = "fable-tree 2";
 /// The most a snapshot is read (200,000 files of ordinary path length fit).
 const MAX_BYTES: u64 = 64 << 20;
 
@@ -25,8 +25,8 @@ pub fn dir(get: impl Fn(&str) -> Option<String>, fable_dir: &Path) -> Option<Pat
 /// The bytes of a snapshot.
 pub fn encode(s: &Snapshot) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + s.files.len() * 64);
-    out.extend_from_slice(format!("{HEADER}{}\n", s.shape).as_bytes());
-    for (p, st) in &s.files {
+    out.extend_from_slice(format!("{HEADER}\n").as_bytes());
+    for (p, st) in s.files.iter().chain(&s.dirs) {
         out.extend_from_slice(format!("{} {} {} {} ", st.size, st.mtime_ns, st.ctime_ns, st.ino).as_bytes());
         out.extend_from_slice(p.as_bytes());
         out.push(0);
@@ -37,28 +37,29 @@ pub fn encode(s: &Snapshot) -> Vec<u8> {
 /// A snapshot from its bytes; `None` when they are not one.
 pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
     let nl = bytes.iter().position(|b| *b == b'\n')?;
-    let shape = std::str::from_utf8(&bytes[..nl])
-        .ok()?
-        .strip_prefix(HEADER)?
-        .to_string();
-    let mut files = Vec::new();
+    if &bytes[..nl] != HEADER.as_bytes() {
+        return None;
+    }
+    let mut out = Snapshot::default();
     for rec in bytes[nl + 1..].split(|b| *b == 0).filter(|r| !r.is_empty()) {
         let text = std::str::from_utf8(rec).ok()?;
         let mut it = text.splitn(5, ' ');
         let mut num = || it.next().and_then(|n| n.parse::<i128>().ok());
         let (size, mtime, ctime, ino) = (num()?, num()?, num()?, num()?);
         let path = it.next()?.to_string();
-        files.push((
-            path,
-            Stat {
-                size: u64::try_from(size).ok()?,
-                mtime_ns: i64::try_from(mtime).ok()?,
-                ctime_ns: i64::try_from(ctime).ok()?,
-                ino: u64::try_from(ino).ok()?,
-            },
-        ));
+        let st = Stat {
+            size: u64::try_from(size).ok()?,
+            mtime_ns: i64::try_from(mtime).ok()?,
+            ctime_ns: i64::try_from(ctime).ok()?,
+            ino: u64::try_from(ino).ok()?,
+        };
+        if path.ends_with('/') {
+            out.dirs.push((path, st));
+        } else {
+            out.files.push((path, st));
+        }
     }
-    Some(Snapshot { files, shape })
+    Some(out)
 }
 
 /// Saves a snapshot under its hash (best effort) and drops all but the newest [`KEEP`].
@@ -143,7 +144,15 @@ mod tests {
                     },
                 ),
             ],
-            shape: "ab".into(),
+            dirs: vec![(
+                "./".into(),
+                Stat {
+                    size: 4096,
+                    mtime_ns: 8,
+                    ctime_ns: 8,
+                    ino: 2,
+                },
+            )],
         };
         assert_eq!(decode(&encode(&s)), Some(s.clone()));
         assert_eq!(decode(b"junk"), None);

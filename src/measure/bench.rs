@@ -425,8 +425,8 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
 
 /// The close guard on a git repository of 10,000 tracked files whose card cites a pass
 /// carrying a `tree` (`bench_fresh`): `fresh-10k` with the files as the pass left them
-/// (a walk of the folders, then a `stat` of each stored file), `fresh-10k-relist` after a
-/// git-ignored file appeared (the folders' shape changed, so the full listing is taken
+/// (a `stat` of each stored folder and file), `fresh-10k-relist` after a
+/// git-ignored file appeared (the root folder changed, so the full listing is taken
 /// again: `git ls-files` plus a `stat` of every file). Target: ≤ 10 ms added.
 fn measure_freshness(
     bin_dir: &Path,
