@@ -20,7 +20,6 @@
 //! [`tree_store`]: crate::evidence::tree_store
 
 use sha2::{Digest, Sha256};
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// Folders whose files never count: fable's own, git's, editors', and what builds, test
@@ -92,17 +91,6 @@ pub struct Stat {
     pub mtime_ns: i64,
     pub ctime_ns: i64,
     pub ino: u64,
-}
-
-impl Stat {
-    fn of(m: &std::fs::Metadata) -> Stat {
-        Stat {
-            size: m.size(),
-            mtime_ns: m.mtime().saturating_mul(1_000_000_000).saturating_add(m.mtime_nsec()),
-            ctime_ns: m.ctime().saturating_mul(1_000_000_000).saturating_add(m.ctime_nsec()),
-            ino: m.ino(),
-        }
-    }
 }
 
 /// The counted files (sorted by path) and every folder the walk entered (`./` for the
@@ -271,11 +259,12 @@ pub fn stat_dirs(root: &Path, dirs: &[String]) -> Vec<(String, Stat)> {
 fn stat_kind(root: &Path, paths: &[String], want_dirs: bool) -> Vec<(String, Stat)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
     let one = |chunk: &[String]| -> Vec<(String, Stat)> {
+        let mut at = None;
         chunk
             .iter()
             .filter_map(|p| {
-                let m = std::fs::symlink_metadata(root.join(p)).ok()?;
-                (m.is_dir() == want_dirs).then(|| (p.clone(), Stat::of(&m)))
+                let (st, is_dir) = stat_at(root, &mut at, p)?;
+                (is_dir == want_dirs).then(|| (p.clone(), st))
             })
             .collect()
     };
@@ -291,6 +280,55 @@ fn stat_kind(root: &Path, paths: &[String], want_dirs: bool) -> Vec<(String, Sta
     out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     out.dedup_by(|a, b| a.0 == b.0);
     out
+}
+
+#[cfg(target_os = "linux")]
+const DIR_FLAGS: libc::c_int = libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC;
+#[cfg(not(target_os = "linux"))]
+const DIR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+
+/// `lstat` of `rel` (a file, or a folder ending in `/`; `./` is the root) looked up from
+/// its open parent folder (`fstatat`), which `at` keeps between calls: paths come sorted,
+/// so most share the previous one's folder. Resolving every path from `/` again was the
+/// larger part of the cost (perf: `__d_lookup_rcu` and `link_path_walk`). Also says
+/// whether it is a folder.
+fn stat_at(root: &Path, at: &mut Option<(String, std::os::fd::OwnedFd)>, rel: &str) -> Option<(Stat, bool)> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::ffi::OsStrExt;
+    let trimmed = rel.strip_suffix('/').unwrap_or(rel);
+    let (parent, name) = trimmed.rsplit_once('/').unwrap_or(("", trimmed));
+    if at.as_ref().is_none_or(|(d, _)| d != parent) {
+        *at = None;
+        let dir = if parent.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(parent)
+        };
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: a NUL-terminated path; the descriptor is owned from here on.
+        let fd = unsafe { libc::open(c.as_ptr(), DIR_FLAGS) };
+        if fd < 0 {
+            return None;
+        }
+        // SAFETY: `fd` was just opened by us and is closed only by this owner.
+        *at = Some((parent.to_string(), unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }));
+    }
+    let fd = at.as_ref()?.1.as_raw_fd();
+    let name = std::ffi::CString::new(name).ok()?;
+    // SAFETY: `stat` is plain data, filled by the call; `fd` is an open folder.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatat(fd, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+        return None;
+    }
+    let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+    #[allow(clippy::unnecessary_cast)]
+    let stat = Stat {
+        size: st.st_size as u64,
+        mtime_ns: ns(st.st_mtime as i64, st.st_mtime_nsec as i64),
+        ctime_ns: ns(st.st_ctime as i64, st.st_ctime_nsec as i64),
+        ino: st.st_ino as u64,
+    };
+    Some((stat, st.st_mode & libc::S_IFMT == libc::S_IFDIR))
 }
 
 /// The snapshot of `root` now: `None` when it cannot be taken (too many files).
