@@ -84,7 +84,13 @@ impl Now {
                 }
             }
             Some(s) => match self.full() {
-                Some(f) if f.hash() == tree => Verdict::Same,
+                Some(f) if f.hash() == tree => {
+                    // The same files in folders that moved: the next stop takes the fast path.
+                    if let Some(d) = &self.store {
+                        tree_store::save(d, f, tree);
+                    }
+                    Verdict::Same
+                }
                 Some(f) => Verdict::Changed(diff(&s.files, &f.files)),
                 None => Verdict::Unknown,
             },

@@ -63,16 +63,10 @@ pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
 }
 
 /// Saves a snapshot under its hash (best effort) and drops all but the newest [`KEEP`].
+/// Written again when it exists: the same files may sit in folders whose stats moved (an
+/// ignored file came and went), and the newest folder stats keep the Stop on its fast path.
 pub fn save(dir: &Path, s: &Snapshot, tree: &str) {
     let path = dir.join(tree);
-    if path.exists() {
-        // The same files again: refresh its age so pruning keeps it.
-        let _ = std::fs::File::options()
-            .append(true)
-            .open(&path)
-            .and_then(|f| f.set_modified(std::time::SystemTime::now()));
-        return;
-    }
     if crate::session_state::mkdir_private(dir).is_err() {
         return;
     }
