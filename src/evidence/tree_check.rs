@@ -125,7 +125,10 @@ mod tests {
         assert_eq!(Now::new(&root, Some(store.clone())).verdict(&h), Verdict::Same);
         // A cache written after the pass changes a folder's stats, not the files.
         std::fs::create_dir_all(root.join("src/__pycache__")).unwrap();
-        assert_eq!(Now::new(&root, Some(store.clone())).verdict(&h), Verdict::Same);
+        let now = Now::new(&root, Some(store.clone()));
+        assert_eq!(now.verdict(&h), Verdict::Same);
+        // …and the relisted folders were saved: the next stop takes the fast path.
+        assert!(now.no_entry_changed(&tree_store::load(&store, &h).unwrap()));
         std::fs::write(root.join("src/calc.py"), "x = 2\n").unwrap();
         assert_eq!(
             Now::new(&root, Some(store.clone())).verdict(&h),
