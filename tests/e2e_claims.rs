@@ -52,7 +52,7 @@ fn a_pass_before_a_write_edit_blocks_and_a_rerun_allows() {
     let sent = texts(&o);
     assert_eq!(sent.len(), 6, "one block, then allowed: {sent:#?}\n{}", o.debug());
     assert!(
-        sent[4].contains(&format!("`{RUN}` passed at")) && sent[4].contains("before your edit of parse.py"),
+        sent[4].contains(&format!("`{RUN}` passed at")) && sent[4].contains("; parse.py (new) changed after it"),
         "{}",
         sent[4]
     );

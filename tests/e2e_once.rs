@@ -87,12 +87,7 @@ fn the_reminder_comes_at_the_third_failure() {
         "reminder at the third failure: {}",
         sent[3]
     );
-    assert_eq!(
-        sent[3].matches("3 failed attempts").count(),
-        1,
-        "{}",
-        sent[3]
-    );
+    assert_eq!(sent[3].matches("3 failed attempts").count(), 1, "{}", sent[3]);
     assert!(
         !sent[4].contains("HARNESS") && !sent[4].contains("stop retrying"),
         "{}",

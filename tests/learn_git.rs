@@ -39,6 +39,7 @@ fn run(session: &str, cwd: &Path, home: &Path, cmd: &str, seq: &mut u32) -> Reco
         agent: None,
         ms: None,
         trust: None,
+        tree: None,
         file: None,
         summary: None,
         background: None,

@@ -21,6 +21,7 @@ fn rec(i: usize, session: usize, cmd: &str, ok: bool, tail: &str) -> Record {
         agent: None,
         ms: None,
         trust: None,
+        tree: None,
         file: None,
         summary: None,
         background: None,

@@ -50,10 +50,10 @@ fn unbacked_claim(
     input: &HookInput,
     records: &[crate::evidence::Record],
     agent: Option<&str>,
-    last_edit: Option<&freshness::Edit>,
+    stale: &dyn Fn(&crate::evidence::Record) -> Option<String>,
 ) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
-    let fresh = |r: &crate::evidence::Record| last_edit.is_none_or(|e| r.ts > e.ts);
+    let fresh = |r: &crate::evidence::Record| stale(r).is_none();
     let whose = if agent.is_some() {
         "this sub-agent's (or the main thread's)"
     } else {
@@ -130,7 +130,7 @@ fn decide_round(input: &HookInput, env: &HookEnv) -> HookResult {
             let mut found = vec![crate::discipline::baseline::missing_message(snap, &why)];
             let journal = crate::evidence::logger::journal_of(&project, env);
             let records = round_runs(&journal, session, None);
-            found.extend(unbacked_claim(input, &records, None, None));
+            found.extend(unbacked_claim(input, &records, None, &|_| None));
             let mut round = round_path.as_deref().map(round::load).unwrap_or_default();
             let limit = env.var_u64("FABLE_STOP_BLOCKS", round::DEFAULT_STOP_BLOCKS);
             return Ok(finish(
@@ -279,10 +279,26 @@ fn subagent_findings(
         scope: freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
     };
     let last_edit = corroborate::read_relevant_with(&journal, &[], Some(scan)).last_edit;
+    let (now, scope) = freshness_now(env, project);
+    let stale =
+        |r: &crate::evidence::Record| freshness::stale_pass(&r.cmd, r, last_edit.as_ref(), &now, scope, &project.root);
     let records = round_runs(&journal, session, Some(agent));
-    unbacked_claim(input, &records, Some(agent), last_edit.as_ref())
+    unbacked_claim(input, &records, Some(agent), &stale)
         .into_iter()
         .collect()
+}
+
+/// The files as they are now (read lazily, once per stop) and the freshness scope.
+fn freshness_now(
+    env: &HookEnv,
+    project: &crate::project::Project,
+) -> (crate::evidence::tree_check::Now, freshness::Scope) {
+    let get = |k: &str| env.var(k).map(str::to_string);
+    let store = crate::evidence::tree_store::dir(get, &project.fable_dir);
+    (
+        crate::evidence::tree_check::Now::new(&project.root, store),
+        freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
+    )
 }
 
 /// Everything that stands in the way of this stop (empty: it may end), adding to `notes`
@@ -315,24 +331,25 @@ fn evaluate(
     let index = Index::from_relevant(relevant).placed(&project.root);
     let is_program = |c: &str| crate::discipline::program::exists(c, &project.root);
     let mut found = findings(ledger, &index, &in_scope, &is_program);
-    // A cited pass older than this session's last edit of a project file proves nothing
-    // about the code as it is now.
-    if let Some(edit) = &last_edit {
-        let stale: Vec<String> = cites
-            .iter()
-            .filter_map(|c| {
-                let rec = index.newest(c).filter(|r| r.passed())?;
-                freshness::stale(c, &rec.ts, edit, &project.root)
-            })
-            .collect();
-        if !stale.is_empty() {
-            let mut s = String::from("fable: cited passes are older than your last edit:\n");
-            for m in stale.iter().take(LIST_MAX) {
-                s.push_str(&format!("  {m}\n"));
-            }
-            s.push_str("A pass proves the code it ran on: run the cited commands again after your last change.");
-            found.push(s);
+    // A cited pass proves nothing about the code as it is now once a project file changed
+    // after it (see `freshness`).
+    let (now, scope) = freshness_now(env, project);
+    let stale_of =
+        |r: &crate::evidence::Record| freshness::stale_pass(&r.cmd, r, last_edit.as_ref(), &now, scope, &project.root);
+    let stale: Vec<String> = cites
+        .iter()
+        .filter_map(|c| {
+            let rec = index.newest(c).filter(|r| r.passed())?;
+            freshness::stale_pass(c, rec, last_edit.as_ref(), &now, scope, &project.root)
+        })
+        .collect();
+    if !stale.is_empty() {
+        let mut s = String::from("fable: cited passes ran on files that have changed since:\n");
+        for m in stale.iter().take(LIST_MAX) {
+            s.push_str(&format!("  {m}\n"));
         }
+        s.push_str("A pass proves the code it ran on: run the cited commands again after your last change.");
+        found.push(s);
     }
     // The round's runs are read only when some text states a result.
     let message_claims = input
@@ -345,7 +362,7 @@ fn evaluate(
     } else {
         Vec::new()
     };
-    let fresh = |r: &crate::evidence::Record| last_edit.as_ref().is_none_or(|e| r.ts > e.ts);
+    let fresh = |r: &crate::evidence::Record| stale_of(r).is_none();
     let note_claims = claim_check::notes(ledger, &in_scope, &claim_check::Runs::new(&records, &fresh));
     if !note_claims.is_empty() {
         let mut s = String::from("fable: evidence notes state results no run of this round shows:\n");
@@ -354,7 +371,7 @@ fn evaluate(
         }
         found.push(s.trim_end().to_string());
     }
-    if let Some(c) = unbacked_claim(input, &records, None, last_edit.as_ref()) {
+    if let Some(c) = unbacked_claim(input, &records, None, &stale_of) {
         found.push(c);
     }
     let message = input.last_assistant_message.as_deref();

@@ -263,6 +263,9 @@ struct Lite<'a> {
     agent: Option<std::borrow::Cow<'a, str>>,
     #[serde(default, borrow)]
     background: Option<std::borrow::Cow<'a, str>>,
+    /// The files the run left (freshness compares them with today's).
+    #[serde(default)]
+    tree: Option<String>,
 }
 
 /// The raw `cmd` string of a compact JSON log line, when it holds no escape sequence (so
@@ -371,6 +374,7 @@ fn from_index(
                 event: lite.event.map(|e| e.into_owned()),
                 summary: lite.summary,
                 background: lite.background.map(|b| b.into_owned()),
+                tree: lite.tree,
                 ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
             },
         ));
@@ -453,6 +457,7 @@ fn scan(journal: &Journal, keys: &[String], citations: &[String], edits: Option<
             event: lite.event.map(|e| e.into_owned()),
             summary: lite.summary,
             background: lite.background.map(|b| b.into_owned()),
+            tree: lite.tree,
             ..Record::new(lite.ts, "", lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         };
         let why = match (sealer, seal::parts(line)) {
@@ -517,6 +522,7 @@ pub fn session_runs(journal: &Journal, session: &str) -> Vec<Record> {
             summary: lite.summary,
             agent: lite.agent.map(|a| a.into_owned()),
             background: lite.background.map(|b| b.into_owned()),
+            tree: lite.tree,
             ..Record::new(lite.ts, session, lite.cwd, lite.cmd, lite.exit, lite.ok, "")
         });
     });

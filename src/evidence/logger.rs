@@ -1,6 +1,7 @@
 //! `fable-evidence`: appends one evidence record per Bash call (PostToolUse and
 //! PostToolUseFailure), and one edit record per successful Write/Edit/MultiEdit/
-//! NotebookEdit call (the file and the time: what makes an earlier pass stale). Never
+//! NotebookEdit call (the file and the time: what makes an earlier pass stale); a passing
+//! test/build/check run also carries the hash of the project's files (`tree`). Never
 //! blocks, never prints to stdout; records while PAUSED too, because evidence is not
 //! discipline — it is the ground truth the guards read.
 
@@ -32,7 +33,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(Answer::allow());
     }
     let session = env.var("CLAUDE_CODE_SESSION_ID");
-    let Some(record) =
+    let Some(mut record) =
         record_from(input, session, now_ts()).or_else(|| crate::evidence::edit_record_from(input, session, now_ts()))
     else {
         return Ok(Answer::allow());
@@ -42,6 +43,22 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(answer);
     }
     let get = |k: &str| env.var(k).map(str::to_string);
+    // A passing runner: seal what the project's files look like now (see `tree`).
+    if record.passed()
+        && record.file.is_none()
+        && env
+            .var("FABLE_FRESHNESS")
+            .is_none_or(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
+        && crate::evidence::tree::worth_a_snapshot(&record.cmd, record.summary.is_some())
+    {
+        if let Some(snap) = crate::evidence::tree::take(&project.root) {
+            let tree = snap.hash();
+            if let Some(dir) = crate::evidence::tree_store::dir(get, &project.fable_dir) {
+                crate::evidence::tree_store::save(&dir, &snap, &tree);
+            }
+            record.tree = Some(tree);
+        }
+    }
     let (sealer, unsealed) = match Sealer::for_user(get, &project.fable_dir) {
         Ok(s) => (Some(s), None),
         Err(why) => (None, Some(why)),

@@ -59,6 +59,11 @@ pub struct Record {
     /// source's claim, this is when it entered this log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<String>,
+    /// The project's files as this passing run left them (`tree`: a hash of every
+    /// counted file's path, size, mtime, ctime and inode). A cited pass is stale when the
+    /// files differ now, whatever changed them; see `docs/freshness.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
     /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -98,6 +103,7 @@ impl Record {
             summary: None,
             background: None,
             imported: None,
+            tree: None,
             chain: None,
             mac: None,
         }
@@ -127,8 +133,18 @@ impl Record {
 }
 
 /// The current time as the pinned timestamp: RFC 3339 UTC with milliseconds.
+///
+/// `FABLE_TEST_CLOCK_OFFSET_MS` (read only when set) shifts it, so tests can show that a
+/// clock that jumps neither hides an edit nor blocks an honest rerun.
 pub fn now_ts() -> String {
-    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+    let mut now = chrono::Utc::now();
+    if let Some(ms) = std::env::var("FABLE_TEST_CLOCK_OFFSET_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+    {
+        now += chrono::Duration::milliseconds(ms);
+    }
+    now.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 /// The first `max` characters of `s`.
@@ -302,6 +318,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         summary: crate::evidence::summary::parse(&cmd, &output),
         background: background_task(input),
         imported: None,
+        tree: None,
         chain: None,
         mac: None,
     })

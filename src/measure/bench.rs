@@ -135,6 +135,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             agent: None,
             ms: Some(40),
             trust: None,
+            tree: None,
             file: None,
             summary: None,
             background: None,
@@ -416,8 +417,56 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
             out.push(with_floor(t, floor));
         }
     }
+    if only.is_empty() || only.iter().any(|o| o.starts_with("fable-close-guard")) {
+        let floor = out.first().filter(|b| b.hook.starts_with("baseline")).map(|b| b.p50_ms);
+        out.extend(measure_freshness(bin_dir, &tmp, runs, &env, floor, progress)?);
+    }
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(out)
+}
+
+/// The close guard on a git repository of 10,000 tracked files whose card cites a pass
+/// carrying a `tree` (`bench_fresh`): `fresh-10k` with the files as the pass left them
+/// (a `stat` of each stored folder and file), `fresh-10k-relist` with a new git-ignored
+/// file before each stop (the root folder moved, so the full listing is taken again:
+/// walk, `git ls-files`, a `stat` of every file). Target: ≤ 10 ms added.
+fn measure_freshness(
+    bin_dir: &Path,
+    tmp: &Path,
+    runs: usize,
+    env: &[(&str, &str)],
+    floor: Option<f64>,
+    progress: bool,
+) -> Result<Vec<HookTiming>> {
+    let root = tmp.join("fresh-10k");
+    let _ = std::fs::remove_dir_all(&root);
+    crate::measure::bench_fresh::build(&root, &bin_dir.join("fable-evidence"), env)?;
+    let bin = bin_dir.join("fable-close-guard");
+    allowed_stop(&bin, &root, env)?;
+    let mut rows = Vec::new();
+    for (name, relist) in [("fresh-10k", false), ("fresh-10k-relist", true)] {
+        if progress {
+            eprintln!("bench: fable-close-guard:{name} × {runs}");
+        }
+        let (mut samples, mut rss, mut codes) = (Vec::with_capacity(runs), 0, std::collections::BTreeSet::new());
+        for n in 0..runs {
+            if relist {
+                // A new ignored file before each stop: the root folder moved every time.
+                std::fs::write(root.join(format!("run-{n}.log")), "log\n").at(&root)?;
+            }
+            let p = payload("fable-close-guard", &root, n).to_string();
+            let (ms, code, r) = spawn_once(&bin, &root, p.as_bytes(), env)?;
+            samples.push(ms);
+            rss = rss.max(r);
+            codes.insert(code);
+        }
+        let mut t = timing("fable-close-guard", samples, rss, 11.0, codes.into_iter().collect());
+        t.hook = format!("fable-close-guard:{name}");
+        t.added_target_ms = 10.0;
+        rows.push(with_floor(t, floor));
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    Ok(rows)
 }
 
 pub fn run(a: &BenchArgs) -> Result<i32> {
@@ -466,7 +515,7 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
     }
     if !hooks.is_empty() {
         println!(
-            "{:<25} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
+            "{:<34} {:>6} {:>8} {:>8} {:>8} {:>10} {:>12} {:>14}",
             "hook", "runs", "p50 ms", "p99 ms", "max ms", "peak RSS", "target", "added (target)"
         );
         let verdict = |met: bool| if met { "met" } else { "MISSED" };
@@ -476,7 +525,7 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
                 _ => "—".to_string(),
             };
             println!(
-                "{:<25} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>7} KiB {:>5} {:<6} {added}",
+                "{:<34} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>7} KiB {:>5} {:<6} {added}",
                 h.hook,
                 h.runs,
                 h.p50_ms,

@@ -151,6 +151,7 @@ pub fn synthetic_records(n: usize, mut sink: impl FnMut(Record) -> Result<()>) -
             agent: None,
             ms: Some(10 + (*i as u64 % 900)),
             trust: None,
+            tree: None,
             file: None,
             summary: None,
             background: None,

@@ -1,0 +1,447 @@
+//! The project's files as a passing run left them: what a cited pass is fresh against.
+//!
+//! A pass proves the code it ran on. Write/Edit records only see the file tools, and their
+//! timestamps only order them by a clock that can jump; an agent told to make small
+//! changes with `sed -i`, a heredoc or a script walks around both. So when the evidence
+//! hook logs a passing run of a test/build/check command, it takes a snapshot of the
+//! project's files — tracked plus untracked-not-ignored (`git ls-files -co
+//! --exclude-standard`, or a plain walk outside git), never `.fable/`, `.git/` or the
+//! well-known build and cache folders ([`EXCLUDED_DIRS`]) — and seals a hash of it into
+//! the record (`tree`). Per file it keeps path, size, mtime, ctime and inode, and the
+//! comparison is **equality**: no clock is compared, and ctime cannot be set back with
+//! `touch -d`. The per-file snapshot itself goes to user state ([`tree_store`]) so the
+//! close guard can name what changed.
+//!
+//! At Stop, [`Now`](crate::evidence::tree_check::Now) answers "are the files still as
+//! tree `h` saw them?" once per tree: the stored folders' stats tell whether any file
+//! was added or removed; when none was, only the stored files are `stat`ed; otherwise the
+//! full listing is taken again and compared.
+//!
+//! [`tree_store`]: crate::evidence::tree_store
+
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+/// Folders whose files never count: fable's own, git's, editors', and what builds, test
+/// runs, coverage tools and package managers write. A run's output is not a change to the
+/// code it ran on — and outside git (no ignore rules) or in a repository that does not
+/// ignore them, a test run's `htmlcov/` would otherwise make the lint pass before it stale.
+pub const EXCLUDED_DIRS: &[&str] = &[
+    ".fable",
+    ".git",
+    "target",
+    "node_modules",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "dist",
+    "build",
+    "htmlcov",
+    "coverage",
+    ".nyc_output",
+    ".gradle",
+    ".next",
+    ".nuxt",
+    ".turbo",
+    ".parcel-cache",
+    ".cache",
+    ".idea",
+    ".vscode",
+];
+
+/// Files (by name) that never count: coverage data, editor swap files, OS litter.
+fn excluded_file(name: &str) -> bool {
+    matches!(name, ".coverage" | "coverage.xml" | ".DS_Store")
+        || name.starts_with(".coverage.")
+        || [".pyc", ".pyo", ".swp", ".swo", "~"].iter().any(|s| name.ends_with(s))
+}
+
+/// More files than this and no snapshot is taken (the time-based edit rule applies).
+pub const MAX_FILES: usize = 200_000;
+
+/// True when a project-relative path never counts.
+pub fn excluded(rel: &str) -> bool {
+    // Claude Code writes it when the user allows a command for good: not the code.
+    if rel == ".claude/settings.local.json" {
+        return true;
+    }
+    let mut parts = rel.split('/').peekable();
+    while let Some(p) = parts.next() {
+        if parts.peek().is_none() {
+            return excluded_file(p);
+        }
+        if EXCLUDED_DIRS.contains(&p) || p.ends_with(".egg-info") {
+            return true;
+        }
+    }
+    false
+}
+
+/// What is compared of one file: equal stats, same file as far as anyone can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub ctime_ns: i64,
+    pub ino: u64,
+}
+
+/// The counted files (sorted by path) and every folder the walk entered (`./` for the
+/// root, others ending in `/`): a folder's mtime changes whenever an entry is added,
+/// removed or renamed in it, so equal folder stats mean no file was added or removed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Snapshot {
+    pub files: Vec<(String, Stat)>,
+    pub dirs: Vec<(String, Stat)>,
+}
+
+impl Snapshot {
+    /// The `tree` a record carries: the files only (the shape is a shortcut, not content).
+    pub fn hash(&self) -> String {
+        hash_files(&self.files)
+    }
+}
+
+/// SHA-256 over every file's path and stats, first 32 hex digits.
+pub fn hash_files(files: &[(String, Stat)]) -> String {
+    use std::io::Write;
+    let mut h = Sha256::new();
+    let mut buf = Vec::with_capacity(128);
+    for (p, s) in files {
+        buf.clear();
+        buf.extend_from_slice(p.as_bytes());
+        buf.push(0);
+        let _ = writeln!(buf, "{} {} {} {}", s.size, s.mtime_ns, s.ctime_ns, s.ino);
+        h.update(&buf);
+    }
+    h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
+/// One difference between a pass's files and today's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Changed(String),
+    Added(String),
+    Removed(String),
+}
+
+impl Change {
+    pub fn path(&self) -> &str {
+        match self {
+            Change::Changed(p) | Change::Added(p) | Change::Removed(p) => p,
+        }
+    }
+}
+
+/// The differences between two sorted file lists.
+pub fn diff(old: &[(String, Stat)], new: &[(String, Stat)]) -> Vec<Change> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) if a.0 == b.0 => {
+                if a.1 != b.1 {
+                    out.push(Change::Changed(a.0.clone()));
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some(a), Some(b)) if a.0 < b.0 => {
+                out.push(Change::Removed(a.0.clone()));
+                i += 1;
+            }
+            (Some(a), None) => {
+                out.push(Change::Removed(a.0.clone()));
+                i += 1;
+            }
+            (_, Some(b)) => {
+                out.push(Change::Added(b.0.clone()));
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}
+
+/// Walks the project (not following links, skipping excluded folders): every counted
+/// file's relative path, and every folder entered (`./`, `src/`, …).
+fn walk(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
+    let mut files = Vec::new();
+    let mut dirs: Vec<String> = vec!["./".into()];
+    let mut stack = vec![String::new()];
+    while let Some(rel) = stack.pop() {
+        let dir = if rel.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(&rel)
+        };
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        for e in rd.flatten() {
+            let Ok(name) = e.file_name().into_string() else {
+                continue;
+            };
+            let path = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                if !EXCLUDED_DIRS.contains(&name.as_str()) && !name.ends_with(".egg-info") {
+                    dirs.push(format!("{path}/"));
+                    stack.push(path);
+                }
+            } else if !excluded(&path) {
+                files.push(path);
+            }
+            if files.len() > MAX_FILES {
+                return None;
+            }
+        }
+    }
+    Some((files, dirs))
+}
+
+/// Tracked and untracked-not-ignored files by git's rules, relative to `root`; `None`
+/// when `root` is not in a git work tree (or git is missing).
+fn git_listing(root: &Path) -> Option<Vec<String>> {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "core.quotepath=off",
+            "ls-files",
+            "-z",
+            "-co",
+            "--exclude-standard",
+        ])
+        .current_dir(root)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let mut v: Vec<String> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| std::str::from_utf8(s).ok())
+        .filter(|p| !excluded(p))
+        .map(str::to_string)
+        .collect();
+    // A file both tracked and modified is listed once per mode.
+    v.dedup();
+    Some(v)
+}
+
+/// `stat`s every path (on all cores: a syscall is the whole cost), keeping regular files
+/// and links that exist; sorted by path.
+pub fn stat_all(root: &Path, paths: &[String]) -> Vec<(String, Stat)> {
+    stat_kind(root, paths, false)
+}
+
+/// The folders' stats, sorted (missing ones left out).
+pub fn stat_dirs(root: &Path, dirs: &[String]) -> Vec<(String, Stat)> {
+    stat_kind(root, dirs, true)
+}
+
+fn stat_kind(root: &Path, paths: &[String], want_dirs: bool) -> Vec<(String, Stat)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let one = |chunk: &[String]| -> Vec<(String, Stat)> {
+        let mut at = None;
+        chunk
+            .iter()
+            .filter_map(|p| {
+                let (st, is_dir) = stat_at(root, &mut at, p)?;
+                (is_dir == want_dirs).then(|| (p.clone(), st))
+            })
+            .collect()
+    };
+    let mut out: Vec<(String, Stat)> = if threads == 1 || paths.len() < 2_000 {
+        one(paths)
+    } else {
+        let chunk = paths.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let hs: Vec<_> = paths.chunks(chunk).map(|c| s.spawn(move || one(c))).collect();
+            hs.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        })
+    };
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+#[cfg(target_os = "linux")]
+const DIR_FLAGS: libc::c_int = libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC;
+#[cfg(not(target_os = "linux"))]
+const DIR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+
+/// `lstat` of `rel` (a file, or a folder ending in `/`; `./` is the root) looked up from
+/// its open parent folder (`fstatat`), which `at` keeps between calls: paths come sorted,
+/// so most share the previous one's folder. Resolving every path from `/` again was the
+/// larger part of the cost (perf: `__d_lookup_rcu` and `link_path_walk`). Also says
+/// whether it is a folder.
+fn stat_at(root: &Path, at: &mut Option<(String, std::os::fd::OwnedFd)>, rel: &str) -> Option<(Stat, bool)> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::ffi::OsStrExt;
+    let trimmed = rel.strip_suffix('/').unwrap_or(rel);
+    let (parent, name) = trimmed.rsplit_once('/').unwrap_or(("", trimmed));
+    if at.as_ref().is_none_or(|(d, _)| d != parent) {
+        *at = None;
+        let dir = if parent.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(parent)
+        };
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: a NUL-terminated path; the descriptor is owned from here on.
+        let fd = unsafe { libc::open(c.as_ptr(), DIR_FLAGS) };
+        if fd < 0 {
+            return None;
+        }
+        // SAFETY: `fd` was just opened by us and is closed only by this owner.
+        *at = Some((parent.to_string(), unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }));
+    }
+    let fd = at.as_ref()?.1.as_raw_fd();
+    let name = std::ffi::CString::new(name).ok()?;
+    // SAFETY: `stat` is plain data, filled by the call; `fd` is an open folder.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatat(fd, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+        return None;
+    }
+    let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+    #[allow(clippy::unnecessary_cast)]
+    let stat = Stat {
+        size: st.st_size as u64,
+        mtime_ns: ns(st.st_mtime as i64, st.st_mtime_nsec as i64),
+        ctime_ns: ns(st.st_ctime as i64, st.st_ctime_nsec as i64),
+        ino: st.st_ino as u64,
+    };
+    Some((stat, st.st_mode & libc::S_IFMT == libc::S_IFDIR))
+}
+
+/// The snapshot of `root` now: `None` when it cannot be taken (too many files).
+pub fn take(root: &Path) -> Option<Snapshot> {
+    let (walked, dirs) = walk(root)?;
+    // Folders first: a file added while the files are listed then shows as a folder change.
+    let dirs = stat_dirs(root, &dirs);
+    let listed = git_listing(root).unwrap_or(walked);
+    if listed.len() > MAX_FILES {
+        return None;
+    }
+    Some(Snapshot {
+        files: stat_all(root, &listed),
+        dirs,
+    })
+}
+
+/// Whether a passing run is worth a snapshot: a test, build or check runner (or a run
+/// whose output had a recognised summary). Ordinary commands (`ls`, `git status`) stay
+/// as cheap as they were.
+pub fn worth_a_snapshot(cmd: &str, has_summary: bool) -> bool {
+    // The one place that knows runners (`cd pkg && make test`, `uv run pytest` included).
+    has_summary || crate::evidence::runner::kind(cmd).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn st(n: u64) -> Stat {
+        Stat {
+            size: n,
+            mtime_ns: 1,
+            ctime_ns: 1,
+            ino: 1,
+        }
+    }
+
+    #[test]
+    fn exclusions() {
+        for p in [
+            ".fable/LEDGER.md",
+            "target/debug/x",
+            "a/__pycache__/m.pyc",
+            "web/node_modules/x/y.js",
+            "m.pyc",
+            ".coverage",
+            "htmlcov/index.html",
+            "pkg.egg-info/PKG-INFO",
+            ".claude/settings.local.json",
+            "src/.calc.py.swp",
+        ] {
+            assert!(excluded(p), "{p}");
+        }
+        for p in ["src/lib.rs", "calc.py", "build.rs", "targets/x", "docs/dist.md"] {
+            assert!(!excluded(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn diff_names_changes_additions_and_removals() {
+        let old = vec![
+            ("a".to_string(), st(1)),
+            ("b".to_string(), st(1)),
+            ("c".to_string(), st(1)),
+        ];
+        let new = vec![
+            ("a".to_string(), st(1)),
+            ("b".to_string(), st(2)),
+            ("d".to_string(), st(1)),
+        ];
+        assert_eq!(
+            diff(&old, &new),
+            vec![
+                Change::Changed("b".into()),
+                Change::Removed("c".into()),
+                Change::Added("d".into())
+            ]
+        );
+        assert!(diff(&old, &old).is_empty());
+        assert_ne!(hash_files(&old), hash_files(&new));
+    }
+
+    #[test]
+    fn a_snapshot_sees_in_place_writes_and_not_caches() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::write(root.join("calc.py"), "x = 1\n").unwrap();
+        std::fs::create_dir_all(root.join(".fable")).unwrap();
+        let a = take(root).unwrap();
+        assert_eq!(a.files.len(), 1);
+        std::fs::create_dir_all(root.join("__pycache__")).unwrap();
+        std::fs::write(root.join("__pycache__/calc.pyc"), "x").unwrap();
+        std::fs::write(root.join(".fable/LEDGER.md"), "x").unwrap();
+        assert_eq!(take(root).unwrap().hash(), a.hash());
+        std::fs::write(root.join("calc.py"), "x = 2\n").unwrap();
+        assert_ne!(take(root).unwrap().hash(), a.hash());
+    }
+
+    #[test]
+    fn runners_are_worth_a_snapshot_and_ordinary_commands_are_not() {
+        for c in [
+            "python3 -m unittest",
+            "cargo test -q",
+            "CI=1 npm test",
+            "pytest -x",
+            "make check",
+        ] {
+            assert!(worth_a_snapshot(c, false), "{c}");
+        }
+        for c in ["ls -la", "git status", "echo hi", "cat x"] {
+            assert!(!worth_a_snapshot(c, false), "{c}");
+        }
+        assert!(worth_a_snapshot("./run-tests.sh", true));
+    }
+}

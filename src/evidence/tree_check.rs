@@ -1,0 +1,161 @@
+//! At Stop: are the project's files still as a passing run left them?
+//!
+//! [`Now`] answers once per tree and stop. The stored folders' stats tell whether any
+//! file was added or removed since the snapshot (a folder's mtime moves with its
+//! entries); when none was, only the stored files are `stat`ed and compared; otherwise
+//! the full listing is taken again. (Walking the folders' names instead cost 8-10 ms on
+//! 10,000 files here, their `stat`s 0.4 ms.)
+//! The stored snapshot is trusted only when its files hash to the sealed `tree`.
+
+use crate::evidence::tree::{diff, stat_all, stat_dirs, take, Change, Snapshot};
+use crate::evidence::tree_store;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The stop-time view of the project, computed at most once per stop and per tree.
+pub struct Now {
+    root: PathBuf,
+    store: Option<PathBuf>,
+    full: OnceCell<Option<Snapshot>>,
+    memo: RefCell<HashMap<String, Verdict>>,
+}
+
+/// Are the files as a tree saw them?
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Same,
+    /// Changed, with what changed (sorted by path).
+    Changed(Vec<Change>),
+    /// Changed, but the pass's per-file snapshot is gone: what changed cannot be named.
+    ChangedUnnamed,
+    /// The files cannot be read now (fail-open: the time-based rule decides).
+    Unknown,
+}
+
+impl Now {
+    /// `store` is this project's folder of per-file snapshots ([`tree_store::dir`]).
+    pub fn new(root: &Path, store: Option<PathBuf>) -> Now {
+        Now {
+            root: root.to_path_buf(),
+            store,
+            full: OnceCell::new(),
+            memo: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn full(&self) -> Option<&Snapshot> {
+        self.full.get_or_init(|| take(&self.root)).as_ref()
+    }
+
+    /// True when every folder the snapshot walked has the stats it had: no file was
+    /// added, removed or renamed anywhere the listing looks.
+    fn no_entry_changed(&self, s: &Snapshot) -> bool {
+        let names: Vec<String> = s.dirs.iter().map(|(p, _)| p.clone()).collect();
+        !s.dirs.is_empty() && stat_dirs(&self.root, &names) == s.dirs
+    }
+
+    /// Whether the files are still as tree `tree` saw them.
+    pub fn verdict(&self, tree: &str) -> Verdict {
+        if let Some(v) = self.memo.borrow().get(tree) {
+            return v.clone();
+        }
+        let v = self.decide(tree);
+        self.memo.borrow_mut().insert(tree.to_string(), v.clone());
+        v
+    }
+
+    fn decide(&self, tree: &str) -> Verdict {
+        let stored = self
+            .store
+            .as_deref()
+            .and_then(|d| tree_store::load(d, tree))
+            .filter(|s| s.hash() == tree);
+        match stored {
+            // No file added or removed anywhere: the stored files' stats decide.
+            Some(s) if self.no_entry_changed(&s) => {
+                let names: Vec<String> = s.files.iter().map(|(p, _)| p.clone()).collect();
+                let now = stat_all(&self.root, &names);
+                let changes = diff(&s.files, &now);
+                if changes.is_empty() {
+                    Verdict::Same
+                } else {
+                    Verdict::Changed(changes)
+                }
+            }
+            Some(s) => match self.full() {
+                Some(f) if f.hash() == tree => {
+                    // The same files in folders that moved: the next stop takes the fast path.
+                    if let Some(d) = &self.store {
+                        tree_store::save(d, f, tree);
+                    }
+                    Verdict::Same
+                }
+                Some(f) => Verdict::Changed(diff(&s.files, &f.files)),
+                None => Verdict::Unknown,
+            },
+            None => match self.full() {
+                Some(f) if f.hash() == tree => Verdict::Same,
+                Some(_) => Verdict::ChangedUnnamed,
+                None => Verdict::Unknown,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::tree::Stat;
+
+    fn saved(root: &Path, store: &Path) -> String {
+        let s = take(root).unwrap();
+        let h = s.hash();
+        tree_store::save(store, &s, &h);
+        h
+    }
+
+    #[test]
+    fn same_changed_added_and_a_forged_store() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, store) = (t.path().join("p"), t.path().join("store"));
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/calc.py"), "x = 1\n").unwrap();
+        let h = saved(&root, &store);
+        assert_eq!(Now::new(&root, Some(store.clone())).verdict(&h), Verdict::Same);
+        // A cache written after the pass changes a folder's stats, not the files.
+        std::fs::create_dir_all(root.join("src/__pycache__")).unwrap();
+        let now = Now::new(&root, Some(store.clone()));
+        assert_eq!(now.verdict(&h), Verdict::Same);
+        // …and the relisted folders were saved: the next stop takes the fast path.
+        assert!(now.no_entry_changed(&tree_store::load(&store, &h).unwrap()));
+        std::fs::write(root.join("src/calc.py"), "x = 2\n").unwrap();
+        assert_eq!(
+            Now::new(&root, Some(store.clone())).verdict(&h),
+            Verdict::Changed(vec![Change::Changed("src/calc.py".into())])
+        );
+        let h = saved(&root, &store);
+        std::fs::write(root.join("new.py"), "").unwrap();
+        assert_eq!(
+            Now::new(&root, Some(store.clone())).verdict(&h),
+            Verdict::Changed(vec![Change::Added("new.py".into())])
+        );
+        // Without its stored snapshot, or with one that does not hash to the tree, the
+        // change is still seen, unnamed.
+        assert_eq!(Now::new(&root, None).verdict(&h), Verdict::ChangedUnnamed);
+        let forged = Snapshot {
+            files: vec![(
+                "x".into(),
+                Stat {
+                    size: 0,
+                    mtime_ns: 0,
+                    ctime_ns: 0,
+                    ino: 0,
+                },
+            )],
+            dirs: Vec::new(),
+        };
+        std::fs::write(store.join(&h), tree_store::encode(&forged)).unwrap();
+        assert_eq!(Now::new(&root, Some(store)).verdict(&h), Verdict::ChangedUnnamed);
+    }
+}
