@@ -58,7 +58,7 @@ fn ran(p: &Proj, sid: &str, cmd: &str, env: &[(&str, &str)]) {
 
 fn ran_with(p: &Proj, sid: &str, cmd: &str, output: &str, env: &[(&str, &str)]) {
     let v = json!({"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Bash",
-        "tool_input": {"command": cmd}, "tool_use_id": "toolu_r",
+        "tool_input": {"command": cmd}, "tool_use_id": call_id(),
         "tool_response": {"stdout": "", "stderr": output, "interrupted": false}});
     let root = p.root.to_string_lossy().into_owned();
     let mut all = vec![("CLAUDE_PROJECT_DIR", root.as_str())];
@@ -72,7 +72,7 @@ fn wrote(p: &Proj, sid: &str, rel: &str, env: &[(&str, &str)]) {
     let file = p.root.join(rel).to_string_lossy().into_owned();
     let v = json!({"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Write",
         "tool_input": {"file_path": file, "content": "x"},
-        "tool_response": {"type": "update", "filePath": file}, "tool_use_id": "toolu_w"});
+        "tool_response": {"type": "update", "filePath": file}, "tool_use_id": call_id()});
     let o = p.hook_env("fable-evidence", v, env);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }

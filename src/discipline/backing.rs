@@ -32,8 +32,8 @@ pub struct Run<'a> {
     /// It passed but proves nothing: what it shows instead and what to run (`evidence::proof`).
     pub nothing: Option<String>,
     pub summary: Option<Summary>,
-    /// It ran on the code as it is now.
-    pub fresh: bool,
+    /// Why it did not run on the code as it is now (`None`: it did).
+    pub stale: Option<&'a str>,
 }
 
 /// Why a claim is not backed, as a message that says what to do.
@@ -41,7 +41,7 @@ pub fn unbacked(claim: &Claim, runs: &[Run]) -> Option<String> {
     let kind = claim.kind;
     let backing: Vec<&Run> = runs
         .iter()
-        .filter(|r| r.proves && r.fresh && claims::backs(r.cmd, kind))
+        .filter(|r| r.proves && r.stale.is_none() && claims::backs(r.cmd, kind))
         .collect();
     if backing.is_empty() {
         let mut s = format!(
@@ -60,8 +60,8 @@ pub fn unbacked(claim: &Claim, runs: &[Run]) -> Option<String> {
                 Some(format!(" The newest such run failed: `{cmd}`."))
             } else if !claims::backs(r.cmd, kind) {
                 None
-            } else if r.proves && !r.fresh {
-                Some(format!(" `{cmd}` passed before the code last changed: run it again."))
+            } else if let Some(why) = r.stale.filter(|_| r.proves) {
+                Some(format!(" The newest passing one is stale: {why}."))
             } else if !r.proves && !r.failed {
                 Some(match &r.nothing {
                     Some(why) => format!(" {why}"),
@@ -172,7 +172,7 @@ mod tests {
                 failed: Some(failed),
                 ..Summary::default()
             }),
-            fresh: true,
+            stale: None,
         }
     }
 

@@ -19,16 +19,16 @@ use std::path::PathBuf;
 pub struct Runs<'a> {
     records: &'a [Record],
     dirs: Vec<PathBuf>,
-    fresh: Vec<bool>,
+    stale: Vec<Option<String>>,
 }
 
 impl<'a> Runs<'a> {
-    /// `records` in log order; `fresh` says whether a run saw the code as it is now.
-    pub fn new(records: &'a [Record], fresh: &dyn Fn(&Record) -> bool) -> Runs<'a> {
+    /// `records` in log order; `stale` says why a run did not see the code as it is now.
+    pub fn new(records: &'a [Record], stale: &dyn Fn(&Record) -> Option<String>) -> Runs<'a> {
         Runs {
             records,
             dirs: records.iter().map(|r| run_place::effective(&r.cwd, &r.cmd).0).collect(),
-            fresh: records.iter().map(fresh).collect(),
+            stale: records.iter().map(stale).collect(),
         }
     }
 
@@ -36,8 +36,8 @@ impl<'a> Runs<'a> {
         self.records
             .iter()
             .zip(&self.dirs)
-            .zip(&self.fresh)
-            .map(|((r, dir), fresh)| Run {
+            .zip(&self.stale)
+            .map(|((r, dir), stale)| Run {
                 cmd: run_place::effective(&r.cwd, &r.cmd).1,
                 dir,
                 proves: r.proves(),
@@ -46,7 +46,7 @@ impl<'a> Runs<'a> {
                     .then(|| crate::evidence::proof::shows(&r.cmd, r.exit, r.ok, r.summary).describe(&r.cmd)),
                 failed: !r.passed(),
                 summary: r.summary,
-                fresh: *fresh,
+                stale: stale.as_deref(),
             })
             .collect()
     }

@@ -53,13 +53,12 @@ fn unbacked_claim(
     stale: &dyn Fn(&crate::evidence::Record) -> Option<String>,
 ) -> Option<String> {
     let message = input.last_assistant_message.as_deref()?;
-    let fresh = |r: &crate::evidence::Record| stale(r).is_none();
     let whose = if agent.is_some() {
         "this sub-agent's (or the main thread's)"
     } else {
         "this session's"
     };
-    claim_check::final_message(message, &claim_check::Runs::new(records, &fresh), whose)
+    claim_check::final_message(message, &claim_check::Runs::new(records, stale), whose)
 }
 
 /// The sealed runner records of this round (log order); at SubagentStop only the
@@ -362,8 +361,7 @@ fn evaluate(
     } else {
         Vec::new()
     };
-    let fresh = |r: &crate::evidence::Record| stale_of(r).is_none();
-    let note_claims = claim_check::notes(ledger, &in_scope, &claim_check::Runs::new(&records, &fresh));
+    let note_claims = claim_check::notes(ledger, &in_scope, &claim_check::Runs::new(&records, &stale_of));
     if !note_claims.is_empty() {
         let mut s = String::from("fable: evidence notes state results no run of this round shows:\n");
         for (label, msg) in note_claims.iter().take(LIST_MAX) {
