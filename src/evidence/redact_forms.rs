@@ -20,18 +20,18 @@ macro_rules! value {
     };
 }
 
-/// A `.pgpass` line's shape (`host:port:database:user:password`): a line with four colons
-/// or more whose second field is a port or `*`. Cheap enough to run on every record.
+/// A `.pgpass` line's shape (`host:port:database:user:password`): a word without blanks or
+/// quotes with four colons or more whose second field is a port or `*`. A byte scan cheap
+/// enough to run on every record (compiler positions, `file:line:col:`, have three).
 fn pgpass_shape(lower: &str) -> bool {
-    lower.lines().any(|l| {
-        let b = l.as_bytes();
-        if b.iter().filter(|&&c| c == b':').count() < 4 {
-            return false;
-        }
-        let mut f = l.split(':').skip(1);
-        f.next()
-            .is_some_and(|p| p == "*" || (!p.is_empty() && p.len() <= 5 && p.bytes().all(|c| c.is_ascii_digit())))
-    })
+    lower
+        .split(|c: char| c.is_ascii_whitespace() || c == '"' || c == '\'')
+        .any(|w| {
+            w.bytes().filter(|&c| c == b':').count() >= 4
+                && w.split(':').nth(1).is_some_and(|p| {
+                    p == "*" || (!p.is_empty() && p.len() <= 5 && p.bytes().all(|c| c.is_ascii_digit()))
+                })
+        })
 }
 
 pub static FORMS: [Pattern; 52] = [
@@ -285,5 +285,7 @@ mod tests {
         assert!(pgpass_shape("x\n*:*:*:postgres:pw"));
         assert!(!pgpass_shape("PATH=/usr/bin:/bin:/usr/sbin:/sbin:/opt"));
         assert!(!pgpass_shape("https://a.example.com/x"));
+        assert!(!pgpass_shape("src/main.rs:42:5: warning: unused"));
+        assert!(pgpass_shape("echo 'h:6432:db:u:pw' >> ~/.pgpass"));
     }
 }

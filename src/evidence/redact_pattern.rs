@@ -48,6 +48,12 @@ impl Pattern {
         self
     }
 
+    /// The keyword gate: whether this pattern's regex may match `lower` (lower-cased text,
+    /// `pairs` its byte pairs). False means the regex is not even compiled.
+    pub fn opens(&self, lower: &str, pairs: &crate::evidence::bigrams::Bigrams) -> bool {
+        self.needles.iter().any(|n| pairs.contains(lower, n)) || self.gate.is_some_and(|g| g(lower))
+    }
+
     pub fn regex(&self) -> Option<&Regex> {
         self.re
             .get_or_init(|| regex::bytes::RegexBuilder::new(self.source).unicode(false).build().ok())
@@ -70,8 +76,7 @@ pub fn apply(patterns: &[Pattern], text: &str, mut lower: String) -> String {
     let mut out = Cow::Borrowed(text.as_bytes());
     let mut pairs = crate::evidence::bigrams::Bigrams::of(&lower);
     for p in patterns {
-        let open = p.needles.iter().any(|n| pairs.contains(&lower, n)) || p.gate.is_some_and(|g| g(&lower));
-        if !open {
+        if !p.opens(&lower, &pairs) {
             continue;
         }
         let Some(re) = p.regex() else { continue };
