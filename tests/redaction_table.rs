@@ -1,10 +1,12 @@
-//! Redaction measured end to end: every shape of `tests/data/secret_shapes.tsv` (fake values
-//! in real formats) goes through the real `fable-evidence` binary in three placements — as
-//! the command, inside a success's stdout, inside a failure's error text — so each shape also
-//! lands in the field it does not naturally live in (a `curl -u` in output, a `Set-Cookie:` in
-//! a command). No secret may survive into `.fable/evidence.jsonl`; ordinary lines must come
+//! Redaction measured end to end: every shape of `tests/data/secret_shapes.tsv` and
+//! `tests/data/secret_shapes_docs.tsv` (fake values in real formats; the second file names the
+//! documentation page of each shape) goes through the real `fable-evidence` binary in four
+//! placements — as the command, inside a success's stdout, inside a failure's error text, and
+//! as a config file the command writes (`cat > FILE <<'EOF'`) — so each shape also lands in
+//! the field it does not naturally live in (a `curl -u` in output, a `Set-Cookie:` in a
+//! command). No secret may survive into `.fable/evidence.jsonl`; ordinary lines must come
 //! through untouched. `cargo test --test redaction_table -- --nocapture` prints the table
-//! docs/redaction.md quotes.
+//! `docs/redaction.md` quotes.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};
@@ -12,28 +14,36 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const PLACEMENTS: [&str; 3] = ["command", "stdout", "error"];
+const PLACEMENTS: [&str; 4] = ["command", "stdout", "error", "file"];
 
 struct Shape {
+    /// Which data file the shape comes from.
+    set: &'static str,
     name: String,
     sample: String,
     secret: String,
 }
 
+const SETS: [(&str, &str); 2] = [
+    ("secret_shapes.tsv", include_str!("data/secret_shapes.tsv")),
+    ("secret_shapes_docs.tsv", include_str!("data/secret_shapes_docs.tsv")),
+];
+
 fn shapes() -> Vec<Shape> {
-    let text = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/secret_shapes.tsv")).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
+    let mut out = Vec::new();
+    for (set, text) in SETS {
+        for l in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
             let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 3, "bad row {l:?}");
-            Shape {
+            assert!(f.len() == 3 || f.len() == 4, "bad row {l:?}");
+            out.push(Shape {
+                set,
                 name: f[0].into(),
                 sample: f[1].replace("<NL>", "\n"),
                 secret: f[2].replace("<NL>", "\n"),
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    out
 }
 
 /// A temp project (`.git/` bounds discovery, `.fable/` opts in) with HOME and the XDG
@@ -59,6 +69,11 @@ fn payload(cwd: &Path, placement: &str, id: &str, sample: &str) -> String {
             v["hook_event_name"] = json!("PostToolUse");
             v["tool_input"] = json!({"command":"./scripts/setup.sh"});
             v["tool_response"] = json!({"stdout": format!("setting up\n{sample}\nall set"),"stderr":"","interrupted":false,"isImage":false});
+        }
+        "file" => {
+            v["hook_event_name"] = json!("PostToolUse");
+            v["tool_input"] = json!({ "command": format!("cat > ./config <<'EOF'\n{sample}\nEOF") });
+            v["tool_response"] = json!({"stdout":"","stderr":"","interrupted":false,"isImage":false});
         }
         _ => {
             v["hook_event_name"] = json!("PostToolUseFailure");
@@ -103,7 +118,10 @@ fn log_all(items: &[(String, &str, &str)]) -> HashMap<String, (String, String)> 
 #[test]
 fn no_secret_shape_survives_in_any_placement() {
     let shapes = shapes();
-    assert!(shapes.len() >= 80, "only {} shapes", shapes.len());
+    for (set, _) in SETS {
+        let n = shapes.iter().filter(|s| s.set == set).count();
+        assert!(n >= 100, "only {n} shapes in {set}");
+    }
     let mut items = Vec::new();
     for (i, s) in shapes.iter().enumerate() {
         for p in PLACEMENTS {
@@ -113,7 +131,7 @@ fn no_secret_shape_survives_in_any_placement() {
     let logged = log_all(&items);
     let mut survivors = Vec::new();
     println!("| shape | {} |", PLACEMENTS.join(" | "));
-    println!("|---|---|---|---|");
+    println!("|---|---|---|---|---|");
     for (i, s) in shapes.iter().enumerate() {
         let cells: Vec<&str> = PLACEMENTS
             .iter()
@@ -121,7 +139,7 @@ fn no_secret_shape_survives_in_any_placement() {
                 let (line, text) = &logged[&format!("toolu_{i}_{p}")];
                 let json_secret = serde_json::to_string(&s.secret).unwrap();
                 if text.contains(&s.secret) || line.contains(json_secret.trim_matches('"')) {
-                    survivors.push(format!("{} in {p}: {text:?}", s.name));
+                    survivors.push(format!("{}: {} in {p}: {text:?}", s.set, s.name));
                     "**survives**"
                 } else {
                     "masked"
@@ -132,13 +150,15 @@ fn no_secret_shape_survives_in_any_placement() {
             println!("| {} | {} |", s.name, cells.join(" | "));
         }
     }
-    println!(
-        "{} shapes x {} placements = {} records: {} survivors",
-        shapes.len(),
-        PLACEMENTS.len(),
-        items.len(),
-        survivors.len()
-    );
+    for (set, _) in SETS {
+        let n = shapes.iter().filter(|s| s.set == set).count();
+        let lost = survivors.iter().filter(|s| s.starts_with(&format!("{set}:"))).count();
+        println!(
+            "{set}: {n} shapes x {} placements = {} records: {lost} survivors",
+            PLACEMENTS.len(),
+            n * PLACEMENTS.len()
+        );
+    }
     assert!(
         survivors.is_empty(),
         "{} survivors:\n{}",
@@ -147,9 +167,10 @@ fn no_secret_shape_survives_in_any_placement() {
     );
 }
 
-/// Ordinary lines an agent's commands and output are full of, the last twelve chosen to sit
-/// close to a secret's shape (`tokens:`, `key:`, `$DB_PASSWORD`, a SHA-256); none may be masked.
-const HARMLESS: [&str; 42] = [
+/// Ordinary lines an agent's commands and output are full of, most of the later ones chosen to
+/// sit close to a secret's shape (`tokens:`, `key:`, `$DB_PASSWORD`, a SHA-256, an `env` dump
+/// with `PWD=`, a `.pgpass`-like `file:line:col:` list); none may be masked.
+const HARMLESS: [&str; 61] = [
     "git log --oneline -3\n116378d README and own ledger\n3594ec8 A repository's learn.json",
     "commit 3594ec8f6a1d2b9c7e5f4a3b2c1d0e9f8a7b6c5d",
     "Author: Jane Doe <jane@example.com>",
@@ -192,6 +213,25 @@ const HARMLESS: [&str; 42] = [
     "The key fingerprint is SHA256:abcdEFGHijklMNOPqrstUVWXyz0123456789+/abc.",
     "git checkout -b feature/token-refresh\n--> src/auth/token.rs:42:9",
     "image: ghcr.io/acme/app@sha256:4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b",
+    "$ env\nSHELL=/bin/bash\nPWD=/home/x\nOLDPWD=/home/x/src\nHOME=/home/x\nSSH_AUTH_SOCK=/tmp/ssh-XXXXb2/agent.4242\nGIT_ASKPASS=/usr/lib/git-core/git-gui--askpass\nXAUTHORITY=/home/x/.Xauthority\nLANG=C.UTF-8",
+    "PWD=/home/x",
+    "cd \"$OLDPWD\" && echo $PWD",
+    "git commit -m \"fix password reset\"",
+    "git commit -m \"Rotate the token on refresh\"\n[main 1a2b3c4] Rotate the token on refresh",
+    "src/main.rs:42:5:warning:unused",
+    "app.py:10:80: E501 line too long (88 > 79 characters)",
+    "2026-12-06 02:41:20:123 INFO request ok",
+    "echo hello | base64",
+    "echo $GITHUB_TOKEN | gh auth login --with-token",
+    "cat ~/.pgpass | wc -l",
+    "docker login ghcr.io -u ci --password-stdin < token.txt",
+    "kubectl config view --minify --raw -o jsonpath='{.users[0].user.token}'",
+    "npm config get //registry.npmjs.org/:_authToken",
+    "{\"kty\":\"RSA\",\"n\":\"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw\",\"e\":\"AQAB\",\"kid\":\"2011-04-29\"}",
+    "export GOOGLE_APPLICATION_CREDENTIALS=/home/x/.config/gcloud/application_default_credentials.json",
+    "client-certificate-data: DATA+OMITTED\nclient-key-data: DATA+OMITTED\ntoken: REDACTED",
+    "aws configure set region eu-west-1",
+    "X-RateLimit-Remaining: 4999",
 ];
 
 #[test]

