@@ -63,8 +63,8 @@ fn record(verdict: &str) {
 
 /// Directory holding the freshly built `fable` and hook binaries.
 pub fn bin_dir() -> PathBuf {
-    // isolation: not spawned here; the harness starts each session with a cleared
-    // environment and its own HOME.
+    // The harness starts each session with a cleared environment and its own HOME.
+    // isolation: not spawned here.
     assert_cmd::cargo::cargo_bin("fable").parent().unwrap().to_path_buf()
 }
 
