@@ -3,7 +3,8 @@
 
 - no file under src/ over 700 lines, at most 12 files directly in src/;
 - no import cycle between files, nor between folders (subsystems);
-- the hook path (src/bin/fable-*.rs and everything they reach) never uses measure/.
+- the hook path (src/bin/fable-*.rs and everything they reach) never uses measure/ nor
+  harness/ (the e2e tests' mock API server).
 
 Edges come from `crate::a::b` paths (and `fable::a::b` in src/bin), `use` groups included;
 an item re-exported by a folder's mod.rs (`crate::learn::run_pipeline`) resolves to the
@@ -134,8 +135,9 @@ while todo:
     u = todo.pop()
     if u in seen: continue
     seen.add(u); todo.extend(file_graph.get(u, ()))
-bad = sorted(k for k in seen if k.startswith("measure/"))
-if bad: problems.append("the hook path reaches measure/: " + ", ".join(bad))
+for off_path in ("measure/", "harness/"):
+    bad = sorted(k for k in seen if k.startswith(off_path))
+    if bad: problems.append(f"the hook path reaches {off_path}: " + ", ".join(bad))
 
 if "--graph" in sys.argv:
     for k in sorted(folder_graph): print(f"{k} -> {', '.join(sorted(folder_graph[k]))}")

@@ -14,13 +14,14 @@ cargo clippy --locked --all-targets -- -D warnings
 echo "== source layout (folders, no import cycles, file sizes)"
 python3 scripts/check_layout.py
 
-# The end-to-end tests drive the real Claude Code CLI through ../shared/tools/cc-harness.
-# Install it when it is missing and npm is there (CI: .ci/run has done so already).
-harness=../shared/tools/cc-harness
+# The end-to-end tests drive the real Claude Code CLI through the project's own offline
+# harness (src/harness/, docs/harness.md). Install the pinned CLI when it is missing and npm
+# is there (CI: .ci/run has done so already).
 cc_cache="${CC_HARNESS_CACHE:-$HOME/.cache/cc-harness}"
-if [ -d "$harness" ] && [ ! -x "$cc_cache/claude" ] && command -v npm >/dev/null 2>&1; then
-  echo "== Claude Code CLI for the end-to-end tests (npm, pinned by the harness)"
-  bash "$harness/install-claude.sh" 2.1.332 || echo "could not install the Claude Code CLI: the end-to-end tests will be skipped" >&2
+if [ ! -x "$cc_cache/claude" ] && command -v npm >/dev/null 2>&1; then
+  echo "== Claude Code CLI for the end-to-end tests (npm, pinned by scripts/install-claude.sh)"
+  CC_HARNESS_CACHE="$cc_cache" bash scripts/install-claude.sh >/dev/null \
+    || echo "could not install the Claude Code CLI: the end-to-end tests will be skipped" >&2
 fi
 
 echo "== cargo test (unit, integration, end-to-end under the real Claude Code CLI)"
@@ -76,16 +77,11 @@ for packs in none core; do
   echo "== field test: class corpora (--packs $packs)"
   target/debug/fable fieldtest tests/corpora-classes/* --gate --packs "$packs"
 done
-shared=../shared/corpora/cauterule
-if [ -d "$shared" ]; then
-  for packs in none core; do
-    echo "== field test: the reference's corpora (--packs $packs)"
-    target/debug/fable fieldtest "$shared"/* --gate --packs "$packs"
-  done
-elif [ -n "${CI:-}" ]; then
-  echo "missing $shared: CI must run the field test on the reference's corpora" >&2
-  exit 1
-fi
+# The reference's corpora (CauterRule, vendored with its NOTICE; THIRD_PARTY.md).
+for packs in none core; do
+  echo "== field test: the reference's corpora (--packs $packs)"
+  target/debug/fable fieldtest tests/corpora-reference/cauterule/* --gate --packs "$packs"
+done
 
 # Which end-to-end tests really ran (a skipped one returns early and cargo counts it as
 # passed): named here, and moved from "passed" to "skipped" in the closing line.
@@ -93,7 +89,7 @@ e2e_ran=$(grep -c '^ran ' "$e2e_log" || true)
 e2e_skipped=$(grep -c '^skipped ' "$e2e_log" || true)
 echo "end-to-end: $e2e_ran of $((e2e_ran + e2e_skipped)) ran under the real Claude Code CLI"
 if [ "$e2e_skipped" -gt 0 ]; then
-  echo "end-to-end skipped (run ../shared/tools/cc-harness/install-claude.sh, then this command again):"
+  echo "end-to-end skipped (run scripts/install-claude.sh, then this command again):"
   sed -n 's/^skipped /  /p' "$e2e_log"
 fi
 

@@ -10,6 +10,7 @@
 //!
 //! ```text
 //! cli/         the `fable` command: one enum of subcommands, dispatch
+//! harness/     the offline Claude Code harness of the e2e tests (never on the hook path)
 //! measure/     field test, sweep, recurrence, benchmarks      (never on the hook path)
 //! discipline/  ledger, corroboration, Stop/spawn/streak guards, inject, lint, status
 //! learn/       episodes → candidates → replay + gates → rules; the SessionEnd hook
@@ -46,6 +47,7 @@ pub mod state_file;
 pub mod cli;
 pub mod discipline;
 pub mod evidence;
+pub mod harness;
 pub mod learn;
 pub mod measure;
 pub mod setup;

@@ -3,8 +3,8 @@
 //! twice: `--packs none` (learned rules only) and `--packs core` (plus the curated core
 //! pack, as in production).
 //!
-//! (a) the CauterRule corpora at `$CARGO_MANIFEST_DIR/../shared/corpora/cauterule`
-//!     (skipped when absent, unless `CI` is set);
+//! (a) the CauterRule corpora, vendored at `tests/corpora-reference/cauterule` (licence:
+//!     its NOTICE, and THIRD_PARTY.md);
 //! (b) our own corpora in `tests/corpora`;
 //! (c) the class corpora in `tests/corpora-classes` (failure classes varying within the
 //!     class, rejection corpora on the same triggers).
@@ -144,16 +144,12 @@ fn run_gate(root: &Path, floors: &[(&str, f64)]) {
 
 #[test]
 fn cauterule_corpora_combined_gate() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/cauterule");
-    if !root.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but {} is missing",
-            root.display()
-        );
-        eprintln!("skipped: {} not found", root.display());
-        return;
-    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora-reference/cauterule");
+    assert!(
+        root.is_dir(),
+        "the vendored reference corpora are missing: {}",
+        root.display()
+    );
     run_gate(&root, CAUTERULE_FLOORS);
 }
 

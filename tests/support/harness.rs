@@ -1,22 +1,18 @@
-//! Drives the real Claude Code CLI through `../shared/tools/cc-harness` (a scripted mock
-//! of the Messages API on loopback inside a private network namespace), so our hooks are
+//! Drives the real Claude Code CLI through the project's own offline harness
+//! (`fable::harness`, docs/harness.md): a scripted mock of the Messages API on loopback,
+//! inside a private network namespace when the process may create one, so our hooks are
 //! proven under the real host, not only with hand-made JSON.
 //!
-//! Where the CLI or the harness is missing the tests skip with a note, unless
-//! `FABLE_E2E_REQUIRED=1` or `CI` is set: then a missing CLI is a failure, so CI can never
-//! pass by silently skipping the end-to-end tests.
+//! Where the CLI is missing the tests skip with a note, unless `FABLE_E2E_REQUIRED=1` or
+//! `CI` is set: then a missing CLI is a failure, so CI can never pass by silently skipping
+//! the end-to-end tests. `scripts/install-claude.sh` installs it.
 
 #![allow(dead_code)]
 
+use fable::harness::run::{self as harness_run, Spec};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-pub fn harness_dir() -> PathBuf {
-    std::env::var_os("FABLE_CC_HARNESS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/cc-harness"))
-}
+use std::time::Duration;
 
 pub fn claude_bin() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CLAUDE_BIN") {
@@ -33,20 +29,15 @@ fn required() -> bool {
     std::env::var("FABLE_E2E_REQUIRED").is_ok_and(|v| v == "1") || std::env::var_os("CI").is_some()
 }
 
-/// The CLI and harness, or `None` (with a note) when they are absent and not required.
+/// The CLI, or `None` (with a note) when it is absent and not required.
 pub fn available() -> Option<PathBuf> {
-    let run = harness_dir().join("run.sh");
     match claude_bin() {
-        Some(c) if run.exists() => {
+        Some(c) => {
             record("ran");
             Some(c)
         }
-        other => {
-            let msg = format!(
-                "end-to-end test skipped: claude={:?} harness={} (run ../shared/tools/cc-harness/install-claude.sh)",
-                other,
-                run.display()
-            );
+        None => {
+            let msg = "end-to-end test skipped: no Claude Code CLI (run scripts/install-claude.sh)";
             assert!(!required(), "{msg}; FABLE_E2E_REQUIRED/CI is set, so this is a failure");
             eprintln!("{msg}");
             record("skipped");
@@ -72,7 +63,8 @@ fn record(verdict: &str) {
 
 /// Directory holding the freshly built `fable` and hook binaries.
 pub fn bin_dir() -> PathBuf {
-    // isolation: not spawned here; run.sh starts each session under `env -i` with its own HOME.
+    // The harness starts each session with a cleared environment and its own HOME.
+    // isolation: not spawned here.
     assert_cmd::cargo::cargo_bin("fable").parent().unwrap().to_path_buf()
 }
 
@@ -132,7 +124,7 @@ impl Session {
     }
 
     /// Another session in `prev`'s project, with its HOME and user state (the harness's
-    /// `HARNESS_KEEP=1`): a fresh Claude Code session, not a resume; `fable init` and
+    /// `keep`): a fresh Claude Code session, not a resume; `fable init` and
     /// `install` are not run again.
     pub fn next_session(prev: &Outcome) -> Session {
         let mut s = Session::new("next");
@@ -221,16 +213,11 @@ impl Session {
 
     pub fn run(self, claude: &Path) -> Outcome {
         let work = self.work.clone();
-        let script = work.join("script.json");
-        std::fs::write(
-            &script,
-            json!({"steps": self.steps, "default": {"text": "Nothing more to do."}}).to_string(),
-        )
-        .unwrap();
         let bins = bin_dir();
         let fable = sh_quote(&bins.join("fable"));
         // The pre commands share the session's user state (HOME/.local/state, where the
-        // sealing key lives): the CLI under test runs with `env -i` and no XDG variables.
+        // sealing key lives): the CLI under test runs with a cleared environment and no XDG
+        // variables.
         let mut pre: Vec<String> = Vec::new();
         pre.extend((!self.keep).then(|| format!(
             "unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init && {fable} install --project --bin-dir {} --claude {}",
@@ -246,55 +233,30 @@ impl Session {
         }
         pre.extend(self.pre.iter().cloned());
         let out = work.join("out");
-        let mut cmd = Command::new("bash");
-        // The freshly built hooks first on PATH, for the pre commands and the CLI alike
-        // (run.sh passes its PATH on): `fable install --project` writes the shared project
-        // settings portably, naming the hooks by bare name, as a teammate's clone would run them.
+        let script = json!({"steps": self.steps, "default": {"text": "Nothing more to do."}});
+        let mut spec = Spec::new(claude, script, &out);
+        // The freshly built hooks first on PATH, for the pre commands and the CLI alike:
+        // `fable install --project` writes the shared project settings portably, naming the
+        // hooks by bare name, as a teammate's clone would run them.
         let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
-        let path = std::env::join_paths(std::iter::once(bins.clone()).chain(std::env::split_paths(&path)))
+        spec.path = std::env::join_paths(std::iter::once(bins.clone()).chain(std::env::split_paths(&path)))
             .expect("PATH entries hold no ':'");
-        cmd.env("PATH", path);
-        if self.keep {
-            cmd.env("HARNESS_KEEP", "1");
-        }
-        cmd.arg(harness_dir().join("run.sh"))
-            .args(["-q", "-S"])
-            .arg(&script)
-            .arg("-o")
-            .arg(&out)
-            .arg("--project")
-            .arg(self.project.path())
-            .arg("--pre")
-            .arg(pre.join(" && "))
-            .arg("--claude")
-            .arg(claude)
-            .arg("--timeout")
-            .arg(self.timeout.to_string());
-        for (k, v) in &self.env {
-            cmd.arg("--env").arg(format!("{k}={v}"));
-        }
-        if !self.args.is_empty() {
-            cmd.arg("--").args(&self.args);
-        }
-        let res = cmd.output().expect("run.sh starts");
-        let summary_path = out.join("summary.json");
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or_else(|| {
-                panic!(
-                    "no summary at {}: rc={:?}\nstdout: {}\nstderr: {}\npre.log: {}",
-                    summary_path.display(),
-                    res.status.code(),
-                    String::from_utf8_lossy(&res.stdout),
-                    String::from_utf8_lossy(&res.stderr),
-                    std::fs::read_to_string(out.join("pre.log")).unwrap_or_default()
-                )
-            });
+        spec.project_src = Some(self.project.path().to_path_buf());
+        spec.keep = self.keep;
+        spec.pre = pre;
+        spec.env = self.env.clone();
+        spec.args = self.args.clone();
+        spec.timeout = Duration::from_secs(self.timeout.into());
+        let ran = harness_run::run(&spec).unwrap_or_else(|e| {
+            panic!(
+                "{e}\npre.log: {}",
+                std::fs::read_to_string(out.join("pre.log")).unwrap_or_default()
+            )
+        });
         Outcome {
             out,
-            summary,
-            rc: res.status.code().unwrap_or(-1),
+            summary: ran.summary,
+            rc: ran.rc,
         }
     }
 }

@@ -1,0 +1,19 @@
+//! The offline harness: runs the real Claude Code CLI against a scripted mock of the
+//! Anthropic Messages API, so the end-to-end tests prove our hooks under the real host
+//! (docs/harness.md).
+//!
+//! Parts, one concept each: [`script`] (what the mock answers, pure), [`mock`] (the HTTP
+//! server on 127.0.0.1, logging every request), [`netns`] (a private network namespace for
+//! one thread and its children), [`record`] (a hook that stores what each hook event
+//! read), [`run`] (one session: throw-away project and HOME, the
+//! CLI with a cleared environment), [`summary`] (what the run left, as one JSON).
+//!
+//! Never on the hook path (scripts/check_layout.py): the hooks must not carry a web
+//! server. Uses nothing else of the crate.
+
+pub mod mock;
+pub mod netns;
+pub mod record;
+pub mod run;
+pub mod script;
+pub mod summary;
