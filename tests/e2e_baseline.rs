@@ -5,23 +5,10 @@
 //! a message naming what happened; each legitimate exit goes through at once.
 
 mod support;
+use support::e2e::*;
 use support::harness::{available, Outcome, Session};
 
 const START: &str = "# Ledger\n\n- [ ] 1. parser\n- [ ] 2. docs\n";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
-
-fn result(o: &Outcome) -> String {
-    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
-}
-
-fn blocked_with(o: &Outcome, needle: &str) -> bool {
-    texts(o)
-        .iter()
-        .any(|t| t.contains("Stop hook feedback") && t.contains(needle))
-}
 
 /// One session per walk-around: the agent's Bash step, then a stop that must be blocked
 /// (the block limit is 1, so the next stop is let through and the session ends).

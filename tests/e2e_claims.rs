@@ -7,29 +7,12 @@
 
 mod support;
 use serde_json::{json, Value};
-use support::harness::{available, Outcome, Session};
+use support::e2e::*;
+use support::harness::{available, Session};
 
 const PASSING: &str = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n\n    def test_b(self):\n        self.assertTrue(True)\n\n    def test_c(self):\n        self.assertIn(1, [1])\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
 const FAILING: &str = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n\n    def test_b(self):\n        self.assertEqual(1, 2)\n\n    def test_c(self):\n        self.assertIn(1, [1])\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
 const RUN: &str = "python3 -m unittest";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
-
-fn result(o: &Outcome) -> String {
-    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
-}
-
-/// A Bash step writing the ledger with `lines` (one card per line), as the agent would.
-fn ledger_step(lines: &[&str]) -> String {
-    let quoted: Vec<String> = ["# Ledger", ""]
-        .iter()
-        .chain(lines)
-        .map(|l| shell_words::quote(l).into_owned())
-        .collect();
-    format!("printf '%s\\n' {} > .fable/LEDGER.md", quoted.join(" "))
-}
 
 /// Item 1: a pass logged before a Write edit of a project file no longer corroborates the
 /// card; running the command again after the edit does.

@@ -3,13 +3,10 @@
 //! streak's demand reaches the model after the sixth consecutive failure.
 
 mod support;
+use support::e2e::*;
 use support::harness::{available, Outcome, Session};
 
 const LEDGER_CITING: &str = "# Ledger\n\n- [x] 1. checks pass -- evidence: `sh ./check.sh` -> 12 passed\n";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
 
 /// A Bash step that closes the card during the session (a card closed before the round
 /// began is not re-checked: fable's round snapshot at SessionStart).

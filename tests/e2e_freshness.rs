@@ -5,20 +5,13 @@
 //! Python's unittest on a real module and its test.
 
 mod support;
+use support::e2e::*;
 use support::harness::{available, Outcome, Session};
 
 const CALC: &str = "def add(a, b):\n    return a + b\n";
 const TEST: &str = "import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
 const RUN: &str = "python3 -m unittest";
 const OPEN: &str = "# Ledger\n\n- [ ] 1. calc\n";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
-
-fn result(o: &Outcome) -> String {
-    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
-}
 
 /// A Bash step closing the card on the cited run, as the agent would.
 fn close_card() -> String {

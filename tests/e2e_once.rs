@@ -5,11 +5,8 @@
 mod support;
 
 use serde_json::Value;
+use support::e2e::*;
 use support::harness::{available, Outcome, Session};
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
 
 /// fable's commands in a settings file of the run.
 fn fable_commands(path: &std::path::Path) -> Vec<String> {

@@ -5,17 +5,10 @@
 //! session is given this machine's RUSTUP_HOME/CARGO_HOME); their output is real.
 
 mod support;
+use support::e2e::*;
 use support::harness::{available, Outcome, Session};
 
 const PASSING: &str = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n\n    def test_b(self):\n        self.assertTrue(True)\n\n    def test_c(self):\n        self.assertIn(1, [1])\n";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
-
-fn result(o: &Outcome) -> String {
-    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
-}
 
 /// A Bash step writing a ledger holding one closed card that cites `cmd`.
 fn ledger_citing(cmd: &str) -> String {

@@ -5,28 +5,11 @@
 
 mod support;
 use serde_json::json;
-use support::harness::{available, Outcome, Session};
+use support::e2e::*;
+use support::harness::{available, Session};
 
 /// `make -s test` passes until a file named `broken` exists.
 const MAKEFILE: &str = "test:\n\t@echo 'Ran the tests'\n\t@test ! -f broken\n";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
-
-fn result(o: &Outcome) -> String {
-    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
-}
-
-/// A Bash step writing the ledger with `lines`, as the agent would.
-fn ledger_step(lines: &[&str]) -> String {
-    let quoted: Vec<String> = ["# Ledger", ""]
-        .iter()
-        .chain(lines)
-        .map(|l| shell_words::quote(l).into_owned())
-        .collect();
-    format!("printf '%s\\n' {} > .fable/LEDGER.md", quoted.join(" "))
-}
 
 /// Item 6: with `REPLAY: on` in a trusted project, a cited `./deploy.sh` is not run again
 /// at stop (the script appends a line per run: one line), the stop is allowed, and the

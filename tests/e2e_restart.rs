@@ -9,11 +9,8 @@
 
 mod support;
 use serde_json::json;
-use support::harness::{available, Outcome, Session};
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
+use support::e2e::*;
+use support::harness::{available, Session};
 
 const CHECK: &str = "echo 'assertion failed: parse(\"x\") == 1'; exit 1\n";
 const NOTE: &str = "rewrote the lexer (same error), pinned serde; unknown: the fixture encoding";

@@ -5,36 +5,12 @@
 //! fable reads is real output.
 
 mod support;
-use support::harness::{available, Outcome, Session};
+use support::e2e::*;
+use support::harness::{available, Session};
 
 const PASSING: &str = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n\n    def test_b(self):\n        self.assertTrue(True)\n\n    def test_c(self):\n        self.assertIn(1, [1])\n";
 const FAILING: &str = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n\n    def test_b(self):\n        self.assertEqual(1, 2)\n\n    def test_c(self):\n        self.assertIn(1, [1])\n";
 const RUN: &str = "python3 -m unittest";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
-
-fn result(o: &Outcome) -> String {
-    std::fs::read_to_string(o.out.join("claude.stdout")).unwrap_or_default()
-}
-
-/// A Bash step writing the ledger with `lines`, as the agent would.
-fn ledger_step(lines: &[&str]) -> String {
-    let quoted: Vec<String> = ["# Ledger", ""]
-        .iter()
-        .chain(lines)
-        .map(|l| shell_words::quote(l).into_owned())
-        .collect();
-    format!("printf '%s\\n' {} > .fable/LEDGER.md", quoted.join(" "))
-}
-
-/// True when a Stop block fable sent back to the model says `needle`.
-fn blocked_with(o: &Outcome, needle: &str) -> bool {
-    texts(o)
-        .iter()
-        .any(|t| t.contains("Stop hook feedback") && t.contains(needle))
-}
 
 /// Prose evidence with counts and no run that shows them: "all 21 tests pass (21/21)"
 /// when only `ls` ran, then "Ran 3 tests, all OK" — both blocked; citing the real run

@@ -87,7 +87,10 @@ pub fn unbacked(claim: &Claim, runs: &[Run]) -> Option<String> {
             .any(|r| r.summary.is_some_and(|s| stated_counts::agrees(&claim.counts, &s)));
         if !carrying.is_empty() && !agreed {
             let newest = carrying.last().expect("not empty");
-            let shown = newest.summary.map(describe).unwrap_or_default();
+            let shown = newest
+                .summary
+                .map(crate::evidence::verdict::summary_text)
+                .unwrap_or_default();
             return Some(format!(
                 "\"{}\" states counts no run of this round shows: the newest, `{}`, shows {shown} — state what the run showed",
                 claim.phrase,
@@ -137,21 +140,6 @@ pub fn unanswered_failure(runs: &[Run]) -> Option<String> {
         });
     }
     None
-}
-
-fn describe(s: Summary) -> String {
-    let mut parts = Vec::new();
-    for (n, w) in [
-        (s.passed, "passed"),
-        (s.failed, "failed"),
-        (s.skipped, "skipped"),
-        (s.errors, "errors"),
-    ] {
-        if let Some(n) = n {
-            parts.push(format!("{n} {w}"));
-        }
-    }
-    parts.join(", ")
 }
 
 #[cfg(test)]

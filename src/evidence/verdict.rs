@@ -50,22 +50,25 @@ impl Verdict {
 /// summed, as the gate reads it) or, without one, its last line.
 pub fn shown(r: &Record) -> String {
     match r.summary {
-        Some(s) => {
-            let mut parts = Vec::new();
-            for (n, w) in [
-                (s.passed, "passed"),
-                (s.failed, "failed"),
-                (s.skipped, "skipped"),
-                (s.errors, "errors"),
-            ] {
-                if let Some(n) = n {
-                    parts.push(format!("{n} {w}"));
-                }
-            }
-            parts.join(", ")
-        }
+        Some(s) => summary_text(s),
         None => r.tail.lines().last().unwrap_or("").to_string(),
     }
+}
+
+/// A summary's counts in words (`3 passed, 1 failed`), the ones its format carries.
+pub fn summary_text(s: crate::evidence::summary::Summary) -> String {
+    let mut parts = Vec::new();
+    for (n, w) in [
+        (s.passed, "passed"),
+        (s.failed, "failed"),
+        (s.skipped, "skipped"),
+        (s.errors, "errors"),
+    ] {
+        if let Some(n) = n {
+            parts.push(format!("{n} {w}"));
+        }
+    }
+    parts.join(", ")
 }
 
 #[cfg(test)]

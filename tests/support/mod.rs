@@ -1,1 +1,2 @@
+pub mod e2e;
 pub mod harness;
