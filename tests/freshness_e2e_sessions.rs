@@ -1,8 +1,7 @@
-//! Issue 29 item 3 under the real Claude Code CLI, across sessions: a Write edit made in
-//! an EARLIER session (after that session's passing run) makes the pass stale for a card
+//! Freshness under the real Claude Code CLI, across sessions: a Write edit made in an
+//! EARLIER session (after that session's passing run) makes the pass stale for a card
 //! closed in the next session. Two real sessions run in one project with the same user
-//! state (the harness's `HARNESS_KEEP=1`). Alone in its test binary because the harness
-//! reads `HARNESS_KEEP` from its own environment, which this test sets between sessions.
+//! state (`Session::next_session`).
 
 mod support;
 use support::harness::{available, Outcome, Session};
@@ -23,7 +22,6 @@ fn a_write_edit_in_an_earlier_session_makes_its_pass_stale_in_the_next() {
         .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
         .file("calc.py", CALC)
         .file("test_calc.py", TEST);
-    let work = first.work.clone();
     let first = first
         .bash(RUN)
         .write("calc.py", "def add(a, b):\n    return a - b\n")
@@ -37,11 +35,8 @@ fn a_write_edit_in_an_earlier_session_makes_its_pass_stale_in_the_next() {
         .iter()
         .find_map(|r| r["session"].as_str().map(str::to_string));
     // Session 2, same project and user state: closes the card on session 1's pass.
-    std::env::set_var("HARNESS_KEEP", "1");
     let card = format!("- [x] 1. calc -- evidence: `{RUN}` -> 1 passed");
-    let mut second = Session::new("fresh-sessions-2");
-    second.work = work;
-    let o = second
+    let o = Session::next_session(&first)
         .bash(&format!(
             "printf '%s\\n' '# Ledger' '' {} > .fable/LEDGER.md",
             shell_words::quote(&card)
@@ -52,7 +47,6 @@ fn a_write_edit_in_an_earlier_session_makes_its_pass_stale_in_the_next() {
         .text("Done after the rerun.")
         .text("SHOULD NOT BE REACHED")
         .run(&claude);
-    std::env::remove_var("HARNESS_KEEP");
     let sent = texts(&o);
     assert_eq!(sent.len(), 5, "one block, then allowed: {sent:#?}\n{}", o.debug());
     let re = regex::Regex::new(
