@@ -16,7 +16,7 @@ const CARD: &str = "REPLAY: off\n- [x] 1. parser -- evidence: `make -s test` -> 
 /// A PostToolUse payload of a successful `cmd` whose output is `out`.
 fn ran(sid: &str, cmd: &str, out: &str) -> Value {
     json!({"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Bash",
-           "tool_input": {"command": cmd, "description": "run"}, "tool_use_id": "toolu_9",
+           "tool_input": {"command": cmd, "description": "run"}, "tool_use_id": call_id(),
            "tool_response": {"stdout": out, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}})
 }
 
@@ -181,7 +181,8 @@ fn a_loss_after_the_run_backing_a_claim_blocks() {
         "{}",
         said(&o)
     );
-    assert_eq!(code(&p.hook("fable-evidence", pass)), 0);
+    // The rerun is a new call (its own id): one call is logged once.
+    assert_eq!(code(&p.hook("fable-evidence", ran("s1", "make -s test", "ok\n"))), 0);
     assert_eq!(stop_code(&p.hook("fable-close-guard", stop)), 0);
 }
 
