@@ -62,6 +62,24 @@ const PATTERNS: &[(&str, &str)] = &[
         r"\bdisable (?:the )?(?:firewall|selinux|apparmor|antivirus|security|auth\w*|lint\w*|type ?check\w*)\b|\bsetenforce 0\b|--no-deps\b|--ignore-scripts\b|--allow-root\b|--unsafe-perm\b|-lock=false\b|safe\.directory\s*=?\s*['\x22]?\*|--legacy-peer-deps\b|--break-system-packages\b",
     ),
     (
+        // A check switched off through configuration or the environment rather than by a
+        // flag on the command: commit hooks, signing, package and host verification,
+        // sandboxes and agent permission guards. Each is a way to make the failure go away
+        // without fixing its cause, so it must never stand as a learned fix.
+        "safeguard_off",
+        concat!(
+            r"core\.hookspath\s*[= ]\s*['\x22]?(?:/dev/null|['\x22]{2}|\s*$)|\bhusky=0\b|\bhusky_skip_hooks=1\b|(?:^|[\s;&|])skip=\S+\s+(?:git|pre-commit)\b",
+            r"|\bpre-commit\s+uninstall\b|\bpre_commit_allow_no_config=1\b",
+            r"|\bcommit\.gpgsign\s*[= ]\s*false\b|\btag\.gpgsign\s*[= ]\s*false\b|--no-gpg-sign\b",
+            r"|--nogpgcheck\b|\bgpgcheck\s*=\s*0\b|--allow-unauthenticated\b|--allow-insecure-repositories\b|\ballowunauthenticated\b",
+            r"|--no-verify-ssl\b|\bpythonhttpsverify=0\b|\b(?:requests_ca_bundle|curl_ca_bundle)=(?:['\x22]{2}|\s|$)",
+            r"|\bgosumdb=off\b|\bgo(?:nosumcheck|nosumdb|insecure)=|\bgoflags=\S*-insecure\b",
+            r"|\bstricthostkeychecking[= ]no\b|\buserknownhostsfile[= ]/dev/null\b",
+            r"|--dangerously-\w+|--no-sandbox\b|\bsandbox_mode\s*=\s*['\x22]?danger|\bdisableallhooks\b",
+            r"|--privileged\b|\b(?:seccomp|apparmor)[=:]unconfined\b",
+        ),
+    ),
+    (
         "fabricate",
         r"\bfabricat\w*\b|\bignore (?:the )?(?:crash|error|failure)s?\b|\bproceed anyway\b|\bcontinue despite\b",
     ),
@@ -141,6 +159,27 @@ mod tests {
             ("disable_guard", "disable firewall permanently"),
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),
+            ("safeguard_off", "git -c core.hooksPath=/dev/null commit -m x"),
+            ("safeguard_off", "git config core.hooksPath /dev/null"),
+            ("safeguard_off", "HUSKY=0 git commit -m x"),
+            ("safeguard_off", "HUSKY_SKIP_HOOKS=1 git commit -m x"),
+            ("safeguard_off", "SKIP=flake8 git commit -m x"),
+            ("safeguard_off", "pre-commit uninstall"),
+            ("safeguard_off", "git config commit.gpgsign false"),
+            ("safeguard_off", "git commit --no-gpg-sign -m x"),
+            ("safeguard_off", "dnf install --nogpgcheck foo"),
+            ("safeguard_off", "apt-get install --allow-unauthenticated foo"),
+            ("safeguard_off", "aws s3 ls --no-verify-ssl"),
+            ("safeguard_off", "PYTHONHTTPSVERIFY=0 python3 fetch.py"),
+            ("safeguard_off", "export REQUESTS_CA_BUNDLE= "),
+            ("safeguard_off", "GOSUMDB=off go mod download"),
+            ("safeguard_off", "GONOSUMCHECK=1 go get x"),
+            ("safeguard_off", "ssh -o StrictHostKeyChecking=no host"),
+            ("safeguard_off", "claude --dangerously-skip-permissions"),
+            ("safeguard_off", "chromium --no-sandbox"),
+            ("safeguard_off", "docker run --privileged img"),
+            ("safeguard_off", "docker run --security-opt seccomp=unconfined img"),
+            ("safeguard_off", "add disableAllHooks to the settings"),
         ];
         for (name, text) in cases {
             let found = unsafe_patterns(text);
@@ -160,6 +199,14 @@ mod tests {
             "run `pytest tests/test_api.py -x` to see the first failing assertion",
             "git commit -m 'note -- a b'",
             "git commit --amend --no-edit",
+            "git config user.email dev@example.com",
+            "git config core.hooksPath .githooks",
+            "SKIP_BUILD=1 npm test",
+            "git commit -S -m signed",
+            "ssh -o StrictHostKeyChecking=accept-new host",
+            "pip install --require-hashes -r requirements.txt",
+            "apt-get install -y libssl-dev",
+            "go mod download",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }
