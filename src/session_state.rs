@@ -155,6 +155,10 @@ pub fn read_streak(fable_dir: &Path, sid: &str) -> Option<StreakState> {
 }
 
 /// The most recently updated streak in the project (for `fable status`): session id and state.
+///
+/// A main session's streak wins over its sub-agents' (`<sid>.agent.<id>`, kept apart by
+/// the fail streak): the user asks how *their* session is doing, and a sub-agent that
+/// failed last would otherwise stand in for it.
 pub fn latest_streak(fable_dir: &Path) -> Option<(String, StreakState)> {
     let dir = fable_dir.join("state");
     let newest = fs::read_dir(dir)
@@ -164,9 +168,10 @@ pub fn latest_streak(fable_dir: &Path) -> Option<(String, StreakState)> {
             let name = e.file_name().into_string().ok()?;
             let sid = name.strip_suffix(".streak.json")?.to_string();
             let t = e.metadata().ok()?.modified().ok()?;
-            Some((t, sid, e.path()))
+            Some((!sid.contains(".agent."), t, sid, e.path()))
         })
-        .max_by_key(|(t, _, _)| *t)?;
+        .max_by_key(|(main, t, _, _)| (*main, *t))
+        .map(|(_, t, sid, path)| (t, sid, path))?;
     let text = crate::state_file::read(&newest.2).ok()??;
     let state = serde_json::from_str(&text).ok()?;
     Some((newest.1, state))
@@ -226,6 +231,20 @@ pub fn load_model(dir: &Path, sid: &str) -> Option<String> {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_main_sessions_streak_wins_over_a_sub_agent_that_failed_later() {
+        let t = tempfile::tempdir().unwrap();
+        update_streak(t.path(), "s1", |s| s.streak = 2).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        update_streak(t.path(), "s1.agent.a7", |s| s.streak = 5).unwrap();
+        let (sid, state) = latest_streak(t.path()).unwrap();
+        assert_eq!((sid.as_str(), state.streak), ("s1", 2));
+        // Only a sub-agent's file: it is shown rather than nothing.
+        let u = tempfile::tempdir().unwrap();
+        update_streak(u.path(), "s2.agent.b", |s| s.streak = 1).unwrap();
+        assert_eq!(latest_streak(u.path()).unwrap().0, "s2.agent.b");
+    }
 
     #[test]
     fn sids_are_sanitised() {
