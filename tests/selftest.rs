@@ -284,3 +284,63 @@ fn a_missing_bin_dir_is_a_usage_error() {
         stderr(&o)
     );
 }
+
+/// A `fable-close-guard` that is there and executable but never blocks (it reads its
+/// payload and exits 0): the preflight passes, the gate checks fail by what the run
+/// showed, and each names the hook.
+#[test]
+fn a_close_guard_that_never_blocks_fails_by_observation() {
+    let Some(claude) = available() else { return };
+    let (home, tmp) = (user_home(), tempfile::tempdir().unwrap());
+    let bins = bin_dir_without("fable-close-guard");
+    let guard = bins.path().join("fable-close-guard");
+    std::fs::write(&guard, "#!/bin/sh\ncat >/dev/null\nexit 0\n").unwrap();
+    std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let o = selftest(home.path(), tmp.path(), &args(&claude, bins.path()));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+    let lines = check_lines(&out);
+    assert!(lines[0].starts_with("✓ hook binaries"), "{out}");
+    let red: Vec<&&str> = lines.iter().filter(|l| l.starts_with("✗ ")).collect();
+    assert!(
+        red.len() >= 2 && red.iter().all(|l| l.ends_with("(hook: fable-close-guard)")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("✗ an unbacked claim") && l.contains("was let through")),
+        "{out}"
+    );
+}
+
+/// Without the right to make a network namespace (CAP_SYS_ADMIN dropped with `setpriv`,
+/// when this runs as root), the harness falls back and the report says so; the checks
+/// still pass.
+#[test]
+fn without_a_network_namespace_it_falls_back_and_says_so() {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let (true, Some(setpriv)) = (root, setpriv) else {
+        eprintln!("skipped: needs root and setpriv to drop the capability");
+        return;
+    };
+    let Some(claude) = available() else { return };
+    let (home, tmp) = (user_home(), tempfile::tempdir().unwrap());
+    let bins = bin_dir();
+    let mut c = std::process::Command::new(setpriv);
+    c.env_clear()
+        .envs(isolated::vars(home.path()))
+        .env("TMPDIR", tmp.path())
+        .args(["--inh-caps=-sys_admin", "--bounding-set=-sys_admin"])
+        .arg(bins.join("fable"))
+        .arg("selftest")
+        .args(args(&claude, &bins));
+    let o = c.output().unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", stderr(&o));
+    assert!(out.contains("isolation: none: no network namespace"), "{out}");
+}

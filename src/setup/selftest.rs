@@ -263,10 +263,26 @@ fn not_reached(o: &Observed, step: u64) -> String {
     let last = o.requests.iter().filter_map(|r| r["step"].as_u64()).max();
     let timed_out = if o.rc == 124 { " (claude timed out)" } else { "" };
     match last {
-        Some(l) if l < step => {
-            format!("not reached: the session ended at script step {l}, before step {step}{timed_out}")
-        }
-        _ => format!("the session never reached script step {step}{timed_out}"),
+        Some(l) if l < step => format!(
+            "not reached: the session ended at {}, before {}{timed_out}",
+            step_label(l),
+            step_label(step)
+        ),
+        _ => format!("the session never reached {}{timed_out}", step_label(step)),
+    }
+}
+
+/// What the model does at a script step, for messages.
+fn step_label(step: u64) -> String {
+    match step {
+        STEP_FAIL => format!("running `{FAIL_CMD}`"),
+        STEP_PASS => format!("running `{PASS_CMD}`"),
+        STEP_CLAIM => format!("the stop after \"{CLAIM}\""),
+        STEP_CITE => "closing card 1".to_string(),
+        STEP_CITE_STOP => "the stop after closing card 1".to_string(),
+        STEP_RUN_CITED => format!("running `{CITED_CMD}`"),
+        STEP_DONE => format!("the stop after running `{CITED_CMD}`"),
+        _ => format!("script step {step}"),
     }
 }
 
@@ -416,15 +432,16 @@ fn head(s: &str, n: usize) -> String {
 /// The whole report as one JSON document (`--json`).
 pub fn report_json(
     checks: &[Check],
-    claude: &Path,
-    version: Option<String>,
+    claude: (&Path, Option<String>),
+    bin_dir: &Path,
     isolation: &str,
     kept: Option<&Path>,
 ) -> Value {
     json!({
         "ok": checks.iter().all(|c| c.ok),
         "failing_hooks": suspects(checks),
-        "claude": {"path": claude, "version": version},
+        "claude": {"path": claude.0, "version": claude.1},
+        "bin_dir": bin_dir,
         "isolation": isolation,
         "checks": checks.iter().map(Check::to_json).collect::<Vec<_>>(),
         "kept": kept,
@@ -442,9 +459,14 @@ pub fn suspects(checks: &[Check]) -> Vec<String> {
     out
 }
 
-/// One report line: `✓ name: detail` or `✗ name: detail`.
+/// One report line: `✓ name: detail` or `✗ name: detail`; a failed line names its hook
+/// when the detail does not already.
 pub fn line(c: &Check) -> String {
-    format!("{} {}: {}", if c.ok { "✓" } else { "✗" }, c.name, c.detail)
+    let mark = if c.ok { "✓" } else { "✗" };
+    match &c.hook {
+        Some(h) if !c.ok && !c.detail.contains(h.as_str()) => format!("{mark} {}: {} (hook: {h})", c.name, c.detail),
+        _ => format!("{mark} {}: {}", c.name, c.detail),
+    }
 }
 
 #[cfg(test)]

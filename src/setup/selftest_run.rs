@@ -212,7 +212,7 @@ pub fn run(a: &SelftestArgs) -> Result<i32> {
         Some(work.as_path())
     };
     if a.json {
-        let report = selftest::report_json(&checks, &claude, version, &isolation, kept);
+        let report = selftest::report_json(&checks, (&claude, version), &bin_dir, &isolation, kept);
         println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
         println!(
