@@ -109,7 +109,13 @@ pub struct Observed {
     pub result: Option<String>,
     /// Hook binaries missing or not executable in the bin dir: (binary, why).
     pub broken: Vec<(String, String)>,
+    /// Whether the transcripts hold fable's note that it let a stop through after its
+    /// limit of blocks in a row: such a stop was not allowed on the evidence.
+    pub let_through: bool,
 }
+
+/// The note fable leaves when it lets a stop through after too many blocks in a row.
+pub const LET_THROUGH: &str = "fable: let this stop through after";
 
 /// One line of the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -380,6 +386,11 @@ fn allowed_after_run(o: &Observed) -> Check {
         let why = reason_excerpt(&text, CITED_CMD).unwrap_or_else(|| "the model was re-invoked".to_string());
         return fail(format!("blocked again: {why}"));
     }
+    if o.let_through {
+        return fail(
+            "the stop went through only after fable's limit of blocks in a row, not on the evidence".to_string(),
+        );
+    }
     match &o.result {
         Some(r) if r.contains(DONE) => Check {
             name,
@@ -502,6 +513,7 @@ mod tests {
             rc: 0,
             result: Some(DONE.to_string()),
             broken: Vec::new(),
+            let_through: false,
         }
     }
 
@@ -554,6 +566,11 @@ mod tests {
             .push(req(json!(STEP_DONE + 1), feedback("fable: card 1 still not backed")));
         let c = &judge(&o, Path::new("/b"))[3];
         assert!(!c.ok && c.detail.contains("blocked again: fable: card 1"), "{c:?}");
+        // Let through after the block limit is not allowed on the evidence either.
+        let mut o = green();
+        o.let_through = true;
+        let c = &judge(&o, Path::new("/b"))[3];
+        assert!(!c.ok && c.detail.contains("limit of blocks"), "{c:?}");
     }
 
     #[test]

@@ -157,7 +157,21 @@ fn observe(out: &Path, ran: &harness_run::Ran, broken: Vec<(String, String)>) ->
         rc: ran.rc,
         result: ran.summary["result"]["result"].as_str().map(str::to_string),
         broken,
+        let_through: transcripts_mention(&out.join("home"), selftest::LET_THROUGH),
     }
+}
+
+/// Whether a transcript (`*.jsonl` under the run's HOME) holds `needle`.
+fn transcripts_mention(dir: &Path, needle: &str) -> bool {
+    std::fs::read_dir(dir).into_iter().flatten().flatten().any(|e| {
+        let p = e.path();
+        // The entry itself, not what a link points to: a link cannot make this loop.
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            transcripts_mention(&p, needle)
+        } else {
+            p.extension().is_some_and(|x| x == "jsonl") && std::fs::read_to_string(&p).is_ok_and(|t| t.contains(needle))
+        }
+    })
 }
 
 /// `fable selftest`: 0 when every check passed, 1 when one failed, 2 when there is no
