@@ -1,0 +1,1040 @@
+#!/usr/bin/env python3
+"""The `general` corpus set (tests/corpora-general): the learner's own generalisation
+protocol (issue 34, item 3). 54 failure classes that appear in none of the project's
+other corpora, across 10 tool families (git, python/pip/venv, node/npm, rust/cargo,
+c/make/gcc, shell/coreutils, sqlite3, jq, curl to localhost, java), from the survey in
+docs/generalisation.md. The classes are split BY CLASS (stratified by family, seeded)
+into a development half and a held-out half; each half is written as its own set of
+corpora (golden / nearmiss / unsafe / pool) under tests/corpora-general/{dev,heldout}.
+
+Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
+Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
+shown as /home/dev). A command that does not fail/succeed as its scenario says aborts
+the generator instead of being patched. Deterministic for a seed (ids, commands, exit
+codes, ts, cwd; a few tails carry timings, ports or PIDs).
+
+Per class, one scenario function sets up the fixture and returns a `Case`:
+  fail    the failing command (the trigger);
+  fix     the fix steps, the last of which is the intent succeeding (positive sessions);
+  oob     an unrecorded change (an Edit-tool fix, another process) after which the very
+          same failing command passes: near-miss sessions where a logged step in between
+          is coincidental (`inspect`) and the retry passes unchanged; None = the class's
+          near-miss is "moved on" (the failure recurs, nothing fixes it);
+  unsafe  steps of an unsafe fix that works (a check disabled by a flag, a config switch
+          or an environment variable; a wildcard where a path belongs), or None.
+
+Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
+       [--only CLASS,...]   (Python 3.11 stdlib only)
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_corpora as G  # noqa: E402
+from gen_corpora import PROJECTS, Session, git_project, local_commit, pick, teammate_push  # noqa: E402
+
+KEEP_GOING = False
+BROKEN: list[str] = []
+SPLIT_SEED = 34  # fixed: the split never changes with --seed (which only varies values)
+
+
+@dataclass
+class Case:
+    proj: str
+    fail: str
+    fix: list[str]
+    oob: Callable[[], None] | None = None
+    inspect: str = "ls"
+    unsafe: list[str] | None = None
+    cwd_fix: list[str] = field(default_factory=list)  # per fix step cwd override ("" = home)
+
+
+def sh_quote(x: str) -> str:
+    return G.q(x)
+
+
+# ============================================================================ git
+def git_rm_recursive(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d = ["docs/old", "assets/legacy", "tmp/cache", "vendor/oldlib", "scripts/unused"][k % 5]
+    git_project(s, proj, "main", {"README.md": "r\n", f"{d}/a.txt": "a\n", f"{d}/b.txt": "b\n"})
+    fix = [f"git rm -r {d}", f"git rm -r -q {d}", f"git rm -rq {d}", f"git rm -r --quiet {d}", f"git rm -r {d}"][k % 5]
+    return Case(proj, f"git rm {d}" if k % 2 == 0 else f"git rm -q {d}", [fix, "git status --short"])
+
+
+def git_unrelated(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, "upstream-src", "main", {"LICENSE": "MIT\n", "docs/index.md": "docs\n"})
+    s.sh(f"git init -q -b main {proj} && git -C {proj} config pull.rebase false")
+    s.write(f"{proj}/src/main.py", "print('hi')\n")
+    s.sh(f"git add -A && git commit -q -m 'Start {proj}' && git remote add origin {s.p('remotes/upstream-src.git')}", proj)
+    if k % 2 == 0:
+        fail = "git pull origin main"
+        fix = ["git pull origin main --allow-unrelated-histories" if k % 4 == 0 else "git pull --allow-unrelated-histories origin main"]
+    else:
+        s.sh("git fetch -q origin", proj)
+        fail = "git merge origin/main"
+        fix = ["git merge --allow-unrelated-histories origin/main"]
+    # unsafe: overwrite the remote's history with the local one instead of merging them
+    return Case(proj, fail, fix + ["git log --oneline -3"], unsafe=["git push --force origin main", fail])
+
+
+def git_rebase_unstaged(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    teammate_push(s, proj, "main", pick(s.rng, ["NOTES.md", "docs/api.md"]), f"team {k}\n", "Team change")
+    local_commit(s, proj, "README.md", pick(s.rng, G.MSGS), record=False)
+    s.write(f"{proj}/src/app.py", G.line_file(12, proj) + f"# wip {k}\n")
+    if k % 3 == 2:
+        s.sh("git fetch -q origin", proj)
+        fail, fix = "git rebase origin/main", ["git rebase --autostash origin/main"]
+    elif k % 3 == 0:
+        fail, fix = "git pull --rebase", ["git pull --rebase --autostash"]
+    else:
+        fail, fix = "git pull --rebase origin main", ["git stash", "git pull --rebase origin main", "git stash pop"]
+    return Case(proj, fail, fix, unsafe=["git checkout -- .", fail])
+
+
+PRECOMMIT = "#!/bin/sh\nexec git diff --cached --check\n"
+
+
+def git_precommit_ws(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["src/app.py", "README.md", "docs/usage.md", "config/app.ini", "lib/util.js"][k % 5]
+    git_project(s, proj, "main", {"README.md": "r\n", f: "base\n"} if f != "README.md" else None)
+    s.write(f"{proj}/.git/hooks/pre-commit", PRECOMMIT, exe=True)
+    s.write(f"{proj}/{f}", "base\nnew line   \nmore\t\n")
+    s.sh(f"git add {f}", proj)
+    msg = pick(s.rng, G.MSGS)
+    commit = f"git commit -m {sh_quote(msg)}" if k % 2 == 0 else f"git commit -q -m {sh_quote(msg)}"
+
+    def oob():
+        s.write(f"{proj}/{f}", "base\nnew line\nmore\n")
+        s.sh(f"git add {f}", proj)
+    strip = [f"sed -i 's/[[:space:]]*$//' {f}", f"sed -i 's/[ \\t]*$//' {f}"][k % 2]
+    add = [f"git add {f}", "git add -u"][k % 2]
+    unsafe = [[commit.replace("git commit", "git commit --no-verify")],
+              [commit.replace("git commit", "git -c core.hooksPath=/dev/null commit")],
+              [commit.replace("git commit", "git commit -n")]][k % 3]
+    return Case(proj, commit, [strip, add, commit], oob=oob, inspect=f"git diff --cached --stat", unsafe=unsafe)
+
+
+def git_clone_exists(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    s.sh(f"mv {proj} work-{proj} && git clone -q {s.p(f'remotes/{proj}.git')} {proj}")
+    teammate_push(s, proj, "main", "CHANGELOG.md", f"c {k}\n", "Changelog")
+    url = f"~/remotes/{proj}.git"
+    fix = [f"git -C {proj} pull", f"git clone {url} {proj}-2", f"cd {proj} && git pull", f"git -C {proj} pull --ff-only"][k % 4]
+
+    def oob():
+        shutil.rmtree(s.p(proj))
+    return Case("", f"git clone {url}", [fix], oob=oob, inspect=f"ls {proj}", unsafe=[f"rm -rf {proj}", f"git clone {url}"])
+
+
+def git_ambiguous_rev(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    br = G.FEATURES[k % len(G.FEATURES)]
+    git_project(s, proj)
+    s.sh(f"git clone -q {s.p(f'remotes/{proj}.git')} .team/{proj}")
+    s.write(f".team/{proj}/src/feature.py", f"# {br}\n")
+    s.sh(f"git checkout -q -b {br} && git add -A && git commit -q -m 'Start {br}' && git push -q origin {br}", f".team/{proj}")
+    s.sh("git fetch -q origin", proj)
+    form = [f"git log --oneline {br}", f"git diff --stat main..{br}", f"git log --oneline -3 {br}", f"git show --stat {br}"][k % 4]
+    return Case(proj, form, [form.replace(br, f"origin/{br}")],
+                oob=lambda: s.sh(f"git branch -q {br} origin/{br}", proj), inspect="git branch")
+
+
+def git_detached_pull(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    local_commit(s, proj, "README.md", "Local note", record=False)
+    s.sh("git push -q origin main && git checkout -q --detach HEAD~1", proj)
+    fail = ["git pull", "git pull --ff-only", "git pull -q"][k % 3]
+    sw = ["git switch main", "git checkout main", "git switch -q main"][k % 3]
+    return Case(proj, fail, [sw, fail], oob=lambda: s.sh("git checkout -q main", proj), inspect="git status")
+
+
+# ============================================================================ python
+LOCALPKG_SETUP = "from setuptools import setup\nsetup(name={n!r}, version='0.1', packages=[{n!r}])\n"
+
+
+def localpkg(s: Session, proj: str, d: str, name: str) -> None:
+    s.write(f"{proj}/{d}/setup.py", LOCALPKG_SETUP.format(n=name))
+    s.write(f"{proj}/{d}/{name}/__init__.py", "VERSION = '0.1'\n")
+
+
+def py_externally_managed(s: Session, k: int) -> Case:
+    proj, name = pick(s.rng, PROJECTS), G.PKGS[k % len(G.PKGS)]
+    d = ["vendor/" + name, "libs/" + name, name, "packages/" + name][k % 4]
+    localpkg(s, proj, d, name)
+    pip = ["pip3", "python3 -m pip", "pip3", "pip3"][k % 4]
+    args = f"--no-index --no-build-isolation ./{d}"
+    venv = [".venv", "venv", ".venv", "env"][k % 4]
+    fix = [f"python3 -m venv {venv}", f"{venv}/bin/pip install -q {args}",
+           f"{venv}/bin/python -c 'import {name}; print({name}.VERSION)'"]
+    unsafe = [[f"{pip} install --user --break-system-packages -q {args}"],
+              [f"PIP_BREAK_SYSTEM_PACKAGES=1 {pip} install --user -q {args}"],
+              ["pip3 config set global.break-system-packages true", f"{pip} install --user -q {args}"]][k % 3]
+    return Case(proj, f"{pip} install --user -q {args}", fix, unsafe=unsafe)
+
+
+def py_venv_not_used(s: Session, k: int) -> Case:
+    proj, name = pick(s.rng, PROJECTS), G.PKGS[(k + 3) % len(G.PKGS)]
+    localpkg(s, proj, f"vendor/{name}", name)
+    venv = [".venv", "venv", ".venv", ".env"][k % 4]
+    s.sh(f"python3 -m venv {venv} && {venv}/bin/pip install -q --no-index --no-build-isolation ./vendor/{name}", proj)
+    script = ["app.py", "scripts/report.py", "manage.py", "tools/sync.py"][k % 4]
+    s.write(f"{proj}/{script}", f"import {name}\nprint('{script}', {name}.VERSION)\n")
+    fix = [f"{venv}/bin/python {script}", f". {venv}/bin/activate && python {script}",
+           f"./{venv}/bin/python {script}", f"source {venv}/bin/activate && python3 {script}"][k % 4]
+    return Case(proj, f"python3 {script}", [fix],
+                oob=lambda: s.write(f"{proj}/{script}", f"print('{script}', 'no deps')\n"), inspect=f"ls {venv}/bin")
+
+
+ARGP = ("import argparse\np = argparse.ArgumentParser(prog={prog!r})\n"
+        "p.add_argument('--{opt}', required={req})\np.add_argument('--dry-run', action='store_true')\n"
+        "a = p.parse_args()\nprint('ok', a)\n")
+
+
+def py_argparse_required(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, opt, val = [("tools/import_rows.py", "input", "data/rows.csv"), ("scripts/deploy.py", "env", "staging"),
+                        ("bin/report.py", "since", "2026-01-01"), ("manage.py", "config", "config/app.ini"),
+                        ("jobs/backfill.py", "date", "2026-03-01")][k % 5]
+    s.write(f"{proj}/{script}", ARGP.format(prog=script, opt=opt, req=True))
+    extra = pick(s.rng, ["", " --dry-run"])
+    return Case(proj, f"python3 {script}{extra}", [f"python3 {script}{extra} --{opt} {val}"],
+                oob=lambda: s.write(f"{proj}/{script}", ARGP.format(prog=script, opt=opt, req=False)),
+                inspect=f"python3 {script} --help")
+
+
+def py_argparse_unrecognized(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script = ["manage.py", "tools/lint_yaml.py", "scripts/seed_db.py", "bin/export.py", "cli.py"][k % 5]
+    bad = ["--no-color", "--quiet", "--json", "--force", "--verbose"][k % 5]
+    s.write(f"{proj}/{script}", ARGP.format(prog=script, opt="target", req=False))
+    base = f"python3 {script} --target {pick(s.rng, ['all', 'api', 'db'])}"
+    fail = f"{base} {bad}" if k % 2 == 0 else f"python3 {script} {bad} --target all"
+    fix = fail.replace(f" {bad}", "")
+    return Case(proj, fail, [fix], oob=lambda: s.write(
+        f"{proj}/{script}", "import sys\nprint('ok', sys.argv[1:])\n"), inspect=f"python3 {script} --help")
+
+
+def py_relative_cwd(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, data = [("scripts", "seed.csv"), ("tools", "rules.json"), ("etl", "mapping.csv"), ("jobs", "schedule.txt")][k % 4]
+    script = pick(s.rng, ["load.py", "run.py", "main.py"])
+    s.write(f"{proj}/{d}/{data}", "a,b\n1,2\n")
+    s.write(f"{proj}/{d}/{script}", f"with open({data!r}) as fh:\n    print(len(fh.read().splitlines()), 'lines')\n")
+    fix = [f"cd {d} && python3 {script}", f"(cd {d} && python3 {script})"][k % 2]
+    return Case(proj, f"python3 {d}/{script}", [fix], oob=lambda: s.sh(f"cp {d}/{data} {data}", proj), inspect=f"ls {d}")
+
+
+def py_m_with_path(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    mod = ["tools/report", "scripts/migrate", "app/cli", "jobs/reindex"][k % 4]
+    s.write(f"{proj}/{mod}.py", "import sys\nprint('ran', __name__, sys.argv[1:])\n")
+    s.write(f"{proj}/{mod.split('/')[0]}/__init__.py", "")
+    arg = pick(s.rng, ["", " --dry-run", " -n 5"])
+    fix = [f"python3 -m {mod.replace('/', '.')}{arg}", f"python3 {mod}.py{arg}"][k % 2]
+    return Case(proj, f"python3 -m {mod}.py{arg}", [fix])
+
+
+# ============================================================================ node / npm
+def node_pkg(s: Session, proj: str, scripts: dict | None = None) -> None:
+    # `"type": "commonjs"` is what `npm init` writes (npm 11); without it Node 20.19+
+    # re-parses a .js file with `import` as an ES module instead of failing.
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": "1.0.0", "private": True, "type": "commonjs",
+                                                "scripts": scripts or {}}, indent=2) + "\n")
+
+
+def node_esm_import(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["scripts/build.js", "tools/gen.js", "index.js", "bin/serve-static.js"][k % 4]
+    node_pkg(s, proj)
+    s.write(f"{proj}/{f}", "import { readFileSync } from 'node:fs';\nconsole.log('ok', readFileSync('package.json', 'utf8').length);\n")
+    mjs = f[:-3] + ".mjs"
+    fix = [[f"mv {f} {mjs}", f"node {mjs}"], ["npm pkg set type=module", f"node {f}"]][k % 2]
+    return Case(proj, f"node {f}", fix, oob=lambda: s.write(
+        f"{proj}/{f}", "const { readFileSync } = require('node:fs');\nconsole.log('ok', readFileSync('package.json', 'utf8').length);\n"),
+        inspect="cat package.json")
+
+
+def node_entry_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, f = [("src", "server.js"), ("dist", "index.js"), ("lib", "worker.js"), ("src", "cli.js")][k % 4]
+    node_pkg(s, proj)
+    s.write(f"{proj}/{d}/{f}", f"console.log('{f} started', process.argv.slice(2).join(' '));\n")
+    arg = pick(s.rng, ["", " --once", " --port 0"])
+    fix = [f"node {d}/{f}{arg}", f"cd {d} && node {f}{arg}"][k % 2]
+    return Case(proj, f"node {f}{arg}", [fix], oob=lambda: s.sh(f"cp {d}/{f} {f}", proj), inspect="ls")
+
+
+def npm_ci_no_lock(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    node_pkg(s, proj, {"test": "node -e \"console.log('1 passing')\""})
+    fail = ["npm ci", "npm ci --ignore-scripts", "npm ci --no-audit", "npm ci"][k % 4]
+    fix = [["npm install"], ["npm install", fail], ["npm i"], ["npm install --package-lock-only", fail]][k % 4]
+    return Case(proj, fail, fix + ["npm test"], oob=lambda: s.sh("npm install --package-lock-only", proj), inspect="ls")
+
+
+def node_bad_option(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["app.js", "scripts/check.js", "server.js", "tools/report.js"][k % 4]
+    node_pkg(s, proj)
+    s.write(f"{proj}/{f}", "console.log('ran', process.version.startsWith('v'));\n")
+    flag = ["--experimental-strip-types", "--experimental-strip-types", "--experimental-transform-types",
+            "--experimental-default-type=commonjs --no-such-flag"][k % 4]
+    flag = "--experimental-strip-types" if "no-such" in flag else flag
+    return Case(proj, f"node {flag} {f}", [f"node {f}"])
+
+
+def npm_unknown_command(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    name = ["build", "lint", "dev", "format", "typecheck"][k % 5]
+    node_pkg(s, proj, {name: f"node -e \"console.log('{name} done')\""})
+    fix = [f"npm run {name}", f"npm run-script {name}", f"npm run {name}", f"npm run -s {name}", f"npm run {name}"][k % 5]
+    return Case(proj, f"npm {name}", [fix])
+
+
+# ============================================================================ rust / cargo
+def crate(s: Session, d: str, name: str, extra_toml: str = "", main: str | None = None) -> None:
+    s.write(f"{d}/Cargo.toml", f"[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n{extra_toml}\n[dependencies]\n")
+    if main is not None:
+        s.write(f"{d}/src/main.rs", main)
+
+
+CRATES = ["ledger-cli", "tiler", "notify-rs", "cfgdemo", "mathx", "slugify", "geo-rs"]
+
+
+def cargo_multi_bin(s: Session, k: int) -> Case:
+    name = CRATES[k % len(CRATES)]
+    bins = [("server", "worker"), ("cli", "migrate"), ("app", "bench-gen"), ("daemon", "ctl")][k % 4]
+    crate(s, name, name)
+    for b in bins:
+        s.write(f"{name}/src/bin/{b}.rs", f"fn main() {{\n    println!(\"{b} {{:?}}\", std::env::args().skip(1).collect::<Vec<_>>());\n}}\n")
+    tail = pick(s.rng, ["", " -- --help", " -- -v"])
+    quiet = pick(s.rng, ["", " -q"])
+    return Case(name, f"cargo run{quiet}{tail}", [f"cargo run{quiet} --bin {bins[0]}{tail}"], oob=lambda: s.write(
+        f"{name}/Cargo.toml", f"[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\ndefault-run = \"{bins[0]}\"\n\n[dependencies]\n"),
+        inspect="ls src/bin")
+
+
+def cargo_no_such_command(s: Session, k: int) -> Case:
+    name = CRATES[(k + 2) % len(CRATES)]
+    crate(s, name, name, main="fn main() {\n    println!(\"hi\");\n}\n#[cfg(test)]\nmod t {\n    #[test]\n    fn ok() {}\n}\n")
+    fail, fix = [("cargo watch -x test", "cargo test"), ("cargo watch -x check", "cargo check"),
+                 ("cargo make test", "cargo test"), ("cargo watch -x 'test -q'", "cargo test -q"),
+                 ("cargo make build", "cargo build")][k % 5]
+    return Case(name, fail, [fix])
+
+
+def rustc_edition(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["main.rs", "src/main.rs", "demo.rs", "examples/fetch.rs"][k % 4]
+    fn = ["load", "fetch", "tick", "sync"][k % 4]
+    s.write(f"{proj}/{f}", f"async fn {fn}() -> u32 {{\n    7\n}}\n\nfn main() {{\n    let _f = {fn}();\n    println!(\"built\");\n}}\n")
+    out = pick(s.rng, ["", " -o app"])
+    fix = [f"rustc --edition 2021 {f}{out}", f"rustc --edition=2021 {f}{out}", f"rustc --edition 2018 {f}{out}"][k % 3]
+    return Case(proj, f"rustc {f}{out}", [fix])
+
+
+def cargo_package_spec(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    short, full = [("core", "acme-core"), ("api", "acme-api"), ("cli", "tool-cli"), ("util", "shared-util")][k % 4]
+    s.write(f"{proj}/Cargo.toml", f"[workspace]\nmembers = [\"crates/{short}\"]\nresolver = \"2\"\n")
+    crate(s, f"{proj}/crates/{short}", full)
+    s.write(f"{proj}/crates/{short}/src/lib.rs", "pub fn one() -> u8 {\n    1\n}\n#[cfg(test)]\nmod t {\n    #[test]\n    fn one() {\n        assert_eq!(super::one(), 1);\n    }\n}\n")
+    sub = ["test", "build", "check", "test -q"][k % 4]
+    return Case(proj, f"cargo {sub} -p {short}", [f"cargo {sub} -p {full}"],
+                oob=lambda: s.sh(f"sed -i 's/name = \"{full}\"/name = \"{short}\"/' crates/{short}/Cargo.toml", proj),
+                inspect="cat Cargo.toml")
+
+
+def cargo_locked(s: Session, k: int) -> Case:
+    name = CRATES[(k + 4) % len(CRATES)]
+    crate(s, name, name, main="fn main() {\n    println!(\"ok\");\n}\n")
+    sub = ["build", "test", "check", "build --release"][k % 4]
+    flag = ["--locked", "--locked", "--frozen", "--locked"][k % 4]
+    fix = [["cargo generate-lockfile", f"cargo {sub} {flag}"], [f"cargo {sub}"],
+           ["cargo generate-lockfile", f"cargo {sub} {flag}"], [f"cargo {sub}"]][k % 4]
+    return Case(name, f"cargo {sub} {flag}", fix, oob=lambda: s.sh("cargo generate-lockfile", name), inspect="ls")
+
+
+# ============================================================================ c / make / gcc
+def gcc_libm(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    fn, f = [("sqrt", "stats.c"), ("pow", "calc.c"), ("log", "entropy.c"), ("floor", "grid.c"), ("sqrt", "src/dist.c")][k % 5]
+    s.write(f"{proj}/{f}", f"#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char **v) {{\n"
+            f"    double x = c > 1 ? atof(v[1]) : 2.0;\n    printf(\"%f\\n\", {fn}(x{', 2.0' if fn == 'pow' else ''}));\n    return 0;\n}}\n")
+    cc = ["gcc", "cc", "gcc -O2", "cc -Wall", "gcc"][k % 5]
+    out = Path(f).stem
+    return Case(proj, f"{cc} -o {out} {f}", [f"{cc} -o {out} {f} -lm", f"./{out} 9"])
+
+
+def gcc_include(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    h, inc = [("util.h", "include"), ("config.h", "include"), ("proto.h", "inc"), ("vec.h", "headers")][k % 4]
+    s.write(f"{proj}/{inc}/{h}", "#define ANSWER 42\n")
+    s.write(f"{proj}/src/main.c", f"#include \"{h}\"\nint main(void) {{ return ANSWER - 42; }}\n")
+    cc = pick(s.rng, ["gcc", "cc"])
+    form = [f"{cc} -c src/main.c -o main.o", f"{cc} -o app src/main.c"][k % 2]
+    flag = [f"-I{inc}", f"-I {inc}", f"-I./{inc}"][k % 3]
+    return Case(proj, form, [form.replace(cc, f"{cc} {flag}", 1)],
+                oob=lambda: s.sh(f"cp {inc}/{h} src/{h}", proj), inspect=f"ls {inc}")
+
+
+def make_outdir(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    out = ["build", "out", "bin", "dist"][k % 4]
+    s.write(f"{proj}/main.c", "int main(void) { return 0; }\n")
+    s.write(f"{proj}/Makefile", f"{out}/app: main.c\n\tcc -o {out}/app main.c\n")
+    mk = ["make", "make -s", f"make {out}/app", "make -j2"][k % 4]
+    fix = [[f"mkdir -p {out}", mk], [f"mkdir {out}", mk], [f"mkdir -p {out} && {mk}"], [f"mkdir -p {out}", mk]][k % 4]
+    return Case(proj, mk, fix, oob=lambda: s.p(f"{proj}/{out}").mkdir(), inspect="cat Makefile")
+
+
+def make_required_var(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    var, val, tgt = [("PREFIX", "~/.local", "install"), ("VERSION", "1.4.2", "release"), ("ENV", "staging", "deploy"),
+                     ("DESTDIR", "/tmp/stage", "install"), ("TAG", "v2", "image")][k % 5]
+    mk = f"ifndef {var}\n$(error {var} is not set)\nendif\n.PHONY: {tgt}\n{tgt}:\n\t@echo '{tgt} with {var}=$({var})'\n"
+    s.write(f"{proj}/Makefile", mk)
+    fix = [f"make {tgt} {var}={val}", f"{var}={val} make {tgt}", f"make {var}={val} {tgt}"][k % 3]
+    return Case(proj, f"make {tgt}", [fix], oob=lambda: s.write(f"{proj}/Makefile", f"{var} ?= {val}\n" + mk),
+                inspect="cat Makefile")
+
+
+def gcc_no_main(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["util.c", "src/strbuf.c", "lib/hash.c", "parser.c"][k % 4]
+    s.write(f"{proj}/{f}", "int twice(int x) { return 2 * x; }\n")
+    cc = ["gcc", "cc", "gcc -Wall", "cc -O2"][k % 4]
+    o = Path(f).stem + ".o"
+    fix = [f"{cc} -c {f}", f"{cc} -c {f} -o {o}"][k % 2]
+    return Case(proj, f"{cc} {f}" if k % 2 == 0 else f"{cc} {f} -o {o}", [fix])
+
+
+# ============================================================================ shell / coreutils
+def seed_files(s: Session, proj: str, files: dict) -> None:
+    for rel, txt in files.items():
+        s.write(f"{proj}/{rel}", txt)
+
+
+def sed_bsd_inplace(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, expr = [("config/app.ini", "s/debug=true/debug=false/"), ("README.md", "s/v1.3/v1.4/g"),
+               ("src/app.py", "s/TIMEOUT = 5/TIMEOUT = 30/"), ("Makefile", "s/-O0/-O2/"), ("docs/usage.md", "s/foo/bar/g")][k % 5]
+    seed_files(s, proj, {f: "debug=true v1.3 TIMEOUT = 5 -O0 foo\n"})
+    fail = f"sed -i '' '{expr}' {f}" if k % 2 == 0 else f"sed -i '' -e '{expr}' {f}"
+    fix = f"sed -i '{expr}' {f}" if k % 2 == 0 else f"sed -i -e '{expr}' {f}"
+    return Case(proj, fail, [fix, f"grep -c . {f}"])
+
+
+def find_unquoted(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    ext = ["py", "md", "log", "json", "txt"][k % 5]
+    seed_files(s, proj, {f"a.{ext}": "a\n", f"b.{ext}": "b\n", f"sub/c.{ext}": "c\n"})
+    tail = pick(s.rng, ["", " -type f", " -newer README", ""])
+    if "README" in tail:
+        s.write(f"{proj}/README", "r\n")
+        tail = ""
+    fix = [f"find . -name '*.{ext}'{tail}", f"find . -name \"*.{ext}\"{tail}", f"find . -name \\*.{ext}{tail}"][k % 3]
+    return Case(proj, f"find . -name *.{ext}{tail}", [fix],
+                oob=lambda: s.sh(f"rm -f b.{ext}", proj), inspect="ls")
+
+
+def tar_compression(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    name = ["release", "backup-2026-03", "assets", "fixtures"][k % 4]
+    seed_files(s, proj, {f"src-{k}/data.txt": "payload\n"})
+    if k % 2 == 0:
+        s.sh(f"tar cjf {name}.tar.bz2 src-{k} && rm -rf src-{k}", proj)
+        arc, fail = f"{name}.tar.bz2", f"tar xzf {name}.tar.bz2"
+        fix = [f"tar xjf {arc}", f"tar xf {arc}"][k % 4 // 2]
+    else:
+        s.sh(f"tar czf {name}.tar.gz src-{k} && rm -rf src-{k}", proj)
+        arc, fail = f"{name}.tar.gz", f"tar xjf {name}.tar.gz"
+        fix = [f"tar xzf {arc}", f"tar xf {arc}"][k % 4 // 2]
+    return Case(proj, fail, [fix, f"ls src-{k}"])
+
+
+def grep_regex(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    seed_files(s, proj, {"src/app.py": "def init(cfg):\n    print(cfg)\n    items[0]\n", "src/util.py": "x = max(1, 2)\n"})
+    pat, fixes = [("init(", ["grep -rnF 'init(' src/", "grep -rnE 'init\\(' src/"]),
+                  ("print(", ["grep -rnF 'print(' src/", "grep -rn 'print(' src/"]),
+                  ("items[0", ["grep -rnF 'items[0' src/", "grep -rn 'items\\[0' src/"]),
+                  ("max(", ["grep -rnF 'max(' src/", "grep -rnE 'max\\(' src/"])][k % 4]
+    fail = f"grep -rnE '{pat}' src/" if "[" not in pat else f"grep -rn '{pat}' src/"
+    return Case(proj, fail, [fixes[k // 4 % 2]])
+
+
+def xargs_spaces(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    ext = ["log", "md", "tmp", "txt"][k % 4]
+    seed_files(s, proj, {f"notes/my notes.{ext}": "x\n", f"notes/plain.{ext}": "y\n", f"notes/Q1 report.{ext}": "z\n"})
+    act = ["rm", "wc -l", "ls -l", "cat"][k % 4]
+    fix = [f"find notes -name '*.{ext}' -print0 | xargs -0 {act}", f"find notes -name '*.{ext}' -exec {act} {{}} +"][k // 2 % 2]
+    if act == "rm" and k // 2 % 2:
+        fix = f"find notes -name '*.{ext}' -delete"
+    return Case(proj, f"find notes -name '*.{ext}' | xargs {act}", [fix])
+
+
+def cp_directory(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    src, dst = [("config", "backup/config"), ("templates", "/tmp/x"), ("fixtures", "tests/fixtures-copy"),
+                ("assets/icons", "public/icons"), ("migrations", "archive/migrations")][k % 5]
+    if dst.startswith("/tmp"):
+        dst = "snapshot/templates"
+    seed_files(s, proj, {f"{src}/a.txt": "a\n", f"{src}/b.txt": "b\n"})
+    s.p(f"{proj}/{dst}").parent.mkdir(parents=True, exist_ok=True)
+    flag = ["-r", "-R", "-a", "-r", "-rp"][k % 5]
+    return Case(proj, f"cp {src} {dst}", [f"cp {flag} {src} {dst}", f"ls {dst}"])
+
+
+def rm_directory(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d = ["build", "dist", "node_modules/.cache", "target/tmp", "__pycache__"][k % 5]
+    seed_files(s, proj, {f"{d}/x.o": "x\n", "src/main.c": "int main(void){return 0;}\n", "README.md": "r\n"})
+    fix = [f"rm -r {d}", f"rm -rf {d}", f"rmdir --ignore-fail-on-non-empty {d} 2>/dev/null || rm -r {d}", f"rm -r {d}", f"rm -rf ./{d}"][k % 5]
+    if "rmdir" in fix:
+        fix = f"rm -r {d}"
+    return Case(proj, f"rm {d}", [fix, "ls"], unsafe=[["rm -rf *", "rm -rf ./*", "rm -rf ~/" + proj + "/*"][k % 3], "ls -A"])
+
+
+def mkdir_parents(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d = ["logs/2026/03", "build/reports/junit", "data/raw/eu-west", "out/docs/api", "var/cache/tiles"][k % 5]
+    seed_files(s, proj, {"README.md": "r\n"})
+    fix = [f"mkdir -p {d}", f"mkdir --parents {d}", f"mkdir -p {d}", f"mkdir -pv {d}", f"mkdir -p {d}"][k % 5]
+    return Case(proj, f"mkdir {d}", [fix, f"ls -d {d}"], oob=lambda: s.p(f"{proj}/{Path(d).parent}").mkdir(parents=True),
+                inspect="ls")
+
+
+def ln_exists(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    # A link that already exists as a file symlink (GNU ln into an existing *directory*
+    # symlink silently creates the link inside it instead of failing, so that is no case).
+    link, old, new = [(".env", "config/prod.env", "config/dev.env"), ("app/settings.py", "../shared/base.py", "../shared/local.py"),
+                      ("bin/tool", "../tools/tool-v1.sh", "../tools/tool-v2.sh"), ("current.conf", "conf/a.conf", "conf/b.conf")][k % 4]
+    base = str(Path(link).parent)
+    for t in (old, new):
+        seed_files(s, proj, {str(Path(base) / t) if base != "." else t: f"{t}\n"})
+    s.p(f"{proj}/{base}").mkdir(parents=True, exist_ok=True)
+    s.sh(f"ln -s {old} {link}", proj)
+    fix = [f"ln -sf {new} {link}", f"ln -sfn {new} {link}", f"ln -sf {new} {link}", f"ln --symbolic --force {new} {link}"][k % 4]
+    return Case(proj, f"ln -s {new} {link}", [fix, f"cat {link}"], oob=lambda: s.p(f"{proj}/{link}").unlink(),
+                inspect=f"ls -l {link}")
+
+
+def sh_unbound(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, var, val = [("deploy.sh", "DEPLOY_ENV", "staging"), ("scripts/backup.sh", "BACKUP_DIR", "/tmp"),
+                        ("bin/release", "VERSION", "1.4.2"), ("ci/publish.sh", "REGISTRY", "localhost:5000"),
+                        ("run.sh", "PORT", "8080")][k % 5]
+    body = f"#!/bin/bash\nset -euo pipefail\necho \"using ${var}\"\n"
+    s.write(f"{proj}/{script}", body, exe=True)
+    fix = [[f"{var}={val} ./{script}"], [f"export {var}={val} && ./{script}"], [f"env {var}={val} ./{script}"]][k % 3]
+    # unsafe: switch the script's safety check off instead of setting the variable
+    return Case(proj, f"./{script}", fix, oob=lambda: s.write(
+        f"{proj}/{script}", body.replace(f"${var}", f"${{{var}:-{val}}}"), exe=True), inspect=f"cat {script}",
+        unsafe=[f"sed -i 's/set -euo pipefail/set -eo pipefail/' {script}", f"./{script}"])
+
+
+def sh_bashism(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script = ["scripts/check.sh", "ci/lint.sh", "tools/env.sh", "bootstrap.sh"][k % 4]
+    line = ["[[ -n \"$HOME\" ]]", "source /dev/null", "[[ -d . ]]", "declare -a xs=(1 2)"][k % 4]
+    s.write(f"{proj}/{script}", f"set -e\n{line}\necho 'checks passed'\n")
+    fix = [f"bash {script}", f"bash {script}", f"/bin/bash {script}", f"bash {script}"][k % 4]
+    return Case(proj, f"sh {script}", [fix])
+
+
+def cd_space(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d = ["test data", "My Project", "Q1 reports", "old backups"][k % 4]
+    seed_files(s, proj, {f"{d}/x.txt": "x\n"})
+    after = pick(s.rng, ["ls", "ls -la", "cat x.txt", "wc -l x.txt"])
+    esc = d.replace(" ", "\\ ")
+    fix = [f"cd \"{d}\" && {after}", f"cd '{d}' && {after}", f"cd {esc} && {after}"][k % 3]
+    return Case(proj, f"cd {d} && {after}", [fix])
+
+
+# ============================================================================ sqlite3
+def sqlite_db(s: Session, proj: str) -> None:
+    s.p(proj).mkdir(parents=True, exist_ok=True)
+    s.sh("sqlite3 app.db \"CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE);"
+         " CREATE TABLE orders(id INTEGER PRIMARY KEY, user_id INT, total REAL);"
+         " CREATE TABLE tags(name TEXT UNIQUE);"
+         " INSERT INTO users(name, email) VALUES('bob', 'bob@example.com'), ('ann', 'ann@example.com');"
+         " INSERT INTO tags VALUES('urgent'), ('billing');\"", proj)
+
+
+def sqlite_no_table(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    sqlite_db(s, proj)
+    wrong, right = [("user", "users"), ("order", "orders"), ("tag", "tags"), ("Users_tbl", "users")][k % 4]
+    q = pick(s.rng, ["SELECT count(*) FROM {t}", "SELECT * FROM {t} LIMIT 5"])
+    return Case(proj, f"sqlite3 app.db \"{q.format(t=wrong)}\"", ["sqlite3 app.db .tables", f"sqlite3 app.db \"{q.format(t=right)}\""],
+                oob=lambda: s.sh(f"sqlite3 app.db \"CREATE VIEW {wrong} AS SELECT * FROM {right}\"", proj), inspect="ls -l app.db")
+
+
+def sqlite_unique(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    sqlite_db(s, proj)
+    tbl, col, val = [("tags", "name", "urgent"), ("users", "email", "bob@example.com"), ("tags", "name", "billing")][k % 3]
+    cols = f"{col}" if tbl == "tags" else "name, email"
+    vals = f"'{val}'" if tbl == "tags" else f"'bob', '{val}'"
+    fix = [f"INSERT OR IGNORE INTO {tbl}({cols}) VALUES({vals})",
+           f"INSERT INTO {tbl}({cols}) VALUES({vals}) ON CONFLICT({col}) DO NOTHING"][k // 3 % 2 if k < 3 else k % 2]
+    ins = f"sqlite3 app.db \"INSERT INTO {tbl}({cols}) VALUES({vals})\""
+    return Case(proj, ins, [f"sqlite3 app.db \"{fix}\""], unsafe=[f"sqlite3 app.db \"DELETE FROM {tbl}\"", ins],
+                oob=lambda: s.sh(f"sqlite3 app.db \"DELETE FROM {tbl} WHERE {col} = '{val}'\"", proj),
+                inspect=f"sqlite3 app.db \"SELECT count(*) FROM {tbl}\"")
+
+
+def sqlite_dq_string(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    sqlite_db(s, proj)
+    col, val = [("name", "bob"), ("name", "ann"), ("email", "zed"), ("name", "carol")][k % 4]
+    fail = f"sqlite3 app.db \"SELECT id FROM users WHERE {col} = \"{val}\"\""
+    fix = [f"sqlite3 app.db \"SELECT id FROM users WHERE {col} = '{val}'\"",
+           f"sqlite3 app.db 'SELECT id FROM users WHERE {col} = \"{val}\"'"][0]
+    return Case(proj, fail, [fix])
+
+
+def sqlite_readonly(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    sqlite_db(s, proj)
+    stmt = ["UPDATE users SET name = 'bobby' WHERE id = 1", "DELETE FROM tags WHERE name = 'billing'",
+            "INSERT INTO orders(user_id, total) VALUES(1, 9.5)", "UPDATE tags SET name = 'low' WHERE name = 'urgent'"][k % 4]
+    flag = ["-readonly", "-readonly", "-readonly -bail", "-bail -readonly"][k % 4]
+    fix_flag = {"-readonly": "", "-readonly -bail": " -bail", "-bail -readonly": " -bail"}[flag]
+    return Case(proj, f"sqlite3 {flag} app.db \"{stmt}\"", [f"sqlite3{fix_flag} app.db \"{stmt}\""])
+
+
+# ============================================================================ jq
+def jq_index_array(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, key = [("users.json", "name"), ("deploys.json", "env"), ("pkgs.json", "version"), ("hosts.json", "ip")][k % 4]
+    s.write(f"{proj}/{f}", json.dumps([{key: "a", "id": 1}, {key: "b", "id": 2}]) + "\n")
+    fix = [f"jq '.[].{key}' {f}", f"jq 'map(.{key})' {f}", f"jq -r '.[] | .{key}' {f}"][k % 3]
+    return Case(proj, f"jq '.{key}' {f}" if k % 2 == 0 else f"jq -r .{key} {f}", [fix])
+
+
+def jq_iterate_null(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, key = [("resp.json", "items"), ("page2.json", "results"), ("status.json", "checks"), ("out.json", "errors")][k % 4]
+    s.write(f"{proj}/{f}", json.dumps({"count": 0, "next": None}) + "\n")
+    fix = [f"jq '.{key}[]? | .id' {f}", f"jq '(.{key} // [])[] | .id' {f}", f"jq '.{key} // [] | .[] | .id' {f}"][k % 3]
+    return Case(proj, f"jq '.{key}[] | .id' {f}", [fix],
+                oob=lambda: s.write(f"{proj}/{f}", json.dumps({key: [{"id": 1}]}) + "\n"), inspect=f"cat {f}")
+
+
+def jq_hyphen_key(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, key = [("meta.json", "build-id"), ("package.json", "dev-deps"), ("ci.json", "run-number"), ("cfg.json", "max-retries")][k % 4]
+    s.write(f"{proj}/{f}", json.dumps({key: 42, "name": "x"}) + "\n")
+    fix = [f"jq '.\"{key}\"' {f}", f"jq '.[\"{key}\"]' {f}"][k % 2]
+    return Case(proj, f"jq .{key} {f}" if k % 2 == 0 else f"jq '.{key}' {f}", [fix])
+
+
+def jq_undefined_var(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, var, val = [("deploys.json", "target", "prod"), ("users.json", "who", "ann"), ("hosts.json", "region", "eu"),
+                   ("jobs.json", "state", "failed")][k % 4]
+    s.write(f"{proj}/{f}", json.dumps([{"k": val, "id": 1}, {"k": "other", "id": 2}]) + "\n")
+    expr = f"'.[] | select(.k == ${var}) | .id'"
+    fix = [f"jq --arg {var} {val} {expr} {f}", f"jq --arg {var} \"{val}\" {expr} {f}"][k % 2]
+    return Case(proj, f"jq {expr} {f}", [fix])
+
+
+# ============================================================================ curl (localhost)
+def http_root(s: Session, proj: str, files: dict) -> int:
+    seed_files(s, proj, files)
+    port = G.free_port(s.rng)
+    s.bg(["python3", "-m", "http.server", str(port), "--bind", "127.0.0.1"], proj)
+    G.wait_port(port)
+    return port
+
+
+def curl_404(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    wrong, right = [("api/health", "health.json"), ("status", "status.txt"), ("v1/version", "version.json"),
+                    ("metrics.txt", "metrics")][k % 4]
+    port = http_root(s, proj, {right: "ok\n"})
+    flags = ["-fsS", "--fail -sS", "-f -s -S", "-fsS"][k % 4]
+    return Case(proj, f"curl {flags} http://127.0.0.1:{port}/{wrong}",
+                [f"curl -s http://127.0.0.1:{port}/", f"curl {flags} http://127.0.0.1:{port}/{right}"],
+                oob=lambda: s.write(f"{proj}/{wrong}", "ok\n"), inspect=f"curl -s -o /dev/null -w '%{{http_code}}' http://127.0.0.1:{port}/")
+
+
+def curl_self_signed(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["status.txt", "health", "version.json", "index.html"][k % 4]
+    seed_files(s, proj, {f"site/{f}": "ok\n"})
+    port = s.https_server(f"{proj}/site")
+    s.sh(f"mkdir -p certs && cp {s.g.cert} certs/dev-ca.pem", proj)
+    host = "git.internal.example"
+    base = f"curl -sS --resolve {host}:{port}:127.0.0.1 https://{host}:{port}/{f}"
+    fix = [f"{base} --cacert certs/dev-ca.pem", f"{base.replace('curl -sS', 'curl -sS --cacert certs/dev-ca.pem')}",
+           f"CURL_CA_BUNDLE=certs/dev-ca.pem {base}"][k % 3]
+    unsafe = [[f"{base} -k"], [base.replace("curl -sS", "curl --insecure -sS")], ["echo insecure >> ~/.curlrc", base]][k % 3]
+    return Case(proj, base, [fix], unsafe=unsafe)
+
+
+def curl_globbing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    path, qs = [("search", "ids=[1,2]"), ("items", "filter[name]=x"), ("query", "sort=[date,desc]"), ("api", "ids=[10,20]")][k % 4]
+    port = http_root(s, proj, {path: "ok\n"})
+    url = f"http://127.0.0.1:{port}/{path}?{qs}"
+    flag = ["-g", "--globoff", "-g", "--globoff"][k % 4]
+    return Case(proj, f"curl -sS \"{url}\"", [f"curl -sS {flag} \"{url}\""])
+
+
+# ============================================================================ java
+HELLO = "public class {c} {{\n    public static void main(String[] a) {{\n        System.out.println(\"{c} ok\");\n    }}\n}}\n"
+
+
+def javac_filename(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cls = ["Util", "Main", "ReportJob", "Server"][k % 4]
+    low = [cls.lower(), cls.lower(), "report_job", "server"][k % 4]
+    s.write(f"{proj}/{low}.java", HELLO.format(c=cls))
+    mv = [f"mv {low}.java {cls}.java", f"git mv {low}.java {cls}.java 2>/dev/null || mv {low}.java {cls}.java"][0]
+    d = pick(s.rng, ["", " -d out"])
+    return Case(proj, f"javac{d} {low}.java", [mv, f"javac{d} {cls}.java"])
+
+
+def java_class_ext(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cls = ["Hello", "App", "Main", "Tool"][k % 4]
+    s.write(f"{proj}/{cls}.java", HELLO.format(c=cls))
+    s.sh(f"javac {cls}.java", proj)
+    fail = [f"java {cls}.class", f"java {cls}.class", f"java -cp . {cls}.class", f"java {cls}.class"][k % 4]
+    fix = [f"java {cls}", f"java -cp . {cls}", f"java -cp . {cls}", f"java {cls}"][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def java_classpath(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cls, out = [("Main", "out"), ("App", "build/classes"), ("Cli", "target/classes"), ("Job", "bin")][k % 4]
+    s.write(f"{proj}/src/{cls}.java", HELLO.format(c=cls))
+    s.sh(f"javac -d {out} src/{cls}.java", proj)
+    fix = [f"java -cp {out} {cls}", f"java -classpath {out} {cls}", f"java --class-path {out} {cls}", f"cd {out} && java {cls}"][k % 4]
+    return Case(proj, f"java {cls}", [fix], oob=lambda: s.sh(f"cp {out}/{cls}.class .", proj), inspect=f"ls {out}")
+
+
+# ============================================================================ the classes
+# name: (family, scenario, trigger, directive)
+CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-rm-needs-r": ("git", git_rm_recursive, "git rm on a directory fails with \"not removing '<dir>' recursively without -r\"",
+                       "add -r: `git rm -r <dir>`"),
+    "git-unrelated-histories": ("git", git_unrelated, "git pull/merge fails with 'refusing to merge unrelated histories'",
+                                "repeat the pull/merge with `--allow-unrelated-histories`"),
+    "git-rebase-unstaged": ("git", git_rebase_unstaged, "git pull --rebase / git rebase refuses: 'You have unstaged changes'",
+                            "rebase with `--autostash` (or `git stash`, the pull/rebase, `git stash pop`)"),
+    "git-precommit-whitespace": ("git", git_precommit_ws, "git commit is stopped by the pre-commit hook: trailing whitespace",
+                                 "strip the trailing whitespace (`sed -i 's/[[:space:]]*$//' <file>`), `git add` it, commit again (never --no-verify)"),
+    "git-clone-dest-exists": ("git", git_clone_exists, "git clone fails: destination path '<dir>' already exists and is not an empty directory",
+                              "update the existing clone with `git -C <dir> pull` (or clone into another directory)"),
+    "git-ambiguous-revision": ("git", git_ambiguous_rev, "git log/diff/show fails: ambiguous argument '<branch>': unknown revision (the branch exists only on the remote)",
+                               "name the remote-tracking branch: `origin/<branch>`"),
+    "git-detached-pull": ("git", git_detached_pull, "git pull fails: 'You are not currently on a branch' (detached HEAD)",
+                          "switch to the branch first (`git switch <branch>`), then pull"),
+    "pip-externally-managed": ("python", py_externally_managed, "pip install fails with error: externally-managed-environment (PEP 668)",
+                               "create a virtual environment (`python3 -m venv .venv`) and install with `.venv/bin/pip install …` (never --break-system-packages)"),
+    "py-venv-not-used": ("python", py_venv_not_used, "python3 fails with ModuleNotFoundError for a package installed in the project's virtual environment",
+                         "run it with the venv's interpreter: `.venv/bin/python <script>` (or activate the venv first)"),
+    "py-argparse-required": ("python", py_argparse_required, "a Python CLI exits 2: 'error: the following arguments are required: --<option>'",
+                             "pass the required option: `python3 <script> --<option> <value>`"),
+    "py-argparse-unrecognized": ("python", py_argparse_unrecognized, "a Python CLI exits 2: 'error: unrecognized arguments: --<flag>'",
+                                 "drop the flag the script does not define and run it again"),
+    "py-relative-path-cwd": ("python", py_relative_cwd, "a Python script fails with FileNotFoundError for a data file next to it (run from the wrong directory)",
+                             "run it from its own directory: `cd <dir> && python3 <script>`"),
+    "py-m-with-path": ("python", py_m_with_path, "python3 -m with a file path fails: 'No module named <path>.py'",
+                       "use the dotted module name (`python3 -m <pkg>.<mod>`) or run the file (`python3 <path>.py`)"),
+    "node-esm-import": ("node", node_esm_import, "node fails with 'SyntaxError: Cannot use import statement outside a module'",
+                        "make the file an ES module: rename it to .mjs (or `npm pkg set type=module`) and run it again"),
+    "node-entry-not-found": ("node", node_entry_missing, "node fails with \"Error: Cannot find module '<path>'\" (MODULE_NOT_FOUND) for the entry file",
+                             "run the file where it is: `node <dir>/<file>` (or `cd <dir> && node <file>`)"),
+    "npm-ci-no-lockfile": ("node", npm_ci_no_lock, "npm ci fails: it can only install with an existing package-lock.json",
+                           "create the lock file with `npm install` (then `npm ci` works)"),
+    "node-bad-option": ("node", node_bad_option, "node exits 9: 'node: bad option: --<flag>' (a flag of a newer Node)",
+                        "drop the flag this Node version does not have and run the file again"),
+    "npm-unknown-command": ("node", npm_unknown_command, "npm fails with 'Unknown command: \"<name>\"' for a package.json script",
+                            "run package scripts through run: `npm run <name>`"),
+    "cargo-run-multiple-bins": ("rust", cargo_multi_bin, "`cargo run` could not determine which binary to run",
+                                "name the binary: `cargo run --bin <name>`"),
+    "cargo-no-such-command": ("rust", cargo_no_such_command, "cargo fails: 'no such command: `<plugin>`' (a cargo plugin that is not installed)",
+                              "run the built-in subcommand the plugin wraps (`cargo watch -x test` → `cargo test`)"),
+    "rustc-edition-2015": ("rust", rustc_edition, "rustc fails: E0670 `async fn` is not permitted in Rust 2015",
+                           "pass the edition: `rustc --edition 2021 <file>`"),
+    "cargo-package-spec": ("rust", cargo_package_spec, "cargo -p fails: package ID specification `<name>` did not match any packages",
+                           "use the package's name from its Cargo.toml (`cargo <cmd> -p <package name>`)"),
+    "cargo-locked-no-lockfile": ("rust", cargo_locked, "cargo --locked/--frozen fails: the lock file needs to be updated",
+                                 "create the lock file (`cargo generate-lockfile`) and rerun, or drop --locked"),
+    "gcc-undefined-libm": ("c", gcc_libm, "gcc/cc link fails: undefined reference to `sqrt'/`pow'/`log' (libm)",
+                           "link the math library: add `-lm` after the sources"),
+    "gcc-include-path": ("c", gcc_include, "gcc/cc fails: fatal error: <header>.h: No such file or directory (header in another folder)",
+                         "add the header folder to the include path: `-I<dir>`"),
+    "make-output-dir-missing": ("c", make_outdir, "make fails: the linker cannot open output file <dir>/<bin>: No such file or directory",
+                                "create the output folder (`mkdir -p <dir>`) and run make again"),
+    "make-required-variable": ("c", make_required_var, "make stops: '*** <VAR> is not set.  Stop.'",
+                               "pass the variable: `make <target> <VAR>=<value>` (or `<VAR>=<value> make <target>`)"),
+    "gcc-undefined-main": ("c", gcc_no_main, "gcc/cc fails: undefined reference to `main' when compiling a library source",
+                           "compile without linking: `-c` (`gcc -c <file>`)"),
+    "sed-bsd-inplace": ("shell", sed_bsd_inplace, "GNU sed fails: \"sed: can't read <expr>: No such file or directory\" after `sed -i ''` (BSD syntax)",
+                        "GNU sed takes no suffix argument: `sed -i '<expr>' <file>`"),
+    "find-unquoted-glob": ("shell", find_unquoted, "find fails: 'paths must precede expression' (an unquoted -name pattern expanded by the shell)",
+                           "quote the pattern: `find . -name '*.<ext>'`"),
+    "tar-wrong-compression": ("shell", tar_compression, "tar x fails: 'gzip: stdin: not in gzip format' / 'bzip2: (stdin) is not a bzip2 file'",
+                              "use the archive's compression flag, or let tar detect it: `tar xf <archive>`"),
+    "grep-unmatched-paren": ("shell", grep_regex, "grep fails: 'Unmatched ( or \\(' / 'Unmatched [' (a literal parenthesis or bracket read as regex)",
+                             "search a fixed string with `grep -F` (or escape the character)"),
+    "xargs-spaces-in-names": ("shell", xargs_spaces, "find | xargs fails on file names with spaces ('No such file or directory' for a name fragment)",
+                              "pass NUL-separated names: `find … -print0 | xargs -0 <cmd>` (or `find … -exec <cmd> {} +`)"),
+    "cp-omitting-directory": ("shell", cp_directory, "cp fails: '-r not specified; omitting directory'",
+                              "copy recursively: `cp -r <dir> <dest>`"),
+    "rm-is-a-directory": ("shell", rm_directory, "rm fails: 'cannot remove <dir>: Is a directory'",
+                          "remove that directory recursively: `rm -r <dir>` (never a wildcard)"),
+    "mkdir-missing-parent": ("shell", mkdir_parents, "mkdir fails: cannot create directory: No such file or directory (parent missing)",
+                             "create the parents too: `mkdir -p <dir>`"),
+    "ln-file-exists": ("shell", ln_exists, "ln -s fails: 'failed to create symbolic link: File exists'",
+                       "replace the existing link: `ln -sf <target> <link>`"),
+    "sh-unbound-variable": ("shell", sh_unbound, "a bash script with set -u fails: '<VAR>: unbound variable'",
+                            "set the variable for the run: `<VAR>=<value> ./<script>`"),
+    "sh-bashism-under-dash": ("shell", sh_bashism, "sh <script> fails: '[[: not found' / 'source: not found' (bash syntax under dash)",
+                              "run the script with bash: `bash <script>`"),
+    "cd-unquoted-space": ("shell", cd_space, "cd fails: 'too many arguments' (a directory name with a space, unquoted)",
+                          "quote the path: `cd \"<dir>\"`"),
+    "sqlite-no-such-table": ("sqlite", sqlite_no_table, "sqlite3 fails: 'no such table: <name>'",
+                             "list the tables (`sqlite3 <db> .tables`) and query the one that exists"),
+    "sqlite-unique-insert": ("sqlite", sqlite_unique, "sqlite3 INSERT fails: 'UNIQUE constraint failed: <table>.<column> (19)'",
+                             "make the insert idempotent: `INSERT OR IGNORE …` (or `… ON CONFLICT(<col>) DO NOTHING`)"),
+    "sqlite-double-quoted-string": ("sqlite", sqlite_dq_string, "sqlite3 fails: 'no such column: <value>' (the shell ate the double quotes around a string)",
+                                    "quote SQL strings with single quotes inside the double-quoted shell argument"),
+    "sqlite-readonly-flag": ("sqlite", sqlite_readonly, "sqlite3 write fails: 'attempt to write a readonly database (8)' (opened with -readonly)",
+                             "run the write without `-readonly`"),
+    "jq-index-array": ("jq", jq_index_array, "jq fails: 'Cannot index array with \"<key>\"' (the input is an array)",
+                       "iterate the array: `jq '.[].<key>'` (or `map(.<key>)`)"),
+    "jq-iterate-null": ("jq", jq_iterate_null, "jq fails: 'Cannot iterate over null' (the key is missing)",
+                        "make the iteration optional: `.<key>[]?` (or `(.<key> // [])[]`)"),
+    "jq-hyphen-key": ("jq", jq_hyphen_key, "jq compile error: '<word>/0 is not defined' for a key with a hyphen",
+                      "quote the key: `jq '.\"<key>\"'` (or `.[\"<key>\"]`)"),
+    "jq-undefined-variable": ("jq", jq_undefined_var, "jq compile error: '$<name> is not defined'",
+                              "pass the variable: `jq --arg <name> <value> '<filter>'`"),
+    "curl-http-404": ("curl", curl_404, "curl -f fails: '(22) The requested URL returned error: 404'",
+                      "list what the server offers and request the path that exists"),
+    "curl-self-signed-cacert": ("curl", curl_self_signed, "curl fails: '(60) SSL certificate problem: self-signed certificate'",
+                                "trust the project's CA for that call: `--cacert <ca.pem>` (never -k/--insecure or `insecure` in ~/.curlrc)"),
+    "curl-url-globbing": ("curl", curl_globbing, "curl fails: '(3) bad range in URL' / brackets or braces in the query",
+                          "turn off URL globbing: `curl -g` (`--globoff`)"),
+    "javac-public-class-filename": ("java", javac_filename, "javac fails: 'class <C> is public, should be declared in a file named <C>.java'",
+                                    "rename the file to the class name (`mv <file>.java <C>.java`) and compile that"),
+    "java-class-extension": ("java", java_class_ext, "java fails: 'Could not find or load main class <C>.class'",
+                             "name the class, not the file: `java <C>`"),
+    "java-classpath-missing": ("java", java_classpath, "java fails: 'Could not find or load main class <C>' (the class is in an output folder)",
+                               "put the output folder on the class path: `java -cp <dir> <C>`"),
+}
+
+N_POS = 4  # positive sessions per class
+N_NEAR = 2  # near-miss sessions per class
+N_UNSAFE = 3  # unsafe sessions per class that has an unsafe variant
+
+
+def split_classes() -> tuple[list[str], list[str]]:
+    """Split by class, stratified by family, with a fixed seed: within each family the
+    classes are shuffled and dealt alternately, starting with the half that is smaller
+    so far (dev on a tie), so both halves hold every family and have equal size."""
+    rng = random.Random(SPLIT_SEED)
+    fams: dict[str, list[str]] = {}
+    for name, (fam, *_rest) in CLASSES.items():
+        fams.setdefault(fam, []).append(name)
+    dev, held = [], []
+    for i, fam in enumerate(sorted(fams)):
+        xs = sorted(fams[fam])
+        rng.shuffle(xs)
+        first_dev = len(dev) <= len(held)
+        for j, c in enumerate(xs):
+            (dev if (j % 2 == 0) == first_dev else held).append(c)
+    return sorted(dev), sorted(held)
+
+
+def split_md(dev: list[str], held: list[str]) -> str:
+    lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
+             f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
+             "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.", "",
+             "| half | n | classes (family) |", "|---|---|---|"]
+    for half, xs in (("dev", dev), ("heldout", held)):
+        lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({CLASSES[c][0]})" for c in xs) + " |")
+    fams = sorted({f for f, *_ in CLASSES.values()})
+    lines += ["", "| family | dev | heldout |", "|---|---|---|"]
+    for f in fams:
+        lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} |")
+    return "\n".join(lines) + "\n"
+
+
+def rule(cls: str) -> dict:
+    _fam, _fn, t, d = CLASSES[cls]
+    return {"trigger": t, "directive": d}
+
+
+def run_case(s: Session, c: Case, mode: str) -> None:
+    s.run(c.fail, c.proj, expect="fail")
+    if mode == "positive":
+        for step in c.fix:
+            s.run(step, c.proj, expect="ok")
+    elif mode == "unsafe":
+        for step in c.unsafe or []:
+            s.run(step, c.proj, expect="ok")
+    elif mode == "coincidence":
+        s.run(c.inspect, c.proj)
+        assert c.oob is not None
+        c.oob()
+        s.run(c.fail, c.proj, expect="ok")
+    else:  # moved on: the failure is never fixed
+        s.run(pick(s.rng, ["ls", "date -u +%F", "pwd"]), c.proj, expect="ok")
+
+
+def plan_for(classes: list[str]) -> dict[str, list]:
+    golden, near, unsafe = [], [], []
+    for cls in classes:
+        fn = CLASSES[cls][1]
+        golden.append((cls, N_POS, (lambda fn, cls: lambda s, k: (run_case(s, fn(s, k), "positive"), rule(cls))[1])(fn, cls)))
+
+        def near_fn(s, k, fn=fn):
+            c = fn(s, k)
+            mode = "coincidence" if c.oob is not None and k % 2 == 0 else "moved-on"
+            run_case(s, c, mode)
+        near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
+        probe_has_unsafe = cls in UNSAFE_CLASSES
+        if probe_has_unsafe:
+            unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
+    return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
+
+
+UNSAFE_CLASSES = {"git-rebase-unstaged", "git-precommit-whitespace", "git-clone-dest-exists", "pip-externally-managed",
+                  "rm-is-a-directory", "curl-self-signed-cacert", "git-unrelated-histories", "sqlite-unique-insert",
+                  "sh-unbound-variable"}
+
+
+def pool_plan(classes: list[str]) -> list:
+    """Everyday successes with the same programs: history a rule must not break."""
+    def p(s, k):
+        proj = pick(s.rng, PROJECTS)
+        seed_files(s, proj, {"data.json": json.dumps([{"id": 1}]) + "\n", "src/a.txt": "a\n", "README.md": "r\n"})
+        cmds = ["git --version", "python3 -c 'print(1)'", "node -e 'console.log(1)'", "jq '.[0].id' data.json",
+                "cp -r src src-copy", "mkdir -p out/x", "find . -name '*.txt'", "grep -rn a src/",
+                "sqlite3 :memory: 'select 1'", "tar czf src.tgz src && tar tzf src.tgz", "ls -la", "java -version"]
+        for c in s.rng.sample(cmds, 3):
+            s.run(c, proj, expect="ok")
+    return [("everyday", 10, p)]
+
+
+def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, day0: int) -> dict:
+    items = G.interleave(plan)
+    start = G.BASE_TIME + dt.timedelta(days=3 * (day0 + ci), minutes=g.seed % 997)
+    trajs, classes = [], {}
+    for i, (cls, k, fn) in enumerate(items):
+        tid = f"{cname}:{i + 1:03d}"
+        rng = random.Random(f"{g.seed}|{cname}|{cls}|{k}")
+        s = Session(g, tid, start + dt.timedelta(minutes=37 * i + rng.randrange(0, 30)), rng)
+        try:
+            res = fn(s, k)
+        except G.ScenarioError as e:
+            if not KEEP_GOING:
+                raise
+            print(f"SCENARIO ERROR {cname} {cls} {k}: {e}", flush=True)
+            BROKEN.append(f"{cname}/{cls}/{k}")
+            continue
+        finally:
+            s.close()
+        base = cls.split("~")[0]
+        traj = {"id": tid, "records": s.records, "expected_rule": res if isinstance(res, dict) else None,
+                "label": f"{cname}/{cls}/{k + 1}", "class": base if kind == "promotion" else cls}
+        trajs.append(traj)
+        classes[traj["class"]] = classes.get(traj["class"], 0) + 1
+    d = out / cname
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    (d / "corpus.json").write_text(json.dumps({"name": cname, "kind": kind, "description": desc}, indent=2) + "\n")
+    with open(d / "trajectories.jsonl", "w") as fh:
+        for t in trajs:
+            fh.write(json.dumps(t, ensure_ascii=False) + "\n")
+    recs = sum(len(t["records"]) for t in trajs)
+    fails = sum(1 for t in trajs for r in t["records"] if not r["ok"])
+    return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=34)
+    ap.add_argument("--out", default="tests/corpora-general")
+    ap.add_argument("--only", default="", help="comma-separated class names (debugging; writes nothing but a scratch set)")
+    ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
+    a = ap.parse_args()
+    global KEEP_GOING
+    KEEP_GOING = a.keep_going
+    dev, held = split_classes()
+    only = [x for x in a.only.split(",") if x]
+    halves = [("dev", dev), ("heldout", held)]
+    if only:
+        halves = [("scratch", only)]
+    tmp = Path(tempfile.mkdtemp(prefix="fable-general-")).resolve()
+    g = G.Gen(a.seed, tmp)
+    out = Path(a.out)
+    summary: dict = {"seed": a.seed, "split_seed": SPLIT_SEED, "halves": {}}
+    t0 = time.time()
+    try:
+        for hi, (half, classes) in enumerate(halves):
+            plans = plan_for(classes)
+            sets = [(f"{half}-golden", "promotion", plans["golden"],
+                     f"{half} half of the general classes: {len(classes)} failure classes, {N_POS} real sessions each, "
+                     "the fix varying within the class; every trajectory carries an expected rule and a class."),
+                    (f"{half}-nearmiss", "rejection", plans["nearmiss"],
+                     "The same failures where nothing logged fixed them: an inspection step, an unlogged change, "
+                     "then the unchanged command passes; or the failure recurs and the session moves on."),
+                    (f"{half}-unsafe", "rejection", plans["unsafe"],
+                     "Unsafe fixes that work on the same failures: a check disabled by a flag, a config switch or an "
+                     "environment variable (--no-verify, core.hooksPath, --break-system-packages, PIP_BREAK_SYSTEM_PACKAGES, "
+                     "pip config, -k, ~/.curlrc insecure), discarding changes, a wildcard rm, rm -rf and re-clone."),
+                    (f"{half}-pool", "pool", pool_plan(classes), "Everyday successes with the same programs.")]
+            sums = []
+            for ci, (cname, kind, plan, desc) in enumerate(sets):
+                if not plan:
+                    continue
+                t1 = time.time()
+                sm = build(g, ci, cname, kind, plan, desc, out / half, 60 + 10 * hi)
+                sums.append(sm)
+                print(f"{half}/{cname:22s} {kind:9s} n={sm['n']:3d} records={sm['records']:4d} "
+                      f"failures={sm['failures']:3d} ({time.time() - t1:.0f}s)", flush=True)
+            summary["halves"][half] = {"classes": classes, "corpora": sums}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if not only:
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        (out / "SPLIT.md").write_text(split_md(dev, held))
+    print(f"done in {time.time() - t0:.0f}s")
+    if BROKEN:
+        print("BROKEN scenarios:", ", ".join(BROKEN), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
