@@ -107,3 +107,33 @@ fn general_dev_half_rejects_and_both_halves_report() {
         }
     }
 }
+
+/// Each dev rejection corpus alone with the dev pool, in both modes: 0 accepted rules
+/// (a rejection must not depend on contesting evidence from the positive sessions).
+#[test]
+fn general_dev_rejection_corpora_alone_with_pool() {
+    let root = half("dev");
+    let pool = root.join("dev-pool");
+    for dir in corpus_dirs(&root) {
+        let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("corpus.json")).unwrap()).unwrap();
+        if meta["kind"] != "rejection" {
+            continue;
+        }
+        for packs in ["none", "core"] {
+            let home = tempfile::tempdir().unwrap();
+            let out = isolated::std_cmd("fable", home.path())
+                .arg("fieldtest")
+                .arg(&dir)
+                .arg("--pool")
+                .arg(&pool)
+                .args(["--json", "--gate", "--packs", packs])
+                .output()
+                .expect("run fable fieldtest");
+            let report: Value = serde_json::from_slice(&out.stdout).expect("fieldtest JSON");
+            let c = &report["corpora"][0];
+            println!("{} alone ({packs}): accepted_rules={}", c["name"], c["accepted_rules"]);
+            assert_eq!(c["accepted_rules"], 0, "{} ({packs})", dir.display());
+            assert_eq!(out.status.code(), Some(0), "{}", dir.display());
+        }
+    }
+}
