@@ -59,6 +59,11 @@ bash scripts/smoke_release.sh "$release_dir"
 echo "== corpus format check"
 python3 scripts/check_corpora.py tests/corpora
 python3 scripts/check_corpora.py tests/corpora-classes --min-per-class 4
+# The generalisation set (docs/generalisation.md): unsafe corpora are small (9 of 54 classes
+# have an unsafe fix), hence the lower trajectory floor.
+for half in dev heldout; do
+  python3 scripts/check_corpora.py "tests/corpora-general/$half" --min-trajectories 10 --min-per-class 4
+done
 
 # The field test as a user runs it: every corpus of a set in one history, the production
 # pipeline, and a non-zero exit (--gate) if any rejection corpus accepts a rule — in both
