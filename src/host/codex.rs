@@ -214,7 +214,7 @@ pub fn limit_stop(answer: Answer, stop_hook_active: bool, file: Option<&Path>, l
         .ok()
         .and_then(|v| v["reason"].as_str().map(str::to_string))
         .unwrap_or_else(|| answer.stderr.trim().to_string());
-    let first = crate::hook::printable(why.lines().next().unwrap_or(""), 300);
+    let first = crate::hook::printable(why.trim(), 600);
     Answer::allow().with_system_message(format!(
         "fable: the Stop gate blocked {limit} times in a row in this turn and the agent kept stopping, \
          so fable let this stop through (its limit, FABLE_STOP_BLOCK_LIMIT={limit}; Codex has none). \
