@@ -140,6 +140,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             summary: None,
             background: None,
             imported: None,
+            host: None,
             chain: None,
             mac: None,
         };

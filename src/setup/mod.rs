@@ -11,6 +11,7 @@
 //! May use: the crate root only.
 
 pub mod claude_version;
+pub mod codex_hooks;
 pub mod doctor;
 pub mod doctor_probe;
 pub mod doubles;
