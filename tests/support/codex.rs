@@ -66,7 +66,7 @@ fn tally(verdict: &str) {
 pub enum Hooks {
     /// None of fable's: only what the test registers itself (the recorder, `.pre`).
     None,
-    /// `fable init` and `fable install --host codex --project`, run with
+    /// `fable init` and fable's Codex hooks in `$CODEX_HOME/hooks.json`, run with
     /// `--dangerously-bypass-hook-trust`.
     Bypassed,
     /// `fable init` and `fable install --host codex --project --trust`, and no bypass
@@ -212,17 +212,28 @@ impl CodexSession {
         self.project.path()
     }
 
-    /// The shell commands that set fable up in the project as a user would.
+    /// The shell commands that set fable up in the project as a user would: `fable init`,
+    /// then the hooks — fable's Codex registration table written to the user's
+    /// `$CODEX_HOME/hooks.json` (run under the bypass flag), or, trusted,
+    /// `fable install --host codex --project --trust`.
     fn install(&self) -> Option<String> {
         let bins = bin_dir();
         let fable = sh_quote(&bins.join("fable"));
-        let trust = if self.hooks == Hooks::Trusted { " --trust" } else { "" };
-        (self.hooks != Hooks::None).then(|| {
-            format!(
-                "unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init && {fable} install --host codex --project{trust} --bin-dir {}",
+        let init = format!("unset XDG_STATE_HOME XDG_CONFIG_HOME FABLE_CONFIG_DIR; {fable} init");
+        match self.hooks {
+            Hooks::None => None,
+            Hooks::Bypassed => {
+                let hooks = fable::setup::codex_hooks::codex_hooks(&bins).to_string();
+                Some(format!(
+                    "{init} && printf '%s' {} > \"$CODEX_HOME/hooks.json\"",
+                    shell_words::quote(&hooks)
+                ))
+            }
+            Hooks::Trusted => Some(format!(
+                "{init} && {fable} install --host codex --project --trust --bin-dir {}",
                 sh_quote(&bins)
-            )
-        })
+            )),
+        }
     }
 
     pub fn run(self, codex: &Path) -> CodexOutcome {
