@@ -310,3 +310,50 @@ fn codex_compaction_brings_fables_session_start_context_back() {
         "fable's context after the summary: {input:#?}"
     );
 }
+
+const RUN: &str = "python3 -m unittest";
+
+/// Freshness under Codex: a pass logged before an `apply_patch` edit of a project file no
+/// longer corroborates the card (the edit is logged from the patch's paths); running the
+/// command again after the edit does.
+#[test]
+fn codex_a_pass_before_an_apply_patch_edit_blocks_and_a_rerun_allows() {
+    let Some(codex) = available() else { return };
+    let card = format!("- [x] 1. parser -- evidence: `{RUN}` -> 2 passed");
+    let ledger = format!("printf '%s\\n' '# Ledger' '' '{card}' > .fable/LEDGER.md");
+    let o = CodexSession::new("stale")
+        .known_model()
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. parser\n")
+        .file("test_calc.py", PASSING)
+        .shell(RUN)
+        .patch("*** Begin Patch\n*** Add File: parse.py\n+def parse(s):\n+    return s.split()\n*** End Patch\n")
+        .shell(&ledger)
+        .text("All done.")
+        .shell(RUN)
+        .text("Done after the rerun.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&codex);
+    eprintln!("took {:?}", o.took);
+    assert_eq!(o.rc, 0, "{}", o.debug());
+    assert!(
+        o.proj().join("parse.py").exists(),
+        "the patch was applied: {}",
+        o.debug()
+    );
+    let r = o.evidence();
+    assert!(
+        r.iter()
+            .any(|x| x["file"].as_str().is_some_and(|f| f.ends_with("parse.py"))),
+        "the apply_patch edit is logged: {r:#?}"
+    );
+    let sent = o.texts();
+    assert_eq!(sent.len(), 6, "one block, then allowed: {sent:#?}\n{}", o.debug());
+    assert!(
+        sent[4].contains("<hook_prompt")
+            && sent[4].contains(&format!("`{RUN}` passed at"))
+            && sent[4].contains("parse.py"),
+        "{}",
+        sent[4]
+    );
+    assert_eq!(o.last_message(), "Done after the rerun.", "{}", o.debug());
+}

@@ -147,3 +147,47 @@ fn codex_auto_compaction_is_answered_from_the_side_queue_and_starts_a_compact_se
     assert!(!o.requests("side").is_empty(), "the summary request is a side request");
     assert!(!o.hook_payloads("PreCompact").is_empty());
 }
+
+/// A host fact fable's edit log depends on (Codex 0.171): a patch the model runs through
+/// the shell (`apply_patch <<'EOF' …`) is intercepted and applied by Codex, and fires
+/// PreToolUse as `Bash` but **no PostToolUse**, so no PostToolUse hook can log that edit;
+/// the `apply_patch` tool fires PostToolUse as `apply_patch` with `{"command": patch}`.
+/// If the first half starts failing, Codex reports shell-run patches now.
+#[test]
+fn codex_a_shell_run_patch_fires_no_post_tool_use_and_the_patch_tool_does() {
+    let Some(codex) = available() else { return };
+    let patch = |f: &str| format!("*** Begin Patch\n*** Add File: {f}\n+hi\n*** End Patch\n");
+    let o = CodexSession::new("harness-patch")
+        .without_fable()
+        .known_model()
+        .record(&["PreToolUse", "PostToolUse"])
+        .shell(&format!("apply_patch <<'EOF'\n{}EOF\n", patch("by-shell.txt")))
+        .patch(&patch("by-tool.txt"))
+        .text("All done.")
+        .run(&codex);
+    eprintln!("took {:?}", o.took);
+    assert_eq!(o.rc, 0, "{}", o.debug());
+    assert!(o.proj().join("by-shell.txt").exists() && o.proj().join("by-tool.txt").exists());
+    let pre = o.hook_payloads("PreToolUse");
+    let post = o.hook_payloads("PostToolUse");
+    assert!(
+        pre.iter().any(|p| p["tool_name"] == "Bash"
+            && p["tool_input"]["command"]
+                .as_str()
+                .unwrap_or("")
+                .contains("by-shell.txt")),
+        "{pre:#?}"
+    );
+    assert!(
+        !post.iter().any(|p| p.to_string().contains("by-shell.txt")),
+        "Codex now fires PostToolUse for a shell-run patch: {post:#?}"
+    );
+    assert!(
+        post.iter().any(|p| p["tool_name"] == "apply_patch"
+            && p["tool_input"]["command"]
+                .as_str()
+                .unwrap_or("")
+                .contains("by-tool.txt")),
+        "{post:#?}"
+    );
+}

@@ -4,8 +4,9 @@
 //! Script shape (what the tests build):
 //! `{"steps": [step…], "default": step, "sub_steps": [step…], "sub_default": step,
 //!   "side_text": "ok"}`; a step is `{"shell": CMD}` (one `exec_command` call),
-//! `{"shells": [CMD…]}` (parallel calls), `{"text": …}` (an assistant message, also a
-//! leading one before calls), `{"function_call": {"name", "arguments", "namespace"?}}` /
+//! `{"shells": [CMD…]}` (parallel calls), `{"patch": TEXT}` (an `apply_patch` custom tool
+//! call: Codex offers that tool to known models such as `gpt-5.5`, not to `mock-model`),
+//! `{"text": …}` (an assistant message, also a leading one before calls), `{"function_call": {"name", "arguments", "namespace"?}}` /
 //! `{"function_calls": […]}` (raw calls such as `spawn_agent`), or `{"items": […]}` (raw
 //! output items); `"expect_contains"` (a string or a list) is checked against the raw
 //! request body and logged.
@@ -133,6 +134,12 @@ pub fn items_of(step: &Value, body: &Value, seed: usize) -> Vec<Value> {
     for c in cmds {
         let args = json!({"cmd": c}).to_string();
         items.push(function_call(next("fc"), next("call"), &json!(SHELL_TOOL), args));
+    }
+    if let Some(patch) = step["patch"].as_str() {
+        items.push(
+            json!({"type": "custom_tool_call", "id": next("ctc"), "call_id": next("call"),
+                          "name": "apply_patch", "input": patch, "status": "completed"}),
+        );
     }
     let calls: Vec<&Value> = match (&step["function_call"], step["function_calls"].as_array()) {
         (Value::Object(_), _) => vec![&step["function_call"]],
@@ -273,6 +280,11 @@ mod tests {
                                             "arguments": {"targets": ["{{agent_id}}"]}}});
         let items = items_of(&wait, &body, 4);
         assert_eq!(items[0]["namespace"], "multi_agent_v1");
+        let patch = items_of(&json!({"patch": "*** Begin Patch\n*** End Patch\n"}), &body, 5);
+        assert_eq!(
+            (&patch[0]["type"], &patch[0]["name"]),
+            (&json!("custom_tool_call"), &json!("apply_patch"))
+        );
         assert_eq!(items[0]["arguments"], r#"{"targets":["ag-1"]}"#);
     }
 

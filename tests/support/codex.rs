@@ -152,6 +152,18 @@ impl CodexSession {
         self.step(json!({"shell": cmd}))
     }
 
+    /// An `apply_patch` call with `patch` (Codex's patch format). Codex offers the tool
+    /// only to models it knows: use with [`CodexSession::known_model`].
+    pub fn patch(self, patch: &str) -> CodexSession {
+        self.step(json!({"patch": patch}))
+    }
+
+    /// Run as `gpt-5.5`, a model in Codex's built-in catalog: the request then offers
+    /// `apply_patch` (and no `multi_agent_v1`, so no sub-agents). The mock answers alike.
+    pub fn known_model(self) -> CodexSession {
+        self.arg("-c").arg("model=\"gpt-5.5\"")
+    }
+
     pub fn text(self, text: &str) -> CodexSession {
         self.step(json!({"text": text}))
     }
