@@ -17,7 +17,7 @@ pub mod rules;
 
 use crate::discipline::{lint, replay, status};
 use crate::measure::{bench, fieldtest};
-use crate::setup::{doctor, init, install, trust_store, uninstall};
+use crate::setup::{doctor, init, install, selftest_run, trust_store, uninstall};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -43,6 +43,8 @@ enum Cmd {
     Uninstall(uninstall::UninstallArgs),
     /// Check that fable's hooks are registered, resolve and answer, scope by scope.
     Doctor(doctor::DoctorArgs),
+    /// Prove the hooks act under your own Claude Code: a scripted, offline session.
+    Selftest(selftest_run::SelftestArgs),
     /// Opt a project in: create .fable/ with a ledger.
     Init(init::InitArgs),
     /// One screen of the project's discipline state.
@@ -70,6 +72,7 @@ impl Cmd {
             Cmd::Install(a) => a.json,
             Cmd::Uninstall(a) => a.json,
             Cmd::Doctor(a) => a.json,
+            Cmd::Selftest(a) => a.json,
             Cmd::Init(a) => a.json,
             Cmd::Status(a) => a.json,
             Cmd::Lint(a) => a.json,
@@ -99,6 +102,7 @@ pub fn main() -> std::process::ExitCode {
         Cmd::Install(a) => install::run_install(a),
         Cmd::Uninstall(a) => uninstall::run_uninstall(a),
         Cmd::Doctor(a) => doctor::run(a),
+        Cmd::Selftest(a) => selftest_run::run(a),
         Cmd::Init(a) => init::run(a),
         Cmd::Status(a) => status::run(a),
         Cmd::Lint(a) => lint::run(a),

@@ -6,9 +6,11 @@
 //! ([`install_state`]), the uninstaller ([`uninstall`], with [`purge`]), `fable init`
 //! ([`init`]), `fable doctor` ([`doctor`], probing hooks with [`doctor_probe`]) and this
 //! machine's list of trusted projects ([`trust_store`]); the one-registration rule
-//! ([`doubles`], with the plugin folders Claude Code loads: [`plugin`]).
+//! ([`doubles`], with the plugin folders Claude Code loads: [`plugin`]); `fable selftest`
+//! ([`selftest`], the plan and its judging; [`selftest_run`], running it).
 //!
-//! May use: the crate root only.
+//! May use: the crate root only, and [`crate::harness`] (`fable selftest` runs the same
+//! offline harness as the end-to-end tests; the hooks never reach it).
 
 pub mod claude_version;
 pub mod codex_hooks;
@@ -23,6 +25,8 @@ pub mod portable;
 pub mod purge;
 pub mod registrations;
 pub mod scope;
+pub mod selftest;
+pub mod selftest_run;
 pub mod settings;
 pub mod settings_diff;
 pub mod skill;
