@@ -26,6 +26,8 @@ pub mod purge;
 pub mod registrations;
 pub mod scope;
 pub mod selftest;
+pub mod selftest_codex;
+pub mod selftest_codex_run;
 pub mod selftest_run;
 pub mod settings;
 pub mod settings_diff;
