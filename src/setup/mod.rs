@@ -12,6 +12,7 @@
 
 pub mod claude_version;
 pub mod codex_hooks;
+pub mod codex_trust;
 pub mod doctor;
 pub mod doctor_probe;
 pub mod doubles;
