@@ -11,7 +11,9 @@
 //! May use: the crate root only.
 
 pub mod claude_version;
+pub mod codex_doctor;
 pub mod codex_hooks;
+pub mod codex_install;
 pub mod codex_trust;
 pub mod doctor;
 pub mod doctor_probe;
