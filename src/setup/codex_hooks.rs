@@ -16,6 +16,37 @@ use crate::setup::registrations::{mark, Registration};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
+/// The hosts `fable install|uninstall|doctor --host` know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum HostName {
+    /// Claude Code (the default).
+    #[default]
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+}
+
+/// `--host` for `fable uninstall` and `fable doctor`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HostArg {
+    /// The agent CLI: claude (Claude Code, the default) or codex (OpenAI Codex CLI).
+    #[arg(long, value_enum, default_value_t)]
+    pub host: HostName,
+}
+
+/// `--host` and `--trust` for `fable install`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct InstallHostArgs {
+    /// The agent CLI: claude (Claude Code, the default) or codex (OpenAI Codex CLI:
+    /// `$CODEX_HOME/hooks.json`, or `<DIR>/.codex/hooks.json` with --project).
+    #[arg(long, value_enum, default_value_t)]
+    pub host: HostName,
+    /// With --host codex: also trust the hooks (and, with --project, the project) in
+    /// `$CODEX_HOME/config.toml`, as Codex's `/hooks` review would. Your explicit choice.
+    #[arg(long)]
+    pub trust: bool,
+}
+
 /// The registrations for Codex: (event, matcher, binary, timeout seconds), in file order.
 pub const TABLE: [(&str, Option<&str>, &str, u64); 8] = [
     ("SessionStart", None, "fable-inject", 10),

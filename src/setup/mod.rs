@@ -13,7 +13,10 @@
 //! offline harness as the end-to-end tests; the hooks never reach it).
 
 pub mod claude_version;
+pub mod codex_doctor;
 pub mod codex_hooks;
+pub mod codex_install;
+pub mod codex_trust;
 pub mod doctor;
 pub mod doctor_probe;
 pub mod doubles;
