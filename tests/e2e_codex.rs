@@ -357,3 +357,34 @@ fn codex_a_pass_before_an_apply_patch_edit_blocks_and_a_rerun_allows() {
     );
     assert_eq!(o.last_message(), "Done after the rerun.", "{}", o.debug());
 }
+/// The hooks that `fable install --host codex --project --trust` registers run without
+/// `--dangerously-bypass-hook-trust`: Codex runs only hooks whose hashes are trusted,
+/// and skips others silently, so this is the proof a user's session is guarded.
+#[test]
+fn codex_hooks_installed_with_trust_run_without_the_bypass() {
+    let Some(codex) = available() else { return };
+    let o = CodexSession::new("trusted")
+        .trusted()
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. checks pass\n")
+        .file("check.sh", "echo 12 passed\n")
+        .shell("ls /nonexistent")
+        .shell(&close_card())
+        .text("All done.")
+        .shell("sh ./check.sh")
+        .text("Done after running the check.")
+        .run(&codex);
+    eprintln!("took {:?}", o.took);
+    assert_eq!(o.rc, 0, "{}", o.debug());
+    let args = std::fs::read_to_string(o.out.join("codex.stdout")).unwrap_or_default();
+    assert!(
+        !args.contains("dangerously-bypass-hook-trust"),
+        "no bypass notice: {args}"
+    );
+    let ev = o.evidence();
+    assert!(
+        ev.iter().any(|r| r["cmd"] == "ls /nonexistent" && r["exit"] == 2),
+        "fable-evidence ran: {ev:#?}\n{}",
+        o.debug()
+    );
+    assert_eq!(hook_prompts(&o).len(), 1, "fable-close-guard ran: {:#?}", o.texts());
+}
