@@ -357,34 +357,82 @@ fn codex_a_pass_before_an_apply_patch_edit_blocks_and_a_rerun_allows() {
     );
     assert_eq!(o.last_message(), "Done after the rerun.", "{}", o.debug());
 }
-/// The hooks that `fable install --host codex --project --trust` registers run without
-/// `--dangerously-bypass-hook-trust`: Codex runs only hooks whose hashes are trusted,
-/// and skips others silently, so this is the proof a user's session is guarded.
+/// The trust step, end to end: hooks installed without `--trust` are skipped by Codex
+/// silently (no evidence, no gate), `fable doctor --host codex` reports them untrusted with
+/// the fix; after `fable install --trust`, doctor is clean and the next session — without
+/// `--dangerously-bypass-hook-trust` — is acted on at every step the script reaches.
 #[test]
-fn codex_hooks_installed_with_trust_run_without_the_bypass() {
+fn codex_untrusted_hooks_are_skipped_silently_until_install_trust_then_they_act() {
     let Some(codex) = available() else { return };
-    let o = CodexSession::new("trusted")
-        .trusted()
+    let first = CodexSession::new("untrusted")
+        .untrusted()
         .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. checks pass\n")
         .file("check.sh", "echo 12 passed\n")
+        .shell("ls /nonexistent")
+        .text("All done.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&codex);
+    eprintln!("took {:?}", first.took);
+    assert_eq!(first.rc, 0, "{}", first.debug());
+    assert!(
+        first.evidence().is_empty(),
+        "untrusted hooks ran: {:#?}",
+        first.evidence()
+    );
+    // Card 1 is open: a running close guard would have blocked this stop.
+    assert!(hook_prompts(&first).is_empty(), "an untrusted gate blocked");
+    assert_eq!(first.last_message(), "All done.");
+    let (doctor, _) = first.fable(&["doctor", "--host", "codex"]);
+    assert!(
+        doctor.contains("UNTRUSTED") && doctor.contains("skips them silently") && doctor.contains("--trust"),
+        "{doctor}"
+    );
+    let bins = support::harness::bin_dir();
+    let (trust, rc) = first.fable(&[
+        "install",
+        "--host",
+        "codex",
+        "--project",
+        "--trust",
+        "--bin-dir",
+        bins.to_str().unwrap(),
+    ]);
+    assert_eq!(rc, 0, "{trust}");
+    let (doctor, _) = first.fable(&["doctor", "--host", "codex"]);
+    assert!(
+        !doctor.contains("UNTRUSTED") && doctor.contains("no problems found"),
+        "{doctor}"
+    );
+
+    let second = CodexSession::next_session(&first)
         .shell("ls /nonexistent")
         .shell(&close_card())
         .text("All done.")
         .shell("sh ./check.sh")
         .text("Done after running the check.")
         .run(&codex);
-    eprintln!("took {:?}", o.took);
-    assert_eq!(o.rc, 0, "{}", o.debug());
-    let args = std::fs::read_to_string(o.out.join("codex.stdout")).unwrap_or_default();
-    assert!(
-        !args.contains("dangerously-bypass-hook-trust"),
-        "no bypass notice: {args}"
-    );
-    let ev = o.evidence();
+    eprintln!("took {:?}", second.took);
+    assert_eq!(second.rc, 0, "{}", second.debug());
+    let stream = std::fs::read_to_string(second.out.join("codex.stdout")).unwrap_or_default();
+    assert!(!stream.contains("dangerously-bypass-hook-trust"), "no bypass: {stream}");
+    let ev = second.evidence();
     assert!(
         ev.iter().any(|r| r["cmd"] == "ls /nonexistent" && r["exit"] == 2),
         "fable-evidence ran: {ev:#?}\n{}",
-        o.debug()
+        second.debug()
     );
-    assert_eq!(hook_prompts(&o).len(), 1, "fable-close-guard ran: {:#?}", o.texts());
+    assert_eq!(
+        hook_prompts(&second).len(),
+        1,
+        "fable-close-guard ran: {:#?}",
+        second.texts()
+    );
+    assert!(
+        second
+            .message_texts("developer")
+            .iter()
+            .any(|t| t.contains("Context recovery")),
+        "fable-inject ran at SessionStart"
+    );
+    assert_eq!(second.last_message(), "Done after running the check.");
 }

@@ -72,6 +72,12 @@ pub enum Hooks {
     /// `fable init` and `fable install --host codex --project --trust`, and no bypass
     /// flag: the hooks run only because their hashes are trusted, as for a user.
     Trusted,
+    /// `fable init` and `fable install --host codex --project` without `--trust`, and no
+    /// bypass flag: what a user who skipped the trust step runs.
+    Untrusted,
+    /// A later session of an earlier run's project and HOME ([`CodexSession::next_session`]):
+    /// nothing installed again, no bypass flag.
+    Kept,
 }
 
 /// One scripted Codex session.
@@ -134,6 +140,23 @@ impl CodexSession {
     pub fn trusted(mut self) -> CodexSession {
         self.hooks = Hooks::Trusted;
         self
+    }
+
+    /// Hooks installed by `fable install --host codex --project` alone (not trusted);
+    /// Codex runs without the bypass flag.
+    pub fn untrusted(mut self) -> CodexSession {
+        self.hooks = Hooks::Untrusted;
+        self
+    }
+
+    /// Another Codex session in `prev`'s project with its HOME and CODEX_HOME: a fresh
+    /// `codex exec`, nothing installed again, no bypass flag.
+    pub fn next_session(prev: &CodexOutcome) -> CodexSession {
+        let mut s = CodexSession::new("next");
+        let _ = std::fs::remove_dir(&s.work);
+        s.work = prev.out.parent().expect("out lives in a work folder").to_path_buf();
+        s.hooks = Hooks::Kept;
+        s
     }
 
     /// Record the payloads of these events (`$CODEX_HOME/hooks.json`; runs only with the
@@ -241,10 +264,12 @@ impl CodexSession {
                     shell_words::quote(&hooks)
                 ))
             }
-            Hooks::Trusted => Some(format!(
-                "{init} && {fable} install --host codex --project --trust --bin-dir {}",
+            Hooks::Trusted | Hooks::Untrusted => Some(format!(
+                "{init} && {fable} install --host codex --project{} --bin-dir {}",
+                if self.hooks == Hooks::Trusted { " --trust" } else { "" },
                 sh_quote(&bins)
             )),
+            Hooks::Kept => None,
         }
     }
 
@@ -270,7 +295,8 @@ impl CodexSession {
         spec.args = self.args.clone();
         spec.timeout = Duration::from_secs(self.timeout.into());
         spec.record_hooks = self.record.clone();
-        spec.bypass_hook_trust = self.hooks != Hooks::Trusted;
+        spec.bypass_hook_trust = matches!(self.hooks, Hooks::None | Hooks::Bypassed);
+        spec.keep = self.hooks == Hooks::Kept;
         let ran = codex_run::run(&spec).unwrap_or_else(|e| {
             panic!(
                 "{e}\npre.log: {}",
@@ -377,6 +403,28 @@ impl CodexOutcome {
 
     pub fn last_message(&self) -> String {
         self.summary["last_message"].as_str().unwrap_or("").to_string()
+    }
+
+    /// `fable <args>` in the session's project with its HOME and CODEX_HOME: stdout and
+    /// stderr together, and the exit status.
+    pub fn fable(&self, args: &[&str]) -> (String, i32) {
+        let home = self.out.join("home");
+        let out = std::process::Command::new(bin_dir().join("fable"))
+            .args(args)
+            .current_dir(self.proj())
+            .env("HOME", &home)
+            .env("CODEX_HOME", home.join(".codex"))
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("FABLE_CONFIG_DIR")
+            .output()
+            .expect("fable runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (text, out.status.code().unwrap_or(-1))
     }
 
     pub fn debug(&self) -> String {
