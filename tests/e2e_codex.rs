@@ -140,7 +140,7 @@ fn status(o: &CodexOutcome) -> String {
 
 /// A model that answers "All done." to every block: the session ends after `blocks`
 /// blocks, with exit 0, long before the harness timeout.
-fn ignoring_session(name: &str, env: &[(&str, &str)]) -> CodexOutcome {
+fn ignoring_session(codex: &std::path::Path, name: &str, env: &[(&str, &str)]) -> CodexOutcome {
     let mut s = CodexSession::new(name)
         .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. checks pass\n")
         .file("check.sh", "echo 12 passed\n")
@@ -150,7 +150,7 @@ fn ignoring_session(name: &str, env: &[(&str, &str)]) -> CodexOutcome {
         s = s.env(k, v);
     }
     s.timeout = 90;
-    s.run(&available().expect("checked by the caller"))
+    s.run(codex)
 }
 
 /// Codex caps no Stop loop; fable's close guard does: after `FABLE_STOP_BLOCKS` blocks in
@@ -159,8 +159,8 @@ fn ignoring_session(name: &str, env: &[(&str, &str)]) -> CodexOutcome {
 /// the note is read back with `fable status`.)
 #[test]
 fn codex_an_always_ignoring_model_ends_at_fables_block_limit_with_a_note() {
-    let Some(_) = available() else { return };
-    let o = ignoring_session("close-limit", &[("FABLE_STOP_BLOCKS", "2")]);
+    let Some(codex) = available() else { return };
+    let o = ignoring_session(&codex, "close-limit", &[("FABLE_STOP_BLOCKS", "2")]);
     eprintln!("took {:?}", o.took);
     assert_eq!(o.rc, 0, "ended by fable, not the timeout: {}", o.debug());
     let blocks = hook_prompts(&o);
@@ -178,8 +178,9 @@ fn codex_an_always_ignoring_model_ends_at_fables_block_limit_with_a_note() {
 /// block longer than it: it still ends the loop.
 #[test]
 fn codex_the_adapters_block_limit_ends_a_loop_the_gate_would_continue() {
-    let Some(_) = available() else { return };
+    let Some(codex) = available() else { return };
     let o = ignoring_session(
+        &codex,
         "adapter-limit",
         &[("FABLE_STOP_BLOCKS", "50"), ("FABLE_STOP_BLOCK_LIMIT", "3")],
     );
