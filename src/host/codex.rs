@@ -287,6 +287,23 @@ mod tests {
     }
 
     #[test]
+    fn the_codex_environment_ignores_claudes_project_dir_and_fits_learning_in_three_seconds() {
+        let env = env_for(HookEnv::with_vars([
+            ("CLAUDE_PROJECT_DIR", "/elsewhere"),
+            ("CLAUDE_CODE_SESSION_ID", "s"),
+        ]));
+        assert_eq!(env.project_dir, None);
+        assert_eq!(env.var("FABLE_LEARN_BUDGET_MS"), Some(LEARN_BUDGET_MS));
+        assert_eq!(
+            env.var("CLAUDE_CODE_SESSION_ID"),
+            Some("s"),
+            "the transcript check stays armed"
+        );
+        let env = env_for(HookEnv::with_vars([("FABLE_LEARN_BUDGET_MS", "500")]));
+        assert_eq!(env.var("FABLE_LEARN_BUDGET_MS"), Some("500"));
+    }
+
+    #[test]
     fn a_patch_about_to_run_is_judged_file_by_file() {
         let i = parse(
             r#"{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: a.rs\n*** Delete File: b.rs\n*** End Patch"}}"#,
