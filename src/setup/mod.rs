@@ -8,6 +8,10 @@
 //! machine's list of trusted projects ([`trust_store`]); the one-registration rule
 //! ([`doubles`], with the plugin folders Claude Code loads: [`plugin`]).
 //!
+//! For the OpenAI Codex CLI: its registration table ([`codex_hooks`]), install and
+//! uninstall ([`codex_install`]), hook trust in `config.toml` ([`codex_trust`]) and
+//! `fable doctor --host codex` ([`codex_doctor`]).
+//!
 //! May use: the crate root only.
 
 pub mod claude_version;
