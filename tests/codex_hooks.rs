@@ -294,3 +294,27 @@ fn session_start_context_and_claude_code_unchanged_without_the_flag() {
     assert!(rec.get("host").is_none());
     assert_ne!(rec["exit"], 3);
 }
+
+#[test]
+fn a_patch_that_writes_the_evidence_log_is_denied_and_an_honest_one_is_not() {
+    let p = Proj::new();
+    let pre = |patch: &str| {
+        json!({"session_id":SID,"turn_id":"t","transcript_path":"/x.jsonl","cwd":p.root,"hook_event_name":"PreToolUse",
+            "model":"mock-model","permission_mode":"bypassPermissions","tool_name":"apply_patch",
+            "tool_input":{"command":patch},"tool_use_id":"call_p"})
+    };
+    let o = codex(&p, "fable-log-guard", &pre("*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** Add File: .fable/evidence.jsonl\n+{}\n*** End Patch\n"), &[]);
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .contains("evidence"));
+    let o = codex(
+        &p,
+        "fable-log-guard",
+        &pre("*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** End Patch\n"),
+        &[],
+    );
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+}

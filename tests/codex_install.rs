@@ -122,8 +122,8 @@ fn refuses_a_linked_hooks_file() {
 fn trust_hashes_equal_the_documented_computation() {
     let e = env();
     // The vector was computed with the harness's `trust_hooks.py --method compute` for
-    // `/opt/fable/bin/fable-log-guard --host codex # fable` (PreToolUse, matcher Bash,
-    // timeout 10) and `/opt/fable/bin/fable-close-guard --host codex # fable` (Stop, 180).
+    // `/opt/fable/bin/fable-log-guard --host codex # fable` (PreToolUse, matcher
+    // `Bash|apply_patch`, timeout 10) and `/opt/fable/bin/fable-close-guard --host codex # fable` (Stop, 180).
     let o = fable(
         &e,
         &["install", "--host", "codex", "--bin-dir", "/opt/fable/bin", "--trust"],
@@ -138,7 +138,7 @@ fn trust_hashes_equal_the_documented_computation() {
     };
     assert!(
         config.contains(&format!(
-            "{}\"sha256:9c61dd4c5ef3c595427ad4ccae5e90e81132e3c0dc0ae9e9dceeccca9fd79b38\"",
+            "{}\"sha256:751098b595827b0a6968988c42ef1fb118f236083eddaad0f9645e59914a77a9\"",
             key("pre_tool_use")
         )),
         "{config}"

@@ -102,6 +102,9 @@ pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match &cli.cmd {
         Cmd::Install(a) if a.codex.host == HostName::Codex => codex_install::run_install(a),
+        Cmd::Install(a) if a.codex.trust => Err(crate::error::Error::msg(
+            "--trust is for --host codex (Claude Code runs the hooks its settings name)",
+        )),
         Cmd::Install(a) => install::run_install(a),
         Cmd::Uninstall(a) if a.codex.host == HostName::Codex => codex_install::run_uninstall(a),
         Cmd::Uninstall(a) => uninstall::run_uninstall(a),

@@ -58,6 +58,33 @@ pub fn adapt_input(input: &mut HookInput) {
     }
 }
 
+/// The calls a guard judges for one payload: an `apply_patch` about to run is one file
+/// write per file its patch names (each with the whole patch as its content), so the
+/// log guard denies a patch that touches a protected file as it denies a `Write`;
+/// every other payload is itself.
+pub fn judged_calls(input: &HookInput) -> Vec<HookInput> {
+    if input.hook_event_name != "PreToolUse" || input.tool_name != "apply_patch" {
+        return vec![input.clone()];
+    }
+    let text = match &input.tool_input {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => m.values().filter_map(Value::as_str).collect::<Vec<_>>().join("\n"),
+        _ => String::new(),
+    };
+    let files = patch_paths(&input.tool_input);
+    if files.is_empty() {
+        return vec![input.clone()];
+    }
+    files
+        .into_iter()
+        .map(|f| HookInput {
+            tool_name: "Write".to_string(),
+            tool_input: json!({"file_path": f, "content": text}),
+            ..input.clone()
+        })
+        .collect()
+}
+
 /// A shell call's result with the exit code Codex wrote to the rollout.
 fn shell_result(input: &mut HookInput) {
     let resp = &input.tool_response;
@@ -257,6 +284,36 @@ mod tests {
         );
         adapt_input(&mut i);
         assert_eq!(i.tool_response, json!({"output": "ls: no\n", "exit_code": null}));
+    }
+
+    #[test]
+    fn the_codex_environment_ignores_claudes_project_dir_and_fits_learning_in_three_seconds() {
+        let env = env_for(HookEnv::with_vars([
+            ("CLAUDE_PROJECT_DIR", "/elsewhere"),
+            ("CLAUDE_CODE_SESSION_ID", "s"),
+        ]));
+        assert_eq!(env.project_dir, None);
+        assert_eq!(env.var("FABLE_LEARN_BUDGET_MS"), Some(LEARN_BUDGET_MS));
+        assert_eq!(
+            env.var("CLAUDE_CODE_SESSION_ID"),
+            Some("s"),
+            "the transcript check stays armed"
+        );
+        let env = env_for(HookEnv::with_vars([("FABLE_LEARN_BUDGET_MS", "500")]));
+        assert_eq!(env.var("FABLE_LEARN_BUDGET_MS"), Some("500"));
+    }
+
+    #[test]
+    fn a_patch_about_to_run_is_judged_file_by_file() {
+        let i = parse(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: a.rs\n*** Delete File: b.rs\n*** End Patch"}}"#,
+        );
+        let calls = judged_calls(&i);
+        let files: Vec<_> = calls.iter().map(|c| c.tool_input_str("file_path").unwrap()).collect();
+        assert_eq!(files, ["a.rs", "b.rs"]);
+        assert!(calls.iter().all(|c| c.tool_name == "Write"));
+        let bash = parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+        assert_eq!(judged_calls(&bash).len(), 1);
     }
 
     #[test]

@@ -70,7 +70,7 @@ impl Host {
 }
 
 /// Runs a hook binary under its host: reads stdin, adapts, decides fail-open, answers.
-pub fn run_hook(name: &str, decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult) -> ExitCode {
+pub fn run_hook(name: &str, decide: impl Fn(&HookInput, &HookEnv) -> HookResult) -> ExitCode {
     panic::set_hook(Box::new(|_| {}));
     let buf = match crate::payload_read::read_bounded(std::io::stdin().lock()) {
         Ok(b) => b,
@@ -91,7 +91,7 @@ pub fn decide_on(
     name: &str,
     stdin: &[u8],
     env: HookEnv,
-    decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult,
+    decide: impl Fn(&HookInput, &HookEnv) -> HookResult,
 ) -> Answer {
     match host {
         Host::Claude => claude::decide(name, stdin, &env, decide),
@@ -105,7 +105,16 @@ pub fn decide_on(
             if panic::catch_unwind(AssertUnwindSafe(|| codex::adapt_input(&mut input))).is_err() {
                 return Answer::allow().with_note(ignored_note(name, "internal error in the Codex adapter"));
             }
-            let answer = crate::runner::decide_input(name, &input, &env, decide);
+            // One payload may be several calls to judge (a patch writes several files):
+            // the first that is not simply allowed is the answer.
+            let calls = codex::judged_calls(&input);
+            let mut answer = Answer::allow();
+            for call in &calls {
+                answer = crate::runner::decide_input(name, call, &env, &decide);
+                if answer != Answer::allow() {
+                    break;
+                }
+            }
             match panic::catch_unwind(AssertUnwindSafe(|| codex::adapt_answer(&input, &env, answer))) {
                 Ok(a) => a,
                 Err(_) => Answer::allow().with_note(ignored_note(name, "internal error in the Codex adapter")),

@@ -13,7 +13,7 @@ use crate::setup::install::{self, ScopeArgs};
 use crate::setup::install_state;
 use crate::setup::registrations;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// One finding about one hook or file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,9 +192,4 @@ pub fn run(a: &DoctorArgs) -> Result<i32> {
         }
     }
     Ok(if findings.is_empty() { exit::OK } else { exit::FAILURE })
-}
-
-/// The trust key prefix of a hooks file (for tests and messages).
-pub fn key_prefix(hooks_file: &Path) -> String {
-    format!("{}:", codex_trust::key_path(hooks_file).display())
 }

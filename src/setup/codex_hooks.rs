@@ -5,7 +5,8 @@
 //! (`--host codex`, read by [`crate::host`]), with these differences (docs codex.md):
 //! no PostToolUseFailure (Codex fires PostToolUse for failed commands too, so the fail
 //! streak listens there); edits arrive as `apply_patch`; no spawn guard (Codex's
-//! `spawn_agent` input was not observed); SessionEnd hooks are cut at 3 s by Codex, so
+//! `spawn_agent` input was not observed); the log guard also judges `apply_patch` (each
+//! file of the patch as a write); SessionEnd hooks are cut at 3 s by Codex, so
 //! learning is registered with a 3 s timeout and runs on a 2 s budget (resumable: the
 //! next SessionEnd or `fable learn` picks up from its cursor).
 //!
@@ -50,7 +51,7 @@ pub struct InstallHostArgs {
 /// The registrations for Codex: (event, matcher, binary, timeout seconds), in file order.
 pub const TABLE: [(&str, Option<&str>, &str, u64); 8] = [
     ("SessionStart", None, "fable-inject", 10),
-    ("PreToolUse", Some("Bash"), "fable-log-guard", 10),
+    ("PreToolUse", Some("Bash|apply_patch"), "fable-log-guard", 10),
     ("PostToolUse", Some("Bash"), "fable-evidence", 10),
     ("PostToolUse", Some("apply_patch"), "fable-evidence", 10),
     ("PostToolUse", Some("Bash"), "fable-fail-streak", 10),

@@ -9,6 +9,11 @@
 //! ([`doubles`], with the plugin folders Claude Code loads: [`plugin`]); `fable selftest`
 //! ([`selftest`], the plan and its judging; [`selftest_run`], running it).
 //!
+//! For the OpenAI Codex CLI: its registration table ([`codex_hooks`]), install and
+//! uninstall ([`codex_install`]), hook trust in `config.toml` ([`codex_trust`]),
+//! `fable doctor --host codex` ([`codex_doctor`]) and `fable selftest --host codex`
+//! ([`selftest_codex`], [`selftest_codex_run`]).
+//!
 //! May use: the crate root only, and [`crate::harness`] (`fable selftest` runs the same
 //! offline harness as the end-to-end tests; the hooks never reach it).
 
