@@ -24,7 +24,15 @@ if [ ! -x "$cc_cache/claude" ] && command -v npm >/dev/null 2>&1; then
     || echo "could not install the Claude Code CLI: the end-to-end tests will be skipped" >&2
 fi
 
-echo "== cargo test (unit, integration, end-to-end under the real Claude Code CLI)"
+# The same for the OpenAI Codex CLI (the Codex end-to-end tests, tests/e2e_codex*.rs).
+codex_cache="${CODEX_HARNESS_CACHE:-$HOME/.cache/codex-harness}"
+if [ ! -x "$codex_cache/bin/codex" ] && command -v npm >/dev/null 2>&1; then
+  echo "== Codex CLI for the end-to-end tests (npm, pinned by scripts/install-codex.sh)"
+  CODEX_HARNESS_CACHE="$codex_cache" bash scripts/install-codex.sh >/dev/null \
+    || echo "could not install the Codex CLI: the Codex end-to-end tests will be skipped" >&2
+fi
+
+echo "== cargo test (unit, integration, end-to-end under the real Claude Code and Codex CLIs)"
 # Two test binaries at a time: the end-to-end tests start the real CLI, and this machine
 # class has 2 cores.
 log="$(mktemp)"
@@ -37,6 +45,7 @@ real_home="$HOME"
 export CARGO_HOME="${CARGO_HOME:-$real_home/.cargo}"
 export RUSTUP_HOME="${RUSTUP_HOME:-$real_home/.rustup}"
 export CC_HARNESS_CACHE="$cc_cache"
+export CODEX_HARNESS_CACHE="$codex_cache"
 [ -d "$real_home/.pyenv" ] && export PYENV_ROOT="${PYENV_ROOT:-$real_home/.pyenv}"
 [ -f "$real_home/.gitconfig" ] && export GIT_CONFIG_GLOBAL="${GIT_CONFIG_GLOBAL:-$real_home/.gitconfig}"
 empty_home="$(mktemp -d)"
@@ -90,11 +99,16 @@ done
 
 # Which end-to-end tests really ran (a skipped one returns early and cargo counts it as
 # passed): named here, and moved from "passed" to "skipped" in the closing line.
+# Each line names its host: Codex tests end in " (codex)", the rest ran under Claude Code.
 e2e_ran=$(grep -c '^ran ' "$e2e_log" || true)
 e2e_skipped=$(grep -c '^skipped ' "$e2e_log" || true)
-echo "end-to-end: $e2e_ran of $((e2e_ran + e2e_skipped)) ran under the real Claude Code CLI"
+cx_ran=$(grep -c '^ran .* (codex)$' "$e2e_log" || true)
+cx_skipped=$(grep -c '^skipped .* (codex)$' "$e2e_log" || true)
+cc_ran=$((e2e_ran - cx_ran))
+cc_skipped=$((e2e_skipped - cx_skipped))
+echo "end-to-end: $e2e_ran of $((e2e_ran + e2e_skipped)) ran (Claude Code CLI: $cc_ran of $((cc_ran + cc_skipped)); Codex CLI: $cx_ran of $((cx_ran + cx_skipped)))"
 if [ "$e2e_skipped" -gt 0 ]; then
-  echo "end-to-end skipped (run scripts/install-claude.sh, then this command again):"
+  echo "end-to-end skipped (run scripts/install-claude.sh and scripts/install-codex.sh, then this command again):"
   sed -n 's/^skipped /  /p' "$e2e_log"
 fi
 

@@ -38,6 +38,9 @@ pub struct HookInput {
     /// Set inside a sub-agent.
     pub agent_id: Option<String>,
     pub agent_type: Option<String>,
+    /// The host that sent the payload when it is not Claude Code (`"codex"`), set by the
+    /// host adapter (`crate::host`), never read from the payload; recorded as data only.
+    pub host: Option<String>,
     pub raw: Value,
 }
 
@@ -166,6 +169,7 @@ impl HookInput {
             prompt: opt_str(m, "prompt"),
             agent_id: opt_str(m, "agent_id"),
             agent_type: opt_str(m, "agent_type"),
+            host: None,
             raw: value.clone(),
         })
     }

@@ -15,6 +15,7 @@
 //! discipline/  ledger, corroboration, Stop/spawn/streak guards, inject, lint, status
 //! learn/       episodes → candidates → replay + gates → rules; the SessionEnd hook
 //! evidence/    the record, the locked rotating log, redaction, the logging hook
+//! host/        the agent CLIs (Claude Code, Codex): payloads in, answers out, at the edge
 //! setup/       registrations, settings merge, installer, init, trust store
 //! (root)       hook protocol, runner, project discovery and `--project`, the `.fable/` door, user state
 //! ```
@@ -48,6 +49,7 @@ pub mod cli;
 pub mod discipline;
 pub mod evidence;
 pub mod harness;
+pub mod host;
 pub mod learn;
 pub mod measure;
 pub mod setup;

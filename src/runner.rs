@@ -68,6 +68,14 @@ impl HookEnv {
         self.var(key).and_then(|s| s.trim().parse().ok()).unwrap_or(default)
     }
 
+    /// Sets a variable unless the environment already has it (a host's default, such as
+    /// a shorter learning budget where the host cuts hooks short).
+    pub fn set_default(&mut self, key: &str, value: &str) {
+        if self.var(key).is_none() {
+            self.vars.insert(key.to_string(), value.to_string());
+        }
+    }
+
     /// The project this invocation belongs to, if it opted in.
     pub fn project(&self, input: &HookInput) -> Option<Project> {
         project::discover(self.project_dir.as_deref(), &input.cwd, self.process_cwd.as_deref())
@@ -88,7 +96,17 @@ pub fn decide_fail_open(
         Ok(i) => i,
         Err(e) => return Answer::allow().with_note(ignored_note(name, &e.to_string())),
     };
-    match panic::catch_unwind(AssertUnwindSafe(|| decide(&input, env))) {
+    decide_input(name, &input, env, decide)
+}
+
+/// Decides on an already-parsed input (a host adapter's), catching panics and errors.
+pub fn decide_input(
+    name: &str,
+    input: &HookInput,
+    env: &HookEnv,
+    decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult,
+) -> Answer {
+    match panic::catch_unwind(AssertUnwindSafe(|| decide(input, env))) {
         Ok(Ok(answer)) if answer.exit == 0 || answer.exit == 2 => answer,
         Ok(Ok(answer)) => Answer::allow().with_note(ignored_note(name, &format!("unexpected exit {}", answer.exit))),
         Ok(Err(e)) => Answer::allow().with_note(ignored_note(name, &e.to_string())),

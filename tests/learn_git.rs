@@ -44,6 +44,7 @@ fn run(session: &str, cwd: &Path, home: &Path, cmd: &str, seq: &mut u32) -> Reco
         summary: None,
         background: None,
         imported: None,
+        host: None,
         chain: None,
         mac: None,
     }

@@ -26,6 +26,7 @@ fn rec(i: usize, session: usize, cmd: &str, ok: bool, tail: &str) -> Record {
         summary: None,
         background: None,
         imported: None,
+        host: None,
         chain: None,
         mac: None,
     }

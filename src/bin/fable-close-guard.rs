@@ -1,6 +1,6 @@
 //! `fable-close-guard` (Stop, SubagentStop): a thin adapter over [`fable::discipline::close_guard::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(
+    fable::host::run_hook(
         fable::discipline::close_guard::HOOK_NAME,
         fable::discipline::close_guard::decide,
     )

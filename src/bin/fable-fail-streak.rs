@@ -1,7 +1,7 @@
 //! `fable-fail-streak` (PostToolUse + PostToolUseFailure, Bash): a thin adapter over
 //! [`fable::discipline::fail_streak::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(
+    fable::host::run_hook(
         fable::discipline::fail_streak::HOOK_NAME,
         fable::discipline::fail_streak::decide,
     )

@@ -1,4 +1,4 @@
 //! `fable-inject` (SessionStart): a thin adapter over [`fable::discipline::inject::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(fable::discipline::inject::HOOK_NAME, fable::discipline::inject::decide)
+    fable::host::run_hook(fable::discipline::inject::HOOK_NAME, fable::discipline::inject::decide)
 }

@@ -1,7 +1,7 @@
 //! `fable-spawn-guard` (PreToolUse: Agent | Task | Workflow): a thin adapter over
 //! [`fable::discipline::spawn_guard::decide`].
 fn main() -> std::process::ExitCode {
-    fable::runner::run_hook(
+    fable::host::run_hook(
         fable::discipline::spawn_guard::HOOK_NAME,
         fable::discipline::spawn_guard::decide,
     )

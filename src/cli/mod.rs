@@ -17,7 +17,9 @@ pub mod rules;
 
 use crate::discipline::{lint, replay, status};
 use crate::measure::{bench, fieldtest};
-use crate::setup::{doctor, init, install, selftest_run, trust_store, uninstall};
+use crate::setup::codex_hooks::HostName;
+use crate::setup::codex_install;
+use crate::setup::{codex_doctor, doctor, init, install, selftest_run, trust_store, uninstall};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -99,8 +101,14 @@ pub fn main() -> std::process::ExitCode {
     }
     let cli = Cli::parse();
     let result = match &cli.cmd {
+        Cmd::Install(a) if a.codex.host == HostName::Codex => codex_install::run_install(a),
+        Cmd::Install(a) if a.codex.trust => Err(crate::error::Error::msg(
+            "--trust is for --host codex (Claude Code runs the hooks its settings name)",
+        )),
         Cmd::Install(a) => install::run_install(a),
+        Cmd::Uninstall(a) if a.codex.host == HostName::Codex => codex_install::run_uninstall(a),
         Cmd::Uninstall(a) => uninstall::run_uninstall(a),
+        Cmd::Doctor(a) if a.codex.host == HostName::Codex => codex_doctor::run(a),
         Cmd::Doctor(a) => doctor::run(a),
         Cmd::Selftest(a) => selftest_run::run(a),
         Cmd::Init(a) => init::run(a),

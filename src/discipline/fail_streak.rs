@@ -64,14 +64,12 @@ pub fn classify(input: &HookInput) -> Event {
     }
     match input.hook_event_name.as_str() {
         "PostToolUseFailure" => Event::Failure,
-        _ => {
-            let (_, ok, _) = outcome(input);
-            if ok {
-                Event::Success
-            } else {
-                Event::Failure
-            }
-        }
+        _ => match outcome(input) {
+            (_, true, _) => Event::Success,
+            // A status the host could not tell (`exit_code: null`): no pass, no failure.
+            (None, false, _) => Event::Neutral,
+            _ => Event::Failure,
+        },
     }
 }
 

@@ -64,6 +64,10 @@ pub struct Record {
     /// files differ now, whatever changed them; see `docs/freshness.md`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tree: Option<String>,
+    /// The agent CLI that ran the call when it is not Claude Code (`"codex"`); absent (or
+    /// `"claude"`) for Claude Code. Data only: nothing decides by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     /// The first 16 hex digits of the previous sealed record's MAC (see `seal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -104,6 +108,7 @@ impl Record {
             background: None,
             imported: None,
             tree: None,
+            host: None,
             chain: None,
             mac: None,
         }
@@ -232,6 +237,11 @@ pub fn outcome(input: &HookInput) -> (Option<i64>, bool, String) {
     if let Some(code) = explicit_exit(resp) {
         return (Some(code), code == 0, output);
     }
+    if resp.get("exit_code").is_some_and(Value::is_null) {
+        // A host that says it could not learn the status (a Codex call whose rollout
+        // line was not found): unknown is no success.
+        return (None, false, output);
+    }
     if resp.get("returnCodeInterpretation").is_some() {
         // grep/find/diff/test "expected" exit 1: a success by the host, status 1.
         return (Some(1), true, output);
@@ -282,6 +292,7 @@ pub fn edit_record_from(input: &HookInput, env_session: Option<&str>, ts: String
         event: Some(input.hook_event_name.clone()).filter(|e| !e.is_empty()),
         tool_use_id: (!input.tool_use_id.is_empty()).then(|| input.tool_use_id.clone()),
         agent: input.agent_id.clone(),
+        host: input.host.clone(),
         ..Record::new(ts, session, input.cwd.clone(), "", None, true, "")
     })
 }
@@ -319,6 +330,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         background: background_task(input),
         imported: None,
         tree: None,
+        host: input.host.clone(),
         chain: None,
         mac: None,
     })

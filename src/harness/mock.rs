@@ -19,20 +19,30 @@ use std::time::{Duration, Instant};
 
 /// Counters shared by the connections: request number and each queue's next step.
 #[derive(Default)]
-struct Counters {
-    n: usize,
-    main: usize,
-    sub: usize,
+pub(super) struct Counters {
+    pub(super) n: usize,
+    pub(super) main: usize,
+    pub(super) sub: usize,
+    /// The first agent-loop request's thread (Codex's `thread-id` header): requests of
+    /// any other thread are a sub-agent's.
+    pub(super) root_thread: Option<String>,
 }
 
-struct Shared {
-    script: Value,
+/// What the connections share; an [`Answer`] reads the script and counters from it.
+pub(super) struct Shared {
+    pub(super) script: Value,
     log_dir: PathBuf,
-    counters: Mutex<Counters>,
+    pub(super) counters: Mutex<Counters>,
     started: Instant,
-    stop: AtomicBool,
+    pub(super) stop: AtomicBool,
     max_requests: usize,
+    answer: Answer,
 }
+
+/// Answers one request of an API on the connection; false when it must close. The
+/// Messages API's is this file's own; the Responses API's is in
+/// [`codex_mock`](super::codex_mock).
+pub(super) type Answer = fn(&Request, &Shared, &mut TcpStream) -> bool;
 
 /// A running mock; [`Mock::stop`] (or drop) ends it.
 pub struct Mock {
@@ -51,6 +61,18 @@ impl Mock {
         max_time: Duration,
         max_requests: usize,
     ) -> std::io::Result<Mock> {
+        Mock::start_with(listener, script, log_dir, max_time, max_requests, answer)
+    }
+
+    /// [`Mock::start`] for another API: the same server, log and limits, `answer` routing.
+    pub(super) fn start_with(
+        listener: TcpListener,
+        script: Value,
+        log_dir: &Path,
+        max_time: Duration,
+        max_requests: usize,
+        answer: Answer,
+    ) -> std::io::Result<Mock> {
         std::fs::create_dir_all(log_dir)?;
         let port = listener.local_addr()?.port();
         listener.set_nonblocking(true)?;
@@ -61,6 +83,7 @@ impl Mock {
             started: Instant::now(),
             stop: AtomicBool::new(false),
             max_requests,
+            answer,
         });
         let s = Arc::clone(&shared);
         let accept = std::thread::spawn(move || {
@@ -103,15 +126,15 @@ impl Drop for Mock {
 }
 
 /// One parsed HTTP/1.1 request.
-struct Request {
-    method: String,
-    path: String,
+pub(super) struct Request {
+    pub(super) method: String,
+    pub(super) path: String,
     headers: Vec<(String, String)>,
-    raw: Vec<u8>,
+    pub(super) raw: Vec<u8>,
 }
 
 impl Request {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -183,7 +206,7 @@ fn serve(stream: TcpStream, s: &Shared) {
         {
             let _ = w.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
         }
-        let keep = answer(&req, s, &mut w);
+        let keep = (s.answer)(&req, s, &mut w);
         let client_closes = req
             .header("connection")
             .is_some_and(|v| v.eq_ignore_ascii_case("close"));
@@ -193,7 +216,7 @@ fn serve(stream: TcpStream, s: &Shared) {
     }
 }
 
-fn respond(w: &mut TcpStream, code: u16, content_type: &str, body: &[u8], close: bool) -> bool {
+pub(super) fn respond(w: &mut TcpStream, code: u16, content_type: &str, body: &[u8], close: bool) -> bool {
     let reason = if code == 200 { "OK" } else { "Not Found" };
     let conn = if close { "close" } else { "keep-alive" };
     let head = format!(
@@ -268,7 +291,7 @@ fn answer(req: &Request, s: &Shared, w: &mut TcpStream) -> bool {
     false
 }
 
-fn record(s: &Shared, req: &Request, kind: &str, body: &Value, extra: Value) {
+pub(super) fn record(s: &Shared, req: &Request, kind: &str, body: &Value, extra: Value) {
     let n = {
         let mut c = s.counters.lock().unwrap_or_else(|p| p.into_inner());
         c.n += 1;
@@ -279,7 +302,7 @@ fn record(s: &Shared, req: &Request, kind: &str, body: &Value, extra: Value) {
 
 /// Writes `NNN-<kind>.json` and appends the one-line summary; stops the server at the
 /// request limit.
-fn record_numbered(s: &Shared, n: usize, req: &Request, kind: &str, body: &Value, extra: Value) {
+pub(super) fn record_numbered(s: &Shared, n: usize, req: &Request, kind: &str, body: &Value, extra: Value) {
     let headers: serde_json::Map<String, Value> = req
         .headers
         .iter()

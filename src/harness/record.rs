@@ -44,10 +44,15 @@ pub fn user_settings(recorder: &Path, events: &[String]) -> Value {
 /// Writes the recorder to `out/record-hook.sh` and registers it in `home`'s user settings
 /// (merged into any there).
 pub fn install(out: &Path, home: &Path, events: &[String]) -> std::io::Result<()> {
+    install_into(out, &home.join(".claude/settings.json"), events)
+}
+
+/// [`install`] into any file with a top-level `"hooks"` object of Claude Code's shape:
+/// Codex's `$CODEX_HOME/hooks.json` is one (its `*` matcher fires for every tool too).
+pub fn install_into(out: &Path, path: &Path, events: &[String]) -> std::io::Result<()> {
     let recorder = out.join("record-hook.sh");
     std::fs::write(&recorder, RECORDER)?;
-    let path = home.join(".claude/settings.json");
-    let mut settings: Value = std::fs::read_to_string(&path)
+    let mut settings: Value = std::fs::read_to_string(path)
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or(json!({}));

@@ -252,11 +252,17 @@ fn session(spec: &Spec, args: &[OsString]) -> Result<i32, String> {
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("harness: starting {}: {e}", spec.claude.display()))?;
+    let rc = wait_bounded(&mut child, spec.timeout)?;
+    mock.stop();
+    Ok(rc)
+}
+
+/// Waits for a CLI started in its own process group for at most `timeout` (then TERM,
+/// KILL after 5 s: 124), and ends whatever the session left running (a backgrounded
+/// command) with it.
+pub(super) fn wait_bounded(child: &mut std::process::Child, timeout: Duration) -> Result<i32, String> {
     let pgid = child.id() as libc::pid_t;
-    let rc = match child
-        .wait_timeout(spec.timeout)
-        .map_err(|e| format!("harness: wait: {e}"))?
-    {
+    let rc = match child.wait_timeout(timeout).map_err(|e| format!("harness: wait: {e}"))? {
         Some(st) => st.code().unwrap_or(-1),
         None => {
             kill_group(pgid, libc::SIGTERM);
@@ -267,14 +273,12 @@ fn session(spec: &Spec, args: &[OsString]) -> Result<i32, String> {
             124
         }
     };
-    // Whatever the session left running (a backgrounded command) ends with it.
     kill_group(pgid, libc::SIGKILL);
-    mock.stop();
     Ok(rc)
 }
 
 /// A harness error message for a failed I/O step.
-fn io(what: &'static str) -> impl Fn(std::io::Error) -> String {
+pub(super) fn io(what: &'static str) -> impl Fn(std::io::Error) -> String {
     move |e| format!("harness: {what}: {e}")
 }
 

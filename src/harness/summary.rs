@@ -8,12 +8,12 @@ use super::script;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-fn load(p: &Path) -> Option<Value> {
+pub(super) fn load(p: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
 }
 
 /// The numbered JSON files of a folder (`NNN-…json`), sorted, without `.meta.json`.
-fn numbered(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn numbered(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -28,6 +28,19 @@ fn numbered(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The payloads a capture hook stored in `out/hooks/`, in order (any host's).
+pub(super) fn hooks(out: &Path) -> Vec<Value> {
+    numbered(&out.join("hooks"))
+        .iter()
+        .map(|p| {
+            let meta = load(&p.with_extension("meta.json")).unwrap_or(json!({}));
+            json!({"seq": meta["seq"], "event": meta["event"], "label": meta["label"],
+                   "file": p.strip_prefix(out).unwrap_or(p), "payload": load(p),
+                   "action": meta["action"], "action_applied": meta["action_applied"]})
+        })
+        .collect()
+}
+
 /// Builds the summary of `out` and writes it to `out/summary.json`.
 pub fn write(out: &Path) -> Value {
     let rc = std::fs::read_to_string(out.join("claude.rc"))
@@ -39,15 +52,7 @@ pub fn write(out: &Path) -> Value {
             .last()
             .and_then(|l| serde_json::from_str::<Value>(l).ok())
     });
-    let hooks: Vec<Value> = numbered(&out.join("hooks"))
-        .iter()
-        .map(|p| {
-            let meta = load(&p.with_extension("meta.json")).unwrap_or(json!({}));
-            json!({"seq": meta["seq"], "event": meta["event"], "label": meta["label"],
-                   "file": p.strip_prefix(out).unwrap_or(p), "payload": load(p),
-                   "action": meta["action"], "action_applied": meta["action_applied"]})
-        })
-        .collect();
+    let hooks = hooks(out);
     let requests: Vec<Value> = numbered(&out.join("mock"))
         .iter()
         .filter_map(|p| load(p))

@@ -140,6 +140,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             summary: None,
             background: None,
             imported: None,
+            host: None,
             chain: None,
             mac: None,
         };
@@ -416,6 +417,14 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
             t.hook = format!("{hook}:{what}");
             out.push(with_floor(t, floor));
         }
+    }
+    if only.is_empty() || only.iter().any(|o| o.starts_with("fable-evidence")) {
+        fresh()?;
+        let floor = out.first().filter(|b| b.hook.starts_with("baseline")).map(|b| b.p50_ms);
+        let (samples, rss, codes) = crate::measure::bench_codex::measure(bin_dir, &root, &tmp, runs, &env)?;
+        let mut t = timing("fable-evidence:codex-5mb-rollout", samples, rss, 2.0, codes);
+        t.added_target_ms = 1.0;
+        out.push(with_floor(t, floor));
     }
     if only.is_empty() || only.iter().any(|o| o.starts_with("fable-close-guard")) {
         let floor = out.first().filter(|b| b.hook.starts_with("baseline")).map(|b| b.p50_ms);

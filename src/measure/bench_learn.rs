@@ -156,6 +156,7 @@ pub fn synthetic_records(n: usize, mut sink: impl FnMut(Record) -> Result<()>) -
             summary: None,
             background: None,
             imported: None,
+            host: None,
             chain: None,
             mac: None,
         };

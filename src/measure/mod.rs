@@ -10,6 +10,7 @@
 //! [`crate::setup`], the root). Nothing on the hook path may use this folder.
 
 pub mod bench;
+pub mod bench_codex;
 pub mod bench_fresh;
 pub mod bench_learn;
 pub mod chart;

@@ -30,6 +30,8 @@ use std::path::{Path, PathBuf};
 pub struct DoctorArgs {
     #[command(flatten)]
     pub project: ProjectArg,
+    #[command(flatten)]
+    pub codex: crate::setup::codex_hooks::HostArg,
     /// Print the report as JSON on stdout.
     #[arg(long)]
     pub json: bool,

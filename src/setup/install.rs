@@ -42,6 +42,8 @@ pub use crate::setup::write_guard::BACKUP_SUFFIX;
 pub struct InstallArgs {
     #[command(flatten)]
     pub scope: ScopeArgs,
+    #[command(flatten)]
+    pub codex: crate::setup::codex_hooks::InstallHostArgs,
     /// Directory holding the fable-* hook binaries (default: the directory of this `fable`).
     #[arg(long, value_name = "DIR")]
     pub bin_dir: Option<PathBuf>,

@@ -9,10 +9,19 @@
 //! ([`doubles`], with the plugin folders Claude Code loads: [`plugin`]); `fable selftest`
 //! ([`selftest`], the plan and its judging; [`selftest_run`], running it).
 //!
+//! For the OpenAI Codex CLI: its registration table ([`codex_hooks`]), install and
+//! uninstall ([`codex_install`]), hook trust in `config.toml` ([`codex_trust`]),
+//! `fable doctor --host codex` ([`codex_doctor`]) and `fable selftest --host codex`
+//! ([`selftest_codex`], [`selftest_codex_run`]).
+//!
 //! May use: the crate root only, and [`crate::harness`] (`fable selftest` runs the same
 //! offline harness as the end-to-end tests; the hooks never reach it).
 
 pub mod claude_version;
+pub mod codex_doctor;
+pub mod codex_hooks;
+pub mod codex_install;
+pub mod codex_trust;
 pub mod doctor;
 pub mod doctor_probe;
 pub mod doubles;
@@ -25,6 +34,8 @@ pub mod purge;
 pub mod registrations;
 pub mod scope;
 pub mod selftest;
+pub mod selftest_codex;
+pub mod selftest_codex_run;
 pub mod selftest_run;
 pub mod settings;
 pub mod settings_diff;

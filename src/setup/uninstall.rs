@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 pub struct UninstallArgs {
     #[command(flatten)]
     pub scope: ScopeArgs,
+    #[command(flatten)]
+    pub codex: crate::setup::codex_hooks::HostArg,
     /// Show what would change; write nothing.
     #[arg(long)]
     pub dry_run: bool,

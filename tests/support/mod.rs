@@ -1,2 +1,3 @@
+pub mod codex;
 pub mod e2e;
 pub mod harness;
