@@ -27,4 +27,5 @@ pub mod settings_diff;
 pub mod skill;
 pub mod trust_store;
 pub mod uninstall;
+pub mod uninstall_backups;
 pub mod write_guard;
