@@ -13,6 +13,8 @@
 pub mod claude_version;
 pub mod doctor;
 pub mod doctor_probe;
+pub mod doctor_report;
+pub mod doctor_trust;
 pub mod doubles;
 pub mod init;
 pub mod install;

@@ -271,9 +271,9 @@ fn print_summary(a: &UninstallArgs, settings: &Path, summary: &Summary, existed:
     let n = summary.removed.len();
     let would = if a.dry_run { "would remove" } else { "removed" };
     if !existed {
-        println!("fable: no settings file at {file}; no hooks to remove");
+        crate::say!("fable: no settings file at {file}; no hooks to remove");
     } else if n == 0 {
-        println!("fable: no fable hooks in {file}");
+        crate::say!("fable: no fable hooks in {file}");
     } else if n > 0 {
         println!(
             "fable: {would} {n} fable hook{} from {file}",

@@ -1,0 +1,118 @@
+//! Which registered hook programs `fable doctor` may run.
+//!
+//! The doctor probes hooks to prove they answer, and a probe is a run. A cloned
+//! repository's committed `.claude/settings.json` can register anything under fable's
+//! name (`"$CLAUDE_PROJECT_DIR/tools/fable-evidence" # fable`), and a user checks a
+//! strange repository with `fable doctor` precisely before trusting it: the doctor must
+//! not be the way its code runs. So it runs only what fable put on this machine:
+//!
+//! - a binary whose SHA-256 `fable install` recorded (unchanged: a changed one is a
+//!   problem of its own and is never run);
+//! - a binary beside the running `fable` (the same build: `install.sh` puts them together,
+//!   and whoever runs this `fable` already runs code from that folder);
+//! - a plugin's binary, from a plugin Claude Code records or the user named
+//!   (`--plugin-dir`): installed by the user, not by a repository.
+//!
+//! Anything inside the project is the repository's unless its exact bytes were recorded
+//! by an install. The rest is listed as not run, with why, and `--run-project-hooks`
+//! runs it anyway (in the doctor's throwaway project and HOME, as every probe).
+
+use std::path::{Path, PathBuf};
+
+/// Whether the doctor may run one program, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum May {
+    Run,
+    /// It resolves inside the project: the repository provides it.
+    Repository,
+    /// Outside the project, but fable has no record of installing it.
+    Unrecorded,
+}
+
+impl May {
+    /// The words the report uses for a program not run.
+    pub fn why(self) -> &'static str {
+        match self {
+            May::Run => "",
+            May::Repository => "provided by the repository, not run",
+            May::Unrecorded => "not installed by fable on this machine (no install record), not run",
+        }
+    }
+}
+
+/// What is known about one resolved program.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts<'a> {
+    pub program: &'a Path,
+    /// The project root, when the doctor checks one.
+    pub root: Option<&'a Path>,
+    /// An install recorded this program's hash and the file still has it.
+    pub recorded: bool,
+    /// The hook comes from a plugin's hooks.json.
+    pub plugin: bool,
+    /// The folder of the running `fable`.
+    pub exe_dir: Option<&'a Path>,
+}
+
+/// The decision (canonical paths compared, so a link or `..` cannot move a program out
+/// of the project).
+pub fn decide(f: &Facts) -> May {
+    let program = canonical(f.program);
+    if f.recorded {
+        return May::Run;
+    }
+    if f.root.is_some_and(|r| program.starts_with(canonical(r))) {
+        return May::Repository;
+    }
+    let beside_fable = f
+        .exe_dir
+        .is_some_and(|d| program.parent() == Some(canonical(d).as_path()));
+    if beside_fable || f.plugin {
+        return May::Run;
+    }
+    May::Unrecorded
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_only_what_fable_installed() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("repo");
+        let bin = t.path().join("bin");
+        std::fs::create_dir_all(root.join("tools")).unwrap();
+        std::fs::create_dir_all(&bin).unwrap();
+        let evil = root.join("tools/fable-evidence");
+        std::fs::write(&evil, "").unwrap();
+        let mine = bin.join("fable-evidence");
+        std::fs::write(&mine, "").unwrap();
+        let may = |program: &Path, recorded, plugin| {
+            decide(&Facts {
+                program,
+                root: Some(&root),
+                recorded,
+                plugin,
+                exe_dir: Some(&bin),
+            })
+        };
+        assert_eq!(may(&evil, false, false), May::Repository);
+        assert_eq!(may(&evil, false, true), May::Repository, "a plugin in the repo");
+        assert_eq!(may(&evil, true, false), May::Run, "bytes the user installed");
+        assert_eq!(may(&mine, false, false), May::Run, "beside the running fable");
+        // A link is judged by where it points: out of the project into it is the repository's.
+        let link = t.path().join("elsewhere");
+        std::os::unix::fs::symlink(&evil, &link).unwrap();
+        assert_eq!(may(&link, false, false), May::Repository);
+        let other = t.path().join("other/fable-evidence");
+        std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+        std::fs::write(&other, "").unwrap();
+        assert_eq!(may(&other, false, false), May::Unrecorded);
+        assert_eq!(may(&other, false, true), May::Run, "a plugin the user loads");
+    }
+}
