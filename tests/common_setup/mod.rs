@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 #[path = "../isolated/mod.rs"]
-mod isolated;
+pub mod isolated;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -128,6 +128,26 @@ impl Setup {
         let mut child = c.spawn().expect("util-linux `script` runs");
         child.stdin.take().unwrap().write_all(typed.as_bytes()).unwrap();
         child.wait_with_output().unwrap()
+    }
+
+    /// A fable plugin folder as `claude --plugin-dir` loads it: the repository's
+    /// `hooks/hooks.json`, its hooks built in `target/release` (script hooks that answer).
+    pub fn plugin(&self) -> PathBuf {
+        let p = self.root().join("fable-plugin");
+        fs::create_dir_all(p.join(".claude-plugin")).unwrap();
+        fs::write(
+            p.join(".claude-plugin/plugin.json"),
+            r#"{"name":"fable","version":"0.1.0"}"#,
+        )
+        .unwrap();
+        fs::create_dir_all(p.join("hooks")).unwrap();
+        let hooks_json = Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json");
+        fs::copy(hooks_json, p.join("hooks/hooks.json")).unwrap();
+        fs::create_dir_all(p.join("target/release")).unwrap();
+        for b in HOOK_BINARIES {
+            write_script(&p.join("target/release").join(b), "cat >/dev/null\n");
+        }
+        p
     }
 
     /// `fable install ARGS` from the bin dir (the fake `claude` says 2.1.332); asserts success.
