@@ -299,6 +299,7 @@ fn check_hook(
         root: policy.root,
         recorded: recorded.is_some() && change.is_none(),
         plugin: vars.iter().any(|(k, _)| *k == "CLAUDE_PLUGIN_ROOT"),
+        bin_dirs: &state.all_bin_dirs(),
         exe_dir: policy.exe_dir.as_deref(),
     });
     let repository = may == doctor_trust::May::Repository;

@@ -8,6 +8,8 @@
 //!
 //! - a binary whose SHA-256 `fable install` recorded (unchanged: a changed one is a
 //!   problem of its own and is never run);
+//! - outside the project, a binary in a folder an install recorded installing to (an
+//!   install from before fable recorded hashes);
 //! - a binary beside the running `fable` (the same build: `install.sh` puts them together,
 //!   and whoever runs this `fable` already runs code from that folder);
 //! - a plugin's binary, from a plugin Claude Code records or the user named
@@ -50,6 +52,8 @@ pub struct Facts<'a> {
     pub recorded: bool,
     /// The hook comes from a plugin's hooks.json.
     pub plugin: bool,
+    /// Folders installs recorded installing binaries to.
+    pub bin_dirs: &'a [PathBuf],
     /// The folder of the running `fable`.
     pub exe_dir: Option<&'a Path>,
 }
@@ -67,7 +71,11 @@ pub fn decide(f: &Facts) -> May {
     let beside_fable = f
         .exe_dir
         .is_some_and(|d| program.parent() == Some(canonical(d).as_path()));
-    if beside_fable || f.plugin {
+    let in_bin_dir = f
+        .bin_dirs
+        .iter()
+        .any(|d| program.parent() == Some(canonical(d).as_path()));
+    if beside_fable || in_bin_dir || f.plugin {
         return May::Run;
     }
     May::Unrecorded
@@ -92,12 +100,15 @@ mod tests {
         std::fs::write(&evil, "").unwrap();
         let mine = bin.join("fable-evidence");
         std::fs::write(&mine, "").unwrap();
+        let dirs = [t.path().join("old install"), root.join("tools")];
+        std::fs::create_dir_all(&dirs[0]).unwrap();
         let may = |program: &Path, recorded, plugin| {
             decide(&Facts {
                 program,
                 root: Some(&root),
                 recorded,
                 plugin,
+                bin_dirs: &dirs,
                 exe_dir: Some(&bin),
             })
         };
@@ -114,5 +125,10 @@ mod tests {
         std::fs::write(&other, "").unwrap();
         assert_eq!(may(&other, false, false), May::Unrecorded);
         assert_eq!(may(&other, false, true), May::Run, "a plugin the user loads");
+        let old = dirs[0].join("fable-evidence");
+        std::fs::write(&old, "").unwrap();
+        assert_eq!(may(&old, false, false), May::Run, "a folder an install recorded");
+        // A recorded folder inside the project does not vouch for what is there now.
+        assert_eq!(may(&evil, false, false), May::Repository);
     }
 }
