@@ -149,14 +149,8 @@ fn the_same_hook_in_two_scopes_under_two_spellings_is_a_duplicate() {
     let s = Setup::new();
     let path = s.path();
     install(&s, "--user", &path);
-    // `fable install` refuses the second registration; made past it (another HOME).
-    let out = fable(&s, &path)
-        .env("HOME", s.root().join("elsewhere"))
-        .args(["install", "--project", "--no-skill", "--bin-dir"])
-        .arg(s.bins())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    // `fable install` refuses the second registration; made past it.
+    s.install_past_the_refusal(&["--project"]);
     let (code, v) = doctor_json(&s, &path);
     assert_eq!(code, 1, "{v}");
     let dups: Vec<_> = problems(&v).into_iter().filter(|(k, _)| k == "duplicate").collect();

@@ -40,14 +40,7 @@ fn user_and_project_doubles_are_one_problem_with_the_fix() {
     let s = Setup::new();
     install(&s, &["--user"]);
     // The project settings written by hand (the installer would refuse): bare names.
-    let out = s
-        .fable()
-        .env("HOME", s.root().join("elsewhere"))
-        .args(["install", "--project", "--no-skill", "--bin-dir"])
-        .arg(s.bins())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    s.install_past_the_refusal(&["--project"]);
     let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1, "{v}");
     let dups = problems(&v, "duplicate");

@@ -150,6 +150,21 @@ impl Setup {
         p
     }
 
+    /// `fable install --no-skill ARGS` run with another HOME, so the installer cannot see
+    /// the user scope's registration and refuse a second one: how a test writes a double
+    /// registration (project settings land in the project all the same). Asserts success.
+    pub fn install_past_the_refusal(&self, args: &[&str]) {
+        let out = self
+            .fable()
+            .env("HOME", self.root().join("elsewhere"))
+            .args(["install", "--no-skill", "--bin-dir"])
+            .arg(self.bins())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+
     /// `fable install ARGS` from the bin dir (the fake `claude` says 2.1.332); asserts success.
     pub fn install(&self, args: &[&str]) -> Output {
         let out = self
