@@ -234,3 +234,19 @@ fn purge_removes_the_folders_fable_created_and_leaves_the_users() {
         assert!(!home.join(".claude/settings.json").exists(), "fable created it");
     }
 }
+
+#[test]
+fn a_committed_giant_backup_is_kept_unread_and_named() {
+    let s = Setup::new();
+    s.install(&["--local"]);
+    let beside = backup_beside(&s.project().join(".claude/settings.local.json"));
+    fs::write(&beside, vec![b' '; 2 << 20]).unwrap();
+    let out = s.run(&["uninstall", "--local"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(beside.is_file());
+    assert!(
+        text(&out.stdout).contains("too large to be a backup fable wrote"),
+        "{}",
+        text(&out.stdout)
+    );
+}

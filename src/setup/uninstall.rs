@@ -305,6 +305,9 @@ fn print_cleanup(dry_run: bool, settings: &Path, cleanup: &Cleanup) {
     }
 }
 
+/// The largest backup uninstall reads to judge it.
+const MAX_BACKUP: u64 = 1 << 20;
+
 /// The `.fable-backup` files beside `settings` (the one there now, and those the install
 /// record names in that folder): each removed or kept by its content against `now`, the
 /// file as this uninstall leaves it; all kept under `--keep-backup`. `just_written` is this
@@ -330,8 +333,14 @@ fn tidy_backups(
             c.backups_kept.push((b.clone(), "--keep-backup"));
             continue;
         }
-        let bytes = fs::read(b).at(b)?;
-        match judge(&bytes, now, own) {
+        // A settings file is kilobytes; a committed giant is not read to be compared.
+        let big = b.symlink_metadata().is_ok_and(|m| m.len() > MAX_BACKUP);
+        let verdict = if big {
+            Verdict::Keep("too large to be a backup fable wrote; look at it")
+        } else {
+            judge(&fs::read(b).at(b)?, now, own)
+        };
+        match verdict {
             Verdict::Keep(why) => c.backups_kept.push((b.clone(), why)),
             Verdict::Remove(why) => {
                 if !a.dry_run {
