@@ -85,6 +85,17 @@ fn doctor_does_not_run_the_repositorys_hooks() {
 }
 
 #[test]
+fn a_repository_the_user_loads_as_a_plugin_is_probed() {
+    // `claude --plugin-dir .` on a fable checkout built in place: named by the user.
+    let s = Setup::new();
+    let plugin = s.plugin_at(&s.project());
+    let (code, out) = doctor(&s, &["--plugin-dir", plugin.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.lines().filter(|l| l.contains("answered")).count(), 11, "{out}");
+    assert!(!out.contains("not run"), "{out}");
+}
+
+#[test]
 fn a_hook_fable_did_not_install_elsewhere_is_not_run_either() {
     let s = Setup::new();
     let marker = s.root().join("ran");

@@ -298,7 +298,7 @@ fn check_hook(
         program: &program,
         root: policy.root,
         recorded: recorded.is_some() && change.is_none(),
-        plugin: vars.iter().any(|(k, _)| *k == "CLAUDE_PLUGIN_ROOT"),
+        plugin_root: vars.iter().find(|(k, _)| *k == "CLAUDE_PLUGIN_ROOT").map(|(_, v)| *v),
         bin_dirs: &state.all_bin_dirs(),
         exe_dir: policy.exe_dir.as_deref(),
     });

@@ -13,10 +13,12 @@
 //! - a binary beside the running `fable` (the same build: `install.sh` puts them together,
 //!   and whoever runs this `fable` already runs code from that folder);
 //! - a plugin's binary, from a plugin Claude Code records or the user named
-//!   (`--plugin-dir`): installed by the user, not by a repository.
+//!   (`--plugin-dir`, `$CLAUDE_PLUGIN_ROOT`): loaded by the user's choice, not by a
+//!   repository's. A plugin folder may be a repository the user builds (`claude
+//!   --plugin-dir` on a fable checkout): what lies under the plugin folder is run.
 //!
-//! Anything inside the project is the repository's unless its exact bytes were recorded
-//! by an install. The rest is listed as not run, with why, and `--run-project-hooks`
+//! Anything else inside the project is the repository's unless its exact bytes were
+//! recorded by an install. The rest is listed as not run, with why, and `--run-project-hooks`
 //! runs it anyway (in the doctor's throwaway project and HOME, as every probe).
 
 use std::path::{Path, PathBuf};
@@ -50,8 +52,8 @@ pub struct Facts<'a> {
     pub root: Option<&'a Path>,
     /// An install recorded this program's hash and the file still has it.
     pub recorded: bool,
-    /// The hook comes from a plugin's hooks.json.
-    pub plugin: bool,
+    /// The plugin folder, when the hook comes from a plugin's hooks.json.
+    pub plugin_root: Option<&'a Path>,
     /// Folders installs recorded installing binaries to.
     pub bin_dirs: &'a [PathBuf],
     /// The folder of the running `fable`.
@@ -62,7 +64,8 @@ pub struct Facts<'a> {
 /// of the project).
 pub fn decide(f: &Facts) -> May {
     let program = canonical(f.program);
-    if f.recorded {
+    let in_plugin = f.plugin_root.is_some_and(|p| program.starts_with(canonical(p)));
+    if f.recorded || in_plugin {
         return May::Run;
     }
     if f.root.is_some_and(|r| program.starts_with(canonical(r))) {
@@ -75,7 +78,7 @@ pub fn decide(f: &Facts) -> May {
         .bin_dirs
         .iter()
         .any(|d| program.parent() == Some(canonical(d).as_path()));
-    if beside_fable || in_bin_dir || f.plugin {
+    if beside_fable || in_bin_dir || f.plugin_root.is_some() {
         return May::Run;
     }
     May::Unrecorded
@@ -102,33 +105,47 @@ mod tests {
         std::fs::write(&mine, "").unwrap();
         let dirs = [t.path().join("old install"), root.join("tools")];
         std::fs::create_dir_all(&dirs[0]).unwrap();
-        let may = |program: &Path, recorded, plugin| {
+        let may = |program: &Path, recorded, plugin: Option<&Path>| {
             decide(&Facts {
                 program,
                 root: Some(&root),
                 recorded,
-                plugin,
+                plugin_root: plugin,
                 bin_dirs: &dirs,
                 exe_dir: Some(&bin),
             })
         };
-        assert_eq!(may(&evil, false, false), May::Repository);
-        assert_eq!(may(&evil, false, true), May::Repository, "a plugin in the repo");
-        assert_eq!(may(&evil, true, false), May::Run, "bytes the user installed");
-        assert_eq!(may(&mine, false, false), May::Run, "beside the running fable");
+        assert_eq!(may(&evil, false, None), May::Repository);
+        let elsewhere = t.path().join("plugin");
+        assert_eq!(
+            may(&evil, false, Some(&elsewhere)),
+            May::Repository,
+            "a plugin's hook pointing into the repository"
+        );
+        assert_eq!(
+            may(&evil, false, Some(&root)),
+            May::Run,
+            "the repository is the plugin the user loads"
+        );
+        assert_eq!(may(&evil, true, None), May::Run, "bytes the user installed");
+        assert_eq!(may(&mine, false, None), May::Run, "beside the running fable");
         // A link is judged by where it points: out of the project into it is the repository's.
         let link = t.path().join("elsewhere");
         std::os::unix::fs::symlink(&evil, &link).unwrap();
-        assert_eq!(may(&link, false, false), May::Repository);
+        assert_eq!(may(&link, false, None), May::Repository);
         let other = t.path().join("other/fable-evidence");
         std::fs::create_dir_all(other.parent().unwrap()).unwrap();
         std::fs::write(&other, "").unwrap();
-        assert_eq!(may(&other, false, false), May::Unrecorded);
-        assert_eq!(may(&other, false, true), May::Run, "a plugin the user loads");
+        assert_eq!(may(&other, false, None), May::Unrecorded);
+        assert_eq!(
+            may(&other, false, Some(&elsewhere)),
+            May::Run,
+            "a plugin the user loads"
+        );
         let old = dirs[0].join("fable-evidence");
         std::fs::write(&old, "").unwrap();
-        assert_eq!(may(&old, false, false), May::Run, "a folder an install recorded");
+        assert_eq!(may(&old, false, None), May::Run, "a folder an install recorded");
         // A recorded folder inside the project does not vouch for what is there now.
-        assert_eq!(may(&evil, false, false), May::Repository);
+        assert_eq!(may(&evil, false, None), May::Repository);
     }
 }

@@ -133,7 +133,12 @@ impl Setup {
     /// A fable plugin folder as `claude --plugin-dir` loads it: the repository's
     /// `hooks/hooks.json`, its hooks built in `target/release` (script hooks that answer).
     pub fn plugin(&self) -> PathBuf {
-        let p = self.root().join("fable-plugin");
+        self.plugin_at(&self.root().join("fable-plugin"))
+    }
+
+    /// The plugin folder at `p` (a checkout of fable built in place, say).
+    pub fn plugin_at(&self, p: &Path) -> PathBuf {
+        let p = p.to_path_buf();
         fs::create_dir_all(p.join(".claude-plugin")).unwrap();
         fs::write(
             p.join(".claude-plugin/plugin.json"),
