@@ -38,17 +38,34 @@ impl ProjectArg {
             None => std::env::current_dir()
                 .map_err(|e| Error::msg(format!("cannot read the current directory ({e}); pass --project DIR")))?,
         };
-        match std::fs::metadata(&given) {
-            Err(_) => Err(Error::NoSuchDir(given)),
-            Ok(m) if !m.is_dir() => Err(Error::NotADir(given)),
-            Ok(_) => Ok(std::fs::canonicalize(&given).unwrap_or(given)),
-        }
+        existing_dir(&given)?;
+        Ok(std::fs::canonicalize(&given).unwrap_or(given))
     }
 
     /// The project that folder belongs to, or [`Error::NotAProject`].
     pub fn resolve(&self) -> Result<Project> {
         let start = self.dir()?;
         find_from(&start).ok_or(Error::NotAProject(start))
+    }
+}
+
+/// Checks that a folder named on the command line exists and is a directory: the one
+/// wording and exit code (2) for every command that takes a project folder, `install` and
+/// `uninstall` included. A folder that cannot be looked at (no permission) says so rather
+/// than claiming it is missing.
+pub fn existing_dir(given: &Path) -> Result<()> {
+    match std::fs::metadata(given) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Err(Error::NoSuchDir(given.to_path_buf()))
+        }
+        Err(e) => Err(Error::io(given, e)),
+        Ok(m) if !m.is_dir() => Err(Error::NotADir(given.to_path_buf())),
+        Ok(_) => Ok(()),
     }
 }
 

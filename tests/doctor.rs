@@ -1,108 +1,59 @@
-//! `fable doctor` through the real binary, against real hook binaries registered by
-//! `fable install` in temporary settings. HOME, XDG_STATE_HOME, XDG_CONFIG_HOME and
-//! FABLE_CONFIG_DIR point into the test's folder; the doctor's own probes run in a
-//! throwaway project of their own.
+//! `fable doctor` through the real binary, against hook binaries registered by `fable
+//! install` in temporary settings (the real ones in the healthy run; elsewhere scripts
+//! that answer, which the install hashes in microseconds instead of seconds). HOME and
+//! the XDG folders point into the test's folder (`tests/common_setup`); the doctor's own
+//! probes run in a throwaway project of their own.
 
-use assert_cmd::Command;
+mod common_setup;
+
+use common_setup::{text, write_script, Bins, Setup, HOOK_BINARIES};
 use serde_json::Value;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-
-/// Every hook binary fable ships: the library's own list, so the tests cannot drift from it.
-use fable::setup::registrations::HOOK_BINARIES;
-
-struct Sandbox {
-    tmp: tempfile::TempDir,
-}
-
-impl Sandbox {
-    fn new() -> Sandbox {
-        let s = Sandbox {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        fs::create_dir_all(s.home()).unwrap();
-        fs::create_dir_all(s.project().join(".git")).unwrap();
-        fs::create_dir_all(s.project().join(".fable")).unwrap();
-        link_hooks(&s.bin_dir());
-        s.claude("2.1.332 (Claude Code)");
-        s
-    }
-    fn root(&self) -> &Path {
-        self.tmp.path()
-    }
-    fn home(&self) -> PathBuf {
-        self.root().join("home")
-    }
-    fn project(&self) -> PathBuf {
-        self.root().join("my project")
-    }
-    fn bin_dir(&self) -> PathBuf {
-        self.root().join("bin dir")
-    }
-
-    /// A fake `claude` printing `version` for `--version`.
-    fn claude(&self, version: &str) {
-        let p = self.root().join("claude");
-        fs::write(&p, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
-        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-
-    /// `fable` in a cleared environment: the test's HOME and state, PATH `path`.
-    fn fable(&self, path: &str) -> Command {
-        let mut c = Command::cargo_bin("fable").unwrap();
-        c.env_clear()
-            .env("HOME", self.home())
-            .env("XDG_STATE_HOME", self.root().join("state"))
-            .env("XDG_CONFIG_HOME", self.root().join("config"))
-            .env("FABLE_CONFIG_DIR", self.root().join("fable-config"))
-            .env("FABLE_CLAUDE_BIN", self.root().join("claude"))
-            .env("PATH", path)
-            .current_dir(self.project());
-        c
-    }
-
-    fn install(&self, scope: &str, path: &str) {
-        let out = self
-            .fable(path)
-            .args(["install", scope, "--no-skill", "--bin-dir"])
-            .arg(self.bin_dir())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "install {scope}: {}", text(&out.stderr));
-    }
-
-    fn doctor(&self, path: &str, args: &[&str]) -> (i32, String) {
-        let out = self.fable(path).arg("doctor").args(args).output().unwrap();
-        let err = text(&out.stderr);
-        assert!(!err.contains("panicked"), "{err}");
-        (out.status.code().unwrap_or(-1), text(&out.stdout))
-    }
-
-    fn doctor_json(&self, path: &str) -> (i32, Value) {
-        let (code, out) = self.doctor(path, &["--json"]);
-        let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
-        (code, v)
-    }
-
-    fn path_with_bins(&self) -> String {
-        format!("{}:{SYSTEM_PATH}", self.bin_dir().display())
-    }
-}
+use std::path::Path;
 
 const SYSTEM_PATH: &str = "/usr/bin:/bin";
 
-/// A bin dir of links to the freshly built hook binaries (deleting a link is harmless).
-fn link_hooks(dir: &Path) {
-    fs::create_dir_all(dir).unwrap();
-    for b in HOOK_BINARIES {
-        // isolation: not spawned here; the doctor runs it in its own throwaway HOME.
-        std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin(b), dir.join(b)).unwrap();
-    }
+/// `fable` in the sandbox with PATH `path`.
+fn fable(s: &Setup, path: &str) -> assert_cmd::Command {
+    let mut c = s.fable();
+    c.env("PATH", path);
+    c
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// A fake `claude` printing `version` for `--version`.
+fn claude(s: &Setup, version: &str) {
+    write_script(&s.root().join("claude"), &format!("echo '{version}'\n"));
+}
+
+fn install(s: &Setup, scope: &str, path: &str) {
+    let out = fable(s, path)
+        .args(["install", scope, "--no-skill", "--bin-dir"])
+        .arg(s.bins())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "install {scope}: {}", text(&out.stderr));
+}
+
+fn doctor(s: &Setup, path: &str, args: &[&str]) -> (i32, String) {
+    let out = fable(s, path).arg("doctor").args(args).output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    (out.status.code().unwrap_or(-1), text(&out.stdout))
+}
+
+fn doctor_json(s: &Setup, path: &str) -> (i32, Value) {
+    let (code, out) = doctor(s, path, &["--json"]);
+    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    (code, v)
+}
+
+/// Script hooks that answer, in `dir`.
+fn script_hooks(dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    for b in HOOK_BINARIES {
+        write_script(&dir.join(b), "cat >/dev/null\n");
+    }
 }
 
 fn problems(v: &Value) -> Vec<(String, String)> {
@@ -121,9 +72,10 @@ fn problems(v: &Value) -> Vec<(String, String)> {
 
 #[test]
 fn a_healthy_install_exits_0_and_every_hook_answers() {
-    let s = Sandbox::new();
-    s.install("--user", SYSTEM_PATH);
-    let (code, out) = s.doctor(SYSTEM_PATH, &[]);
+    // The real hook binaries, answering the doctor's payloads.
+    let s = Setup::with(Bins::Links);
+    install(&s, "--user", SYSTEM_PATH);
+    let (code, out) = doctor(&s, SYSTEM_PATH, &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("Claude Code 2.1.332"), "{out}");
     let ok: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("ok ")).collect();
@@ -139,10 +91,10 @@ fn a_healthy_install_exits_0_and_every_hook_answers() {
 
 #[test]
 fn a_deleted_binary_exits_1_and_is_named() {
-    let s = Sandbox::new();
-    s.install("--user", SYSTEM_PATH);
-    fs::remove_file(s.bin_dir().join("fable-close-guard")).unwrap();
-    let (code, out) = s.doctor(SYSTEM_PATH, &[]);
+    let s = Setup::new();
+    install(&s, "--user", SYSTEM_PATH);
+    fs::remove_file(s.bins().join("fable-close-guard")).unwrap();
+    let (code, out) = doctor(&s, SYSTEM_PATH, &[]);
     assert_eq!(code, 1, "{out}");
     let problem = out
         .lines()
@@ -157,7 +109,7 @@ fn a_deleted_binary_exits_1_and_is_named() {
             .any(|l| l.contains("FAIL") && l.contains("fable-close-guard")),
         "{out}"
     );
-    let (code, v) = s.doctor_json(SYSTEM_PATH);
+    let (code, v) = doctor_json(&s, SYSTEM_PATH);
     assert_eq!(code, 1);
     assert_eq!(v["healthy"], false);
     let hooks = v["scopes"][0]["hooks"].as_array().unwrap();
@@ -173,9 +125,9 @@ fn a_deleted_binary_exits_1_and_is_named() {
 
 #[test]
 fn json_report_parses_and_lists_each_scope() {
-    let s = Sandbox::new();
-    s.install("--user", SYSTEM_PATH);
-    let (code, v) = s.doctor_json(SYSTEM_PATH);
+    let s = Setup::new();
+    install(&s, "--user", SYSTEM_PATH);
+    let (code, v) = doctor_json(&s, SYSTEM_PATH);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["healthy"], true);
     assert_eq!(v["claude_version"], "2.1.332");
@@ -194,19 +146,12 @@ fn json_report_parses_and_lists_each_scope() {
 
 #[test]
 fn the_same_hook_in_two_scopes_under_two_spellings_is_a_duplicate() {
-    let s = Sandbox::new();
-    let path = s.path_with_bins();
-    s.install("--user", &path);
-    // `fable install` refuses the second registration; made past it (another HOME).
-    let out = s
-        .fable(&path)
-        .env("HOME", s.root().join("elsewhere"))
-        .args(["install", "--project", "--no-skill", "--bin-dir"])
-        .arg(s.bin_dir())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let (code, v) = s.doctor_json(&path);
+    let s = Setup::new();
+    let path = s.path();
+    install(&s, "--user", &path);
+    // `fable install` refuses the second registration; made past it.
+    s.install_past_the_refusal(&["--project"]);
+    let (code, v) = doctor_json(&s, &path);
     assert_eq!(code, 1, "{v}");
     let dups: Vec<_> = problems(&v).into_iter().filter(|(k, _)| k == "duplicate").collect();
     assert_eq!(dups.len(), 1, "one problem naming every doubled hook: {v}");
@@ -218,22 +163,21 @@ fn the_same_hook_in_two_scopes_under_two_spellings_is_a_duplicate() {
         "{dups:?}"
     );
     // Identical command strings (user and local, one bin dir) run once: a note, no problem.
-    let s = Sandbox::new();
-    s.install("--user", SYSTEM_PATH);
-    s.install("--local", SYSTEM_PATH);
-    let (code, v) = s.doctor_json(SYSTEM_PATH);
+    let s = Setup::new();
+    install(&s, "--user", SYSTEM_PATH);
+    install(&s, "--local", SYSTEM_PATH);
+    let (code, v) = doctor_json(&s, SYSTEM_PATH);
     assert_eq!(code, 0, "{v}");
     assert!(v["notes"].to_string().contains("runs it once"), "{v}");
 }
 
 #[test]
 fn outside_a_project_only_user_scope_is_checked() {
-    let s = Sandbox::new();
-    s.install("--user", SYSTEM_PATH);
+    let s = Setup::new();
+    install(&s, "--user", SYSTEM_PATH);
     let elsewhere = s.root().join("elsewhere");
     fs::create_dir_all(elsewhere.join(".git")).unwrap();
-    let out = s
-        .fable(SYSTEM_PATH)
+    let out = fable(&s, SYSTEM_PATH)
         .args(["doctor", "--json"])
         .current_dir(&elsewhere)
         .output()
@@ -243,8 +187,7 @@ fn outside_a_project_only_user_scope_is_checked() {
     assert_eq!(v["scopes"].as_array().unwrap().len(), 1, "{v}");
     assert!(v["notes"].to_string().contains("checked user settings only"), "{v}");
     // --project DIR picks the project from anywhere.
-    let out = s
-        .fable(SYSTEM_PATH)
+    let out = fable(&s, SYSTEM_PATH)
         .args(["doctor", "--json", "--project"])
         .arg(s.project())
         .current_dir(&elsewhere)
@@ -253,7 +196,7 @@ fn outside_a_project_only_user_scope_is_checked() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["scopes"].as_array().unwrap().len(), 3, "{v}");
     // A missing folder is a usage error, as everywhere.
-    s.fable(SYSTEM_PATH)
+    fable(&s, SYSTEM_PATH)
         .args(["doctor", "--project"])
         .arg(s.root().join("nope"))
         .assert()
@@ -262,11 +205,11 @@ fn outside_a_project_only_user_scope_is_checked() {
 
 #[test]
 fn version_path_and_answer_problems_say_what_to_do() {
-    let s = Sandbox::new();
-    s.install("--user", SYSTEM_PATH);
+    let s = Setup::new();
+    install(&s, "--user", SYSTEM_PATH);
     // An old Claude Code drops a settings file naming PostToolUseFailure.
-    s.claude("2.0.55 (Claude Code)");
-    let (code, v) = s.doctor_json(SYSTEM_PATH);
+    claude(&s, "2.0.55 (Claude Code)");
+    let (code, v) = doctor_json(&s, SYSTEM_PATH);
     assert_eq!(code, 1);
     let p = problems(&v);
     assert!(
@@ -275,7 +218,7 @@ fn version_path_and_answer_problems_say_what_to_do() {
             && m.contains("fable install --user")),
         "{p:?}"
     );
-    s.claude("2.1.332");
+    claude(&s, "2.1.332");
 
     // Another copy on PATH than the one registered.
     let other = s.root().join("other");
@@ -284,18 +227,18 @@ fn version_path_and_answer_problems_say_what_to_do() {
         fs::write(other.join(b), "#!/bin/sh\ncat >/dev/null\n").unwrap();
         fs::set_permissions(other.join(b), fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let (code, v) = s.doctor_json(&format!("{}:{SYSTEM_PATH}", other.display()));
+    let (code, v) = doctor_json(&s, &format!("{}:{SYSTEM_PATH}", other.display()));
     assert_eq!(code, 1, "{v}");
     let p = problems(&v);
     assert_eq!(p.iter().filter(|(k, _)| k == "path_mismatch").count(), 7, "{p:?}");
     assert!(p.iter().all(|(k, _)| k == "path_mismatch"), "{p:?}");
 
     // A hook replaced after the install is named, not run (it is not what fable installed).
-    let stop = s.bin_dir().join("fable-close-guard");
+    let stop = s.bins().join("fable-close-guard");
     fs::remove_file(&stop).unwrap();
     fs::write(&stop, "#!/bin/sh\necho hello\n").unwrap();
     fs::set_permissions(&stop, fs::Permissions::from_mode(0o755)).unwrap();
-    let (code, out) = s.doctor(SYSTEM_PATH, &[]);
+    let (code, out) = doctor(&s, SYSTEM_PATH, &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains("changed since fable installed it") && out.contains("fable-close-guard"),
@@ -305,8 +248,8 @@ fn version_path_and_answer_problems_say_what_to_do() {
 
 #[test]
 fn nothing_registered_is_a_problem_with_the_way_out() {
-    let s = Sandbox::new();
-    let (code, out) = s.doctor(SYSTEM_PATH, &[]);
+    let s = Setup::new();
+    let (code, out) = doctor(&s, SYSTEM_PATH, &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains("no fable hooks are registered") && out.contains("run `fable install`"),
@@ -316,17 +259,16 @@ fn nothing_registered_is_a_problem_with_the_way_out() {
 
 #[test]
 fn a_vendored_project_install_resolves_through_claude_project_dir() {
-    let s = Sandbox::new();
+    let s = Setup::new();
     let vendored = s.project().join("target/release");
-    link_hooks(&vendored);
-    let out = s
-        .fable(SYSTEM_PATH)
+    script_hooks(&vendored);
+    let out = fable(&s, SYSTEM_PATH)
         .args(["install", "--project", "--no-skill", "--bin-dir"])
         .arg(&vendored)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let (code, v) = s.doctor_json(SYSTEM_PATH);
+    let (code, v) = doctor_json(&s, SYSTEM_PATH);
     assert_eq!(code, 0, "{v}");
     let hooks = v["scopes"][1]["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 11, "{v}");
@@ -345,20 +287,9 @@ fn a_vendored_project_install_resolves_through_claude_project_dir() {
 
 #[test]
 fn a_fable_plugin_is_checked_and_a_second_registration_is_a_duplicate() {
-    let s = Sandbox::new();
-    let plugin = s.root().join("plugin");
-    fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
-    fs::write(
-        plugin.join(".claude-plugin/plugin.json"),
-        r#"{"name":"fable","version":"0.1.0"}"#,
-    )
-    .unwrap();
-    fs::create_dir_all(plugin.join("hooks")).unwrap();
-    let hooks_json = Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json");
-    fs::copy(hooks_json, plugin.join("hooks/hooks.json")).unwrap();
-    link_hooks(&plugin.join("target/release"));
-    let (code, v) = s
-        .fable(SYSTEM_PATH)
+    let s = Setup::new();
+    let plugin = s.plugin();
+    let (code, v) = fable(&s, SYSTEM_PATH)
         .env("CLAUDE_PLUGIN_ROOT", &plugin)
         .args(["doctor", "--json"])
         .output()
@@ -382,9 +313,8 @@ fn a_fable_plugin_is_checked_and_a_second_registration_is_a_duplicate() {
     );
 
     // Installed into user settings as well: every hook runs twice.
-    s.install("--user", SYSTEM_PATH);
-    let out = s
-        .fable(SYSTEM_PATH)
+    install(&s, "--user", SYSTEM_PATH);
+    let out = fable(&s, SYSTEM_PATH)
         .env("CLAUDE_PLUGIN_ROOT", &plugin)
         .args(["doctor", "--json"])
         .output()

@@ -3,103 +3,26 @@
 //! is not told to `fable install`; a hook binary fable installed that is gone, not
 //! executable or overwritten is named (and an overwritten one is not run).
 
-mod isolated;
+mod common_setup;
+
+use common_setup::{text, write_script, Setup};
 
 use serde_json::{json, Value};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
 
-use fable::setup::registrations::HOOK_BINARIES;
-
-struct Sandbox {
-    tmp: tempfile::TempDir,
+/// `fable install --no-skill ARGS`; asserts success.
+fn install(s: &Setup, args: &[&str]) {
+    let mut all = vec!["--no-skill"];
+    all.extend_from_slice(args);
+    s.install(&all);
 }
 
-impl Sandbox {
-    fn new() -> Sandbox {
-        let s = Sandbox {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        fs::create_dir_all(s.home()).unwrap();
-        fs::create_dir_all(s.project().join(".git")).unwrap();
-        fs::create_dir_all(s.project().join(".fable")).unwrap();
-        copy_hooks(&s.bins());
-        let claude = s.root().join("claude");
-        fs::write(&claude, "#!/bin/sh\necho '2.1.332 (Claude Code)'\n").unwrap();
-        fs::set_permissions(&claude, fs::Permissions::from_mode(0o755)).unwrap();
-        s
-    }
-    fn root(&self) -> &Path {
-        self.tmp.path()
-    }
-    fn home(&self) -> PathBuf {
-        self.root().join("home")
-    }
-    fn project(&self) -> PathBuf {
-        self.root().join("proj")
-    }
-    fn bins(&self) -> PathBuf {
-        self.root().join("bins")
-    }
-    fn path(&self) -> String {
-        format!("{}:/usr/bin:/bin", self.bins().display())
-    }
-
-    fn fable(&self) -> assert_cmd::Command {
-        let mut c = isolated::cmd("fable", &self.home());
-        c.env("PATH", self.path())
-            .env("FABLE_CLAUDE_BIN", self.root().join("claude"))
-            .current_dir(self.project());
-        c
-    }
-
-    fn install(&self, args: &[&str]) {
-        let out = self
-            .fable()
-            .args(["install", "--no-skill", "--bin-dir"])
-            .arg(self.bins())
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "install {args:?}: {}", text(&out.stderr));
-    }
-
-    fn doctor(&self, args: &[&str]) -> (i32, Value) {
-        let out = self.fable().args(["doctor", "--json"]).args(args).output().unwrap();
-        let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)));
-        (out.status.code().unwrap_or(-1), v)
-    }
-
-    fn plugin(&self) -> PathBuf {
-        let p = self.root().join("fable-plugin");
-        fs::create_dir_all(p.join(".claude-plugin")).unwrap();
-        fs::write(
-            p.join(".claude-plugin/plugin.json"),
-            r#"{"name":"fable","version":"0.1.0"}"#,
-        )
-        .unwrap();
-        fs::create_dir_all(p.join("hooks")).unwrap();
-        fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json"),
-            p.join("hooks/hooks.json"),
-        )
-        .unwrap();
-        copy_hooks(&p.join("target/release"));
-        p
-    }
-}
-
-fn copy_hooks(dir: &Path) {
-    fs::create_dir_all(dir).unwrap();
-    for b in HOOK_BINARIES {
-        // isolation: not spawned here; copied so a test can damage one.
-        fs::copy(assert_cmd::cargo::cargo_bin(b), dir.join(b)).unwrap();
-    }
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// `fable doctor --json ARGS`: exit code and report.
+fn doctor(s: &Setup, args: &[&str]) -> (i32, Value) {
+    let out = s.fable().args(["doctor", "--json"]).args(args).output().unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)));
+    (out.status.code().unwrap_or(-1), v)
 }
 
 fn problems(v: &Value, kind: &str) -> Vec<String> {
@@ -114,18 +37,11 @@ fn problems(v: &Value, kind: &str) -> Vec<String> {
 
 #[test]
 fn user_and_project_doubles_are_one_problem_with_the_fix() {
-    let s = Sandbox::new();
-    s.install(&["--user"]);
+    let s = Setup::new();
+    install(&s, &["--user"]);
     // The project settings written by hand (the installer would refuse): bare names.
-    let out = s
-        .fable()
-        .env("HOME", s.root().join("elsewhere"))
-        .args(["install", "--project", "--no-skill", "--bin-dir"])
-        .arg(s.bins())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let (code, v) = s.doctor(&[]);
+    s.install_past_the_refusal(&["--project"]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1, "{v}");
     let dups = problems(&v, "duplicate");
     assert_eq!(dups.len(), 1, "one problem for one mistake: {dups:?}");
@@ -141,13 +57,13 @@ fn user_and_project_doubles_are_one_problem_with_the_fix() {
 
 #[test]
 fn plugin_and_user_install_is_a_problem_and_plugin_alone_is_healthy() {
-    let s = Sandbox::new();
+    let s = Setup::new();
     let plugin = s.plugin();
     // A marketplace install, recorded where Claude Code records it.
     let rec = json!({"version": 2, "plugins": {"fable@dev": [{"scope": "user", "installPath": plugin}]}});
     fs::create_dir_all(s.home().join(".claude/plugins")).unwrap();
     fs::write(s.home().join(".claude/plugins/installed_plugins.json"), rec.to_string()).unwrap();
-    let (code, v) = s.doctor(&[]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 0, "the plugin alone is a complete registration: {v}");
     assert!(
         !v.to_string().contains("fable install"),
@@ -173,9 +89,10 @@ fn plugin_and_user_install_is_a_problem_and_plugin_alone_is_healthy() {
     // The installer sees the plugin in that config dir and refuses; write the file by hand.
     assert!(!out.status.success());
     let user = json!({"hooks": {"Stop": [{"hooks": [{"type": "command",
-        "command": format!("{}/fable-close-guard # fable", s.bins().display()), "timeout": 180}]}]}});
+        "command": format!("{} # fable", shell_words::quote(&s.bins().join("fable-close-guard").to_string_lossy())),
+        "timeout": 180}]}]}});
     fs::write(s.home().join(".claude/settings.json"), user.to_string()).unwrap();
-    let (code, v) = s.doctor(&[]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1, "{v}");
     let dups = problems(&v, "duplicate");
     assert_eq!(dups.len(), 1, "{dups:?}");
@@ -189,25 +106,25 @@ fn plugin_and_user_install_is_a_problem_and_plugin_alone_is_healthy() {
 
 #[test]
 fn a_plugin_loaded_with_plugin_dir_is_found_when_named() {
-    let s = Sandbox::new();
+    let s = Setup::new();
     let plugin = s.plugin();
-    let (code, v) = s.doctor(&["--plugin-dir", plugin.to_str().unwrap()]);
+    let (code, v) = doctor(&s, &["--plugin-dir", plugin.to_str().unwrap()]);
     assert_eq!(code, 0, "{v}");
-    let (code, v) = s.doctor(&[]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1, "unnamed, nothing registers the hooks: {v}");
 }
 
 #[test]
 fn a_missing_disabled_or_overwritten_hook_binary_is_named_with_the_fix() {
-    let s = Sandbox::new();
-    s.install(&["--user"]);
-    let (code, v) = s.doctor(&[]);
+    let s = Setup::new();
+    install(&s, &["--user"]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 0, "{v}");
     let guard = s.bins().join("fable-close-guard");
 
     // chmod -x: the stop check is off.
     fs::set_permissions(&guard, fs::Permissions::from_mode(0o644)).unwrap();
-    let (code, v) = s.doctor(&[]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1, "{v}");
     let all = v["problems"].to_string();
     assert!(
@@ -220,7 +137,7 @@ fn a_missing_disabled_or_overwritten_hook_binary_is_named_with_the_fix() {
     let ran = s.root().join("it-ran");
     fs::write(&guard, format!("#!/bin/sh\ntouch '{}'\nexit 0\n", ran.display())).unwrap();
     fs::set_permissions(&guard, fs::Permissions::from_mode(0o755)).unwrap();
-    let (code, v) = s.doctor(&[]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1, "{v}");
     let changed = problems(&v, "changed_binary");
     assert_eq!(changed.len(), 2, "Stop and SubagentStop: {changed:?}");
@@ -230,12 +147,12 @@ fn a_missing_disabled_or_overwritten_hook_binary_is_named_with_the_fix() {
 
     // Deleted.
     fs::remove_file(&guard).unwrap();
-    let (code, v) = s.doctor(&[]);
+    let (code, v) = doctor(&s, &[]);
     assert_eq!(code, 1);
     assert!(v["problems"].to_string().contains("fable-close-guard"), "{v}");
 
     // Put back and installed again: healthy.
-    fs::copy(assert_cmd::cargo::cargo_bin("fable-close-guard"), &guard).unwrap(); // isolation: not spawned
-    s.install(&["--user"]);
-    assert_eq!(s.doctor(&[]).0, 0);
+    write_script(&guard, "cat >/dev/null\n");
+    install(&s, &["--user"]);
+    assert_eq!(doctor(&s, &[]).0, 0);
 }

@@ -646,8 +646,8 @@ fn project_dir_and_scope_follow_the_cli_convention() {
         .arg(s.root().join("nope"))
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(stderr_of(&out).contains("not a directory"), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("no such directory"), "{}", stderr_of(&out));
 }
 
 #[test]
@@ -659,8 +659,8 @@ fn project_scope_needs_an_existing_directory() {
         .arg(s.root().join("nope"))
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(stderr_of(&out).contains("not a directory"), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("no such directory"), "{}", stderr_of(&out));
 }
 
 #[test]
@@ -1545,7 +1545,7 @@ fn uninstall_purge_lists_then_removes_fables_user_state() {
     assert_eq!(r["purge"]["removed"], Value::Null);
     assert!(s.state().is_dir());
 
-    let out = s.fable().args(["uninstall", "--purge"]).output().unwrap();
+    let out = s.fable().args(["uninstall", "--purge", "--yes"]).output().unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     let listed = text.find(s.state().to_str().unwrap()).expect("state folder listed");
@@ -1563,11 +1563,18 @@ fn uninstall_purge_lists_then_removes_fables_user_state() {
 fn uninstall_purge_json_reports_what_it_removed() {
     let s = Sandbox::new();
     s.install_ok();
-    let out = s.fable().args(["uninstall", "--purge", "--json"]).output().unwrap();
+    let out = s
+        .fable()
+        .args(["uninstall", "--purge", "--yes", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
     let r: Value = serde_json::from_slice(&out.stdout).expect("only JSON on stdout");
-    assert_eq!(r["purge"]["removed"], json!([s.state()]));
+    // The state folder, and $XDG_STATE_HOME above it: fable's install created that one too
+    // (the record says so), and the purge left it empty.
+    assert_eq!(r["purge"]["removed"], json!([s.state(), s.state().parent().unwrap()]));
     assert!(!s.state().exists());
+    assert!(!s.root().join("state home").exists());
 }
 
 /// Every path under `root` with its bytes or link target: a picture of the disk.

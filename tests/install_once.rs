@@ -4,93 +4,30 @@
 //! written by hand), the hooks Claude Code starts twice per call act once: one evidence
 //! record, the 3-failure reminder at the 3rd failure, at most 3 blocks per stop reason.
 
-mod isolated;
+mod common_setup;
+
+use common_setup::{fable_commands, isolated, text, Setup};
 
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-struct Sandbox {
-    tmp: tempfile::TempDir,
-}
-
-impl Sandbox {
-    fn new() -> Sandbox {
-        let s = Sandbox {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        fs::create_dir_all(s.home()).unwrap();
-        fs::create_dir_all(s.project().join(".git")).unwrap();
-        fs::create_dir_all(s.project().join(".fable")).unwrap();
-        fs::create_dir_all(s.bins()).unwrap();
-        for b in fable::setup::registrations::HOOK_BINARIES {
-            // isolation: not spawned here; copies, so a test may overwrite one.
-            fs::copy(assert_cmd::cargo::cargo_bin(b), s.bins().join(b)).unwrap();
-        }
-        s
-    }
-    fn root(&self) -> &Path {
-        self.tmp.path()
-    }
-    fn home(&self) -> PathBuf {
-        self.root().join("home")
-    }
-    fn project(&self) -> PathBuf {
-        self.root().join("my project")
-    }
-    fn bins(&self) -> PathBuf {
-        self.root().join("bin dir")
-    }
-    fn user_settings(&self) -> PathBuf {
-        self.home().join(".claude/settings.json")
-    }
-    fn project_settings(&self) -> PathBuf {
-        self.project().join(".claude/settings.json")
-    }
-
-    /// `fable install ARGS` in the project, the bin dir on PATH (project scope names the
-    /// hooks by bare name, user scope by absolute path: two spellings of one hook).
-    fn install(&self, args: &[&str]) -> std::process::Output {
-        let path = format!("{}:/usr/bin:/bin", self.bins().display());
-        let mut c = isolated::cmd("fable", &self.home());
-        c.env("PATH", path)
-            .current_dir(self.project())
-            .args(["install", "--no-skill", "--claude-version", "2.1.332", "--bin-dir"])
-            .arg(self.bins())
-            .args(args);
-        c.output().unwrap()
-    }
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn fable_commands(settings: &Path) -> Vec<String> {
-    let doc: Value = fs::read_to_string(settings)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
-    let mut out = Vec::new();
-    for groups in doc["hooks"].as_object().into_iter().flat_map(|m| m.values()) {
-        for g in groups.as_array().into_iter().flatten() {
-            for h in g["hooks"].as_array().into_iter().flatten() {
-                let c = h["command"].as_str().unwrap_or("");
-                if c.contains("fable-") {
-                    out.push(c.to_string());
-                }
-            }
-        }
-    }
-    out
+/// `fable install --no-skill ARGS` in the sandbox's project; its output (it may be refused).
+fn install(s: &Setup, args: &[&str]) -> std::process::Output {
+    s.fable()
+        .args(["install", "--no-skill", "--claude-version", "2.1.332", "--bin-dir"])
+        .arg(s.bins())
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 #[test]
 fn user_then_project_is_refused_with_the_way_out() {
-    let s = Sandbox::new();
-    assert!(s.install(&["--user"]).status.success());
-    let out = s.install(&["--project"]);
+    let s = Setup::new();
+    assert!(install(&s, &["--user"]).status.success());
+    let out = install(&s, &["--project"]);
     assert!(!out.status.success(), "a second registration must be refused");
     let err = text(&out.stderr);
     assert!(err.contains("refused") && err.contains("run every hook twice"), "{err}");
@@ -102,9 +39,9 @@ fn user_then_project_is_refused_with_the_way_out() {
     assert!(err.contains("--replace` (removes it from user)"), "{err}");
     assert!(!s.project_settings().exists(), "nothing was written");
     // The other way round too: project first, then user.
-    let s = Sandbox::new();
-    assert!(s.install(&["--project"]).status.success());
-    let out = s.install(&["--user"]);
+    let s = Setup::new();
+    assert!(install(&s, &["--project"]).status.success());
+    let out = install(&s, &["--user"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("project settings"), "{}", text(&out.stderr));
     assert!(!s.user_settings().exists());
@@ -112,10 +49,10 @@ fn user_then_project_is_refused_with_the_way_out() {
 
 #[test]
 fn replace_moves_the_registration() {
-    let s = Sandbox::new();
-    assert!(s.install(&["--user"]).status.success());
+    let s = Setup::new();
+    assert!(install(&s, &["--user"]).status.success());
     assert_eq!(fable_commands(&s.user_settings()).len(), 11);
-    let out = s.install(&["--project", "--replace"]);
+    let out = install(&s, &["--project", "--replace"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains("removed fable's hooks from user settings"),
@@ -128,23 +65,23 @@ fn replace_moves_the_registration() {
     );
     assert_eq!(fable_commands(&s.project_settings()).len(), 11);
     // Now the project holds it: a user install is the second one.
-    assert!(!s.install(&["--user"]).status.success());
+    assert!(!install(&s, &["--user"]).status.success());
     // Installing again where it is changes nothing and is not refused.
-    assert!(s.install(&["--project"]).status.success());
+    assert!(install(&s, &["--project"]).status.success());
 }
 
 #[test]
 fn one_command_string_in_two_files_is_not_a_double() {
     // User and local scope both write the absolute path: Claude Code runs it once.
-    let s = Sandbox::new();
-    assert!(s.install(&["--user"]).status.success());
-    let out = s.install(&["--local"]);
+    let s = Setup::new();
+    assert!(install(&s, &["--user"]).status.success());
+    let out = install(&s, &["--local"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 #[test]
 fn a_fable_plugin_refuses_a_second_registration() {
-    let s = Sandbox::new();
+    let s = Setup::new();
     let plugin = s.root().join("plugin");
     fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
     fs::write(plugin.join(".claude-plugin/plugin.json"), r#"{"name":"fable"}"#).unwrap();
@@ -155,7 +92,7 @@ fn a_fable_plugin_refuses_a_second_registration() {
     )
     .unwrap();
     // Named with --plugin-dir (as `claude --plugin-dir` loads it) …
-    let out = s.install(&["--user", "--plugin-dir", plugin.to_str().unwrap()]);
+    let out = install(&s, &["--user", "--plugin-dir", plugin.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = text(&out.stderr);
     assert!(
@@ -166,20 +103,20 @@ fn a_fable_plugin_refuses_a_second_registration() {
     let rec = json!({"version": 2, "plugins": {"fable@local": [{"scope": "user", "installPath": plugin}]}});
     fs::create_dir_all(s.home().join(".claude/plugins")).unwrap();
     fs::write(s.home().join(".claude/plugins/installed_plugins.json"), rec.to_string()).unwrap();
-    let out = s.install(&["--user", "--replace"]);
+    let out = install(&s, &["--user", "--replace"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("disable the plugin"));
     assert!(!s.user_settings().exists());
     // Disabled in the settings: not loaded, so the install goes ahead.
     fs::create_dir_all(s.home().join(".claude")).unwrap();
     fs::write(s.user_settings(), r#"{"enabledPlugins":{"fable@local":false}}"#).unwrap();
-    assert!(s.install(&["--user"]).status.success());
+    assert!(install(&s, &["--user"]).status.success());
 }
 
 #[test]
 fn install_records_the_sha256_of_each_hook_binary() {
-    let s = Sandbox::new();
-    assert!(s.install(&["--user"]).status.success());
+    let s = Setup::new();
+    assert!(install(&s, &["--user"]).status.success());
     let state: Value =
         serde_json::from_str(&fs::read_to_string(s.home().join("state/fable/installs.json")).unwrap()).unwrap();
     let rec = &state["installs"][s.user_settings().to_string_lossy().as_ref()];

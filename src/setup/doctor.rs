@@ -18,6 +18,8 @@ use crate::error::{exit, Error, Result};
 use crate::project_arg::ProjectArg;
 use crate::setup::claude_version::{self, Detected};
 use crate::setup::doctor_probe::{self, Answer, Resolution, Sandbox};
+use crate::setup::doctor_report::{matcher_text, not_run_note, print_report, scope_json, Hook, Problem, Scope};
+use crate::setup::doctor_trust;
 use crate::setup::install;
 use crate::setup::install_state;
 use crate::setup::portable::{same_file, which};
@@ -42,44 +44,18 @@ pub struct DoctorArgs {
     /// disk records that flag): checked as a plugin scope.
     #[arg(long, value_name = "DIR")]
     pub plugin_dir: Vec<PathBuf>,
+    /// Also probe hook programs fable did not install on this machine (a repository's own
+    /// `fable-*`): by default they are listed as not run ([`crate::setup::doctor_trust`]).
+    #[arg(long)]
+    pub run_project_hooks: bool,
 }
 
-/// One fable hook found in a scope, and what the doctor found about it.
-#[derive(Debug, Clone)]
-struct Hook {
-    event: String,
-    matcher: Option<String>,
-    binary: &'static str,
-    command: String,
-    resolved: Option<PathBuf>,
-    /// `answers`, `fails`, `missing`, `not_executable` (or `resolves` when it could not be probed).
-    status: &'static str,
-    detail: String,
-    millis: Option<u128>,
-}
-
-impl Hook {
-    fn ok(&self) -> bool {
-        matches!(self.status, "answers" | "resolves")
-    }
-}
-
-/// One settings (or plugin hooks) file.
-struct Scope {
-    name: &'static str,
-    file: PathBuf,
-    exists: bool,
-    error: Option<String>,
-    /// Every event the file names, fable's or not (an old Claude Code may drop the file over one).
-    events: Vec<String>,
-    hooks: Vec<Hook>,
-    /// The `fable install` / `fable uninstall` flags that address this scope.
-    flags: String,
-}
-
-struct Problem {
-    kind: &'static str,
-    message: String,
+/// What `check_hook` needs to decide whether it may run a program.
+struct Policy<'a> {
+    root: Option<&'a Path>,
+    exe_dir: Option<PathBuf>,
+    /// `--run-project-hooks`.
+    run_all: bool,
 }
 
 /// `fable doctor`.
@@ -108,6 +84,13 @@ pub fn run(a: &DoctorArgs) -> Result<i32> {
         .unwrap_or_default();
     let own = install::ownership(&state, &[]);
     let mut cache: ProbeCache = HashMap::new();
+    let policy = Policy {
+        root: root.as_deref(),
+        exe_dir: std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf)),
+        run_all: a.run_project_hooks,
+    };
     let mut scopes = Vec::new();
     for (name, file, flags, plugin_root) in scope_files(root.as_deref(), &a.plugin_dir, &mut notes) {
         let mut vars: Vec<(&str, &Path)> = Vec::new();
@@ -120,11 +103,12 @@ pub fn run(a: &DoctorArgs) -> Result<i32> {
         let ownership = if plugin_root.is_some() { None } else { Some(&own) };
         let mut scope = read_scope(name, file, flags, ownership);
         for h in &mut scope.hooks {
-            check_hook(h, &vars, sandbox.as_ref(), &mut cache, &state);
+            check_hook(h, &vars, sandbox.as_ref(), &mut cache, &state, &policy);
         }
         scopes.push(scope);
     }
     find_problems(&scopes, &detected, &mut problems, &mut notes);
+    not_run_note(&scopes, &mut notes);
 
     if a.json {
         let report = json!({
@@ -291,6 +275,7 @@ fn check_hook(
     sandbox: Option<&Sandbox>,
     cache: &mut ProbeCache,
     state: &install_state::Installs,
+    policy: &Policy,
 ) {
     let path_env = std::env::var_os("PATH");
     let (program, args) = match doctor_probe::resolve(&h.command, vars, path_env.as_deref()) {
@@ -308,12 +293,26 @@ fn check_hook(
         }
     };
     h.resolved = Some(program.clone());
+    let recorded = state.recorded_hash(&program);
+    let change = recorded.and_then(|want| install_state::binary_change(&program, want));
+    // The doctor runs only what fable put on this machine: never the repository's code.
+    let may = doctor_trust::decide(&doctor_trust::Facts {
+        program: &program,
+        root: policy.root,
+        recorded: recorded.is_some() && change.is_none(),
+        plugin_root: vars.iter().find(|(k, _)| *k == "CLAUDE_PLUGIN_ROOT").map(|(_, v)| *v),
+        bin_dirs: &state.all_bin_dirs(),
+        exe_dir: policy.exe_dir.as_deref(),
+    });
+    let repository = may == doctor_trust::May::Repository;
+    if may != doctor_trust::May::Run && !policy.run_all && (repository || change.is_none()) {
+        h.status = "not_run";
+        h.detail = format!("{} (--run-project-hooks runs it)", may.why());
+        return;
+    }
     // A binary fable installed and recorded must still be that binary; a changed one is
     // not run (the doctor runs nothing but what fable installed).
-    if let Some(why) = state
-        .recorded_hash(&program)
-        .and_then(|want| install_state::binary_change(&program, want))
-    {
+    if let Some(why) = change.filter(|_| !(repository && policy.run_all)) {
         h.status = "changed";
         h.detail = format!("{}: {why}", program.display());
         return;
@@ -570,71 +569,5 @@ fn duplicate_problems(scopes: &[Scope], add: &mut impl FnMut(&'static str, Strin
             "duplicate",
             format!("{}. {}", hooks.join(", "), crate::setup::doubles::doctor_message(&refs)),
         );
-    }
-}
-
-fn matcher_text(m: &Option<String>) -> String {
-    m.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default()
-}
-
-fn scope_json(s: &Scope) -> Value {
-    json!({
-        "scope": s.name,
-        "settings": s.file,
-        "exists": s.exists,
-        "error": s.error,
-        "hooks": s.hooks.iter().map(|h| json!({
-            "event": h.event,
-            "matcher": h.matcher,
-            "binary": h.binary,
-            "command": h.command,
-            "resolved": h.resolved,
-            "status": h.status,
-            "ok": h.ok(),
-            "detail": h.detail,
-            "millis": h.millis,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-fn print_report(detected: &Detected, scopes: &[Scope], problems: &[Problem], notes: &[String]) {
-    match detected.version() {
-        Some(v) => println!("Claude Code {v} ({})", detected.source()),
-        None => println!("Claude Code: version unknown"),
-    }
-    for s in scopes {
-        let state = if s.error.is_some() {
-            "unreadable".to_string()
-        } else if !s.exists {
-            "no file".to_string()
-        } else if s.hooks.is_empty() {
-            "no fable hooks".to_string()
-        } else {
-            let n = s.hooks.len();
-            format!("{n} fable hook{}", if n == 1 { "" } else { "s" })
-        };
-        println!("{}: {}: {state}", s.name, s.file.display());
-        for h in &s.hooks {
-            let mark = if h.ok() { "ok  " } else { "FAIL" };
-            let event = format!("{}{}", h.event, matcher_text(&h.matcher));
-            let at = h
-                .resolved
-                .as_ref()
-                .map(|p| format!("{}: ", p.display()))
-                .unwrap_or_default();
-            let ms = h.millis.map(|m| format!(" ({m} ms)")).unwrap_or_default();
-            println!("  {mark} {event:<40} {:<18} {at}{}{ms}", h.binary, h.detail);
-        }
-    }
-    for n in notes {
-        println!("fable: note: {n}");
-    }
-    for p in problems {
-        println!("fable: problem: {}", p.message);
-    }
-    match problems.len() {
-        0 => println!("fable doctor: no problems found"),
-        1 => println!("fable doctor: 1 problem found"),
-        n => println!("fable doctor: {n} problems found"),
     }
 }

@@ -9,12 +9,13 @@
 //! Resolution follows the shell Claude Code runs the command through: the program word
 //! (after shell-style splitting; the `# fable` comment is not a word) with
 //! `$CLAUDE_PROJECT_DIR` and `$CLAUDE_PLUGIN_ROOT` expanded, looked up on `PATH` when it
-//! has no `/`. The probe then runs that program directly, in a throwaway project (with
-//! `.fable/`, so the hook really does its work) under a throwaway HOME and XDG folders: it
-//! must not log evidence, count a failure or learn a rule in the user's real project, and
-//! `CLAUDE_PROJECT_DIR` points at the throwaway project for the same reason. It must exit 0
-//! within [`PROBE_TIMEOUT`] with empty stdout or one JSON object (plain text too for
-//! SessionStart and UserPromptSubmit, where it becomes context).
+//! has no `/`, taken from the project folder when relative. The probe then runs that
+//! program directly (only a program fable installed: [`crate::setup::doctor_trust`]), in a
+//! throwaway project (with `.fable/`, so the hook really does its work) under a throwaway
+//! HOME and XDG folders: it must not log evidence, count a failure or learn a rule in the
+//! user's real project, and `CLAUDE_PROJECT_DIR` points at the throwaway project for the
+//! same reason. It must exit 0 within [`PROBE_TIMEOUT`] with empty stdout or one JSON
+//! object (plain text too for SessionStart and UserPromptSubmit, where it becomes context).
 
 use crate::setup::portable::{is_executable, which};
 use serde_json::{json, Value};
@@ -68,7 +69,11 @@ pub fn resolve(command: &str, vars: &[(&str, &Path)], path_env: Option<&std::ffi
             None => Resolution::Missing(format!("{program}: not found on PATH")),
         };
     }
-    let path = PathBuf::from(&program);
+    // A relative path runs from where Claude Code starts hooks: the project folder.
+    let path = match vars.iter().find(|(k, _)| *k == "CLAUDE_PROJECT_DIR") {
+        Some((_, root)) if !program.starts_with('/') => root.join(&program).components().collect(),
+        _ => PathBuf::from(&program),
+    };
     if std::fs::metadata(&path).is_err() {
         return Resolution::Missing(format!("{program}: no such file"));
     }

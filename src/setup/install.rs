@@ -98,6 +98,9 @@ pub fn claude_config_dir(config_dir: Option<OsString>, home: Option<OsString>) -
 
 /// Resolves the scope flags to the settings file and skill path they mean.
 pub fn target_for(scope: &ScopeArgs, config_dir: Option<PathBuf>, cwd: Option<PathBuf>) -> Result<Target> {
+    if let Some(d) = scope.folder() {
+        crate::project_arg::existing_dir(d)?;
+    }
     let chosen = scope.chosen();
     if chosen == Scope::User {
         let dir = config_dir.ok_or_else(|| {
@@ -115,12 +118,6 @@ pub fn target_for(scope: &ScopeArgs, config_dir: Option<PathBuf>, cwd: Option<Pa
         (None, Some(c)) => c,
         (None, None) => return Err(Error::msg("cannot read the current directory; pass --project DIR")),
     };
-    if !dir.is_dir() {
-        return Err(Error::msg(format!(
-            "{}: not a directory; pass --project with an existing project directory",
-            dir.display()
-        )));
-    }
     let claude = dir.join(".claude");
     let file = if chosen == Scope::Project {
         "settings.json"

@@ -29,6 +29,12 @@ pub struct Installs {
     /// Settings path (as fable addressed it) → what fable did to it.
     #[serde(default)]
     pub installs: BTreeMap<String, Record>,
+    /// Folders on the way to this state file that did not exist before fable first saved
+    /// it (`~/.local`, `~/.local/state`, `~/.local/state/fable`), outermost first: `fable
+    /// uninstall --purge` removes them when they are empty, and no folder fable did not
+    /// create.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_user_dirs: Vec<PathBuf>,
 }
 
 fn one() -> u32 {
@@ -111,11 +117,21 @@ pub fn load(path: &Path) -> Installs {
         .unwrap_or_default()
 }
 
-/// Writes the state file atomically, private to the user.
+/// Writes the state file atomically, private to the user. The folders this creates on the
+/// way are added to [`Installs::created_user_dirs`] in the file written.
 pub fn save(path: &Path, state: &Installs) -> Result<()> {
     let dir = path.parent().ok_or_else(|| Error::msg("state file has no folder"))?;
+    let missing = missing_folders(dir);
+    let mut state = std::borrow::Cow::Borrowed(state);
+    if !missing.is_empty() {
+        let st = state.to_mut();
+        for d in &missing {
+            push_unique(&mut st.created_user_dirs, d);
+        }
+        st.created_user_dirs.sort_by_key(|d| d.components().count());
+    }
     crate::session_state::mkdir_private(dir)?;
-    let mut body = serde_json::to_string_pretty(state).map_err(|e| Error::msg(e.to_string()))?;
+    let mut body = serde_json::to_string_pretty(&*state).map_err(|e| Error::msg(e.to_string()))?;
     body.push('\n');
     crate::atomic_file::write(path, body.as_bytes(), crate::atomic_file::Perms::Private, true)
 }
@@ -205,18 +221,27 @@ pub struct Fresh {
     pub dirs: Vec<PathBuf>,
 }
 
+/// `dir` and the folders above it that do not exist, up to the first that does.
+fn missing_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut cur = Some(dir);
+    while let Some(p) = cur {
+        if p.as_os_str().is_empty() || p.symlink_metadata().is_ok() {
+            break;
+        }
+        out.push(p.to_path_buf());
+        cur = p.parent();
+    }
+    out
+}
+
 /// Looks, before anything is written, at what an install would create.
 pub fn fresh_before_install(settings: &Path, skill: Option<&Path>) -> Fresh {
     let mut dirs: Vec<PathBuf> = Vec::new();
+    // Up from the file while the folder is missing: those are the ones a write creates.
     let mut consider = |d: &Path| {
-        // Up from the file while the folder is missing: those are the ones a write creates.
-        let mut cur = Some(d);
-        while let Some(p) = cur {
-            if p.as_os_str().is_empty() || p.symlink_metadata().is_ok() {
-                break;
-            }
-            push_unique(&mut dirs, p);
-            cur = p.parent();
+        for p in missing_folders(d) {
+            push_unique(&mut dirs, &p);
         }
     };
     if let Some(p) = settings.parent() {
@@ -278,6 +303,11 @@ mod tests {
         assert_eq!(r.bin_dirs, [PathBuf::from("/bin/a"), PathBuf::from("/bin/b")]);
         assert_eq!(r.backups, [PathBuf::from("/b")]);
         assert_eq!(back.all_bin_dirs().len(), 2);
+        assert_eq!(
+            back.created_user_dirs,
+            [t.path().join("state")],
+            "the folder save created"
+        );
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
     }

@@ -7,9 +7,15 @@
 //! where only `trusted.json` is removed and then the folder if that emptied it, because
 //! `FABLE_CONFIG_DIR` may name a folder that holds other things.
 //!
+//! Above them, only folders fable's install record says fable created
+//! ([`Installs::created_user_dirs`]: `~/.local/state`, `~/.local` when they did not exist
+//! before) go, and only when the purge left them empty; `~/.config` and any folder fable
+//! has no record of creating stay, empty or not.
+//!
 //! The plan is printed before anything is removed, and a dry run stops there. Removing the
 //! key is not reversible: records sealed with it can no longer be verified, so the plan
-//! says that.
+//! says that, and a purge goes ahead only when the user says so: `y` at the terminal, or
+//! `--yes` where there is none ([`ask`]).
 
 use crate::error::{IoContext, Result};
 use crate::setup::install_state::Installs;
@@ -32,7 +38,48 @@ pub struct Plan {
     pub config_dir: Option<PathBuf>,
     /// Other settings files the install record says still have fable's hooks.
     pub still_installed: Vec<String>,
+    /// Folders above the state folder that fable created (by its install record), innermost
+    /// first: removed when the purge leaves them empty.
+    pub created_parents: Vec<PathBuf>,
 }
+
+/// The user's answer to "remove these?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consent {
+    /// `--yes`, or `y` typed at the terminal.
+    Given,
+    /// Anything else typed at the terminal (Enter included: the default is no).
+    Declined,
+    /// No terminal to ask on and no `--yes`.
+    NoTerminal,
+}
+
+/// Asks on the terminal (stdin) unless `yes`; the question goes to stderr so stdout stays
+/// the listing.
+pub fn ask(yes: bool) -> Consent {
+    use std::io::{BufRead, IsTerminal, Write};
+    if yes {
+        return Consent::Given;
+    }
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Consent::NoTerminal;
+    }
+    eprint!("fable: remove these? This cannot be undone. [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    if stdin.lock().read_line(&mut line).is_err() {
+        return Consent::Declined;
+    }
+    match line.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Consent::Given,
+        _ => Consent::Declined,
+    }
+}
+
+/// The refusal when there is no terminal to ask on: what to pass instead.
+pub const NEEDS_YES: &str = "--purge deletes fable's user state, the sealing key included, and there is no terminal \
+     to ask on: run again with --yes to confirm (or with --dry-run to see the list); nothing was changed";
 
 /// Looks at what exists; removes nothing. `uninstalled` is the settings file this run just
 /// cleaned (not reported as still installed).
@@ -59,6 +106,14 @@ pub fn plan(get: impl Fn(&str) -> Option<String> + Clone, state: &Installs, unin
     p.config_dir = crate::setup::trust_store::config_dir(get).filter(|d| d.is_dir());
     let done = Installs::key(uninstalled);
     p.still_installed = state.installs.keys().filter(|k| **k != done).cloned().collect();
+    p.created_parents = state
+        .created_user_dirs
+        .iter()
+        .rev()
+        .filter(|d| Some(d.as_path()) != p.state_dir.as_deref() && d.is_dir())
+        .filter(|d| p.state_dir.as_ref().is_some_and(|s| s.starts_with(d)))
+        .cloned()
+        .collect();
     p
 }
 
@@ -87,28 +142,42 @@ impl Plan {
         w
     }
 
-    /// The listing printed before anything is removed.
+    /// The listing printed before anything is removed (on stdout).
     pub fn print(&self, dry_run: bool) {
-        let paths = self.paths();
-        if paths.is_empty() {
-            println!("fable: purge: no user state or trust store to remove");
-            return;
+        for l in self.lines(dry_run) {
+            crate::say!("{l}");
         }
-        let verb = if dry_run { "would remove" } else { "removing" };
-        println!("fable: purge: {verb}:");
+    }
+
+    /// The listing, line by line: every path the purge removes.
+    pub fn lines(&self, dry_run: bool) -> Vec<String> {
+        if self.paths().is_empty() {
+            return vec!["fable: purge: no user state or trust store to remove".to_string()];
+        }
+        let verb = if dry_run { "would remove" } else { "removes" };
+        let mut out = vec![format!("fable: purge {verb}:")];
         if let Some(d) = &self.state_dir {
-            println!("  {}/ (fable's user state, with everything in it:)", d.display());
+            out.push(format!(
+                "  {}/ (fable's user state, with everything in it:)",
+                d.display()
+            ));
             for e in &self.state_entries {
-                let slash = if e.is_dir() { "/" } else { "" };
-                println!("    {}{slash}", e.display());
+                out.push(format!("    {}", describe(e, self.key.as_deref() == Some(e.as_path()))));
             }
         }
         if let Some(t) = &self.trust_file {
-            println!("  {} (trusted projects)", t.display());
+            out.push(format!("  {} (trusted projects)", t.display()));
         }
         if let Some(c) = &self.config_dir {
-            println!("  {}/ (only if nothing else is left in it)", c.display());
+            out.push(format!("  {}/ (only if nothing else is left in it)", c.display()));
         }
+        for d in &self.created_parents {
+            out.push(format!(
+                "  {}/ (fable created it; only if nothing else is left in it)",
+                d.display()
+            ));
+        }
+        out
     }
 
     /// Removes the planned paths; returns what is gone.
@@ -135,6 +204,12 @@ impl Plan {
                 gone.push(c.clone());
             }
         }
+        // Only succeeds when empty: anything else the user keeps there keeps the folder.
+        for d in &self.created_parents {
+            if fs::remove_dir(d).is_ok() {
+                gone.push(d.clone());
+            }
+        }
         Ok(gone)
     }
 
@@ -148,9 +223,26 @@ impl Plan {
             "trust_file": self.trust_file,
             "config_dir": self.config_dir,
             "still_installed": self.still_installed,
+            "created_parents": self.created_parents,
             "removed": removed,
         })
     }
+}
+
+/// One entry of the state folder as listed: a folder with how many files it holds, the
+/// key with what losing it means.
+fn describe(e: &Path, is_key: bool) -> String {
+    if is_key {
+        return format!(
+            "{} (the sealing key: evidence sealed with it can no longer be verified)",
+            e.display()
+        );
+    }
+    if e.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+        let n = fs::read_dir(e).map(|d| d.count()).unwrap_or(0);
+        return format!("{}/ ({n} entr{})", e.display(), if n == 1 { "y" } else { "ies" });
+    }
+    e.display().to_string()
 }
 
 #[cfg(test)]
@@ -181,5 +273,32 @@ mod tests {
         assert!(!state.join("fable").exists());
         assert!(!cfg.join("trusted.json").exists());
         assert!(cfg.join("mine.txt").exists(), "a folder with other files stays");
+    }
+
+    #[test]
+    fn only_recorded_parents_that_the_purge_emptied_go() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let state = home.join(".local/state/fable");
+        fs::create_dir_all(&state).unwrap();
+        fs::create_dir_all(home.join(".config")).unwrap();
+        let h = home.to_string_lossy().into_owned();
+        let get = move |k: &str| (k == "HOME").then(|| h.clone());
+        let recorded = Installs {
+            created_user_dirs: vec![home.join(".local/state"), state.clone()],
+            ..Installs::default()
+        };
+        let p = plan(get.clone(), &recorded, Path::new("/x"));
+        assert_eq!(p.created_parents, [home.join(".local/state")]);
+        p.execute().unwrap();
+        assert!(!home.join(".local/state").exists(), "fable created it and it is empty");
+        assert!(home.join(".local").is_dir(), "not recorded: stays");
+        assert!(home.join(".config").is_dir(), "never fable's");
+        // Without a record nothing above the state folder goes.
+        fs::create_dir_all(&state).unwrap();
+        let p = plan(get, &Installs::default(), Path::new("/x"));
+        assert!(p.created_parents.is_empty());
+        p.execute().unwrap();
+        assert!(home.join(".local/state").is_dir());
     }
 }

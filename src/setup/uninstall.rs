@@ -4,20 +4,28 @@
 //! [`crate::setup::registrations`]); a third party's binary that shares a fable name stays
 //! and is named. What fable created, by its install record in user state
 //! ([`crate::setup::install_state`]), goes too when nothing else is in it: a settings file
-//! that did not exist before and is `{}` once fable's entries are out, the folders on the
-//! way (`.claude/skills/fable/`, `.claude/skills/`, `.claude/`) when empty, and the
-//! `.fable-backup` files it left in a project (a committed or shared `.claude/` should not
-//! keep fable's litter). The copy of the file as it was before this uninstall goes to user
-//! state instead of the project, and the output says where; `--keep-backup` keeps backups
-//! beside the file as before. `--purge` also removes fable's user state and trust store
-//! ([`crate::setup::purge`]).
+//! that did not exist before and is `{}` once fable's entries are out, and the folders on
+//! the way (`.claude/skills/fable/`, `.claude/skills/`, `.claude/`) when empty.
+//!
+//! Backups: the copy of the file as it was before this uninstall goes to fable's user state
+//! (never beside the file: `~/.claude` and a shared `.claude/` should keep no fable
+//! litter), and the output says where. The `.fable-backup` files installs left beside the
+//! file are judged by content ([`crate::setup::uninstall_backups`]): removed when they hold
+//! nothing but what the file holds now and fable's hooks, kept and named otherwise (they
+//! are the user's settings). `--keep-backup` keeps every backup beside the file as before.
+//! `--purge` also removes fable's user state and trust store ([`crate::setup::purge`]),
+//! after listing them and asking (`--yes` where there is no terminal), before anything
+//! is changed.
 
-use crate::error::{IoContext, Result};
+use crate::error::{exit, IoContext, Result};
 use crate::setup::install::{self, absolute, Scope, ScopeArgs};
 use crate::setup::install_state::{self, Record};
+use crate::setup::purge::{self, Consent};
+use crate::setup::registrations::Ownership;
 use crate::setup::settings::{self, Summary};
 use crate::setup::settings_diff::print_diff;
 use crate::setup::skill::{remove_skill, SkillAction};
+use crate::setup::uninstall_backups::{judge, Verdict};
 use crate::setup::write_guard::{self, Dangling};
 use serde_json::json;
 use std::fs;
@@ -42,22 +50,29 @@ pub struct UninstallArgs {
     /// marked its entries, from a folder it has no record of).
     #[arg(long, value_name = "DIR")]
     pub bin_dir: Vec<PathBuf>,
-    /// Keep fable's `.fable-backup` files beside project settings (default: removed; the
-    /// copy made by this uninstall goes to fable's user state).
+    /// Keep every `.fable-backup` file beside the settings file, and put this uninstall's
+    /// copy there too (default: the copy goes to fable's user state, and backups that hold
+    /// only fable's hooks and what the file holds now are removed).
     #[arg(long)]
     pub keep_backup: bool,
     /// Also remove fable's user state (sessions cache, log markers, heads, the sealing key,
-    /// install records) and its trust store. Existing evidence records become unverifiable.
+    /// install records) and its trust store, after listing them and asking. Existing
+    /// evidence records become unverifiable.
     #[arg(long)]
     pub purge: bool,
+    /// Answer yes to --purge's question (needed where there is no terminal to ask on).
+    #[arg(long, requires = "purge")]
+    pub yes: bool,
 }
 
 /// What the uninstall did (or, in a dry run, would do) beyond editing the file.
 #[derive(Debug, Default)]
 struct Cleanup {
     file_removed: bool,
-    backups_removed: Vec<PathBuf>,
-    backups_kept: Vec<PathBuf>,
+    /// Backups beside the file removed, with why.
+    backups_removed: Vec<(PathBuf, &'static str)>,
+    /// Backups beside the file kept, with why.
+    backups_kept: Vec<(PathBuf, &'static str)>,
     dirs_removed: Vec<PathBuf>,
     /// Every file removed (or that a dry run would remove): predicts empty folders.
     files_gone: Vec<PathBuf>,
@@ -75,6 +90,33 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
     let extra: Vec<PathBuf> = a.bin_dir.iter().map(|d| absolute(d)).collect();
     let own = install::ownership(&state, &extra);
     let mut cleanup = Cleanup::default();
+    // --purge cannot be undone: list and ask before anything changes.
+    let purging = a.purge && !a.dry_run;
+    let preview = purging.then(|| purge::plan(|k| std::env::var(k).ok(), &state, &target.settings));
+    if let Some(preview) = preview.filter(|p| !p.paths().is_empty()) {
+        // Under --json stdout is the report alone; the list then goes with the question.
+        if !a.json {
+            preview.print(false);
+        } else if !a.yes {
+            for l in preview.lines(false) {
+                eprintln!("{}", crate::hook::visible(&l));
+            }
+        }
+        match purge::ask(a.yes) {
+            Consent::Given => {}
+            Consent::Declined => {
+                println!("fable: purge cancelled; nothing was changed");
+                return Ok(exit::FAILURE);
+            }
+            Consent::NoTerminal => {
+                if a.json {
+                    println!("{}", json!({"error": "needs_yes", "message": purge::NEEDS_YES}));
+                }
+                eprintln!("fable: {}", purge::NEEDS_YES);
+                return Ok(exit::USAGE);
+            }
+        }
+    }
 
     let existing = install::read_settings(&target.settings)?;
     let (summary, changed, backup, new_text, old_bytes) = match existing {
@@ -95,17 +137,20 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
                     fs::remove_file(&real).at(&real)?;
                 }
             } else if changed && !a.dry_run {
-                let b = if in_repo && !a.keep_backup {
-                    write_guard::state_backup_path(&target.settings)
-                } else {
-                    write_guard::backup_path(&target.settings)
-                };
-                if let Some(dir) = b.parent() {
-                    crate::session_state::mkdir_private(dir)?;
+                // The undo of this uninstall; a purge would delete it from user state at once.
+                if a.keep_backup || !purging {
+                    let b = if a.keep_backup {
+                        write_guard::backup_path(&target.settings)
+                    } else {
+                        write_guard::state_backup_path(&target.settings)
+                    };
+                    if let Some(dir) = b.parent() {
+                        crate::session_state::mkdir_private(dir)?;
+                    }
+                    install::write_atomic(&b, &old, Some(&target.settings))?;
+                    backup = Some(b);
                 }
-                install::write_atomic(&b, &old, Some(&target.settings))?;
                 install::write_atomic(&target.settings, text.as_bytes(), None)?;
-                backup = Some(b);
             }
             (summary, changed, backup, Some(text), Some(old))
         }
@@ -129,9 +174,21 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
     if skill == SkillAction::Removed {
         cleanup.files_gone.push(target.skill.clone());
     }
-    if in_repo {
-        tidy_project_backups(&target.settings, &record, a.keep_backup, a.dry_run, &mut cleanup)?;
-    }
+    let now: Option<&[u8]> = match (&new_text, changed) {
+        _ if cleanup.file_removed => None,
+        (Some(t), true) => Some(t.as_bytes()),
+        _ => old_bytes.as_deref(),
+    };
+    let left_beside = if a.keep_backup { backup.clone() } else { None };
+    tidy_backups(
+        &target.settings,
+        &record,
+        now,
+        &own,
+        a,
+        left_beside.as_deref(),
+        &mut cleanup,
+    )?;
     remove_created_dirs(&existed, a.dry_run, &mut cleanup);
     // A skill left in place (--no-skill) keeps the record: a later uninstall can still
     // remove the folders fable created once the skill goes.
@@ -145,7 +202,7 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
     }
     let purge = a
         .purge
-        .then(|| crate::setup::purge::plan(|k| std::env::var(k).ok(), &state, &target.settings));
+        .then(|| purge::plan(|k| std::env::var(k).ok(), &state, &target.settings));
 
     if let Some(plan) = &purge {
         warnings.extend(plan.warnings());
@@ -170,8 +227,8 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
             "left": summary.left.iter().map(|r| json!({"event": r.event, "command": r.command})).collect::<Vec<_>>(),
             "dropped_events": summary.dropped_events,
             "file_removed": cleanup.file_removed,
-            "backups_removed": cleanup.backups_removed,
-            "backups_kept": cleanup.backups_kept,
+            "backups_removed": cleanup.backups_removed.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+            "backups_kept": cleanup.backups_kept.iter().map(|(p, why)| json!({"path": p, "why": why})).collect::<Vec<_>>(),
             "dirs_removed": cleanup.dirs_removed,
             "skill": {"path": target.skill, "action": skill.name()},
             "purge": purge.as_ref().map(|p| p.to_json(purged.as_deref())),
@@ -192,10 +249,17 @@ pub fn run_uninstall(a: &UninstallArgs) -> Result<i32> {
         }
     }
     if let Some(plan) = &purge {
-        plan.print(a.dry_run);
-        if !a.dry_run {
-            plan.execute()?;
-            println!("fable: purged fable's user state");
+        if a.dry_run {
+            plan.print(true);
+        } else {
+            let gone = plan.execute()?;
+            crate::say!(
+                "fable: purged fable's user state ({} removed)",
+                gone.iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
     }
     if a.dry_run {
@@ -209,9 +273,9 @@ fn print_summary(a: &UninstallArgs, settings: &Path, summary: &Summary, existed:
     let n = summary.removed.len();
     let would = if a.dry_run { "would remove" } else { "removed" };
     if !existed {
-        println!("fable: no settings file at {file}; no hooks to remove");
+        crate::say!("fable: no settings file at {file}; no hooks to remove");
     } else if n == 0 {
-        println!("fable: no fable hooks in {file}");
+        crate::say!("fable: no fable hooks in {file}");
     } else if n > 0 {
         println!(
             "fable: {would} {n} fable hook{} from {file}",
@@ -220,7 +284,7 @@ fn print_summary(a: &UninstallArgs, settings: &Path, summary: &Summary, existed:
     }
     install::print_left(&summary.left, true);
     if let Some(b) = backup {
-        println!("fable: previous settings kept as {}", b.display());
+        crate::say!("fable: previous settings kept as {}", b.display());
     }
 }
 
@@ -232,36 +296,62 @@ fn print_cleanup(dry_run: bool, settings: &Path, cleanup: &Cleanup) {
             settings.display()
         );
     }
-    for b in &cleanup.backups_removed {
-        println!("fable: {would} fable's backup {}", b.display());
+    for (b, why) in &cleanup.backups_removed {
+        crate::say!("fable: {would} fable's backup {}: {why}", b.display());
     }
-    for b in &cleanup.backups_kept {
-        println!("fable: backup kept: {}", b.display());
+    for (b, why) in &cleanup.backups_kept {
+        crate::say!("fable: backup kept: {}: {why}", b.display());
     }
     for d in &cleanup.dirs_removed {
         println!("fable: {would} the empty folder fable created: {}", d.display());
     }
 }
 
-/// Backups fable left beside project settings: removed (recorded ones, unless
-/// `--keep-backup`), or named so the user knows they are there.
-fn tidy_project_backups(settings: &Path, record: &Record, keep: bool, dry_run: bool, c: &mut Cleanup) -> Result<()> {
+/// The largest backup uninstall reads to judge it.
+const MAX_BACKUP: u64 = 1 << 20;
+
+/// The `.fable-backup` files beside `settings` (the one there now, and those the install
+/// record names in that folder): each removed or kept by its content against `now`, the
+/// file as this uninstall leaves it; all kept under `--keep-backup`. `just_written` is this
+/// run's own copy (kept).
+fn tidy_backups(
+    settings: &Path,
+    record: &Record,
+    now: Option<&[u8]>,
+    own: &Ownership,
+    a: &UninstallArgs,
+    just_written: Option<&Path>,
+    c: &mut Cleanup,
+) -> Result<()> {
     let beside = write_guard::beside(settings);
     let folder = settings.parent().unwrap_or(Path::new("."));
     for b in record.backups.iter().chain(std::iter::once(&beside)) {
         let present = b.symlink_metadata().is_ok_and(|m| m.is_file());
-        if !present || !b.starts_with(folder) || c.backups_removed.contains(b) || c.backups_kept.contains(b) {
+        let seen = c.backups_removed.iter().chain(&c.backups_kept).any(|(p, _)| p == b);
+        if !present || !b.starts_with(folder) || seen || Some(b.as_path()) == just_written {
             continue;
         }
-        if keep || !record.backups.contains(b) {
-            c.backups_kept.push(b.clone());
+        if a.keep_backup {
+            c.backups_kept.push((b.clone(), "--keep-backup"));
             continue;
         }
-        if !dry_run {
-            fs::remove_file(b).at(b)?;
+        // A settings file is kilobytes; a committed giant is not read to be compared.
+        let big = b.symlink_metadata().is_ok_and(|m| m.len() > MAX_BACKUP);
+        let verdict = if big {
+            Verdict::Keep("too large to be a backup fable wrote; look at it")
+        } else {
+            judge(&fs::read(b).at(b)?, now, own)
+        };
+        match verdict {
+            Verdict::Keep(why) => c.backups_kept.push((b.clone(), why)),
+            Verdict::Remove(why) => {
+                if !a.dry_run {
+                    fs::remove_file(b).at(b)?;
+                }
+                c.backups_removed.push((b.clone(), why));
+                c.files_gone.push(b.clone());
+            }
         }
-        c.backups_removed.push(b.clone());
-        c.files_gone.push(b.clone());
     }
     Ok(())
 }
