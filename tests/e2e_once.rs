@@ -58,9 +58,16 @@ fn one_evidence_record_per_bash_call() {
         .filter_map(|r| r["cmd"].as_str().map(str::to_string))
         .collect();
     assert_eq!(cmds, ["echo first", "echo second", "false # third"], "{}", o.debug());
-    // Both copies ran: each call was claimed once, by one of them.
-    let claims = std::fs::read_to_string(o.proj().join(".fable/state/once.fable-evidence")).unwrap_or_default();
-    assert_eq!(claims.lines().count(), 3, "{claims}");
+    // Each call was claimed once, by one of the copies (a link per call in user state).
+    let calls = o.out.join("home/.local/state/fable/calls");
+    let claims: Vec<_> = std::fs::read_dir(&calls)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|s| std::fs::read_dir(s.path()).into_iter().flatten().flatten())
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(claims.len(), 3, "{claims:?} in {}", calls.display());
 }
 
 #[test]

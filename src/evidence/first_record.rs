@@ -52,9 +52,19 @@ fn session_dir(get: impl Fn(&str) -> Option<String>, session: &str) -> Option<Pa
 
 /// Claims `id` for the payload with fingerprint `fp` in `session`.
 pub fn claim(get: impl Fn(&str) -> Option<String>, session: &str, id: &str, fp: u64) -> Claim {
-    let (Some(dir), Some(name)) = (session_dir(get, session), crate::session_state::sanitize_sid(id)) else {
-        return Claim::First;
-    };
+    try_claim(get, session, id, fp).unwrap_or(Claim::First)
+}
+
+/// [`claim`], or `None` when there is nowhere to claim: no session, no user state
+/// folder, or an id that cannot name a file (then the caller decides how to count it).
+pub fn try_claim(get: impl Fn(&str) -> Option<String>, session: &str, id: &str, fp: u64) -> Option<Claim> {
+    let dir = session_dir(get, session)?;
+    let name = crate::session_state::sanitize_sid(id)?;
+    Some(claim_in(&dir, &name, fp))
+}
+
+fn claim_in(dir: &Path, name: &str, fp: u64) -> Claim {
+    let dir = dir.to_path_buf();
     let link = dir.join(name);
     let target = format!("{fp:016x}");
     match std::os::unix::fs::symlink(&target, &link) {
@@ -119,6 +129,17 @@ mod tests {
         assert_eq!(claim(get, "sess", "toolu_1", 8), Claim::Different);
         assert_eq!(claim(get, "sess", "toolu_2", 8), Claim::First);
         assert_eq!(claim(get, "other", "toolu_1", 8), Claim::First);
+    }
+
+    #[test]
+    fn nowhere_to_claim_is_said_not_guessed() {
+        let t = tempfile::tempdir().unwrap();
+        let s = t.path().to_string_lossy().into_owned();
+        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| s.clone());
+        assert_eq!(try_claim(get, "", "toolu_1", 7), None, "no session");
+        assert_eq!(try_claim(|_| None, "sess", "toolu_1", 7), None, "no state folder");
+        assert_eq!(try_claim(get, "sess", "toolu_1", 7), Some(Claim::First));
+        assert_eq!(claim(get, "", "toolu_1", 7), Claim::First, "claim fails open");
     }
 
     #[test]
