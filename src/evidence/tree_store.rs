@@ -78,13 +78,15 @@ fn parse_int(b: &[u8]) -> Option<i128> {
     if digits.is_empty() {
         return None;
     }
-    let mut v: i128 = 0;
+    // 64-bit arithmetic (every field fits in a u64 or an i64); longer is no field.
+    let mut v: u64 = 0;
     for d in digits {
         if !d.is_ascii_digit() {
             return None;
         }
-        v = v.checked_mul(10)?.checked_add(i128::from(d - b'0'))?;
+        v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
     }
+    let v = i128::from(v);
     Some(if neg { -v } else { v })
 }
 
@@ -424,10 +426,10 @@ mod tests {
         ] {
             assert_eq!(decode(format!("{HEADER}\n{bad}\0").as_bytes()), None, "{bad}");
         }
-        for n in ["0", "-5", "+7", "170141183460469231731687303715884105727"] {
+        for n in ["0", "-5", "+7", "18446744073709551615", "-9223372036854775808"] {
             assert_eq!(parse_int(n.as_bytes()), n.parse::<i128>().ok(), "{n}");
         }
-        assert_eq!(parse_int(b"170141183460469231731687303715884105728"), None);
+        assert_eq!(parse_int(b"18446744073709551616"), None, "no field is that long");
         let t = tempfile::tempdir().unwrap();
         let d = t.path().join("trees");
         let h = s.hash();
