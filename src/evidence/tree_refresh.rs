@@ -44,8 +44,9 @@ pub fn refresh(root: &Path, stored: &Snapshot, names: Names) -> Option<Snapshot>
             dirs: now_dirs,
         });
     }
-    let known_dirs: HashSet<&str> = stored.dirs.iter().map(|(p, _)| p.as_str()).collect();
-    let known_files: HashSet<&str> = file_names.iter().map(String::as_str).collect();
+    // Both lists are sorted by path: a lookup is a binary search, no set to build.
+    let known_dir = |p: &str| stored.dirs.binary_search_by(|(q, _)| q.as_str().cmp(p)).is_ok();
+    let known_file = |p: &str| file_names.binary_search_by(|q| q.as_str().cmp(p)).is_ok();
     let mut new_dirs: Vec<String> = Vec::new();
     let mut candidates: Vec<String> = Vec::new();
     // Folders that still exist and moved: read their entries again.
@@ -78,13 +79,13 @@ pub fn refresh(root: &Path, stored: &Snapshot, names: Names) -> Option<Snapshot>
                 if EXCLUDED_DIRS.contains(&name.as_str()) || name.ends_with(".egg-info") {
                     continue;
                 }
-                if !known_dirs.contains(format!("{path}/").as_str()) {
+                if !known_dir(&format!("{path}/")) {
                     // A new folder: everything in it is new.
                     let (files, dirs) = walk_under(root, &path)?;
                     candidates.extend(files);
                     new_dirs.extend(dirs);
                 }
-            } else if !known_files.contains(path.as_str()) && !excluded(&path) {
+            } else if !known_file(&path) && !excluded(&path) {
                 candidates.push(path);
             }
             if candidates.len() > MAX_FILES {
