@@ -545,3 +545,23 @@ fn the_restart_exit_does_not_excuse_other_findings() {
     assert_eq!(stop_code(&o), 2, "{}", said(&o));
     assert!(!said(&o).contains("open card"), "{}", said(&o));
 }
+
+/// One hook registered in two scopes: every failure arrives twice and counts once.
+#[test]
+fn a_failure_delivered_twice_counts_once() {
+    let p = armed();
+    // A transcript that names none of the calls: each failure is its own attempt.
+    let t = transcript(&p, &[]);
+    for id in ["toolu_d1", "toolu_d2"] {
+        for copy in 0..2 {
+            let o = fail_call(&p, SID, "make", id, &t);
+            assert!(context(&o).is_none(), "{id} copy {copy}: {}", stdout(&o));
+        }
+    }
+    let o = fail_call(&p, SID, "make", "toolu_d3", &t);
+    assert!(
+        context(&o).is_some_and(|c| c.contains("HARNESS")),
+        "the third failure reminds: {}",
+        stdout(&o)
+    );
+}

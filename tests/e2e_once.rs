@@ -58,9 +58,19 @@ fn one_evidence_record_per_bash_call() {
         .filter_map(|r| r["cmd"].as_str().map(str::to_string))
         .collect();
     assert_eq!(cmds, ["echo first", "echo second", "false # third"], "{}", o.debug());
-    // Both copies ran: each call was claimed once, by one of them.
-    let claims = std::fs::read_to_string(o.proj().join(".fable/state/once.fable-evidence")).unwrap_or_default();
-    assert_eq!(claims.lines().count(), 3, "{claims}");
+    // Each call was claimed once per hook (evidence and fail-streak), by one of the copies:
+    // the session's claim table in user state (`calls/<session>.tab`, its header's count of
+    // claims at bytes 12..16).
+    let calls = o.out.join("home/.local/state/fable/calls");
+    let claims: Vec<u32> = std::fs::read_dir(&calls)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tab"))
+        .filter_map(|e| std::fs::read(e.path()).ok())
+        .filter_map(|b| Some(u32::from_le_bytes(b.get(12..16)?.try_into().ok()?)))
+        .collect();
+    assert_eq!(claims, [3 * 2], "in {}", calls.display());
 }
 
 #[test]

@@ -187,6 +187,23 @@ pub fn streak_id(sid: &str, agent: Option<&str>) -> Option<String> {
     }
 }
 
+/// False for the second delivery of an identical payload (the hook registered in two
+/// scopes). Claimed in the session's claim table (`first_record`, one read and one small
+/// write), under this hook's own name for the call; the project's once-file only when
+/// there is no session or state folder. A different payload under the same id acts.
+fn first_delivery(input: &HookInput, env: &HookEnv, session: &str, fable_dir: &std::path::Path) -> bool {
+    use crate::evidence::first_record::{try_claim, Claim};
+    if input.tool_use_id.is_empty() {
+        return true;
+    }
+    let fp = crate::fingerprint::fnv1a(&serde_json::to_vec(&input.raw).unwrap_or_default());
+    let call = format!("{HOOK_NAME}.{}", input.tool_use_id);
+    match try_claim(|k| env.var(k).map(str::to_string), session, &call, fp) {
+        Some(c) => c != Claim::Same,
+        None => crate::evidence::dedupe::first_call(fable_dir, HOOK_NAME, &input.tool_use_id, &input.raw),
+    }
+}
+
 pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let sid_raw = if input.session_id.is_empty() {
         env.var("CLAUDE_CODE_SESSION_ID").unwrap_or("")
@@ -200,7 +217,7 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         return Ok(Answer::allow());
     };
     // A call delivered twice (the hook registered in two scopes) counts once.
-    if !crate::evidence::dedupe::first_call(&project.fable_dir, HOOK_NAME, &input.tool_use_id, &input.raw) {
+    if !first_delivery(input, env, sid_raw, &project.fable_dir) {
         return Ok(Answer::allow());
     }
     let ledger = ledger::load(&project.ledger_path()).unwrap_or_default();

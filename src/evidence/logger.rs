@@ -28,17 +28,14 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let Some(project) = env.project(input) else {
         return Ok(Answer::allow());
     };
-    // The same call delivered twice (the hook registered in two scopes): one record.
-    if !crate::evidence::dedupe::first_call(&project.fable_dir, HOOK_NAME, &input.tool_use_id, &input.raw) {
-        return Ok(Answer::allow());
-    }
     let session = env.var("CLAUDE_CODE_SESSION_ID");
     let Some(mut record) =
         record_from(input, session, now_ts()).or_else(|| crate::evidence::edit_record_from(input, session, now_ts()))
     else {
         return Ok(Answer::allow());
     };
-    // Only what Claude Code sent, once per call (see `transcript_check`).
+    // Only what Claude Code sent, once per call: also drops the same call delivered twice
+    // (the hook registered in two scopes; see `transcript_check::admit`).
     if let Some(answer) = crate::evidence::transcript_check::admit(input, env) {
         return Ok(answer);
     }
@@ -51,13 +48,8 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
             .is_none_or(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
         && crate::evidence::tree::worth_a_snapshot(&record.cmd, record.summary.is_some())
     {
-        if let Some(snap) = crate::evidence::tree::take(&project.root) {
-            let tree = snap.hash();
-            if let Some(dir) = crate::evidence::tree_store::dir(get, &project.fable_dir) {
-                crate::evidence::tree_store::save(&dir, &snap, &tree);
-            }
-            record.tree = Some(tree);
-        }
+        let store = crate::evidence::tree_store::dir(get, &project.fable_dir);
+        record.tree = crate::evidence::tree_store::pass_tree(&project.root, store.as_deref(), get);
     }
     let (sealer, unsealed) = match Sealer::for_user(get, &project.fable_dir) {
         Ok(s) => (Some(s), None),

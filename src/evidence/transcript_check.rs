@@ -180,18 +180,26 @@ pub fn admit(input: &HookInput, env: &HookEnv) -> Option<Answer> {
                 .with_system_message(format!("fable: {text}.")),
         )
     };
-    match check(input, env) {
-        Verdict::Unchecked => return None,
+    let seen = match check(input, env) {
+        Verdict::Unchecked => false,
         Verdict::Refused(why) => return refuse(why),
-        Verdict::Seen => {}
-    }
-    match first_record::claim(get, session, &input.tool_use_id, first_record::fingerprint(input)) {
-        Claim::First => None,
-        Claim::Same => Some(Answer::allow()),
-        Claim::Different => refuse(format!(
+        Verdict::Seen => true,
+    };
+    // One claim per call, also the guard against a hook registered twice (one symlink).
+    match first_record::try_claim(get, session, &input.tool_use_id, first_record::fingerprint(input)) {
+        Some(Claim::First) => None,
+        Some(Claim::Same) => Some(Answer::allow()),
+        Some(Claim::Different) if seen => refuse(format!(
             "tool_use_id {} was already logged with other content; the first record stands",
             input.tool_use_id
         )),
+        // Not under Claude Code, or nowhere to claim: the project's claim file keeps one
+        // record per identical payload and never drops a different one.
+        _ => {
+            let fable_dir = env.project(input)?.fable_dir;
+            let first = crate::evidence::dedupe::first_call(&fable_dir, HOOK, &input.tool_use_id, &input.raw);
+            (!first).then(Answer::allow)
+        }
     }
 }
 

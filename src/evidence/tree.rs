@@ -109,19 +109,55 @@ impl Snapshot {
     }
 }
 
-/// SHA-256 over every file's path and stats, first 32 hex digits.
+/// SHA-256 over every file's path and stats, first 32 hex digits: per file the path, a
+/// NUL, then `size mtime_ns ctime_ns ino` in decimal and a newline (sealed in records:
+/// the bytes never change). Written without `fmt` and hashed in one pass over a buffer:
+/// formatting was a quarter of the close guard's instructions on 10,000 files.
 pub fn hash_files(files: &[(String, Stat)]) -> String {
-    use std::io::Write;
     let mut h = Sha256::new();
-    let mut buf = Vec::with_capacity(128);
+    let mut buf = Vec::with_capacity(64 << 10);
     for (p, s) in files {
-        buf.clear();
         buf.extend_from_slice(p.as_bytes());
         buf.push(0);
-        let _ = writeln!(buf, "{} {} {} {}", s.size, s.mtime_ns, s.ctime_ns, s.ino);
-        h.update(&buf);
+        push_int(&mut buf, false, s.size);
+        buf.push(b' ');
+        push_int(&mut buf, s.mtime_ns < 0, s.mtime_ns.unsigned_abs());
+        buf.push(b' ');
+        push_int(&mut buf, s.ctime_ns < 0, s.ctime_ns.unsigned_abs());
+        buf.push(b' ');
+        push_int(&mut buf, false, s.ino);
+        buf.push(b'\n');
+        if buf.len() >= 60 << 10 {
+            h.update(&buf);
+            buf.clear();
+        }
     }
-    h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+    h.update(&buf);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    h.finalize()
+        .iter()
+        .take(16)
+        .flat_map(|b| [HEX[usize::from(b >> 4)] as char, HEX[usize::from(b & 15)] as char])
+        .collect()
+}
+
+/// `-v` (when `neg`) or `v` in decimal, as `Display` writes it (64-bit arithmetic: a
+/// 128-bit division per digit was most of the hash's time).
+pub fn push_int(buf: &mut Vec<u8>, neg: bool, mut v: u64) {
+    if neg {
+        buf.push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
 }
 
 /// One difference between a pass's files and today's.
@@ -173,9 +209,19 @@ pub fn diff(old: &[(String, Stat)], new: &[(String, Stat)]) -> Vec<Change> {
 /// Walks the project (not following links, skipping excluded folders): every counted
 /// file's relative path, and every folder entered (`./`, `src/`, …).
 fn walk(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
+    walk_under(root, "")
+}
+
+/// [`walk`] of the folder `start` (relative, no trailing `/`; `""` is the root): its
+/// files and every folder entered, `start` itself included.
+pub fn walk_under(root: &Path, start: &str) -> Option<(Vec<String>, Vec<String>)> {
     let mut files = Vec::new();
-    let mut dirs: Vec<String> = vec!["./".into()];
-    let mut stack = vec![String::new()];
+    let mut dirs: Vec<String> = vec![if start.is_empty() {
+        "./".into()
+    } else {
+        format!("{start}/")
+    }];
+    let mut stack = vec![start.to_string()];
     while let Some(rel) = stack.pop() {
         let dir = if rel.is_empty() {
             root.to_path_buf()
@@ -333,17 +379,22 @@ fn stat_at(root: &Path, at: &mut Option<(String, std::os::fd::OwnedFd)>, rel: &s
 
 /// The snapshot of `root` now: `None` when it cannot be taken (too many files).
 pub fn take(root: &Path) -> Option<Snapshot> {
+    take_listed(root).map(|(s, _)| s)
+}
+
+/// [`take`], and whether git listed the files (else the walk did).
+pub fn take_listed(root: &Path) -> Option<(Snapshot, bool)> {
     let (walked, dirs) = walk(root)?;
     // Folders first: a file added while the files are listed then shows as a folder change.
     let dirs = stat_dirs(root, &dirs);
-    let listed = git_listing(root).unwrap_or(walked);
+    let git = git_listing(root);
+    let by_git = git.is_some();
+    let listed = git.unwrap_or(walked);
     if listed.len() > MAX_FILES {
         return None;
     }
-    Some(Snapshot {
-        files: stat_all(root, &listed),
-        dirs,
-    })
+    let files = stat_all(root, &listed);
+    Some((Snapshot { files, dirs }, by_git))
 }
 
 /// Whether a passing run is worth a snapshot: a test, build or check runner (or a run
@@ -364,6 +415,34 @@ mod tests {
             mtime_ns: 1,
             ctime_ns: 1,
             ino: 1,
+        }
+    }
+
+    #[test]
+    fn the_hash_bytes_are_the_formatted_ones() {
+        let files = vec![
+            (
+                "a b".to_string(),
+                Stat {
+                    size: u64::MAX,
+                    mtime_ns: i64::MIN,
+                    ctime_ns: -1,
+                    ino: 0,
+                },
+            ),
+            ("z".to_string(), st(1_700_000_000_123_456_789)),
+        ];
+        let mut h = Sha256::new();
+        for (p, s) in &files {
+            h.update(format!("{p}\0{} {} {} {}\n", s.size, s.mtime_ns, s.ctime_ns, s.ino));
+        }
+        let want: String = h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hash_files(&files), want);
+        let mut b = Vec::new();
+        for n in [0i128, 7, -7, 10, i128::from(i64::MIN), i128::from(u64::MAX)] {
+            b.clear();
+            push_int(&mut b, n < 0, n.unsigned_abs() as u64);
+            assert_eq!(String::from_utf8(b.clone()).unwrap(), n.to_string());
         }
     }
 

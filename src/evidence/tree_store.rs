@@ -27,7 +27,16 @@ pub fn encode(s: &Snapshot) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + s.files.len() * 64);
     out.extend_from_slice(format!("{HEADER}\n").as_bytes());
     for (p, st) in s.files.iter().chain(&s.dirs) {
-        out.extend_from_slice(format!("{} {} {} {} ", st.size, st.mtime_ns, st.ctime_ns, st.ino).as_bytes());
+        // The numbers as `Display` writes them, without `fmt` (10,000 files per save).
+        use crate::evidence::tree::push_int;
+        push_int(&mut out, false, st.size);
+        out.push(b' ');
+        push_int(&mut out, st.mtime_ns < 0, st.mtime_ns.unsigned_abs());
+        out.push(b' ');
+        push_int(&mut out, st.ctime_ns < 0, st.ctime_ns.unsigned_abs());
+        out.push(b' ');
+        push_int(&mut out, false, st.ino);
+        out.push(b' ');
         out.extend_from_slice(p.as_bytes());
         out.push(0);
     }
@@ -42,11 +51,17 @@ pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
     }
     let mut out = Snapshot::default();
     for rec in bytes[nl + 1..].split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let text = std::str::from_utf8(rec).ok()?;
-        let mut it = text.splitn(5, ' ');
-        let mut num = || it.next().and_then(|n| n.parse::<i128>().ok());
+        // Four numbers, each followed by one space, then the path (parsed by hand: the
+        // close guard reads 10,000 of these per stop).
+        let mut at = 0;
+        let mut num = || -> Option<i128> {
+            let end = at + rec[at..].iter().position(|b| *b == b' ')?;
+            let n = parse_int(&rec[at..end])?;
+            at = end + 1;
+            Some(n)
+        };
         let (size, mtime, ctime, ino) = (num()?, num()?, num()?, num()?);
-        let path = it.next()?.to_string();
+        let path = std::str::from_utf8(&rec[at..]).ok()?.to_string();
         let st = Stat {
             size: u64::try_from(size).ok()?,
             mtime_ns: i64::try_from(mtime).ok()?,
@@ -60,6 +75,28 @@ pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
         }
     }
     Some(out)
+}
+
+/// A decimal integer as `str::parse::<i128>` reads it (an optional sign, digits).
+fn parse_int(b: &[u8]) -> Option<i128> {
+    let (neg, digits) = match b {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, b),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    // 64-bit arithmetic (every field fits in a u64 or an i64); longer is no field.
+    let mut v: u64 = 0;
+    for d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
+    let v = i128::from(v);
+    Some(if neg { -v } else { v })
 }
 
 /// Saves a snapshot under its hash (best effort) and drops all but the newest [`KEEP`].
@@ -99,21 +136,259 @@ pub fn load(dir: &Path, tree: &str) -> Option<Snapshot> {
     if tree.len() != 32 || !tree.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
+    decode(&read_private(&dir.join(tree), MAX_BYTES)?)
+}
+
+/// The newest pass's snapshot, as the next pass starts from it ([`pass_tree`]).
+const LAST: &str = "last";
+const LAST_HEADER: &str = "fable-last 1";
+
+/// Which snapshot the next pass may start from, and what git's choice of files hung on
+/// when it was taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Last {
+    pub tree: String,
+    /// git listed the files (else the walk did).
+    pub git: bool,
+    /// The stats of the files that decide which files git lists ([`ignore_inputs`]).
+    pub keys: Vec<(String, Stat)>,
+}
+
+/// What decides which files git lists besides the folders' entries: the index (tracked
+/// files), the repository's and the user's ignore files and configuration (which may
+/// name another excludes file). A missing file is all zeros; outside git only `.git`
+/// itself counts (a `git init` makes the listing git's).
+pub fn ignore_inputs(root: &Path, git: bool, get: impl Fn(&str) -> Option<String>) -> Vec<(String, Stat)> {
+    let mut paths = vec![root.join(".git")];
+    if git {
+        let dot = root.join(".git");
+        paths.extend(["index", "info/exclude", "config"].map(|f| dot.join(f)));
+        paths.push(PathBuf::from("/etc/gitconfig"));
+        if let Some(home) = get("HOME").filter(|h| !h.is_empty()) {
+            paths.push(Path::new(&home).join(".gitconfig"));
+        }
+        let config = get("XDG_CONFIG_HOME")
+            .filter(|x| Path::new(x).is_absolute())
+            .map(PathBuf::from)
+            .or_else(|| {
+                get("HOME")
+                    .filter(|h| !h.is_empty())
+                    .map(|h| Path::new(&h).join(".config"))
+            });
+        if let Some(c) = config {
+            paths.extend(["git/config", "git/ignore"].map(|f| c.join(f)));
+        }
+    }
+    let zero = Stat {
+        size: 0,
+        mtime_ns: 0,
+        ctime_ns: 0,
+        ino: 0,
+    };
+    paths
+        .into_iter()
+        .map(|p| {
+            let st = std::fs::symlink_metadata(&p).map_or(zero, |m| {
+                use std::os::unix::fs::MetadataExt;
+                let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+                Stat {
+                    size: m.size(),
+                    mtime_ns: ns(m.mtime(), m.mtime_nsec()),
+                    ctime_ns: ns(m.ctime(), m.ctime_nsec()),
+                    ino: m.ino(),
+                }
+            });
+            (p.to_string_lossy().into_owned(), st)
+        })
+        .collect()
+}
+
+fn encode_last(l: &Last) -> Vec<u8> {
+    let mut out = format!("{LAST_HEADER}\n{}\n{}\n", l.tree, if l.git { "git" } else { "walk" }).into_bytes();
+    for (p, st) in &l.keys {
+        out.extend_from_slice(format!("{} {} {} {} ", st.size, st.mtime_ns, st.ctime_ns, st.ino).as_bytes());
+        out.extend_from_slice(p.as_bytes());
+        out.push(0);
+    }
+    out
+}
+
+fn decode_last(bytes: &[u8]) -> Option<Last> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut lines = text.splitn(4, '\n');
+    if lines.next()? != LAST_HEADER {
+        return None;
+    }
+    let tree = lines.next()?.to_string();
+    let git = match lines.next()? {
+        "git" => true,
+        "walk" => false,
+        _ => return None,
+    };
+    let mut keys = Vec::new();
+    for rec in lines.next().unwrap_or("").split('\0').filter(|r| !r.is_empty()) {
+        let mut it = rec.splitn(5, ' ');
+        let mut num = || it.next().and_then(|n| n.parse::<i64>().ok());
+        let (size, mtime_ns, ctime_ns, ino) = (num()?, num()?, num()?, num()?);
+        let st = Stat {
+            size: u64::try_from(size).ok()?,
+            mtime_ns,
+            ctime_ns,
+            ino: u64::try_from(ino).ok()?,
+        };
+        keys.push((it.next()?.to_string(), st));
+    }
+    Some(Last { tree, git, keys })
+}
+
+/// The newest pass's [`Last`], if any.
+pub fn load_last(dir: &Path) -> Option<Last> {
+    let bytes = read_private(&dir.join(LAST), 64 << 10)?;
+    decode_last(&bytes)
+}
+
+fn read_private(path: &Path, max: u64) -> Option<Vec<u8>> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let f = std::fs::File::options()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(dir.join(tree))
+        .open(path)
         .ok()?;
-    let mut bytes = Vec::with_capacity(f.metadata().map_or(0, |m| m.len().min(MAX_BYTES) as usize));
-    f.take(MAX_BYTES).read_to_end(&mut bytes).ok()?;
-    decode(&bytes)
+    let mut bytes = Vec::with_capacity(f.metadata().map_or(0, |m| m.len().min(max) as usize));
+    f.take(max).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The `tree` of a passing run: the project's files now, hashed, with the snapshot saved
+/// in `dir` for the close guard. Starts from the previous pass's snapshot when git's
+/// inputs are as they were ([`Last`]) and lists only the folders that moved
+/// ([`refresh`](crate::evidence::tree_refresh::refresh)); otherwise, or when a
+/// `.gitignore` moved, takes the full listing. Either way the files are the ones a full
+/// listing would count, each `stat`ed now. `None` when no snapshot can be taken.
+pub fn pass_tree(root: &Path, dir: Option<&Path>, get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    use crate::evidence::tree_refresh::{refresh, Names};
+    let last = dir.and_then(load_last);
+    let reused = last.as_ref().and_then(|l| {
+        // Inputs first: a change while the files are listed shows at the next pass.
+        let keys = ignore_inputs(root, l.git, &get);
+        if keys != l.keys {
+            return None;
+        }
+        let prev = load(dir?, &l.tree).filter(|s| s.hash() == l.tree)?;
+        let now = refresh(root, &prev, if l.git { Names::Git } else { Names::Walk })?;
+        let ignores = |s: &Snapshot| -> Vec<(String, Stat)> {
+            s.files
+                .iter()
+                .filter(|(p, _)| p == ".gitignore" || p.ends_with("/.gitignore"))
+                .cloned()
+                .collect()
+        };
+        (!l.git || ignores(&prev) == ignores(&now)).then(|| {
+            let same = now.dirs == prev.dirs;
+            (now, keys, l.git, same)
+        })
+    });
+    let (snap, keys, git, same_dirs) = match reused {
+        Some(r) => r,
+        None => {
+            // Which inputs count depends on the listing: stat both sets' worth first.
+            let git_keys = ignore_inputs(root, true, &get);
+            let walk_keys = ignore_inputs(root, false, &get);
+            let (snap, git) = crate::evidence::tree::take_listed(root)?;
+            (snap, if git { git_keys } else { walk_keys }, git, false)
+        }
+    };
+    let tree = snap.hash();
+    if let Some(dir) = dir {
+        let unchanged = same_dirs && last.as_ref().is_some_and(|l| l.tree == tree);
+        if !unchanged {
+            save(dir, &snap, &tree);
+            let l = Last {
+                tree: tree.clone(),
+                git,
+                keys,
+            };
+            let _ = crate::atomic_file::write(
+                &dir.join(LAST),
+                &encode_last(&l),
+                crate::atomic_file::Perms::Private,
+                false,
+            );
+        }
+    }
+    Some(tree)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pass_tree_is_the_full_listings_whatever_changed() {
+        use crate::evidence::tree::take;
+        let t = tempfile::tempdir().unwrap();
+        let (root, store) = (t.path().join("p"), t.path().join("store"));
+        let home = t.path().join("home").to_string_lossy().into_owned();
+        let get = |k: &str| (k == "HOME").then(|| home.clone());
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.py"), "a").unwrap();
+        std::fs::write(root.join("x.log"), "x").unwrap();
+        std::fs::write(root.join("y.log"), "y").unwrap();
+        std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&root)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "-A"]);
+        let append = |p: &str, text: &str| {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().append(true).open(root.join(p)).unwrap();
+            f.write_all(text.as_bytes()).unwrap();
+        };
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("first pass", Box::new(|| {})),
+            ("nothing", Box::new(|| {})),
+            ("in-place edit", Box::new(|| append("src/a.py", "b"))),
+            (
+                "new ignored file",
+                Box::new(|| std::fs::write(root.join("z.log"), "z").unwrap()),
+            ),
+            ("un-ignored in place", Box::new(|| append(".gitignore", "!x.log\n"))),
+            ("force-added", Box::new(|| git(&["add", "-f", "y.log"]))),
+            (
+                "new file",
+                Box::new(|| std::fs::write(root.join("src/b.py"), "b").unwrap()),
+            ),
+        ];
+        let mut trees = Vec::new();
+        for (what, change) in steps {
+            std::thread::sleep(std::time::Duration::from_millis(15));
+            change();
+            let tree = pass_tree(&root, Some(&store), get).unwrap();
+            let full = take(&root).unwrap();
+            assert_eq!(tree, full.hash(), "{what}");
+            assert_eq!(load(&store, &tree).map(|s| s.files), Some(full.files), "{what}");
+            assert_eq!(load_last(&store).map(|l| l.tree), Some(tree.clone()), "{what}");
+            trees.push(tree);
+        }
+        assert_eq!(trees[0], trees[1], "nothing changed, nothing new");
+        assert_eq!(trees[2], trees[3], "an ignored file is not the code");
+        assert!(trees.windows(2).skip(3).all(|w| w[0] != w[1]), "{trees:?}");
+        assert_ne!(trees[1], trees[2]);
+        // A `last` that names no stored snapshot, or junk, is a full listing again.
+        std::fs::write(store.join(LAST), b"junk").unwrap();
+        assert_eq!(pass_tree(&root, Some(&store), get), Some(take(&root).unwrap().hash()));
+        assert_eq!(pass_tree(&root, None, get), Some(take(&root).unwrap().hash()));
+    }
 
     #[test]
     fn round_trips_odd_paths_and_keeps_the_newest() {
@@ -150,6 +425,20 @@ mod tests {
         };
         assert_eq!(decode(&encode(&s)), Some(s.clone()));
         assert_eq!(decode(b"junk"), None);
+        for bad in [
+            "1 2 3 x",
+            "1 2 3 4",
+            "a 2 3 4 p",
+            "1 2 3 -4 p",
+            "- 2 3 4 p",
+            "1  2 3 4 p",
+        ] {
+            assert_eq!(decode(format!("{HEADER}\n{bad}\0").as_bytes()), None, "{bad}");
+        }
+        for n in ["0", "-5", "+7", "18446744073709551615", "-9223372036854775808"] {
+            assert_eq!(parse_int(n.as_bytes()), n.parse::<i128>().ok(), "{n}");
+        }
+        assert_eq!(parse_int(b"18446744073709551616"), None, "no field is that long");
         let t = tempfile::tempdir().unwrap();
         let d = t.path().join("trees");
         let h = s.hash();

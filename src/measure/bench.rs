@@ -51,6 +51,11 @@ pub struct BenchArgs {
     /// Internal: the scratch folder the learning child writes its log into.
     #[arg(long, hide = true)]
     pub learn_dir: Option<PathBuf>,
+    /// Builds the bench's projects and payloads into this folder and times nothing: for
+    /// `valgrind --tool=callgrind` / `strace -c` on one hook with exactly what the bench
+    /// feeds it (`DIR/README` says how).
+    #[arg(long)]
+    pub keep: Option<PathBuf>,
 }
 
 /// One hook's measured distribution.
@@ -478,6 +483,47 @@ fn measure_freshness(
     Ok(rows)
 }
 
+/// `--keep DIR`: the generated projects (`project`, `fresh-10k`), the user state (`state`)
+/// and one payload file per hook and half (`payload.<hook>[.success|.failure]`), so one
+/// hook run can be profiled on exactly what the bench times.
+fn keep(bin_dir: &Path, dir: &Path) -> Result<i32> {
+    let dir = std::path::absolute(dir).at(dir)?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let (root, state) = (dir.join("project"), dir.join("state"));
+    build_state(&root, &state)?;
+    let state_s = state.display().to_string();
+    let env = [
+        ("XDG_STATE_HOME", state_s.as_str()),
+        ("FABLE_CONFIG_DIR", state_s.as_str()),
+    ];
+    crate::measure::bench_fresh::build(&dir.join("fresh-10k"), &bin_dir.join("fable-evidence"), &env)?;
+    for hook in HOOK_BINARIES {
+        let halves: &[(&str, usize)] = if alternates(hook) {
+            &[(".success", 0), (".failure", 1)]
+        } else {
+            &[("", 0)]
+        };
+        for (suffix, n) in halves {
+            let p = dir.join(format!("payload.{hook}{suffix}"));
+            std::fs::write(&p, payload(hook, &root, *n).to_string()).at(&p)?;
+        }
+    }
+    let p = dir.join("payload.fable-close-guard.fresh");
+    std::fs::write(&p, payload("fable-close-guard", &dir.join("fresh-10k"), 0).to_string()).at(&p)?;
+    let howto = format!(
+        "cd {0}/project && env XDG_STATE_HOME={1} FABLE_CONFIG_DIR={1} CLAUDE_PROJECT_DIR=$PWD \
+         valgrind --tool=callgrind BIN/fable-evidence < {0}/payload.fable-evidence.failure\n\
+         fresh-10k: the same in {0}/fresh-10k with payload.fable-close-guard.fresh.\n\
+         Each run changes the state (a log line, a claim): build again with --keep.\n",
+        dir.display(),
+        state.display()
+    );
+    let p = dir.join("README");
+    std::fs::write(&p, howto).at(&p)?;
+    println!("{}", dir.display());
+    Ok(0)
+}
+
 pub fn run(a: &BenchArgs) -> Result<i32> {
     let bin_dir = match &a.bin_dir {
         Some(d) => d.clone(),
@@ -492,6 +538,9 @@ pub fn run(a: &BenchArgs) -> Result<i32> {
             .as_deref()
             .ok_or_else(|| Error::msg("--learn-child needs --learn-dir"))?;
         return crate::measure::bench_learn::child(n, dir);
+    }
+    if let Some(dir) = &a.keep {
+        return keep(&bin_dir, dir);
     }
     if a.runs == 0 {
         return Err(Error::msg("--runs must be at least 1"));

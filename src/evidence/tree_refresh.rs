@@ -1,0 +1,292 @@
+//! Today's snapshot from an earlier one, reading only the folders that moved.
+//!
+//! A full listing ([`take`](crate::evidence::tree::take)) walks every folder and asks git
+//! for its files: a process and 10-40 ms on 10,000 files, paid by every passing run and
+//! by a stop after any new file (a log, a cache). Most of it repeats the previous answer:
+//! a folder's mtime changes whenever an entry is added, removed or renamed in it, so the
+//! files of a folder whose stats did not move are the files it had. [`refresh`] therefore
+//! `stat`s the stored folders, reads again only those that moved (their own entries; a
+//! new sub-folder is walked whole), asks git about the new names only (`git check-ignore
+//! --stdin`, the same ignore rules as `git ls-files --exclude-standard`: tracked files are
+//! never ignored), and `stat`s every counted file. The result is what a full listing
+//! would give, as long as git's view of which files count did not change without a file
+//! changing: callers that need that too compare git's index and ignore files
+//! ([`crate::evidence::tree_store::Last`]).
+
+use crate::evidence::tree::{excluded, stat_all, stat_dirs, walk_under, Snapshot, EXCLUDED_DIRS, MAX_FILES};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+
+/// How the new names of a refresh are judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Names {
+    /// Ask git which are ignored; `None` from [`refresh`] when git cannot answer.
+    Git,
+    /// Every new name not excluded counts (the project is no git work tree).
+    Walk,
+}
+
+/// The snapshot [`take`](crate::evidence::tree::take) would give now, built from
+/// `stored`; `None` when it cannot tell (no stored folders, git cannot answer, too many
+/// files): then take the full listing.
+pub fn refresh(root: &Path, stored: &Snapshot, names: Names) -> Option<Snapshot> {
+    if stored.dirs.is_empty() {
+        return None;
+    }
+    let dir_names: Vec<String> = stored.dirs.iter().map(|(p, _)| p.clone()).collect();
+    let now_dirs = stat_dirs(root, &dir_names);
+    let file_names: Vec<String> = stored.files.iter().map(|(p, _)| p.clone()).collect();
+    if now_dirs == stored.dirs {
+        // No entry added, removed or renamed anywhere the listing looks.
+        return Some(Snapshot {
+            files: stat_all(root, &file_names),
+            dirs: now_dirs,
+        });
+    }
+    // Both lists are sorted by path: a lookup is a binary search, no set to build.
+    let known_dir = |p: &str| stored.dirs.binary_search_by(|(q, _)| q.as_str().cmp(p)).is_ok();
+    let known_file = |p: &str| file_names.binary_search_by(|q| q.as_str().cmp(p)).is_ok();
+    let mut new_dirs: Vec<String> = Vec::new();
+    let mut candidates: Vec<String> = Vec::new();
+    // Folders that still exist and moved: read their entries again.
+    let mut i = 0;
+    for (p, st) in &now_dirs {
+        while i < stored.dirs.len() && stored.dirs[i].0 < *p {
+            i += 1;
+        }
+        if stored.dirs.get(i).is_some_and(|(q, s)| q == p && s == st) {
+            continue;
+        }
+        let rel = if p == "./" { "" } else { p.trim_end_matches('/') };
+        let dir = if rel.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(rel)
+        };
+        let rd = std::fs::read_dir(&dir).ok()?;
+        for e in rd.flatten() {
+            let Ok(name) = e.file_name().into_string() else {
+                continue;
+            };
+            let path = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                if EXCLUDED_DIRS.contains(&name.as_str()) || name.ends_with(".egg-info") {
+                    continue;
+                }
+                if !known_dir(&format!("{path}/")) {
+                    // A new folder: everything in it is new.
+                    let (files, dirs) = walk_under(root, &path)?;
+                    candidates.extend(files);
+                    new_dirs.extend(dirs);
+                }
+            } else if !known_file(&path) && !excluded(&path) {
+                candidates.push(path);
+            }
+            if candidates.len() > MAX_FILES {
+                return None;
+            }
+        }
+    }
+    let counted = match names {
+        Names::Walk => candidates,
+        Names::Git if candidates.is_empty() => candidates,
+        Names::Git => {
+            // git lists a nested repository as one entry, never its files.
+            let candidates: Vec<String> = candidates.into_iter().filter(|c| !in_nested_repo(root, c)).collect();
+            let ignored = git_ignored(root, &candidates)?;
+            candidates.into_iter().filter(|c| !ignored.contains(c)).collect()
+        }
+    };
+    let mut listing = file_names;
+    listing.extend(counted);
+    if listing.len() > MAX_FILES {
+        return None;
+    }
+    let mut dirs = now_dirs;
+    dirs.extend(stat_dirs(root, &new_dirs));
+    dirs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    dirs.dedup_by(|a, b| a.0 == b.0);
+    Some(Snapshot {
+        files: stat_all(root, &listing),
+        dirs,
+    })
+}
+
+/// True when a folder above `file` (below the project root) holds a `.git`.
+fn in_nested_repo(root: &Path, file: &str) -> bool {
+    let mut p = Path::new(file).parent();
+    while let Some(d) = p.filter(|d| !d.as_os_str().is_empty()) {
+        if root.join(d).join(".git").exists() {
+            return true;
+        }
+        p = d.parent();
+    }
+    false
+}
+
+/// Which of `paths` git ignores in `root` (`git check-ignore -z --stdin`); `None` when
+/// git cannot answer (not a work tree, git missing).
+fn git_ignored(root: &Path, paths: &[String]) -> Option<HashSet<String>> {
+    let mut child = std::process::Command::new("git")
+        .args(["-c", "core.quotepath=off", "check-ignore", "-z", "--stdin"])
+        .current_dir(root)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut input = Vec::with_capacity(paths.iter().map(|p| p.len() + 1).sum());
+    for p in paths {
+        input.extend_from_slice(p.as_bytes());
+        input.push(0);
+    }
+    // Written from a thread: git answers while it reads, and a full pipe both ways would
+    // stall both processes.
+    let mut stdin = child.stdin.take()?;
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    // 0: some are ignored, 1: none is; anything else is an error.
+    if !matches!(out.status.code(), Some(0 | 1)) {
+        return None;
+    }
+    Some(
+        out.stdout
+            .split(|b| *b == 0)
+            .filter(|s| !s.is_empty())
+            .filter_map(|s| std::str::from_utf8(s).ok())
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::tree::take;
+
+    fn git(root: &Path, args: &[&str]) {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "git {args:?}");
+    }
+
+    /// Waits past the folder timestamps' granularity so a change is a change.
+    fn tick() {
+        std::thread::sleep(std::time::Duration::from_millis(15));
+    }
+
+    #[test]
+    fn a_refresh_equals_a_full_listing_after_every_kind_of_change() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::write(root.join("src/a.rs"), "a").unwrap();
+        std::fs::write(root.join("src/deep/b.rs"), "b").unwrap();
+        std::fs::write(root.join(".gitignore"), "*.log\nout/\n").unwrap();
+        git(root, &["init", "-q"]);
+        git(root, &["add", "-A"]);
+        let mut prev = take(root).unwrap();
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("nothing", Box::new(|| {})),
+            (
+                "ignored file",
+                Box::new(|| std::fs::write(root.join("run.log"), "x").unwrap()),
+            ),
+            (
+                "in-place edit",
+                Box::new(|| std::fs::write(root.join("src/a.rs"), "a2").unwrap()),
+            ),
+            (
+                "new file",
+                Box::new(|| std::fs::write(root.join("src/deep/c.rs"), "c").unwrap()),
+            ),
+            (
+                "removed file",
+                Box::new(|| std::fs::remove_file(root.join("src/deep/b.rs")).unwrap()),
+            ),
+            (
+                "new folder",
+                Box::new(|| {
+                    std::fs::create_dir_all(root.join("lib/x")).unwrap();
+                    std::fs::write(root.join("lib/x/d.py"), "d").unwrap();
+                    std::fs::write(root.join("lib/e.log"), "e").unwrap();
+                }),
+            ),
+            (
+                "ignored folder",
+                Box::new(|| {
+                    std::fs::create_dir_all(root.join("out")).unwrap();
+                    std::fs::write(root.join("out/f.txt"), "f").unwrap();
+                }),
+            ),
+            (
+                "nested repository",
+                Box::new(|| {
+                    std::fs::create_dir_all(root.join("vendor/dep")).unwrap();
+                    git(&root.join("vendor/dep"), &["init", "-q"]);
+                    std::fs::write(root.join("vendor/dep/g.rs"), "g").unwrap();
+                }),
+            ),
+            (
+                "excluded folder",
+                Box::new(|| {
+                    std::fs::create_dir_all(root.join("src/__pycache__")).unwrap();
+                    std::fs::write(root.join("src/__pycache__/a.pyc"), "p").unwrap();
+                }),
+            ),
+            (
+                "removed folder",
+                Box::new(|| std::fs::remove_dir_all(root.join("lib/x")).unwrap()),
+            ),
+            (
+                "renamed file",
+                Box::new(|| std::fs::rename(root.join("src/a.rs"), root.join("src/deep/a.rs")).unwrap()),
+            ),
+        ];
+        for (what, change) in steps {
+            tick();
+            change();
+            let full = take(root).unwrap();
+            assert_eq!(refresh(root, &prev, Names::Git).as_ref(), Some(&full), "{what}");
+            prev = full;
+        }
+    }
+
+    #[test]
+    fn outside_git_every_new_name_counts_and_git_mode_declines() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::write(root.join("calc.py"), "x").unwrap();
+        let prev = take(root).unwrap();
+        tick();
+        std::fs::write(root.join("run.log"), "x").unwrap();
+        let full = take(root).unwrap();
+        assert_eq!(refresh(root, &prev, Names::Walk), Some(full));
+        if !std::process::Command::new("git")
+            .args(["rev-parse"])
+            .current_dir(root)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            assert_eq!(refresh(root, &prev, Names::Git), None, "git cannot answer: list again");
+        }
+        assert_eq!(refresh(root, &Snapshot::default(), Names::Walk), None);
+    }
+}
