@@ -45,8 +45,60 @@ pub fn plain_retries(episodes: &[Episode], prep: &Prepared) -> HashMap<String, u
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::episodes::{extract, Outcome, WINDOW};
+
+    /// An edit record (Write/Edit: a file, no command) as the evidence log holds it.
+    fn edit(session: &str, file: &str) -> crate::evidence::Record {
+        crate::evidence::Record {
+            file: Some(file.to_string()),
+            ..rec(session, "", true, "")
+        }
+    }
+
+    /// Three sessions fix a missing output directory with `mkdir -p build`; d edits a file
+    /// and the unchanged `make` passes; e edits and `make -B` passes; f only looks (`ls`)
+    /// and the unchanged `make` passes (a plain retry).
+    pub(crate) fn edited_history() -> Vec<crate::evidence::Record> {
+        let fail = "/usr/bin/ld: cannot open output file build/app: No such file or directory";
+        let mut h = Vec::new();
+        for s in ["a", "b", "c"] {
+            h.push(rec(s, "make", false, fail));
+            h.push(rec(s, "mkdir -p build", true, ""));
+            h.push(rec(s, "make", true, "cc -o build/app main.c"));
+        }
+        // d: an edit, then the unchanged command passes: the edit was the fix, not chance.
+        h.push(rec("d", "make", false, fail));
+        h.push(edit("d", "/w/Makefile"));
+        h.push(rec("d", "make", true, "cc -o build/app main.c"));
+        // e: an edit, then a changed command passes: the change is not the whole fix.
+        h.push(rec("e", "make", false, fail));
+        h.push(edit("e", "/w/Makefile"));
+        h.push(rec("e", "make -B", true, "cc -o build/app main.c"));
+        // f: nothing logged between, the unchanged command passes: a plain retry.
+        h.push(rec("f", "make", false, fail));
+        h.push(rec("f", "ls", true, "Makefile"));
+        h.push(rec("f", "make", true, "cc -o build/app main.c"));
+        h
+    }
+
+    #[test]
+    fn a_fix_not_in_the_log_neither_supports_nor_contests() {
+        let h = edited_history();
+        let p = crate::learn::episodes::Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert_eq!(e.len(), 6, "{e:#?}");
+        assert!(e[..3]
+            .iter()
+            .all(|e| e.outcome == Outcome::Recovered && !e.unlogged_fix));
+        assert!(e[3].unlogged_fix && !e[3].plain_retry, "{:#?}", e[3]);
+        assert!(e[4].unlogged_fix, "{:#?}", e[4]);
+        assert!(e[5].plain_retry && !e[5].unlogged_fix, "{:#?}", e[5]);
+        // Only session f is a plain retry against the fix.
+        assert_eq!(plain_retries(&e, &p).values().sum::<usize>(), 1);
+    }
 
     #[test]
     fn failure_class_scopes() {
