@@ -45,6 +45,10 @@ pub struct Prepared {
     pub sessions: Vec<(String, Vec<usize>)>,
     /// Record index → (session slot, position in that session).
     pub position: Vec<(usize, usize)>,
+    /// Per failing record, the anchors of its error lines beyond the signature's
+    /// ([`crate::learn::signature::anchors_beyond`]; empty for successes and when nothing
+    /// was cut): the coincidence test's classes.
+    pub beyond: Vec<Vec<String>>,
 }
 
 impl Prepared {
@@ -57,6 +61,7 @@ impl Prepared {
         let mut slot_of: HashMap<&str, usize> = HashMap::new();
         let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
         let mut position = Vec::with_capacity(history.len());
+        let mut beyond = Vec::with_capacity(history.len());
         for (i, r) in history.iter().enumerate() {
             let n = normalize(&r.cmd);
             let mut s = signature(&r.tail);
@@ -67,6 +72,9 @@ impl Prepared {
                 // memory linear in failures, not in output size.
                 s.template = String::new();
                 s.anchors.clear();
+                beyond.push(Vec::new());
+            } else {
+                beyond.push(crate::learn::signature::anchors_beyond(&r.tail, &s.anchors));
             }
             norms.push(n);
             sigs.push(s);
@@ -87,6 +95,7 @@ impl Prepared {
             idf,
             sessions,
             position,
+            beyond,
         }
     }
 

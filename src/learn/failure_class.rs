@@ -33,13 +33,23 @@ pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> Strin
 /// Necessity: per failure class, how many failures cleared on a plain retry (literally
 /// unchanged, nothing state-changing between; not nested in another recovery). They count
 /// against every learned fix of the class: the `index.lock` that was simply released.
+/// Every error line of the failure is read, not only the signature's first few: a plain
+/// retry whose decisive line came fifth (after warnings) counts against that line's class
+/// too ([`Prepared::beyond`]), once per class.
 pub fn plain_retries(episodes: &[Episode], prep: &Prepared) -> HashMap<String, usize> {
     let mut plain: HashMap<String, usize> = HashMap::new();
     for e in episodes.iter().filter(|e| e.plain_retry && !e.nested) {
         let cluster = prep.cluster_key(e.fail_idx);
-        *plain
-            .entry(failure_class(&cluster, &e.domain, prep.sigs[e.fail_idx].primary()))
-            .or_default() += 1;
+        let mut classes = vec![failure_class(&cluster, &e.domain, prep.sigs[e.fail_idx].primary())];
+        for a in &prep.beyond[e.fail_idx] {
+            let c = failure_class(&cluster, &e.domain, Some(a));
+            if !classes.contains(&c) {
+                classes.push(c);
+            }
+        }
+        for c in classes {
+            *plain.entry(c).or_default() += 1;
+        }
     }
     plain
 }
@@ -98,6 +108,30 @@ pub(crate) mod tests {
         assert!(e[5].plain_retry && !e[5].unlogged_fix, "{:#?}", e[5]);
         // Only session f is a plain retry against the fix.
         assert_eq!(plain_retries(&e, &p).values().sum::<usize>(), 1);
+    }
+
+    /// Five warnings mentioning an error, the port in use fifth, a summary last: the
+    /// signature keeps the first three and the last, so EADDRINUSE is cut.
+    pub(crate) const BURIED: &str = "warning: error-prone config a\nwarning: error-prone config b\nwarning: error-prone config c\nwarning: error-prone config d\nError: listen EADDRINUSE: address already in use :::3000\nerror: server exited";
+
+    #[test]
+    fn a_plain_retry_counts_against_the_class_of_every_error_line() {
+        let h = vec![
+            rec("a", "node server.js", false, BURIED),
+            rec("a", "node server.js", true, "listening on 3000"),
+        ];
+        let p = crate::learn::episodes::Prepared::new(&h);
+        assert!(!p.sigs[0].anchors.iter().any(|a| a == "EADDRINUSE"), "{:?}", p.sigs[0]);
+        assert_eq!(p.beyond[0], vec!["EADDRINUSE".to_string()]);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e[0].plain_retry, "{e:#?}");
+        let plain = plain_retries(&e, &p);
+        assert_eq!(plain.get("anchor:EADDRINUSE"), Some(&1), "{plain:?}");
+        assert_eq!(
+            plain.values().sum::<usize>(),
+            2,
+            "its own class and the cut line's: {plain:?}"
+        );
     }
 
     #[test]

@@ -459,6 +459,25 @@ fn unescape(tail: &str) -> String {
 
 /// The error lines of an output: lines that look like errors, else the last lines.
 pub fn error_lines(tail: &str) -> Vec<String> {
+    error_lines_upto(tail, MAX_LINES)
+}
+
+/// The anchors of *every* error line of an output, when they differ from the
+/// [`signature`]'s (which reads at most [`MAX_LINES`]): a failure whose decisive line is
+/// the fifth still belongs to that line's class for the coincidence test
+/// ([`crate::learn::failure_class::plain_retries`]). Empty when nothing was cut.
+pub fn anchors_beyond(tail: &str, kept: &[String]) -> Vec<String> {
+    let all = error_lines_upto(tail, usize::MAX);
+    if all.len() <= MAX_LINES {
+        return Vec::new();
+    }
+    anchors(&all.join("\n"))
+        .into_iter()
+        .filter(|a| !kept.contains(a))
+        .collect()
+}
+
+fn error_lines_upto(tail: &str, max: usize) -> Vec<String> {
     let text = unescape(crate::evidence::tail_chars(tail, MAX_SCAN_CHARS));
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
@@ -466,9 +485,9 @@ pub fn error_lines(tail: &str) -> Vec<String> {
         picked = lines.iter().rev().take(2).rev().copied().collect();
     }
     // Keep the first error lines (the cause) and the last one (the summary).
-    if picked.len() > MAX_LINES {
+    if picked.len() > max {
         let last = picked[picked.len() - 1];
-        picked.truncate(MAX_LINES - 1);
+        picked.truncate(max - 1);
         picked.push(last);
     }
     let mut out: Vec<String> = Vec::new();
