@@ -46,7 +46,7 @@ pub struct Prepared {
     /// Record index → (session slot, position in that session).
     pub position: Vec<(usize, usize)>,
     /// Per failing record, the anchors of its error lines beyond the signature's
-    /// ([`crate::learn::signature::anchors_beyond`]; empty for successes and when nothing
+    /// ([`crate::learn::signature::signature_and_beyond`]; empty for successes and when nothing
     /// was cut): the coincidence test's classes.
     pub beyond: Vec<Vec<String>>,
 }
@@ -64,7 +64,11 @@ impl Prepared {
         let mut beyond = Vec::with_capacity(history.len());
         for (i, r) in history.iter().enumerate() {
             let n = normalize(&r.cmd);
-            let mut s = signature(&r.tail);
+            let (mut s, cut) = if r.ok {
+                (signature(&r.tail), Vec::new())
+            } else {
+                crate::learn::signature::signature_and_beyond(&r.tail)
+            };
             let terms = vocab.add_doc(&record_text(&n, &s));
             views.push(RecordView::new(&n, &s, terms, r.ok));
             if r.ok {
@@ -72,10 +76,8 @@ impl Prepared {
                 // memory linear in failures, not in output size.
                 s.template = String::new();
                 s.anchors.clear();
-                beyond.push(Vec::new());
-            } else {
-                beyond.push(crate::learn::signature::anchors_beyond(&r.tail, &s.anchors));
             }
+            beyond.push(cut);
             norms.push(n);
             sigs.push(s);
             let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {
