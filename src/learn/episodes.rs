@@ -45,10 +45,11 @@ pub struct Prepared {
     pub sessions: Vec<(String, Vec<usize>)>,
     /// Record index → (session slot, position in that session).
     pub position: Vec<(usize, usize)>,
-    /// Per failing record, the anchors of its error lines beyond the signature's
-    /// ([`crate::learn::signature::signature_and_beyond`]; empty for successes and when nothing
-    /// was cut): the coincidence test's classes.
-    pub beyond: Vec<Vec<String>>,
+    /// Failing records whose error lines hold anchors beyond the signature's
+    /// ([`crate::learn::signature::signature_and_beyond`]), with those anchors: the
+    /// coincidence test's classes. Only records with some (most have none: no memory per
+    /// record).
+    pub beyond: HashMap<usize, Vec<String>>,
 }
 
 impl Prepared {
@@ -61,7 +62,7 @@ impl Prepared {
         let mut slot_of: HashMap<&str, usize> = HashMap::new();
         let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
         let mut position = Vec::with_capacity(history.len());
-        let mut beyond = Vec::with_capacity(history.len());
+        let mut beyond: HashMap<usize, Vec<String>> = HashMap::new();
         for (i, r) in history.iter().enumerate() {
             let n = normalize(&r.cmd);
             let (mut s, cut) = if r.ok {
@@ -77,7 +78,9 @@ impl Prepared {
                 s.template = String::new();
                 s.anchors.clear();
             }
-            beyond.push(cut);
+            if !cut.is_empty() {
+                beyond.insert(i, cut);
+            }
             norms.push(n);
             sigs.push(s);
             let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {

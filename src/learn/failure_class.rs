@@ -41,7 +41,7 @@ pub fn plain_retries(episodes: &[Episode], prep: &Prepared) -> HashMap<String, u
     for e in episodes.iter().filter(|e| e.plain_retry && !e.nested) {
         let cluster = prep.cluster_key(e.fail_idx);
         let mut classes = vec![failure_class(&cluster, &e.domain, prep.sigs[e.fail_idx].primary())];
-        for a in &prep.beyond[e.fail_idx] {
+        for a in prep.beyond.get(&e.fail_idx).into_iter().flatten() {
             let c = failure_class(&cluster, &e.domain, Some(a));
             if !classes.contains(&c) {
                 classes.push(c);
@@ -122,7 +122,7 @@ pub(crate) mod tests {
         ];
         let p = crate::learn::episodes::Prepared::new(&h);
         assert!(!p.sigs[0].anchors.iter().any(|a| a == "EADDRINUSE"), "{:?}", p.sigs[0]);
-        assert_eq!(p.beyond[0], vec!["EADDRINUSE".to_string()]);
+        assert_eq!(p.beyond.get(&0), Some(&vec!["EADDRINUSE".to_string()]));
         let e = extract(&h, &p, WINDOW);
         assert!(e[0].plain_retry, "{e:#?}");
         let plain = plain_retries(&e, &p);
