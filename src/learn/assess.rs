@@ -370,3 +370,31 @@ pub(crate) fn outcome_name(o: Outcome) -> &'static str {
         Outcome::Unresolved => "unresolved",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::learn::episodes::{extract, Prepared, WINDOW};
+
+    #[test]
+    fn a_fix_not_in_the_log_is_no_competing_fix() {
+        // [`crate::learn::failure_class::tests::edited_history`]: the edit sessions (an
+        // unchanged `make`, a `make -B` after an edit record) neither join nor contest the
+        // logged `mkdir -p build`, and propose no fix of their own.
+        let h = crate::learn::failure_class::tests::edited_history();
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        let c = crate::learn::candidates::build(&e, &p, false);
+        let mkdir = c
+            .iter()
+            .find(|c| c.directive.contains("mkdir"))
+            .expect("the logged fix");
+        assert_eq!(
+            (mkdir.covered, mkdir.recovered_in_cluster, mkdir.fix_keys_in_cluster),
+            (Some(3), 3, 1),
+            "{c:#?}"
+        );
+        assert_eq!(mkdir.episodes.len(), 3, "the edit sessions lend no support");
+        assert_eq!(mkdir.cleared_plainly, 1, "only the session that just looked");
+        assert!(!c.iter().any(|c| c.key.contains("variant:")), "{c:#?}");
+    }
+}

@@ -146,10 +146,11 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         for (key, eps) in fixes {
             // Only allowed fixes contest: a fix the safety gate blocks (force-push,
             // `chmod 777`) is its own blocked candidate, and one poisoned session must
-            // not make the safe fix "contested".
+            // not make the safe fix "contested". Nor does a session whose fix is not in the
+            // log (an edit record between the failure and the pass): what it did is unknown.
             for &ei in eps.iter().filter(|&&ei| {
                 let e = &episodes[ei];
-                e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !influenced(e, prep)
+                e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix && !influenced(e, prep)
             }) {
                 entry.0.push(ei);
                 *entry.1.entry(key.clone()).or_default() += 1;
@@ -275,7 +276,12 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         for (fix, eps) in &fixes {
             // A directive only from a fix after which the failing action succeeded: a
             // group without a recovered episode (moved on, unresolved) proposes nothing.
-            let Some(&last_ei) = eps.iter().rev().find(|&&ei| episodes[ei].outcome == Outcome::Recovered) else {
+            // A fix not in the log (an edit record before the pass) proposes nothing either.
+            let Some(&last_ei) = eps
+                .iter()
+                .rev()
+                .find(|&&ei| episodes[ei].outcome == Outcome::Recovered && !episodes[ei].unlogged_fix)
+            else {
                 continue;
             };
             // The most recent recovered episode of the group gives the concrete command text.
@@ -294,6 +300,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     .filter(|&ei| {
                         let e = &episodes[ei];
                         matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn)
+                            && !e.unlogged_fix
                             && agrees(e, &keys[ei], fix, act.as_ref())
                     })
                     .collect();

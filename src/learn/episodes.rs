@@ -45,6 +45,11 @@ pub struct Prepared {
     pub sessions: Vec<(String, Vec<usize>)>,
     /// Record index → (session slot, position in that session).
     pub position: Vec<(usize, usize)>,
+    /// Failing records whose error lines hold anchors beyond the signature's
+    /// ([`crate::learn::signature::signature_and_beyond`]), with those anchors: the
+    /// coincidence test's classes. Only records with some (most have none: no memory per
+    /// record).
+    pub beyond: HashMap<usize, Vec<String>>,
 }
 
 impl Prepared {
@@ -57,9 +62,14 @@ impl Prepared {
         let mut slot_of: HashMap<&str, usize> = HashMap::new();
         let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
         let mut position = Vec::with_capacity(history.len());
+        let mut beyond: HashMap<usize, Vec<String>> = HashMap::new();
         for (i, r) in history.iter().enumerate() {
             let n = normalize(&r.cmd);
-            let mut s = signature(&r.tail);
+            let (mut s, cut) = if r.ok {
+                (signature(&r.tail), Vec::new())
+            } else {
+                crate::learn::signature::signature_and_beyond(&r.tail)
+            };
             let terms = vocab.add_doc(&record_text(&n, &s));
             views.push(RecordView::new(&n, &s, terms, r.ok));
             if r.ok {
@@ -67,6 +77,9 @@ impl Prepared {
                 // memory linear in failures, not in output size.
                 s.template = String::new();
                 s.anchors.clear();
+            }
+            if !cut.is_empty() {
+                beyond.insert(i, cut);
             }
             norms.push(n);
             sigs.push(s);
@@ -87,6 +100,7 @@ impl Prepared {
             idf,
             sessions,
             position,
+            beyond,
         }
     }
 
@@ -177,6 +191,16 @@ pub struct Episode {
     /// (between that failure and its successful retry): an attempt inside someone else's
     /// fix, not a standing problem of its own.
     pub nested: bool,
+    /// An edit record (a Write/Edit tool call: a file, no command) sits between the failure
+    /// and the retry that passed: the fix was an edit whose content the log does not hold.
+    /// Such a session neither supports nor contests a logged fix, and is no plain retry
+    /// against one ([`crate::learn::failure_class::plain_retries`]).
+    pub unlogged_fix: bool,
+}
+
+/// An edit record: a file-tool call (Write, Edit, …) logged with its file and no command.
+pub fn is_edit_record(r: &Record) -> bool {
+    r.file.is_some() && r.cmd.trim().is_empty()
 }
 
 impl Episode {
@@ -227,10 +251,11 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut verb_at = 0;
             let changed = |b: &[usize]| {
                 b.iter().any(|&x| {
-                    prep.norms[x]
-                        .segments
-                        .iter()
-                        .any(|s| !(s.is_read_only() || s.is_filter()))
+                    is_edit_record(&history[x])
+                        || prep.norms[x]
+                            .segments
+                            .iter()
+                            .any(|s| !(s.is_read_only() || s.is_filter()))
                 })
             };
             for &k in prep.after(i, window) {
@@ -388,6 +413,14 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 }
                 _ => None,
             };
+            // An edit record between the failure and the retry that passed.
+            let unlogged_fix = retry_idx.is_some_and(|k| {
+                let (slot, a) = prep.position[i];
+                let b = prep.position[k].1;
+                prep.sessions[slot].1[a + 1..b]
+                    .iter()
+                    .any(|&x| is_edit_record(&history[x]))
+            });
             out.push(Episode {
                 fail_idx: i,
                 attempts,
@@ -404,10 +437,12 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     .pop()
                     .unwrap_or_default(),
                 plain_retry: outcome == Outcome::Flaky
+                    && !unlogged_fix
                     && retry_idx
                         .is_some_and(|k| crate::learn::intent::literally_same(&history[i].cmd, &history[k].cmd)),
                 unsafe_fix,
                 nested: false,
+                unlogged_fix,
             });
         }
     }

@@ -33,20 +33,106 @@ pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> Strin
 /// Necessity: per failure class, how many failures cleared on a plain retry (literally
 /// unchanged, nothing state-changing between; not nested in another recovery). They count
 /// against every learned fix of the class: the `index.lock` that was simply released.
+/// Every error line of the failure is read, not only the signature's first few: a plain
+/// retry whose decisive line came fifth (after warnings) counts against that line's class
+/// too ([`Prepared::beyond`]), once per class.
 pub fn plain_retries(episodes: &[Episode], prep: &Prepared) -> HashMap<String, usize> {
     let mut plain: HashMap<String, usize> = HashMap::new();
     for e in episodes.iter().filter(|e| e.plain_retry && !e.nested) {
         let cluster = prep.cluster_key(e.fail_idx);
-        *plain
-            .entry(failure_class(&cluster, &e.domain, prep.sigs[e.fail_idx].primary()))
-            .or_default() += 1;
+        let mut classes = vec![failure_class(&cluster, &e.domain, prep.sigs[e.fail_idx].primary())];
+        for a in prep.beyond.get(&e.fail_idx).into_iter().flatten() {
+            let c = failure_class(&cluster, &e.domain, Some(a));
+            if !classes.contains(&c) {
+                classes.push(c);
+            }
+        }
+        for c in classes {
+            *plain.entry(c).or_default() += 1;
+        }
     }
     plain
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::learn::episodes::tests::rec;
+    use crate::learn::episodes::{extract, Outcome, WINDOW};
+
+    /// An edit record (Write/Edit: a file, no command) as the evidence log holds it.
+    fn edit(session: &str, file: &str) -> crate::evidence::Record {
+        crate::evidence::Record {
+            file: Some(file.to_string()),
+            ..rec(session, "", true, "")
+        }
+    }
+
+    /// Three sessions fix a missing output directory with `mkdir -p build`; d edits a file
+    /// and the unchanged `make` passes; e edits and `make -B` passes; f only looks (`ls`)
+    /// and the unchanged `make` passes (a plain retry).
+    pub(crate) fn edited_history() -> Vec<crate::evidence::Record> {
+        let fail = "/usr/bin/ld: cannot open output file build/app: No such file or directory";
+        let mut h = Vec::new();
+        for s in ["a", "b", "c"] {
+            h.push(rec(s, "make", false, fail));
+            h.push(rec(s, "mkdir -p build", true, ""));
+            h.push(rec(s, "make", true, "cc -o build/app main.c"));
+        }
+        // d: an edit, then the unchanged command passes: the edit was the fix, not chance.
+        h.push(rec("d", "make", false, fail));
+        h.push(edit("d", "/w/Makefile"));
+        h.push(rec("d", "make", true, "cc -o build/app main.c"));
+        // e: an edit, then a changed command passes: the change is not the whole fix.
+        h.push(rec("e", "make", false, fail));
+        h.push(edit("e", "/w/Makefile"));
+        h.push(rec("e", "make -B", true, "cc -o build/app main.c"));
+        // f: nothing logged between, the unchanged command passes: a plain retry.
+        h.push(rec("f", "make", false, fail));
+        h.push(rec("f", "ls", true, "Makefile"));
+        h.push(rec("f", "make", true, "cc -o build/app main.c"));
+        h
+    }
+
+    #[test]
+    fn a_fix_not_in_the_log_neither_supports_nor_contests() {
+        let h = edited_history();
+        let p = crate::learn::episodes::Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert_eq!(e.len(), 6, "{e:#?}");
+        assert!(e[..3]
+            .iter()
+            .all(|e| e.outcome == Outcome::Recovered && !e.unlogged_fix));
+        assert!(e[3].unlogged_fix && !e[3].plain_retry, "{:#?}", e[3]);
+        assert!(e[4].unlogged_fix, "{:#?}", e[4]);
+        assert!(e[5].plain_retry && !e[5].unlogged_fix, "{:#?}", e[5]);
+        // Only session f is a plain retry against the fix.
+        assert_eq!(plain_retries(&e, &p).values().sum::<usize>(), 1);
+    }
+
+    /// Five warnings mentioning an error, the port in use fifth, a summary last: the
+    /// signature keeps the first three and the last, so EADDRINUSE is cut.
+    pub(crate) const BURIED: &str = "warning: error-prone config a\nwarning: error-prone config b\nwarning: error-prone config c\nwarning: error-prone config d\nError: listen EADDRINUSE: address already in use :::3000\nerror: server exited";
+
+    #[test]
+    fn a_plain_retry_counts_against_the_class_of_every_error_line() {
+        let h = vec![
+            rec("a", "node server.js", false, BURIED),
+            rec("a", "node server.js", true, "listening on 3000"),
+        ];
+        let p = crate::learn::episodes::Prepared::new(&h);
+        assert!(!p.sigs[0].anchors.iter().any(|a| a == "EADDRINUSE"), "{:?}", p.sigs[0]);
+        assert_eq!(p.beyond.get(&0), Some(&vec!["EADDRINUSE".to_string()]));
+        let e = extract(&h, &p, WINDOW);
+        assert!(e[0].plain_retry, "{e:#?}");
+        let plain = plain_retries(&e, &p);
+        assert_eq!(plain.get("anchor:EADDRINUSE"), Some(&1), "{plain:?}");
+        assert_eq!(
+            plain.values().sum::<usize>(),
+            2,
+            "its own class and the cut line's: {plain:?}"
+        );
+    }
 
     #[test]
     fn failure_class_scopes() {

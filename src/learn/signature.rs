@@ -459,23 +459,35 @@ fn unescape(tail: &str) -> String {
 
 /// The error lines of an output: lines that look like errors, else the last lines.
 pub fn error_lines(tail: &str) -> Vec<String> {
+    cut(&picked(tail), MAX_LINES)
+}
+
+/// Every candidate error line of an output, in order (each cut to 300 characters).
+fn picked(tail: &str) -> Vec<String> {
     let text = unescape(crate::evidence::tail_chars(tail, MAX_SCAN_CHARS));
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
     if picked.is_empty() {
         picked = lines.iter().rev().take(2).rev().copied().collect();
     }
-    // Keep the first error lines (the cause) and the last one (the summary).
-    if picked.len() > MAX_LINES {
-        let last = picked[picked.len() - 1];
-        picked.truncate(MAX_LINES - 1);
-        picked.push(last);
-    }
+    picked
+        .into_iter()
+        .map(|l| crate::evidence::head_chars(l, 300).to_string())
+        .collect()
+}
+
+/// At most `max` lines: the first ones (the cause) and the last one (the summary),
+/// duplicates dropped.
+fn cut(picked: &[String], max: usize) -> Vec<String> {
+    let kept: Vec<&String> = if picked.len() > max {
+        picked[..max - 1].iter().chain(picked.last()).collect()
+    } else {
+        picked.iter().collect()
+    };
     let mut out: Vec<String> = Vec::new();
-    for l in picked {
-        let l = crate::evidence::head_chars(l, 300).to_string();
-        if !out.contains(&l) {
-            out.push(l);
+    for l in kept {
+        if !out.contains(l) {
+            out.push(l.clone());
         }
     }
     out
@@ -483,18 +495,37 @@ pub fn error_lines(tail: &str) -> Vec<String> {
 
 /// The signature of an output.
 pub fn signature(tail: &str) -> Signature {
-    let lines = error_lines(tail);
+    of_lines(&error_lines(tail))
+}
+
+/// The signature of an output and the anchors of its error lines the signature cut (it
+/// reads at most [`MAX_LINES`]): a failure whose decisive line is the fifth still belongs
+/// to that line's class for the coincidence test
+/// ([`crate::learn::failure_class::plain_retries`]). Empty when nothing was cut.
+pub fn signature_and_beyond(tail: &str) -> (Signature, Vec<String>) {
+    let all = picked(tail);
+    let sig = of_lines(&cut(&all, MAX_LINES));
+    if all.len() <= MAX_LINES {
+        return (sig, Vec::new());
+    }
+    let beyond = anchors(&cut(&all, usize::MAX).join("\n"))
+        .into_iter()
+        .filter(|a| !sig.anchors.contains(a))
+        .collect();
+    (sig, beyond)
+}
+
+fn of_lines(lines: &[String]) -> Signature {
     let mut masked: Vec<String> = Vec::new();
-    for l in &lines {
+    for l in lines {
         let t = mask_line(l);
         if !t.is_empty() && !masked.contains(&t) {
             masked.push(t);
         }
     }
-    let joined_raw = lines.join("\n");
     Signature {
         template: masked.join(" | "),
-        anchors: anchors(&joined_raw),
+        anchors: anchors(&lines.join("\n")),
     }
 }
 
