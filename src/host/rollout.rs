@@ -7,14 +7,15 @@
 //! `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"<tool_use_id>","exit_code":N,…}}}`.
 //!
 //! The line is near the end, so the file is read from its end in windows that grow
-//! fourfold from 256 KiB up to 4 MiB; a huge rollout is never read whole. Not found (no
+//! fourfold from 64 KiB up to 4 MiB (the line is normally
+//! among the last few written); a huge rollout is never read whole. Not found (no
 //! rollout, another shape, a line further back) is `None`: the status is unknown, which
 //! the record keeps as `exit: null`, never as a pass.
 
 use std::io::{Read, Seek, SeekFrom};
 
 /// First window read from the end of the rollout.
-pub const FIRST_WINDOW: u64 = 256 * 1024;
+pub const FIRST_WINDOW: u64 = 64 * 1024;
 /// The furthest back the search reads.
 pub const MAX_WINDOW: u64 = 4 * 1024 * 1024;
 
@@ -123,7 +124,7 @@ mod tests {
             f.write_all(filler.as_bytes()).unwrap();
         }
         writeln!(f, "{}", line("late", 2)).unwrap();
-        for _ in 0..100 {
+        for _ in 0..20 {
             f.write_all(filler.as_bytes()).unwrap();
         }
         drop(f);

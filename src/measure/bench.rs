@@ -426,7 +426,7 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
     if only.is_empty() || only.iter().any(|o| o.starts_with("fable-evidence")) {
         fresh()?;
         let floor = out.first().filter(|b| b.hook.starts_with("baseline")).map(|b| b.p50_ms);
-        let (samples, rss, codes) = crate::measure::bench_codex::measure(bin_dir, &root, &tmp, runs, &env)?;
+        let (samples, rss, codes) = crate::measure::bench_codex::measure(bin_dir, &root, &tmp, runs, &env, &COMMANDS)?;
         let mut t = timing("fable-evidence:codex-5mb-rollout", samples, rss, 2.0, codes);
         t.added_target_ms = 1.0;
         out.push(with_floor(t, floor));

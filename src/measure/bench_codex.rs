@@ -71,13 +71,16 @@ fn spawn_once(bin: &Path, root: &Path, stdin: &[u8], env: &[(&str, &str)]) -> Re
 }
 
 /// Samples (wall ms), peak RSS (KiB) and exit codes of `runs` runs in `root` (a generated
-/// project); `bench` makes the `fable-evidence:codex-5mb-rollout` row of them.
+/// project); `bench` makes the `fable-evidence:codex-5mb-rollout` row of them. The calls
+/// mirror the Claude Code rows: even runs pass with `commands[n % len]`, odd runs fail
+/// `cargo test --workspace` with exit 101.
 pub fn measure(
     bin_dir: &Path,
     root: &Path,
     tmp: &Path,
     runs: usize,
     env: &[(&str, &str)],
+    commands: &[&str],
 ) -> Result<(Vec<f64>, i64, Vec<i32>)> {
     let bin = bin_dir.join("fable-evidence");
     let rollout = tmp.join("rollout-bench.jsonl");
@@ -86,7 +89,8 @@ pub fn measure(
     for n in 0..runs {
         let p = json!({"session_id":"bench-codex","turn_id":"t","transcript_path":rollout,"cwd":root,
             "hook_event_name":"PostToolUse","model":"gpt-5","permission_mode":"bypassPermissions","tool_name":"Bash",
-            "tool_input":{"command":"cargo test --workspace"},"tool_response":"ok\n".repeat(50),
+            "tool_input":{"command": if n % 2 == 0 { commands[n % commands.len().max(1)] } else { "cargo test --workspace" }},
+            "tool_response": if n % 2 == 0 { "ok\n".repeat(50) } else { "error[E0432]: unresolved import `crate::foo`\n --> src/lib.rs:3:5\n".to_string() },
             "tool_use_id":format!("call_bench_{n}")});
         let (ms, code, r) = spawn_once(&bin, root, p.to_string().as_bytes(), env)?;
         samples.push(ms);
