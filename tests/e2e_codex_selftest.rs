@@ -45,3 +45,21 @@ fn codex_selftest_names_a_missing_close_guard() {
         "fable-evidence still works: {all:#?}"
     );
 }
+
+/// The command a user types: `fable selftest --host codex --codex PATH --json`, through the
+/// real `fable` binary — exit 0 and every check ok.
+#[test]
+fn the_command_line_dispatches_to_the_codex_selftest() {
+    let Some(codex) = available() else { return };
+    let out = std::process::Command::new(bin_dir().join("fable"))
+        .args(["selftest", "--host", "codex", "--json", "--codex"])
+        .arg(&codex)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(out.status.code(), Some(0), "{doc:#}");
+    assert_eq!(doc["ok"], true, "{doc:#}");
+    let checks = doc["checks"].as_array().unwrap();
+    assert!(checks.len() >= 6 && checks.iter().all(|c| c["ok"] == true), "{doc:#}");
+}

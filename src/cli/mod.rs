@@ -19,7 +19,7 @@ use crate::discipline::{lint, replay, status};
 use crate::measure::{bench, fieldtest};
 use crate::setup::codex_hooks::HostName;
 use crate::setup::codex_install;
-use crate::setup::{codex_doctor, doctor, init, install, selftest_run, trust_store, uninstall};
+use crate::setup::{codex_doctor, doctor, init, install, selftest_codex_run, selftest_run, trust_store, uninstall};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -110,6 +110,8 @@ pub fn main() -> std::process::ExitCode {
         Cmd::Uninstall(a) => uninstall::run_uninstall(a),
         Cmd::Doctor(a) if a.codex.host == HostName::Codex => codex_doctor::run(a),
         Cmd::Doctor(a) => doctor::run(a),
+        Cmd::Selftest(a) if a.host == HostName::Codex => selftest_run::bin_dir_of(a.bin_dir.as_deref())
+            .and_then(|bin_dir| selftest_codex_run::run(a.codex.as_deref(), &bin_dir, a.json, a.keep)),
         Cmd::Selftest(a) => selftest_run::run(a),
         Cmd::Init(a) => init::run(a),
         Cmd::Status(a) => status::run(a),

@@ -22,9 +22,16 @@ use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct SelftestArgs {
+    /// The agent CLI to prove the hooks under: claude (Claude Code, the default) or codex
+    /// (OpenAI Codex CLI).
+    #[arg(long, value_enum, default_value_t)]
+    pub host: crate::setup::codex_hooks::HostName,
     /// The Claude Code CLI to run (default: `claude` on PATH).
     #[arg(long, value_name = "PATH")]
     pub claude: Option<PathBuf>,
+    /// With --host codex: the Codex CLI to run (default: `codex` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub codex: Option<PathBuf>,
     /// Directory holding the fable-* hook binaries (default: the directory of this `fable`).
     #[arg(long, value_name = "DIR")]
     pub bin_dir: Option<PathBuf>,
@@ -71,7 +78,7 @@ pub fn broken_binaries(binaries: &[&str], bin_dir: &Path) -> Vec<(String, String
         .collect()
 }
 
-fn bin_dir_of(flag: Option<&Path>) -> Result<PathBuf> {
+pub fn bin_dir_of(flag: Option<&Path>) -> Result<PathBuf> {
     let dir = match flag {
         Some(d) => std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf()),
         None => std::env::current_exe()
