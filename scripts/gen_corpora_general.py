@@ -528,7 +528,7 @@ def ln_exists(s: Session, k: int) -> Case:
     proj = pick(s.rng, PROJECTS)
     # A link that already exists as a file symlink (GNU ln into an existing *directory*
     # symlink silently creates the link inside it instead of failing, so that is no case).
-    link, old, new = [(".env", "config/prod.env", "config/dev.env"), ("app/settings.py", "../shared/base.py", "../shared/local.py"),
+    link, old, new = [(".env", "config/prod.env", "config/dev.env"), ("app/settings.py", "../common/base.py", "../common/local.py"),
                       ("bin/tool", "../tools/tool-v1.sh", "../tools/tool-v2.sh"), ("current.conf", "conf/a.conf", "conf/b.conf")][k % 4]
     base = str(Path(link).parent)
     for t in (old, new):

@@ -1,7 +1,7 @@
 //! The Codex harness itself (src/harness/codex_*.rs), under the real Codex CLI with only
 //! the recorder hook: what every Codex e2e test trusts — the session sees only loopback,
 //! shell calls run for real, each hook payload is stored with the shape
-//! ../shared/docs/codex-hooks.md observed, sub-agents take their own script steps, and
+//! the captured Codex protocol shows (docs/codex.md), sub-agents take their own script steps, and
 //! auto-compaction is answered from the side queue.
 
 mod support;
