@@ -10,7 +10,7 @@
 //! `codex.stderr`, `codex.rc`, `last-message.txt`, `script.json`, `summary.json`
 //! ([`codex_summary`](super::codex_summary)).
 
-use super::run::{io, wait_bounded};
+use super::run::{io, renew_run_folders, run_pre, seed_project, wait_bounded};
 use super::{codex_mock, codex_summary, netns, record};
 use serde_json::Value;
 use std::ffi::OsString;
@@ -125,56 +125,21 @@ pub fn run(spec: &CodexSpec) -> Result<CodexRan, String> {
     let out = &spec.out;
     let (proj, home) = (out.join("proj"), out.join("home"));
     let codex_home = home.join(".codex");
-    let renew: &[&str] = if spec.keep {
-        &["hooks", "mock"]
-    } else {
-        &["hooks", "mock", "proj", "home"]
-    };
-    for d in renew {
-        let _ = std::fs::remove_dir_all(out.join(d));
-    }
-    for d in [out.join("hooks"), out.join("mock"), proj.clone(), codex_home.clone()] {
-        std::fs::create_dir_all(&d).map_err(io("creating the run folders"))?;
-    }
+    renew_run_folders(out, spec.keep, std::slice::from_ref(&codex_home))?;
     let _ = std::fs::remove_file(out.join("last-message.txt"));
-    if let (Some(src), false) = (&spec.project_src, spec.keep) {
-        let st = Command::new("cp")
-            .arg("-a")
-            .arg(src.join("."))
-            .arg(&proj)
-            .status()
-            .map_err(io("cp"))?;
-        if !st.success() {
-            return Err(format!("harness: copying {} failed", src.display()));
-        }
-    }
+    seed_project(spec.project_src.as_deref(), spec.keep, &proj)?;
     std::fs::write(out.join("script.json"), spec.script.to_string()).map_err(io("script.json"))?;
     if spec.trust_project && !spec.keep {
         let entry = format!("\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", proj.display());
         append(&codex_home.join("config.toml"), &entry).map_err(io("config.toml"))?;
     }
-    if !spec.pre.is_empty() {
-        let log = File::create(out.join("pre.log")).map_err(io("pre.log"))?;
-        let st = Command::new("bash")
-            .arg("-c")
-            .arg(spec.pre.join(" && "))
-            .current_dir(&proj)
-            .env("HOME", &home)
-            .env("CODEX_HOME", &codex_home)
-            .env("HARNESS_OUT", out)
-            .env("PATH", &spec.path)
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().map_err(io("pre.log"))?)
-            .stderr(log)
-            .status()
-            .map_err(io("bash"))?;
-        if !st.success() {
-            return Err(format!(
-                "harness: the pre commands failed, see {}",
-                out.join("pre.log").display()
-            ));
-        }
-    }
+    run_pre(
+        out,
+        &proj,
+        &spec.pre,
+        &spec.path,
+        &[("HOME", &home), ("CODEX_HOME", &codex_home)],
+    )?;
     if !spec.record_hooks.is_empty() {
         record::install_into(out, &codex_home.join("hooks.json"), &spec.record_hooks)
             .map_err(io("installing the hook recorder"))?;

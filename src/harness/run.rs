@@ -11,7 +11,7 @@
 
 use super::{mock::Mock, netns, record, summary};
 use serde_json::Value;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
@@ -98,33 +98,8 @@ pub struct Ran {
 pub fn run(spec: &Spec) -> Result<Ran, String> {
     let out = &spec.out;
     let (proj, home) = (out.join("proj"), out.join("home"));
-    let renew: &[&str] = if spec.keep {
-        &["hooks", "mock"]
-    } else {
-        &["hooks", "mock", "proj", "home"]
-    };
-    for d in renew {
-        let _ = std::fs::remove_dir_all(out.join(d));
-    }
-    for d in [
-        out.join("hooks"),
-        out.join("mock"),
-        proj.join(".claude"),
-        home.join(".claude"),
-    ] {
-        std::fs::create_dir_all(&d).map_err(io("creating the run folders"))?;
-    }
-    if let (Some(src), false) = (&spec.project_src, spec.keep) {
-        let st = Command::new("cp")
-            .arg("-a")
-            .arg(src.join("."))
-            .arg(&proj)
-            .status()
-            .map_err(io("cp"))?;
-        if !st.success() {
-            return Err(format!("harness: copying {} failed", src.display()));
-        }
-    }
+    renew_run_folders(out, spec.keep, &[proj.join(".claude"), home.join(".claude")])?;
+    seed_project(spec.project_src.as_deref(), spec.keep, &proj)?;
     std::fs::write(out.join("script.json"), spec.script.to_string()).map_err(io("script.json"))?;
 
     let mut args: Vec<OsString> = vec![
@@ -153,27 +128,7 @@ pub fn run(spec: &Spec) -> Result<Ran, String> {
     }
     args.extend(spec.args.iter().map(OsString::from));
 
-    if !spec.pre.is_empty() {
-        let log = File::create(out.join("pre.log")).map_err(io("pre.log"))?;
-        let st = Command::new("bash")
-            .arg("-c")
-            .arg(spec.pre.join(" && "))
-            .current_dir(&proj)
-            .env("HOME", &home)
-            .env("HARNESS_OUT", out)
-            .env("PATH", &spec.path)
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().map_err(io("pre.log"))?)
-            .stderr(log)
-            .status()
-            .map_err(io("bash"))?;
-        if !st.success() {
-            return Err(format!(
-                "harness: the pre commands failed, see {}",
-                out.join("pre.log").display()
-            ));
-        }
-    }
+    run_pre(out, &proj, &spec.pre, &spec.path, &[("HOME", &home)])?;
 
     if !spec.record_hooks.is_empty() {
         record::install(out, &home, &spec.record_hooks).map_err(io("installing the hook recorder"))?;
@@ -187,6 +142,77 @@ pub fn run(spec: &Spec) -> Result<Ran, String> {
     let _ = std::fs::write(out.join("claude.rc"), format!("{rc}\n"));
     let summary = summary::write(out);
     Ok(Ran { rc, summary })
+}
+
+/// Clears what a new session must not inherit (all of it unless `keep`: a later session of
+/// the same project keeps its project and HOME) and makes the run folders.
+pub(crate) fn renew_run_folders(out: &Path, keep: bool, more: &[PathBuf]) -> Result<(), String> {
+    let renew: &[&str] = if keep {
+        &["hooks", "mock"]
+    } else {
+        &["hooks", "mock", "proj", "home"]
+    };
+    for d in renew {
+        let _ = std::fs::remove_dir_all(out.join(d));
+    }
+    for d in [out.join("hooks"), out.join("mock"), out.join("proj")]
+        .iter()
+        .chain(more)
+    {
+        std::fs::create_dir_all(d).map_err(io("creating the run folders"))?;
+    }
+    Ok(())
+}
+
+/// Copies the seeded project into the run's project folder (not for a kept session).
+pub(crate) fn seed_project(src: Option<&Path>, keep: bool, proj: &Path) -> Result<(), String> {
+    let Some(src) = src.filter(|_| !keep) else {
+        return Ok(());
+    };
+    let st = Command::new("cp")
+        .arg("-a")
+        .arg(src.join("."))
+        .arg(proj)
+        .status()
+        .map_err(io("cp"))?;
+    if !st.success() {
+        return Err(format!("harness: copying {} failed", src.display()));
+    }
+    Ok(())
+}
+
+/// Runs the pre commands (joined by `&&`) in the project with the run's HOME (and `env`),
+/// logging to `OUT/pre.log`; a failure is a harness failure naming that log.
+pub(crate) fn run_pre(
+    out: &Path,
+    proj: &Path,
+    pre: &[String],
+    path: &OsStr,
+    env: &[(&str, &Path)],
+) -> Result<(), String> {
+    if pre.is_empty() {
+        return Ok(());
+    }
+    let log = File::create(out.join("pre.log")).map_err(io("pre.log"))?;
+    let st = Command::new("bash")
+        .arg("-c")
+        .arg(pre.join(" && "))
+        .current_dir(proj)
+        .envs(env.iter().copied())
+        .env("HARNESS_OUT", out)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().map_err(io("pre.log"))?)
+        .stderr(log)
+        .status()
+        .map_err(io("bash"))?;
+    if !st.success() {
+        return Err(format!(
+            "harness: the pre commands failed, see {}",
+            out.join("pre.log").display()
+        ));
+    }
+    Ok(())
 }
 
 /// Starts the mock and the CLI, on a thread of their own (which may enter a namespace).
