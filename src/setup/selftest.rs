@@ -459,6 +459,27 @@ pub fn report_json(
     })
 }
 
+/// The text report's body, the same on every host: one line per check, the tally (naming
+/// the failing hooks) and where a kept run is.
+pub fn text_report(checks: &[Check], kept: Option<&std::path::Path>) -> String {
+    let mut out: String = checks.iter().map(|c| line(c) + "\n").collect();
+    let passed = checks.iter().filter(|c| c.ok).count();
+    let suspects = suspects(checks);
+    if suspects.is_empty() {
+        out += &format!("{passed} of {} checks passed\n", checks.len());
+    } else {
+        out += &format!(
+            "{passed} of {} checks passed; failing hook: {}\n",
+            checks.len(),
+            suspects.join(", ")
+        );
+    }
+    if let Some(k) = kept {
+        out += &format!("the run is kept in {}\n", k.display());
+    }
+    out
+}
+
 /// The hooks the failed checks name, each once, in report order: the ones to suspect.
 pub fn suspects(checks: &[Check]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

@@ -192,23 +192,7 @@ pub fn run(codex_flag: Option<&Path>, bin_dir: &Path, json_out: bool, keep: bool
         println!(
             "isolation: {isolation}; hooks run with --dangerously-bypass-hook-trust (trust: fable doctor --host codex)"
         );
-        for c in &checks {
-            println!("{}", selftest::line(c));
-        }
-        let passed = checks.iter().filter(|c| c.ok).count();
-        let suspects = selftest::suspects(&checks);
-        if suspects.is_empty() {
-            println!("{passed} of {} checks passed", checks.len());
-        } else {
-            println!(
-                "{passed} of {} checks passed; failing hook: {}",
-                checks.len(),
-                suspects.join(", ")
-            );
-        }
-        if let Some(k) = kept {
-            println!("the run is kept in {}", k.display());
-        }
+        print!("{}", selftest::text_report(&checks, kept));
     }
     Ok(if ok { exit::OK } else { exit::FAILURE })
 }

@@ -242,23 +242,7 @@ pub fn run(a: &SelftestArgs) -> Result<i32> {
             claude.display()
         );
         println!("isolation: {isolation}");
-        for c in &checks {
-            println!("{}", selftest::line(c));
-        }
-        let passed = checks.iter().filter(|c| c.ok).count();
-        let suspects = selftest::suspects(&checks);
-        if suspects.is_empty() {
-            println!("{passed} of {} checks passed", checks.len());
-        } else {
-            println!(
-                "{passed} of {} checks passed; failing hook: {}",
-                checks.len(),
-                suspects.join(", ")
-            );
-        }
-        if let Some(k) = kept {
-            println!("the run is kept in {}", k.display());
-        }
+        print!("{}", selftest::text_report(&checks, kept));
     }
     Ok(if ok { exit::OK } else { exit::FAILURE })
 }
