@@ -10,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use super::harness::{bin_dir, sh_quote};
+use super::harness::{available_cli, bin_dir, cached_cli, sh_quote};
 use fable::harness::codex_run::{self, CodexSpec};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -18,47 +18,13 @@ use std::time::Duration;
 
 /// The Codex binary: `CODEX_BIN`, else what scripts/install-codex.sh linked in the cache.
 pub fn codex_bin() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CODEX_BIN") {
-        return Some(PathBuf::from(p));
-    }
-    let cache = std::env::var_os("CODEX_HARNESS_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/codex-harness"));
-    let p = cache.join("bin/codex");
-    p.exists().then_some(p)
+    cached_cli("CODEX_BIN", "CODEX_HARNESS_CACHE", "codex-harness", "bin/codex")
 }
 
-fn required() -> bool {
-    std::env::var("FABLE_E2E_REQUIRED").is_ok_and(|v| v == "1") || std::env::var_os("CI").is_some()
-}
-
-/// The Codex CLI, or `None` (with a note) when it is absent and not required.
+/// The Codex CLI, or `None` (with a note) when it is absent and not required; tallied as
+/// `<verdict> <test> (codex)`.
 pub fn available() -> Option<PathBuf> {
-    match codex_bin() {
-        Some(c) => {
-            tally("ran");
-            Some(c)
-        }
-        None => {
-            let msg = "end-to-end test skipped: no Codex CLI (run scripts/install-codex.sh)";
-            assert!(!required(), "{msg}; FABLE_E2E_REQUIRED/CI is set, so this is a failure");
-            eprintln!("{msg}");
-            tally("skipped");
-            None
-        }
-    }
-}
-
-/// Appends `<verdict> <test name> (codex)` to `$FABLE_E2E_LOG` (see harness.rs' record).
-fn tally(verdict: &str) {
-    let Some(log) = std::env::var_os("FABLE_E2E_LOG") else {
-        return;
-    };
-    let name = std::thread::current().name().unwrap_or("unnamed").to_string();
-    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
-        use std::io::Write;
-        let _ = f.write_all(format!("{verdict} {name} (codex)\n").as_bytes());
-    }
+    available_cli(codex_bin(), "Codex CLI", "scripts/install-codex.sh", " (codex)")
 }
 
 /// How fable's hooks reach the session.

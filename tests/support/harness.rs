@@ -14,15 +14,23 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub fn claude_bin() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CLAUDE_BIN") {
+/// An agent CLI binary: `$bin_var`, else `<cache>/<rel>` where the install script linked
+/// it (`$cache_var`, default `~/.cache/<default_cache>`).
+pub fn cached_cli(bin_var: &str, cache_var: &str, default_cache: &str, rel: &str) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(bin_var) {
         return Some(PathBuf::from(p));
     }
-    let cache = std::env::var_os("CC_HARNESS_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/cc-harness"));
-    let p = cache.join("claude");
+    let cache = std::env::var_os(cache_var).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache")
+            .join(default_cache)
+    });
+    let p = cache.join(rel);
     p.exists().then_some(p)
+}
+
+pub fn claude_bin() -> Option<PathBuf> {
+    cached_cli("CLAUDE_BIN", "CC_HARNESS_CACHE", "cc-harness", "claude")
 }
 
 fn required() -> bool {
@@ -31,25 +39,32 @@ fn required() -> bool {
 
 /// The CLI, or `None` (with a note) when it is absent and not required.
 pub fn available() -> Option<PathBuf> {
-    match claude_bin() {
+    available_cli(claude_bin(), "Claude Code CLI", "scripts/install-claude.sh", "")
+}
+
+/// `found`, tallied as ran; or `None` with a note (tallied as skipped) — a failure when
+/// `FABLE_E2E_REQUIRED`/`CI` says the end-to-end tests must run. `tag` follows the test's
+/// name in the tally (` (codex)`: the test command counts by host).
+pub fn available_cli(found: Option<PathBuf>, what: &str, install: &str, tag: &str) -> Option<PathBuf> {
+    match found {
         Some(c) => {
-            record("ran");
+            record("ran", tag);
             Some(c)
         }
         None => {
-            let msg = "end-to-end test skipped: no Claude Code CLI (run scripts/install-claude.sh)";
+            let msg = format!("end-to-end test skipped: no {what} (run {install})");
             assert!(!required(), "{msg}; FABLE_E2E_REQUIRED/CI is set, so this is a failure");
             eprintln!("{msg}");
-            record("skipped");
+            record("skipped", tag);
             None
         }
     }
 }
 
-/// Appends `<verdict> <test name>` to `$FABLE_E2E_LOG` when set, so the test command can
-/// say which end-to-end tests really ran: a test that returned early passed nothing.
+/// Appends `<verdict> <test name><tag>` to `$FABLE_E2E_LOG` when set, so the test command
+/// can say which end-to-end tests really ran: a test that returned early passed nothing.
 /// (cargo's test threads are named after their test.)
-fn record(verdict: &str) {
+fn record(verdict: &str, tag: &str) {
     let Some(log) = std::env::var_os("FABLE_E2E_LOG") else {
         return;
     };
@@ -57,7 +72,7 @@ fn record(verdict: &str) {
     if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
         use std::io::Write;
         // One write of the whole line: tests run in parallel threads (O_APPEND keeps it whole).
-        let _ = f.write_all(format!("{verdict} {name}\n").as_bytes());
+        let _ = f.write_all(format!("{verdict} {name}{tag}\n").as_bytes());
     }
 }
 
