@@ -264,7 +264,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 let found = nk
                     .segments
                     .iter()
-                    .position(|s| s.domain == d && s.action == a && crate::learn::intent::same_intent(seg, s));
+                    .position(|s| crate::learn::recovery_form::is_retry(seg, s, &d, &a));
                 match found {
                     Some(sp) if history[k].ok => {
                         retry = Some((k, sp));
@@ -353,11 +353,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     } else {
                         Vec::new()
                     };
-                    let removed: Vec<String> = fail_words
-                        .iter()
-                        .filter(|w| w.starts_with('-') && *w != "--" && !retry_words.contains(w))
-                        .map(|w| format!("without:{w}"))
-                        .collect();
+                    let removed = crate::learn::recovery_form::removed(&fail_words, retry_words);
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
                     substitute = (steps.is_empty() && context.is_empty())
                         .then(|| crate::learn::intent::substituted(&history[i].cmd, &history[k].cmd))

@@ -1,0 +1,115 @@
+//! Recovery recognised by structure, not by tables: a later passing command is the
+//! failing command again when the same program (by basename, so `.venv/bin/python` is
+//! `python3`) runs and every operand of the failure reappears in it, in order — whatever
+//! flags were added, dropped or changed around them (`rustc --edition 2021 main.rs` after
+//! `rustc main.rs`, `jq --arg who ann '…$who…' f` after `jq '…$who…' f`), a word inserted
+//! before them (`npm run build` after `npm build`), or an empty operand dropped
+//! (`sed -i 's/a/b/' f` after BSD's `sed -i '' 's/a/b/' f`).
+//!
+//! Why apart from [`crate::learn::episodes`]: which later command is "the same intent"
+//! is one judgement with its own cases; the episode only asks it. Every operand must
+//! reappear, the subcommand's word included: `git pull --rebase origin main` is not a
+//! retry of `git push origin main` (it is a fix step), and `python3 -c '…'` is not a
+//! retry of `python3 tools/x.py` (a look at the interpreter).
+
+use crate::learn::command_norm::Segment;
+
+/// The words after the program that are neither flags nor empty: what the command acts on.
+fn operands(seg: &Segment) -> Vec<&str> {
+    seg.words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.is_empty() && !w.starts_with('-'))
+        .map(String::as_str)
+        .collect()
+}
+
+/// Does `later` run the failing command's program on all of its operands, in order?
+/// Needs at least one operand: a bare `npm ci` and `npm install` share nothing to see.
+pub fn reappears(fail: &Segment, later: &Segment) -> bool {
+    let need = operands(fail);
+    if fail.program != later.program || need.is_empty() {
+        return false;
+    }
+    let mut rest = later.words.iter().skip(1);
+    need.iter().all(|w| rest.any(|x| x == w))
+}
+
+/// Is `later` a retry of the failing segment (of domain `d`, action `a`)? The same action
+/// on the same intent ([`crate::learn::intent::same_intent`]), or its operands reappearing.
+pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str) -> bool {
+    later.domain == d && later.action == a && crate::learn::intent::same_intent(fail, later) || reappears(fail, later)
+}
+
+/// What the retry dropped from the failing words: flags (`without:--check`) and empty
+/// operands (`without:''`, the BSD `sed -i ''` suffix GNU sed reads as a script).
+pub fn removed(fail_words: &[String], retry_words: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in fail_words {
+        let gone = !retry_words.contains(w);
+        if gone && w.is_empty() {
+            out.push("without:''".to_string());
+        } else if gone && w.starts_with('-') && w != "--" {
+            out.push(format!("without:{w}"));
+        }
+    }
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::command_norm::normalize;
+
+    fn retry(fail: &str, later: &str) -> bool {
+        let (f, l) = (normalize(fail), normalize(later));
+        let (f, l) = (f.primary().unwrap(), l.primary().unwrap());
+        is_retry(f, l, &f.domain, &f.action)
+    }
+
+    #[test]
+    fn a_flag_with_a_value_added_before_the_operand_is_a_retry() {
+        assert!(retry("rustc main.rs -o app", "rustc --edition 2021 main.rs -o app"));
+        assert!(retry(
+            "jq '.[] | select(.k == $who) | .id' users.json",
+            "jq --arg who \"ann\" '.[] | select(.k == $who) | .id' users.json"
+        ));
+    }
+
+    #[test]
+    fn a_word_inserted_before_the_operands_is_a_retry() {
+        assert!(retry("npm build", "npm run build"));
+        assert!(retry("npm format", "npm run -s format"));
+        assert!(retry("make deploy", "make ENV=staging deploy"));
+    }
+
+    #[test]
+    fn the_same_program_through_another_path_is_a_retry() {
+        assert!(retry("python3 app.py", "./.venv/bin/python -u app.py"));
+        assert!(retry("rustc x.rs", "/usr/bin/rustc --edition 2021 x.rs"));
+    }
+
+    #[test]
+    fn an_empty_operand_dropped_is_a_retry_and_said() {
+        assert!(retry("sed -i '' 's/a/b/' f.ini", "sed -i 's/a/b/' f.ini"));
+        let w = |s: &str| normalize(s).primary().unwrap().words.clone();
+        assert_eq!(
+            removed(&w("sed -i '' -e 's/a/b/' f"), &w("sed -i -e 's/a/b/' f")),
+            vec!["without:''"]
+        );
+        assert_eq!(
+            removed(&w("cargo fmt --check"), &w("cargo fmt")),
+            vec!["without:--check"]
+        );
+    }
+
+    #[test]
+    fn another_action_or_another_operand_is_no_retry() {
+        assert!(!retry("git push origin main", "git pull --rebase origin main"));
+        assert!(!retry("python3 tools/x.py", "python3 -c 'import sys'"));
+        assert!(!retry("jq '.name' users.json", "jq '.[].name' users.json"));
+        assert!(!retry("npm ci", "npm install"));
+        assert!(!retry("node server.js", "deno server.js"));
+    }
+}
