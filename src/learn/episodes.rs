@@ -264,7 +264,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 let found = nk
                     .segments
                     .iter()
-                    .position(|s| crate::learn::recovery_form::is_retry(seg, s, &d, &a));
+                    .position(|s| crate::learn::recovery_form::is_retry(seg, s, &d, &a, &history[k].cmd));
                 match found {
                     Some(sp) if history[k].ok => {
                         retry = Some((k, sp));
@@ -343,11 +343,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
-                    let added: Vec<String> = retry_words
-                        .iter()
-                        .filter(|w| !fail_words.contains(w))
-                        .cloned()
-                        .collect();
+                    let added = crate::learn::recovery_form::added(&fail_words, retry_words, &history[k].cmd);
                     let context = if steps.is_empty() && added.is_empty() {
                         context_added(&history[i].cmd, &history[k].cmd)
                     } else {

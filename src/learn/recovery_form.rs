@@ -24,21 +24,51 @@ fn operands(seg: &Segment) -> Vec<&str> {
         .collect()
 }
 
-/// Does `later` run the failing command's program on all of its operands, in order?
-/// Needs at least one operand: a bare `npm ci` and `npm install` share nothing to see.
-pub fn reappears(fail: &Segment, later: &Segment) -> bool {
+/// The directories a command line changes into before its command (`cd scripts && …`,
+/// `(cd tools && …)`), as `dir/` prefixes.
+fn cd_prefixes(line: &str) -> Vec<String> {
+    crate::learn::retry_context::context_added("", line)
+        .into_iter()
+        .filter_map(|c| c.strip_prefix("cd ").map(|d| format!("{}/", d.trim_end_matches('/'))))
+        .collect()
+}
+
+/// Is the later word `x` the failing word `w`: the same, or — after `cd dir &&` on the
+/// later line — `w` is `dir/x` (`python3 scripts/main.py` → `cd scripts && python3 main.py`).
+fn same_word(w: &str, x: &str, cds: &[String]) -> bool {
+    w == x || cds.iter().any(|d| w.strip_prefix(d.as_str()) == Some(x))
+}
+
+/// Does `later` (on the line `later_line`) run the failing command's program on all of its
+/// operands, in order? Needs at least one operand: a bare `npm ci` and `npm install`
+/// share nothing to see.
+pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
     let need = operands(fail);
     if fail.program != later.program || need.is_empty() {
         return false;
     }
+    let cds = cd_prefixes(later_line);
     let mut rest = later.words.iter().skip(1);
-    need.iter().all(|w| rest.any(|x| x == w))
+    need.iter().all(|w| rest.any(|x| same_word(w, x, &cds)))
 }
 
-/// Is `later` a retry of the failing segment (of domain `d`, action `a`)? The same action
-/// on the same intent ([`crate::learn::intent::same_intent`]), or its operands reappearing.
-pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str) -> bool {
-    later.domain == d && later.action == a && crate::learn::intent::same_intent(fail, later) || reappears(fail, later)
+/// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
+/// action `a`)? The same action on the same intent
+/// ([`crate::learn::intent::same_intent`]), or its operands reappearing.
+pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
+    later.domain == d && later.action == a && crate::learn::intent::same_intent(fail, later)
+        || reappears(fail, later, later_line)
+}
+
+/// The words the retry added to the failing words; an operand rebased under the retry's
+/// `cd dir &&` (`main.py` for `scripts/main.py`) is not added: the context is the change.
+pub fn added(fail_words: &[String], retry_words: &[String], retry_line: &str) -> Vec<String> {
+    let cds = cd_prefixes(retry_line);
+    retry_words
+        .iter()
+        .filter(|x| !fail_words.iter().any(|w| same_word(w, x, &cds)))
+        .cloned()
+        .collect()
 }
 
 /// What the retry dropped from the failing words: flags (`without:--check`) and empty
@@ -65,7 +95,7 @@ mod tests {
     fn retry(fail: &str, later: &str) -> bool {
         let (f, l) = (normalize(fail), normalize(later));
         let (f, l) = (f.primary().unwrap(), l.primary().unwrap());
-        is_retry(f, l, &f.domain, &f.action)
+        is_retry(f, l, &f.domain, &f.action, later)
     }
 
     #[test]
@@ -94,13 +124,26 @@ mod tests {
     fn an_empty_operand_dropped_is_a_retry_and_said() {
         assert!(retry("sed -i '' 's/a/b/' f.ini", "sed -i 's/a/b/' f.ini"));
         let w = |s: &str| normalize(s).primary().unwrap().words.clone();
+        let rm = |a: &str, b: &str| removed(&w(a), &w(b));
         assert_eq!(
-            removed(&w("sed -i '' -e 's/a/b/' f"), &w("sed -i -e 's/a/b/' f")),
+            rm("sed -i '' -e 's/a/b/' f", "sed -i -e 's/a/b/' f"),
             vec!["without:''"]
         );
+        assert_eq!(rm("cargo fmt --check", "cargo fmt"), vec!["without:--check"]);
+    }
+
+    #[test]
+    fn an_operand_rebased_under_a_cd_prefix_is_a_retry_in_that_directory() {
+        assert!(retry("python3 scripts/main.py", "cd scripts && python3 main.py"));
+        assert!(retry("python3 tools/main.py", "(cd tools && python3 main.py)"));
+        // Without the `cd`, `main.py` is another file.
+        assert!(!retry("python3 tools/main.py", "python3 main.py"));
+        let w = |s: &str| normalize(s).primary().unwrap().words.clone();
+        let line = "cd etl && python3 run.py";
+        assert!(added(&w("python3 etl/run.py"), &w(line), line).is_empty());
         assert_eq!(
-            removed(&w("cargo fmt --check"), &w("cargo fmt")),
-            vec!["without:--check"]
+            added(&w("python3 run.py"), &w("python3 -u run.py"), "python3 -u run.py"),
+            vec!["-u"]
         );
     }
 
