@@ -72,13 +72,14 @@ pub fn added(fail_words: &[String], retry_words: &[String], retry_line: &str) ->
 }
 
 /// What the retry dropped from the failing words: flags (`without:--check`) and empty
-/// operands (`without:''`, the BSD `sed -i ''` suffix GNU sed reads as a script).
+/// operands (`without:` with the empty word, shown `''`: the BSD `sed -i ''` suffix GNU sed reads as a script).
 pub fn removed(fail_words: &[String], retry_words: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in fail_words {
         let gone = !retry_words.contains(w);
         if gone && w.is_empty() {
-            out.push("without:''".to_string());
+            // `without:` and the empty word: rendered as `''`, the operand as typed.
+            out.push("without:".to_string());
         } else if gone && w.starts_with('-') && w != "--" {
             out.push(format!("without:{w}"));
         }
@@ -125,10 +126,7 @@ mod tests {
         assert!(retry("sed -i '' 's/a/b/' f.ini", "sed -i 's/a/b/' f.ini"));
         let w = |s: &str| normalize(s).primary().unwrap().words.clone();
         let rm = |a: &str, b: &str| removed(&w(a), &w(b));
-        assert_eq!(
-            rm("sed -i '' -e 's/a/b/' f", "sed -i -e 's/a/b/' f"),
-            vec!["without:''"]
-        );
+        assert_eq!(rm("sed -i '' -e 's/a/b/' f", "sed -i -e 's/a/b/' f"), vec!["without:"]);
         assert_eq!(rm("cargo fmt --check", "cargo fmt"), vec!["without:--check"]);
     }
 
