@@ -88,6 +88,33 @@ pub fn removed(fail_words: &[String], retry_words: &[String]) -> Vec<String> {
     out
 }
 
+/// The same program through a project environment the failing line did not use: a
+/// relative `…/bin/` path (`.venv/bin/python app.py`) or an activated environment
+/// (`source .env/bin/activate && python3 …`). Returns that environment's program as a path
+/// (`.venv/bin/python`, `.env/bin/python3`): activating puts exactly that first on `PATH`.
+pub fn environment_program(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    let env_of = |line: &str| -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let at_start = i == 0 || matches!(words[i - 1], "&&" | ";" | "(");
+            if at_start && matches!(*w, "source" | ".") {
+                if let Some(dir) = words.get(i + 1).and_then(|a| a.strip_suffix("/bin/activate")) {
+                    let prog = words.iter().skip(i + 2).find(|x| !matches!(**x, "&&" | ";"))?;
+                    return Some(format!("{dir}/bin/{}", prog.rsplit('/').next().unwrap_or(prog)));
+                }
+            }
+            if at_start && !w.starts_with('/') && !w.starts_with('~') && w.contains("/bin/") {
+                return Some(w.trim_start_matches("./").to_string());
+            }
+        }
+        None
+    };
+    match (env_of(fail_cmd), env_of(retry_cmd)) {
+        (None, Some(p)) => Some(p),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +170,30 @@ mod tests {
             added(&w("python3 run.py"), &w("python3 -u run.py"), "python3 -u run.py"),
             vec!["-u"]
         );
+    }
+
+    #[test]
+    fn the_same_program_from_a_project_environment_is_said_as_that_path() {
+        let e = environment_program;
+        assert_eq!(
+            e("python3 app.py", ".venv/bin/python app.py").as_deref(),
+            Some(".venv/bin/python")
+        );
+        assert_eq!(
+            e("python3 app.py", "./.venv/bin/python app.py").as_deref(),
+            Some(".venv/bin/python")
+        );
+        assert_eq!(
+            e("python3 t/s.py", "source .env/bin/activate && python3 t/s.py").as_deref(),
+            Some(".env/bin/python3")
+        );
+        assert_eq!(
+            e("python3 r.py", ". venv/bin/activate && python r.py").as_deref(),
+            Some("venv/bin/python")
+        );
+        // An absolute path is the system's program; an environment already used is no change.
+        assert_eq!(e("python3 app.py", "/usr/bin/python3 app.py"), None);
+        assert_eq!(e(".venv/bin/python app.py", ".venv/bin/python -u app.py"), None);
     }
 
     #[test]
