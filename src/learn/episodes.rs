@@ -352,7 +352,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                     let removed = crate::learn::recovery_form::removed(&fail_words, retry_words);
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
                     substitute = (steps.is_empty() && context.is_empty())
-                        .then(|| crate::learn::intent::substituted(&history[i].cmd, &history[k].cmd))
+                        .then(|| crate::learn::recovery_form::substituted(&history[i].cmd, &history[k].cmd))
                         .flatten();
                     if !context.is_empty() {
                         // The same command in another context (`PYTHONPATH=src …`,

@@ -121,9 +121,6 @@ pub fn is_typo(from: &str, to: &str) -> bool {
 /// changed): `rustc main.rs -o demo && ./demo` after `rustc main.rs -o demo` adds a step,
 /// it does not substitute `demo` for `rustc`.
 pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
-    if let Some(p) = crate::learn::recovery_form::environment_program(fail_cmd, retry_cmd) {
-        return Some(p);
-    }
     let (f, r) = (raw_programs(fail_cmd), raw_programs(retry_cmd));
     if f.len() != r.len() {
         return None;

@@ -88,6 +88,13 @@ pub fn removed(fail_words: &[String], retry_words: &[String]) -> Vec<String> {
     out
 }
 
+/// The program the retry substituted: a project environment's copy first
+/// ([`environment_program`]), else another program by name
+/// ([`crate::learn::intent::substituted`]).
+pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    environment_program(fail_cmd, retry_cmd).or_else(|| crate::learn::intent::substituted(fail_cmd, retry_cmd))
+}
+
 /// The same program through a project environment the failing line did not use: a
 /// relative `…/bin/` path (`.venv/bin/python app.py`) or an activated environment
 /// (`source .env/bin/activate && python3 …`). Returns that environment's program as a path
