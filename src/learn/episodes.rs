@@ -264,7 +264,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 let found = nk
                     .segments
                     .iter()
-                    .position(|s| s.domain == d && s.action == a && crate::learn::intent::same_intent(seg, s));
+                    .position(|s| crate::learn::recovery_form::is_retry(seg, s, &d, &a, &history[k].cmd));
                 match found {
                     Some(sp) if history[k].ok => {
                         retry = Some((k, sp));
@@ -343,24 +343,16 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
-                    let added: Vec<String> = retry_words
-                        .iter()
-                        .filter(|w| !fail_words.contains(w))
-                        .cloned()
-                        .collect();
+                    let added = crate::learn::recovery_form::added(&fail_words, retry_words, &history[k].cmd);
                     let context = if steps.is_empty() && added.is_empty() {
                         context_added(&history[i].cmd, &history[k].cmd)
                     } else {
                         Vec::new()
                     };
-                    let removed: Vec<String> = fail_words
-                        .iter()
-                        .filter(|w| w.starts_with('-') && *w != "--" && !retry_words.contains(w))
-                        .map(|w| format!("without:{w}"))
-                        .collect();
+                    let removed = crate::learn::recovery_form::removed(&fail_words, retry_words);
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
                     substitute = (steps.is_empty() && context.is_empty())
-                        .then(|| crate::learn::intent::substituted(&history[i].cmd, &history[k].cmd))
+                        .then(|| crate::learn::recovery_form::substituted(&history[i].cmd, &history[k].cmd))
                         .flatten();
                     if !context.is_empty() {
                         // The same command in another context (`PYTHONPATH=src …`,

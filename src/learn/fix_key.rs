@@ -19,7 +19,15 @@ impl Episode {
             return format!("substitute:{} {}", l.domain, l.action);
         }
         if let Some(p) = &self.substitute {
-            return format!("substitution:{p}");
+            // Every project environment's copy of a program is one fix (`.venv/bin/python`,
+            // `.env/bin/python3`): `<env>/bin/python`.
+            return match p.rsplit_once("/bin/") {
+                Some((_, prog)) => format!(
+                    "substitution:<env>/bin/{}",
+                    prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
+                ),
+                None => format!("substitution:{p}"),
+            };
         }
         if !self.steps.is_empty() {
             let parts: Vec<String> = self

@@ -39,6 +39,7 @@ pub mod origin_trust;
 pub mod outcome;
 pub mod pipeline;
 pub mod read_only;
+pub mod recovery_form;
 pub mod render;
 pub mod retry_context;
 pub mod rule_export;
