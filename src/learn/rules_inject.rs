@@ -9,7 +9,7 @@
 use crate::evidence::Record;
 use crate::learn::command_norm::normalize;
 use crate::learn::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
-use crate::learn::rules::{Rule, Store};
+use crate::learn::rules::{Rule, RuleHead, Store};
 use crate::learn::signature::signature;
 use crate::project::Project;
 
@@ -22,17 +22,15 @@ use crate::project::Project;
 fn sealed_where(
     project: &Project,
     get: impl Fn(&str) -> Option<String>,
-    wanted: impl Fn(&Rule) -> bool,
+    wanted: impl Fn(&RuleHead) -> bool,
 ) -> (Vec<Rule>, impl Fn(&Rule) -> bool) {
     let key = crate::evidence::seal::existing_key(get);
     let scope = crate::learn::rule_seal::scope(&project.fable_dir);
     let rules = if key.is_some() {
+        // Only the wanted rules are parsed whole (see `Store::load_where`).
         Store::new(&project.fable_dir)
-            .load()
+            .load_where(|h| h.status == "promoted" && h.sealed() && wanted(h))
             .unwrap_or_default()
-            .into_iter()
-            .filter(|r| r.status == "promoted" && r.seal.is_some() && wanted(r))
-            .collect()
     } else {
         Vec::new()
     };
@@ -51,11 +49,23 @@ pub fn shown(text: &str) -> String {
 /// Text for SessionStart listing up to `max` promoted rules, or `None` when there are none.
 /// Most relevant first: the rules that prevented the most failures, then the best ranked.
 pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Option<String>) -> Option<String> {
-    let (mut rules, here) = sealed_where(project, get, |_| true);
-    if rules.is_empty() || max == 0 {
+    let key = crate::evidence::seal::existing_key(get);
+    if key.is_none() || max == 0 {
         return None;
     }
-    rules.sort_by(|a, b| {
+    let scope = crate::learn::rule_seal::scope(&project.fable_dir);
+    // Ordered on the rules' heads; only the rules whose seals are checked are parsed
+    // whole (see `Store::load_where`). A store that does not parse shows nothing.
+    let text = Store::new(&project.fable_dir).text().ok().flatten()?;
+    let mut rules: Vec<_> = crate::learn::rules::heads(&text)
+        .ok()?
+        .into_iter()
+        .filter(|(h, _)| h.status == "promoted" && h.sealed())
+        .collect();
+    if rules.is_empty() {
+        return None;
+    }
+    rules.sort_by(|(a, _), (b, _)| {
         b.prevented
             .cmp(&a.prevented)
             .then(
@@ -69,12 +79,13 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
     // Seals checked in the order shown, until `max` hold; the rest are counted unchecked.
     let mut picked = Vec::with_capacity(max);
     let mut rest = 0;
-    for (i, r) in rules.iter().enumerate() {
+    for (i, (_, raw)) in rules.iter().enumerate() {
         if picked.len() == max {
             rest = rules.len() - i;
             break;
         }
-        if here(r) {
+        let r = crate::learn::rules::parse(raw).ok()?;
+        if crate::learn::rule_seal::promoted_here(&r, key.as_ref(), &scope) {
             picked.push(r);
         }
     }
@@ -82,7 +93,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
         return None;
     }
     let mut s = String::from("Standing rules learned from this project's failures (fable):\n");
-    for r in picked {
+    for r in &picked {
         // A curated pack's rule is not a lesson from this project: say so.
         let curated = if r.origin.as_deref().is_some_and(|o| o.starts_with("pack:")) {
             ", curated pack"
@@ -179,7 +190,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     }
     // The domain gate of `matching_rule`, applied before any seal is checked.
     let domain = normalize(&failure.cmd).domain().to_string();
-    let (rules, here) = sealed_where(project, get, |r| r.domain.is_empty() || r.domain == domain);
+    let (rules, here) = sealed_where(project, get, |r| r.domain.is_empty() || *r.domain == *domain);
     if rules.is_empty() {
         return None;
     }
