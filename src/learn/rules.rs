@@ -113,7 +113,7 @@ pub struct Rule {
     pub compiled: Option<crate::learn::compiled_trigger::CompiledTrigger>,
 }
 
-/// The fields a hook filters rules on, read without copying (see [`Store::load_where`]).
+/// The fields SessionStart orders rules on, read without copying (see [`heads`]).
 #[derive(Debug, Deserialize)]
 pub struct RuleHead<'a> {
     #[serde(borrow)]
@@ -221,31 +221,6 @@ impl Store {
             Ok(s) => Ok(s),
             Err(e) => Err(Error::io(&path, e)),
         }
-    }
-
-    /// The rules on disk whose [`RuleHead`] `keep` accepts, the others never parsed whole.
-    ///
-    /// A hook wants the promoted, sealed rules of one domain: parsing all 200 rules of a
-    /// store (every text, provenance map and compiled trigger) was 3.6M instructions of a
-    /// fail-streak failure. Each rule is skimmed as raw JSON, its head read without
-    /// copying, and only the kept ones are parsed. The result equals `load()` filtered by
-    /// `keep` whenever `load()` succeeds; a rule that would not parse fails the load only
-    /// if it is kept.
-    pub fn load_where(&self, keep: impl Fn(&RuleHead) -> bool) -> Result<Vec<Rule>> {
-        let Some(s) = self.text()? else {
-            return Ok(Vec::new());
-        };
-        let bad = |source| Error::BadJson {
-            path: self.json_path(),
-            source,
-        };
-        let mut out = Vec::new();
-        for (head, raw) in heads(&s).map_err(bad)? {
-            if keep(&head) {
-                out.push(parse(raw).map_err(bad)?);
-            }
-        }
-        Ok(out)
     }
 
     /// Writes rules.json and RULES.md atomically. Call with the lock held.
@@ -477,13 +452,13 @@ pub(crate) mod tests {
         assert!(s.load().is_err());
     }
 
-    /// `load_where` keeps exactly what `load` filtered by the head keeps, in store order,
-    /// whole (escapes, optional fields, a null seal, a provenance map).
+    /// `heads` reads each rule's head as `load` reads the rule, and its raw part parses
+    /// to that whole rule (escapes, optional fields, a null seal, a provenance map).
     #[test]
-    fn load_where_equals_filtered_load() {
+    fn heads_agree_with_load() {
         let d = tempfile::tempdir().unwrap();
         let s = Store::new(d.path());
-        assert!(s.load_where(|_| true).unwrap().is_empty());
+        assert!(s.text().unwrap().is_none());
         let mut rs = Vec::new();
         for (i, (status, domain, seal)) in [
             ("promoted", "git", Some("s1")),
@@ -502,21 +477,26 @@ pub(crate) mod tests {
             r.trigger = format!("`git push` \"fails\"\n\tà {i}");
             r.seal = seal.map(str::to_string);
             r.provenance = Some(serde_json::json!({"z": 1, "a": [i, "x"]}));
+            r.prevented = 7 * i as u64;
+            r.rank = (i % 2 == 0).then_some(i as f64 / 3.0);
             rs.push(r);
         }
         s.save(&rs).unwrap();
         let all = s.load().unwrap();
-        let keep = |st: &str, dom: &str, sealed: bool| st == "promoted" && sealed && (dom.is_empty() || dom == "git");
-        let want: Vec<Rule> = all
-            .iter()
-            .filter(|r| keep(&r.status, &r.domain, r.seal.is_some()))
-            .cloned()
-            .collect();
-        let got = s.load_where(|h| keep(&h.status, &h.domain, h.sealed())).unwrap();
-        assert_eq!(got, want);
-        assert_eq!(got.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["R-0", "R-4"]);
-        assert_eq!(s.load_where(|_| true).unwrap(), all);
-        fs::write(s.json_path(), "{broken").unwrap();
-        assert!(s.load_where(|_| true).is_err());
+        let text = s.text().unwrap().unwrap();
+        let hs = heads(&text).unwrap();
+        assert_eq!(hs.len(), all.len());
+        for ((h, raw), r) in hs.iter().zip(&all) {
+            assert_eq!(
+                (&*h.id, &*h.status, &*h.domain),
+                (r.id.as_str(), r.status.as_str(), r.domain.as_str())
+            );
+            assert_eq!(
+                (h.prevented, h.rank, h.sealed()),
+                (r.prevented, r.rank, r.seal.is_some())
+            );
+            assert_eq!(&parse(raw).unwrap(), r, "a raw rule parses to the rule `load` gives");
+        }
+        assert!(heads("{broken").is_err());
     }
 }

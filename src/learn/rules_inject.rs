@@ -9,7 +9,7 @@
 use crate::evidence::Record;
 use crate::learn::command_norm::normalize;
 use crate::learn::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
-use crate::learn::rules::{Rule, RuleHead, Store};
+use crate::learn::rules::{Rule, Store};
 use crate::learn::signature::signature;
 use crate::project::Project;
 
@@ -22,15 +22,19 @@ use crate::project::Project;
 fn sealed_where(
     project: &Project,
     get: impl Fn(&str) -> Option<String>,
-    wanted: impl Fn(&RuleHead) -> bool,
+    wanted: impl Fn(&Rule) -> bool,
 ) -> (Vec<Rule>, impl Fn(&Rule) -> bool) {
     let key = crate::evidence::seal::existing_key(get);
     let scope = crate::learn::rule_seal::scope(&project.fable_dir);
     let rules = if key.is_some() {
-        // Only the wanted rules are parsed whole (see `Store::load_where`).
+        // One full parse: skimming every rule for its head first (`rules::heads`) and
+        // parsing only the domain's rules measured 4.5M instructions against 3.5M.
         Store::new(&project.fable_dir)
-            .load_where(|h| h.status == "promoted" && h.sealed() && wanted(h))
+            .load()
             .unwrap_or_default()
+            .into_iter()
+            .filter(|r| r.status == "promoted" && r.seal.is_some() && wanted(r))
+            .collect()
     } else {
         Vec::new()
     };
@@ -55,7 +59,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
     }
     let scope = crate::learn::rule_seal::scope(&project.fable_dir);
     // Ordered on the rules' heads; only the rules whose seals are checked are parsed
-    // whole (see `Store::load_where`). A store that does not parse shows nothing.
+    // whole (`rules::heads`). A store that does not parse shows nothing.
     let text = Store::new(&project.fable_dir).text().ok().flatten()?;
     let mut rules: Vec<_> = crate::learn::rules::heads(&text)
         .ok()?
@@ -190,7 +194,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     }
     // The domain gate of `matching_rule`, applied before any seal is checked.
     let domain = normalize(&failure.cmd).domain().to_string();
-    let (rules, here) = sealed_where(project, get, |r| r.domain.is_empty() || *r.domain == *domain);
+    let (rules, here) = sealed_where(project, get, |r| r.domain.is_empty() || r.domain == domain);
     if rules.is_empty() {
         return None;
     }
