@@ -113,43 +113,6 @@ pub struct Rule {
     pub compiled: Option<crate::learn::compiled_trigger::CompiledTrigger>,
 }
 
-/// The fields SessionStart orders rules on, read without copying (see [`heads`]).
-#[derive(Debug, Deserialize)]
-pub struct RuleHead<'a> {
-    #[serde(borrow)]
-    pub id: std::borrow::Cow<'a, str>,
-    #[serde(borrow)]
-    pub status: std::borrow::Cow<'a, str>,
-    #[serde(borrow)]
-    pub domain: std::borrow::Cow<'a, str>,
-    #[serde(default)]
-    pub prevented: u64,
-    #[serde(default)]
-    pub rank: Option<f64>,
-    #[serde(default)]
-    seal: Option<serde::de::IgnoredAny>,
-}
-
-impl RuleHead<'_> {
-    /// Whether the rule carries a seal (a non-null `seal`), as `Rule::seal.is_some()`.
-    pub fn sealed(&self) -> bool {
-        self.seal.is_some()
-    }
-}
-
-/// Each rule of a store's text as its head and its raw JSON, in store order.
-pub fn heads(text: &str) -> serde_json::Result<Vec<(RuleHead<'_>, &serde_json::value::RawValue)>> {
-    let raws: Vec<&serde_json::value::RawValue> = serde_json::from_str(text)?;
-    raws.into_iter()
-        .map(|raw| Ok((serde_json::from_str(raw.get())?, raw)))
-        .collect()
-}
-
-/// One rule parsed whole from its raw JSON (see [`heads`]).
-pub fn parse(raw: &serde_json::value::RawValue) -> serde_json::Result<Rule> {
-    serde_json::from_str(raw.get())
-}
-
 pub const STATUSES: &[&str] = &["candidate", "promoted", "retired", "blocked"];
 
 /// Paths of the store inside a `.fable/` folder.
@@ -209,16 +172,6 @@ impl Store {
             Ok(Some(s)) if s.trim().is_empty() => Ok(Vec::new()),
             Ok(Some(s)) => serde_json::from_str(&s).map_err(|source| Error::BadJson { path, source }),
             Ok(None) => Ok(Vec::new()),
-            Err(e) => Err(Error::io(&path, e)),
-        }
-    }
-
-    /// The store's text, `None` when it is absent or blank (an empty store).
-    pub fn text(&self) -> Result<Option<String>> {
-        let path = self.json_path();
-        match crate::fable_dir::read_string(&path, crate::fable_dir::Kind::Document) {
-            Ok(Some(s)) if s.trim().is_empty() => Ok(None),
-            Ok(s) => Ok(s),
             Err(e) => Err(Error::io(&path, e)),
         }
     }
@@ -450,53 +403,5 @@ pub(crate) mod tests {
         assert!(fs::read_to_string(s.md_path()).unwrap().contains("R-1"));
         fs::write(s.json_path(), "{broken").unwrap();
         assert!(s.load().is_err());
-    }
-
-    /// `heads` reads each rule's head as `load` reads the rule, and its raw part parses
-    /// to that whole rule (escapes, optional fields, a null seal, a provenance map).
-    #[test]
-    fn heads_agree_with_load() {
-        let d = tempfile::tempdir().unwrap();
-        let s = Store::new(d.path());
-        assert!(s.text().unwrap().is_none());
-        let mut rs = Vec::new();
-        for (i, (status, domain, seal)) in [
-            ("promoted", "git", Some("s1")),
-            ("promoted", "npm", Some("s2")),
-            ("candidate", "git", Some("s3")),
-            ("promoted", "", None),
-            ("promoted", "", Some("s\"4\u{1}")),
-            ("retired", "git", None),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let mut r = rule(&format!("k{i}"), status);
-            r.id = format!("R-{i}");
-            r.domain = domain.to_string();
-            r.trigger = format!("`git push` \"fails\"\n\tà {i}");
-            r.seal = seal.map(str::to_string);
-            r.provenance = Some(serde_json::json!({"z": 1, "a": [i, "x"]}));
-            r.prevented = 7 * i as u64;
-            r.rank = (i % 2 == 0).then_some(i as f64 / 3.0);
-            rs.push(r);
-        }
-        s.save(&rs).unwrap();
-        let all = s.load().unwrap();
-        let text = s.text().unwrap().unwrap();
-        let hs = heads(&text).unwrap();
-        assert_eq!(hs.len(), all.len());
-        for ((h, raw), r) in hs.iter().zip(&all) {
-            assert_eq!(
-                (&*h.id, &*h.status, &*h.domain),
-                (r.id.as_str(), r.status.as_str(), r.domain.as_str())
-            );
-            assert_eq!(
-                (h.prevented, h.rank, h.sealed()),
-                (r.prevented, r.rank, r.seal.is_some())
-            );
-            assert_eq!(&parse(raw).unwrap(), r, "a raw rule parses to the rule `load` gives");
-        }
-        assert!(heads("{broken").is_err());
     }
 }

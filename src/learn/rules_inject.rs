@@ -27,8 +27,6 @@ fn sealed_where(
     let key = crate::evidence::seal::existing_key(get);
     let scope = crate::learn::rule_seal::scope(&project.fable_dir);
     let rules = if key.is_some() {
-        // One full parse: skimming every rule for its head first (`rules::heads`) and
-        // parsing only the domain's rules measured 4.5M instructions against 3.5M.
         Store::new(&project.fable_dir)
             .load()
             .unwrap_or_default()
@@ -53,23 +51,11 @@ pub fn shown(text: &str) -> String {
 /// Text for SessionStart listing up to `max` promoted rules, or `None` when there are none.
 /// Most relevant first: the rules that prevented the most failures, then the best ranked.
 pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Option<String>) -> Option<String> {
-    let key = crate::evidence::seal::existing_key(get);
-    if key.is_none() || max == 0 {
+    let (mut rules, here) = sealed_where(project, get, |_| true);
+    if rules.is_empty() || max == 0 {
         return None;
     }
-    let scope = crate::learn::rule_seal::scope(&project.fable_dir);
-    // Ordered on the rules' heads; only the rules whose seals are checked are parsed
-    // whole (`rules::heads`). A store that does not parse shows nothing.
-    let text = Store::new(&project.fable_dir).text().ok().flatten()?;
-    let mut rules: Vec<_> = crate::learn::rules::heads(&text)
-        .ok()?
-        .into_iter()
-        .filter(|(h, _)| h.status == "promoted" && h.sealed())
-        .collect();
-    if rules.is_empty() {
-        return None;
-    }
-    rules.sort_by(|(a, _), (b, _)| {
+    rules.sort_by(|a, b| {
         b.prevented
             .cmp(&a.prevented)
             .then(
@@ -83,13 +69,12 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
     // Seals checked in the order shown, until `max` hold; the rest are counted unchecked.
     let mut picked = Vec::with_capacity(max);
     let mut rest = 0;
-    for (i, (_, raw)) in rules.iter().enumerate() {
+    for (i, r) in rules.iter().enumerate() {
         if picked.len() == max {
             rest = rules.len() - i;
             break;
         }
-        let r = crate::learn::rules::parse(raw).ok()?;
-        if crate::learn::rule_seal::promoted_here(&r, key.as_ref(), &scope) {
+        if here(r) {
             picked.push(r);
         }
     }
@@ -97,7 +82,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
         return None;
     }
     let mut s = String::from("Standing rules learned from this project's failures (fable):\n");
-    for r in &picked {
+    for r in picked {
         // A curated pack's rule is not a lesson from this project: say so.
         let curated = if r.origin.as_deref().is_some_and(|o| o.starts_with("pack:")) {
             ", curated pack"
