@@ -33,6 +33,7 @@ pub mod fix_key;
 pub mod grind;
 pub mod inspection;
 pub mod intent;
+pub mod mask_engine;
 pub mod matcher;
 pub mod necessity;
 pub mod origin_trust;

@@ -11,8 +11,8 @@
 //! `non-fast-forward`). Bare words like "error", "failed" or "fatal" are deliberately
 //! *not* anchors: every failure has them, so they identify nothing.
 
+use crate::learn::mask_engine::{engine, Engine, LazyRe};
 use aho_corasick::AhoCorasick;
-use regex::Regex;
 use std::sync::OnceLock;
 
 /// The signature of one output.
@@ -36,26 +36,6 @@ pub const MAX_LINES: usize = 4;
 /// Only the end of an output is read: errors come last, and this bounds the cost.
 const MAX_SCAN_CHARS: usize = 3000;
 
-/// A mask pattern compiled on first use: a hook masks one or two lines, and most lines
-/// need only a few of the masks (a line without a digit never needs the number masks).
-struct LazyRe {
-    src: &'static str,
-    cell: OnceLock<Regex>,
-}
-
-impl LazyRe {
-    const fn new(src: &'static str) -> LazyRe {
-        LazyRe {
-            src,
-            cell: OnceLock::new(),
-        }
-    }
-
-    fn get(&self) -> &Regex {
-        self.cell.get_or_init(|| re(self.src))
-    }
-}
-
 struct Masks {
     url: LazyRe,
     quoted: LazyRe,
@@ -70,54 +50,6 @@ struct Masks {
     snake_ident: LazyRe,
     camel: LazyRe,
     http: LazyRe,
-}
-
-/// Rewrites a pattern's `\w`, `\d`, `\s` and `\b` into their ASCII forms, inside and
-/// outside bracket classes. Compiling the Unicode forms cost ~10 ms per process — five
-/// hook budgets, paid by the fail-streak hook at every failure — for no gain: the
-/// identifiers, numbers and paths of error text are ASCII.
-fn ascii_pattern(p: &str) -> String {
-    let class = |c: char| match c {
-        'w' => "0-9A-Za-z_",
-        'd' => "0-9",
-        _ => "\\t\\n\\x0B\\x0C\\r ",
-    };
-    let mut out = String::with_capacity(p.len() * 2);
-    let mut in_class = false;
-    let mut chars = p.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some(e @ ('w' | 'd' | 's')) if in_class => out.push_str(class(e)),
-                Some(e @ ('w' | 'd' | 's')) => {
-                    out.push('[');
-                    out.push_str(class(e));
-                    out.push(']');
-                }
-                Some('b') => out.push_str("(?-u:\\b)"),
-                Some(e) => {
-                    out.push('\\');
-                    out.push(e);
-                }
-                None => out.push('\\'),
-            },
-            '[' if !in_class => {
-                in_class = true;
-                out.push(c);
-            }
-            ']' if in_class && !out.ends_with('[') && !out.ends_with("[^") => {
-                in_class = false;
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Compiles a mask pattern with ASCII classes (see [`ascii_pattern`]).
-fn re(p: &str) -> Regex {
-    Regex::new(&ascii_pattern(p)).expect("mask pattern compiles")
 }
 
 /// Words that make a line an error line (matched case-insensitively anywhere).
@@ -340,6 +272,10 @@ fn is_noise_class(s: &str) -> bool {
 /// Exit status and tool names are carried separately by the caller (they are not
 /// failure-specific on their own).
 pub fn anchors(text: &str) -> Vec<String> {
+    anchors_in(engine(), text)
+}
+
+fn anchors_in(e: Engine, text: &str) -> Vec<String> {
     let m = masks();
     let mut out: Vec<String> = Vec::new();
     let push = |a: String, out: &mut Vec<String>| {
@@ -349,14 +285,14 @@ pub fn anchors(text: &str) -> Vec<String> {
     };
     // URLs and paths carry codes by accident (`.../E1234/...`): look at text without them.
     let clean = if text.contains("://") || text.contains("git@") {
-        m.url.get().replace_all(text, " ")
+        std::borrow::Cow::Owned(m.url.replace(e, text, " "))
     } else {
         std::borrow::Cow::Borrowed(text)
     };
     // Phrases are words of the message, not parts of identifiers: a task named
     // `floor_plan_unauthorized_acquisition` is not an "unauthorized" error.
     let lower = if clean.contains('_') {
-        m.snake_ident.get().replace_all(&clean, " ").to_lowercase()
+        m.snake_ident.replace(e, &clean, " ").to_lowercase()
     } else {
         clean.to_lowercase()
     };
@@ -367,32 +303,30 @@ pub fn anchors(text: &str) -> Vec<String> {
             push(anchor.to_string(), &mut out);
         }
     }
-    for c in m.code_e.get().find_iter(&clean) {
-        let s = c.as_str();
+    for s in m.code_e.finds(e, &clean) {
         if !matches!(s, "ERROR" | "ERR" | "EOF" | "ENV" | "EXIT" | "EXPECTED" | "EXAMPLE") {
             push(s.to_string(), &mut out);
         }
     }
     if digits {
-        for c in m.code_errno.get().captures_iter(&clean) {
-            push(format!("errno{}", &c[1]), &mut out);
+        for c in m.code_errno.group1s(e, &clean) {
+            push(format!("errno{c}"), &mut out);
         }
-        for c in m.code_letter.get().find_iter(&clean) {
-            push(c.as_str().to_string(), &mut out);
+        for c in m.code_letter.finds(e, &clean) {
+            push(c.to_string(), &mut out);
         }
     }
     if clean.contains('_') {
-        for c in m.code_snake.get().find_iter(&clean) {
-            push(c.as_str().to_string(), &mut out);
+        for c in m.code_snake.finds(e, &clean) {
+            push(c.to_string(), &mut out);
         }
     }
     if digits {
-        for c in m.http.get().captures_iter(&clean) {
-            push(format!("http{}", &c[1]), &mut out);
+        for c in m.http.group1s(e, &clean) {
+            push(format!("http{c}"), &mut out);
         }
     }
-    for c in m.camel.get().find_iter(&clean) {
-        let s = c.as_str();
+    for s in m.camel.finds(e, &clean) {
         if !is_noise_class(s) {
             let canon = if s.ends_with("ModuleNotFoundError") {
                 "ModuleNotFoundError"
@@ -412,41 +346,42 @@ pub fn anchors(text: &str) -> Vec<String> {
 
 /// Masks the variable parts of one line.
 pub fn mask_line(line: &str) -> String {
+    mask_line_in(engine(), line)
+}
+
+fn mask_line_in(e: Engine, line: &str) -> String {
     let m = masks();
     let has = |pred: fn(char) -> bool, s: &str| s.chars().any(pred);
     let mut s = std::borrow::Cow::Borrowed(line);
     // Each mask runs (and compiles) only when the line holds what it could match.
     if s.contains("://") || s.contains("git@") {
-        s = m.url.get().replace_all(&s, "<url>").into_owned().into();
+        s = m.url.replace(e, &s, "<url>").into();
     }
     if has(|c| matches!(c, '\'' | '"' | '`' | '‘'), &s) {
-        s = m.quoted.get().replace_all(&s, "<q>").into_owned().into();
+        s = m.quoted.replace(e, &s, "<q>").into();
     }
     if s.contains('/') || s.contains('.') {
-        s = m.path.get().replace_all(&s, "<path>").into_owned().into();
+        s = m.path.replace(e, &s, "<path>").into();
     }
     if has(|c| c.is_ascii_digit(), &s) {
-        s = m.hash.get().replace_all(&s, "<hash>").into_owned().into();
-        s = m.dur.get().replace_all(&s, "<dur>").into_owned().into();
+        s = m.hash.replace(e, &s, "<hash>").into();
+        s = m.dur.replace(e, &s, "<dur>").into();
         // Keep codes such as E0432 / Errno 13 / 429 intact: mask only free-standing
         // numbers that are not part of a code word.
         let t = s.clone();
         s = m
             .num
-            .get()
-            .replace_all(&t, |c: &regex::Captures| {
-                let whole = c.get(0).expect("group 0 always matches");
-                let before = t[..whole.start()].chars().last();
-                if before.is_some_and(|b| b.is_ascii_alphabetic()) {
-                    whole.as_str().to_string()
+            .replace_with(e, &t, |a, b| {
+                let before = t[..a].chars().last();
+                if before.is_some_and(|c| c.is_ascii_alphabetic()) {
+                    t[a..b].to_string()
                 } else {
                     "<n>".to_string()
                 }
             })
-            .into_owned()
             .into();
     } else if s.chars().any(|c| c.is_ascii_hexdigit()) {
-        s = m.hash.get().replace_all(&s, "<hash>").into_owned().into();
+        s = m.hash.replace(e, &s, "<hash>").into();
     }
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -553,10 +488,13 @@ mod tests {
     #[test]
     fn ascii_patterns_rewrite_classes_and_boundaries() {
         assert_eq!(
-            super::ascii_pattern(r"\b\w+[\w.-]\d\s"),
+            crate::learn::mask_engine::ascii_pattern(r"\b\w+[\w.-]\d\s"),
             r"(?-u:\b)[0-9A-Za-z_]+[0-9A-Za-z_.-][0-9][\t\n\x0B\x0C\r ]"
         );
-        assert_eq!(super::ascii_pattern(r"[^\s'\]]\.\\"), r"[^\t\n\x0B\x0C\r '\]]\.\\");
+        assert_eq!(
+            crate::learn::mask_engine::ascii_pattern(r"[^\s'\]]\.\\"),
+            r"[^\t\n\x0B\x0C\r '\]]\.\\"
+        );
         let m = super::masks(); // every mask compiles in its ASCII form
         for r in [
             &m.url,
@@ -635,6 +573,79 @@ mod tests {
         let s = signature(tail);
         assert_eq!(s.primary(), Some("non-fast-forward"));
         assert!(!s.template.contains("remote.git"), "{}", s.template);
+    }
+
+    /// Every line of every corpus tail, both engines: masks and anchors byte-identical.
+    #[test]
+    fn engines_agree_on_corpora() {
+        let mut files = Vec::new();
+        let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir("tests")
+            .expect("tests folder")
+            .flatten()
+            .map(|d| d.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("corpora"))
+            })
+            .collect();
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    files.push(p);
+                }
+            }
+        }
+        let (mut lines, mut texts) = (0usize, 0usize);
+        let mut check = |text: &str| {
+            texts += 1;
+            assert_eq!(anchors_in(Engine::Lite, text), anchors_in(Engine::Full, text), "{text}");
+            for l in text.lines().chain(std::iter::once(text)) {
+                lines += 1;
+                assert_eq!(mask_line_in(Engine::Lite, l), mask_line_in(Engine::Full, l), "{l}");
+            }
+        };
+        for f in &files {
+            for row in std::fs::read_to_string(f).unwrap_or_default().lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(row) else {
+                    continue;
+                };
+                let mut stack = vec![&v];
+                while let Some(v) = stack.pop() {
+                    match v {
+                        serde_json::Value::Array(a) => stack.extend(a),
+                        serde_json::Value::Object(o) => {
+                            for (k, x) in o {
+                                match x.as_str() {
+                                    Some(t) if matches!(k.as_str(), "tail" | "trigger" | "directive") => {
+                                        check(t);
+                                        check(&unescape(t));
+                                    }
+                                    _ => stack.push(x),
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for extra in [
+            "error: ‘quoted’ at https://x.org/a/b.git 12:03:04 3.2s 0xdeadbeef sha256:abc E0432 errno 13 Errno  7",
+            "Ünïcødé wörd_ERROR_CODE 503 Service Unavailable 429 too many",
+            "ERRNO 2 ModuleNotFoundError: No module named 'x' EADDRINUSE ENOSPC_X AB1234 1,234.5",
+            "naïve_ident 1.2.3 a/b/c.py:12 ./x ../y/ z.rs café.py",
+        ] {
+            check(extra);
+        }
+        assert!(
+            files.len() > 3 && lines > 1000,
+            "corpora found: {} files, {lines} lines",
+            files.len()
+        );
+        eprintln!("{} files, {texts} texts, {lines} lines", files.len());
     }
 
     #[test]
