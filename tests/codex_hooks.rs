@@ -245,7 +245,7 @@ fn fables_own_limit_ends_a_stop_loop_codex_never_caps() {
     assert!(stop_reason(&o).is_none(), "the fourth stop in a row is let through");
     let msg = system_message(&o).expect("the user is told");
     assert!(
-        msg.contains("blocked 3 times in a row") && msg.contains("write the parser"),
+        msg.contains("after 3 blocks in a row") && msg.contains("write the parser"),
         "{msg}"
     );
     // A new turn starts a new count.

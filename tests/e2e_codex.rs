@@ -175,7 +175,8 @@ fn codex_an_always_ignoring_model_ends_at_fables_block_limit_with_a_note() {
 }
 
 /// The Codex adapter's own backstop (`FABLE_STOP_BLOCK_LIMIT`), for a gate that would
-/// block longer than it: it still ends the loop.
+/// block longer than it: it still ends the loop, and its note is kept for `fable status`
+/// (Codex shows a hook's systemMessage nowhere).
 #[test]
 fn codex_the_adapters_block_limit_ends_a_loop_the_gate_would_continue() {
     let Some(codex) = available() else { return };
@@ -188,6 +189,11 @@ fn codex_the_adapters_block_limit_ends_a_loop_the_gate_would_continue() {
     assert_eq!(o.rc, 0, "ended by fable, not the timeout: {}", o.debug());
     assert_eq!(hook_prompts(&o).len(), 3, "{:#?}\n{}", o.texts(), o.debug());
     assert_eq!(o.requests("main").len(), 5, "the fourth stop was let through");
+    let told = status(&o);
+    assert!(
+        told.contains("let this stop through after 3 blocks in a row (FABLE_STOP_BLOCK_LIMIT=3"),
+        "the user is told the gate gave up: {told}"
+    );
 }
 
 /// The claim check on the final message: "All tests pass now." with no test run is

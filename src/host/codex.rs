@@ -142,8 +142,21 @@ pub fn adapt_answer(input: &HookInput, env: &HookEnv, answer: Answer) -> Answer 
     let answer = to_codex(event, answer);
     if matches!(event, "Stop" | "SubagentStop") {
         let limit = env.var_u64("FABLE_STOP_BLOCK_LIMIT", DEFAULT_STOP_BLOCK_LIMIT);
-        let file = env.project(input).and_then(|p| block_count_path(&p.fable_dir, input));
-        return limit_stop(answer, input.stop_hook_active, file.as_deref(), limit);
+        let project = env.project(input);
+        let file = project.as_ref().and_then(|p| block_count_path(&p.fable_dir, input));
+        let was_block = answer.is_block();
+        let out = limit_stop(answer, input.stop_hook_active, file.as_deref(), limit);
+        // `codex exec` shows a hook's systemMessage nowhere (observed): the note is also
+        // kept where `fable status` and `fable lint` show the stops a user should know of.
+        if let (true, false, Some(p)) = (was_block, out.is_block(), &project) {
+            if let Some(note) = serde_json::from_str::<Value>(&out.stdout)
+                .ok()
+                .and_then(|v| v["systemMessage"].as_str().map(str::to_string))
+            {
+                crate::discipline::round::note_stop(|k| env.var(k).map(str::to_string), &p.fable_dir, &note);
+            }
+        }
+        return out;
     }
     answer
 }
@@ -242,10 +255,11 @@ pub fn limit_stop(answer: Answer, stop_hook_active: bool, file: Option<&Path>, l
         .and_then(|v| v["reason"].as_str().map(str::to_string))
         .unwrap_or_else(|| answer.stderr.trim().to_string());
     let first = crate::hook::printable(why.trim(), 600);
+    // The head says what happened and which limit did it: `fable status` shows a stop's
+    // first 120 characters.
     Answer::allow().with_system_message(format!(
-        "fable: the Stop gate blocked {limit} times in a row in this turn and the agent kept stopping, \
-         so fable let this stop through (its limit, FABLE_STOP_BLOCK_LIMIT={limit}; Codex has none). \
-         The gate still wanted: {first}"
+        "fable: let this stop through after {limit} blocks in a row (FABLE_STOP_BLOCK_LIMIT={limit}; \
+         Codex has no limit of its own); the gate still wanted: {first}"
     ))
 }
 
