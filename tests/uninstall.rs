@@ -250,3 +250,25 @@ fn a_committed_giant_backup_is_kept_unread_and_named() {
         text(&out.stdout)
     );
 }
+
+/// A hook that looks like fable's but is not (another folder, no `# fable` mark) is left
+/// and named; its path comes from a settings file anyone may have written, so the line
+/// goes through the sanitiser: no raw ESC, BEL or bidi override reaches the terminal.
+#[test]
+fn a_left_foreign_hook_is_named_without_raw_control_characters() {
+    let s = Setup::new();
+    let evil = "/opt/x\u{1b}]52;c;aGk=\u{7}\u{202e}y/fable-evidence";
+    write_json(
+        &s.user_settings(),
+        &json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": evil}]}]}}),
+    );
+    for args in [&["install", "--no-skill", "--bin-dir"][..], &["uninstall", "--bin-dir"]] {
+        let out = s.fable().args(args).arg(s.bins()).output().unwrap();
+        let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(all.contains("fable: left /opt/x"), "{args:?}: {all}");
+        assert!(
+            !all.contains('\u{1b}') && !all.contains('\u{7}') && !all.contains('\u{202e}'),
+            "{args:?}: {all:?}"
+        );
+    }
+}

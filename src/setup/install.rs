@@ -234,7 +234,7 @@ pub(crate) fn print_left(left: &[settings::Removed], uninstalling: bool) {
         } else {
             "if it is an old copy of fable's, remove it by hand or with `fable uninstall --bin-dir DIR`".to_string()
         };
-        println!("fable: left {program}: not registered by fable ({hint})");
+        crate::say!("fable: left {program}: not registered by fable ({hint})");
     }
 }
 
