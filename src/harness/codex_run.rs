@@ -10,12 +10,11 @@
 //! `codex.stderr`, `codex.rc`, `last-message.txt`, `script.json`, `summary.json`
 //! ([`codex_summary`](super::codex_summary)).
 
-use super::run::{io, renew_run_folders, run_pre, seed_project, wait_bounded};
-use super::{codex_mock, codex_summary, netns, record};
+use super::run::{io, isolate_and_listen, renew_run_folders, run_pre, seed_project, wait_bounded};
+use super::{codex_mock, codex_summary, record};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::fs::File;
-use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -167,16 +166,7 @@ fn append(path: &Path, text: &str) -> std::io::Result<()> {
 /// Starts the mock and Codex on a thread of their own (which may enter a namespace).
 fn session(spec: &CodexSpec) -> Result<i32, String> {
     let out = &spec.out;
-    let isolation = if !spec.isolate {
-        "none (not asked)".to_string()
-    } else {
-        match netns::isolate_this_thread() {
-            Ok(()) => "network namespace (loopback only)".to_string(),
-            Err(e) => format!("none: no network namespace ({e}); Codex talks only to the mock"),
-        }
-    };
-    let _ = std::fs::write(out.join("isolation"), format!("{isolation}\n"));
-    let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("harness: mock bind: {e}"))?;
+    let listener = isolate_and_listen(out, spec.isolate, "Codex")?;
     let mock = codex_mock::start(
         listener,
         spec.script.clone(),

@@ -215,19 +215,26 @@ pub(crate) fn run_pre(
     Ok(())
 }
 
-/// Starts the mock and the CLI, on a thread of their own (which may enter a namespace).
-fn session(spec: &Spec, args: &[OsString]) -> Result<i32, String> {
-    let out = &spec.out;
-    let isolation = if !spec.isolate {
+/// Enters a private network namespace on this thread when asked (saying in `OUT/isolation`
+/// what was had: `who` talks only to the mock either way), then binds the mock's port on
+/// loopback inside it.
+pub(crate) fn isolate_and_listen(out: &Path, isolate: bool, who: &str) -> Result<TcpListener, String> {
+    let isolation = if !isolate {
         "none (not asked)".to_string()
     } else {
         match netns::isolate_this_thread() {
             Ok(()) => "network namespace (loopback only)".to_string(),
-            Err(e) => format!("none: no network namespace ({e}); the CLI talks only to the mock"),
+            Err(e) => format!("none: no network namespace ({e}); {who} talks only to the mock"),
         }
     };
     let _ = std::fs::write(out.join("isolation"), format!("{isolation}\n"));
-    let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("harness: mock bind: {e}"))?;
+    TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("harness: mock bind: {e}"))
+}
+
+/// Starts the mock and the CLI, on a thread of their own (which may enter a namespace).
+fn session(spec: &Spec, args: &[OsString]) -> Result<i32, String> {
+    let out = &spec.out;
+    let listener = isolate_and_listen(out, spec.isolate, "the CLI")?;
     let mock = Mock::start(
         listener,
         spec.script.clone(),

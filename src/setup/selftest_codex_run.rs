@@ -16,7 +16,7 @@ use crate::setup::codex_hooks;
 use crate::setup::portable;
 use crate::setup::selftest::{self, Check};
 use crate::setup::selftest_codex;
-use crate::setup::selftest_run::broken_binaries;
+use crate::setup::selftest_run::{broken_binaries, work_dir};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -123,24 +123,6 @@ pub fn checks(codex: &Path, bin_dir: &Path, fable: &Path, work: &Path) -> Result
     Ok((all, isolation))
 }
 
-/// A fresh private folder for the run, under the system's temporary folder.
-fn work_dir() -> Result<PathBuf> {
-    use std::os::unix::fs::DirBuilderExt;
-    let base = std::env::temp_dir();
-    for i in 0..100u32 {
-        let dir = base.join(format!("fable-selftest-codex-{}-{i}", std::process::id()));
-        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(Error::io(&dir, e)),
-        }
-    }
-    Err(Error::msg(format!(
-        "cannot create a folder for the run in {}",
-        base.display()
-    )))
-}
-
 /// `fable selftest --host codex`: 0 when every check passed, 1 when one failed, 2 when
 /// there is no Codex CLI to run.
 pub fn run(codex_flag: Option<&Path>, bin_dir: &Path, json_out: bool, keep: bool) -> Result<i32> {
@@ -156,7 +138,7 @@ pub fn run(codex_flag: Option<&Path>, bin_dir: &Path, json_out: bool, keep: bool
     };
     let fable = std::env::current_exe().map_err(|e| Error::msg(format!("cannot locate the running fable ({e})")))?;
     let ver = version(&codex);
-    let work = work_dir()?;
+    let work = work_dir("fable-selftest-codex")?;
     if !json_out {
         eprintln!(
             "fable selftest: running {} ({}) offline against a scripted model, hooks from {} (a few seconds)…",

@@ -93,8 +93,8 @@ pub fn bin_dir_of(flag: Option<&Path>) -> Result<PathBuf> {
     }
 }
 
-/// A fresh private folder for the run, under the system's temporary folder.
-fn work_dir() -> Result<PathBuf> {
+/// A fresh private folder for the run (`<name>-<pid>-…`), under the system's temporary folder.
+pub(crate) fn work_dir(name: &str) -> Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let base = std::env::temp_dir();
     let nanos = std::time::SystemTime::now()
@@ -102,7 +102,7 @@ fn work_dir() -> Result<PathBuf> {
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
     for i in 0..100u32 {
-        let dir = base.join(format!("fable-selftest-{}-{nanos:x}-{i}", std::process::id()));
+        let dir = base.join(format!("{name}-{}-{nanos:x}-{i}", std::process::id()));
         match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
             Ok(()) => return Ok(dir),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -201,7 +201,7 @@ pub fn run(a: &SelftestArgs) -> Result<i32> {
     let detected = claude_version::read_version(claude.as_os_str(), claude_version::VERSION_TIMEOUT);
     let version = detected.version().map(|v| v.to_string());
 
-    let work = work_dir()?;
+    let work = work_dir("fable-selftest")?;
     let spec = prepare(&work, &claude, &bin_dir, &detected)?;
     if !a.json {
         eprintln!(
