@@ -62,13 +62,15 @@ fn a_run_lost_to_a_held_lock_blocks_the_stop_until_a_logged_rerun() {
         .bash(&ledger_step(&[card]))
         .file(
             "hold.py",
-            "import fcntl, os, time\nf = open('.fable/evidence.lock', 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nend = time.time() + 60\nwhile not os.path.exists('release') and time.time() < end:\n    time.sleep(0.1)\n",
+            "import fcntl, os, time\nf = open('.fable/evidence.lock', 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nopen('held', 'w').close()\nend = time.time() + 60\nwhile not os.path.exists('release') and time.time() < end:\n    time.sleep(0.1)\n",
         )
         .bash("touch broken")
         // Another process takes the log's lock and keeps it until `release` exists (a
         // plain `flock` on it is denied by the log guard; this one stands for any process
         // that holds it).
-        .bash("python3 hold.py >/dev/null 2>&1 &")
+        // It has the lock before the next command runs (a background start can lose the
+        // race to the very next hook on a fast machine).
+        .bash("python3 hold.py >/dev/null 2>&1 & for i in $(seq 100); do [ -e held ] && break; sleep 0.05; done")
         .bash("make -s test")
         // Logged once the lock is free: another command, so the lost run still stands.
         .bash("touch release")
