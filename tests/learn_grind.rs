@@ -5,7 +5,7 @@
 //! long after the failure — is a recovery, and the rule may stand again.
 
 use fable::evidence::Record;
-use fable::learn::rules::Rule;
+use fable::learn::Rule;
 use fable::learn::{run_pipeline, LearnConfig, LearnOutcome};
 
 fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {

@@ -7,8 +7,8 @@
 
 use crate::error::{Error, Result};
 use crate::learn::rule_export;
-use crate::learn::rules::{self, Rule, Store};
-use crate::learn::{self, LearnConfig};
+use crate::learn::rules::{self, Store};
+use crate::learn::{self, LearnConfig, Rule};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! [`run_pipeline`] is the one pure entry point — no I/O — used by `fable rules extract`,
 //! the SessionEnd hook and the field test alike:
 //! records → [`Prepared`] (normalised once) → [`episodes`] → [`candidates`] (clustered,
-//! deduplicated) → [`rule_replay`](crate::learn::rule_replay) + gates → ranked rules (formats.md §3).
+//! deduplicated) → [`rule_replay`](crate::learn::judge::rule_replay) + gates → ranked rules (formats.md §3).
 //!
 //! **Accepted vs promoted.** Two different questions, answered separately:
 //! - *accepted* (`accepted: true`, what the field test counts): replay verdict `pass` and
@@ -25,7 +25,7 @@
 //!   ≥ `min_sessions_variant` (3) for a variant (otherwise a flaky-style retry), ≥
 //!   `min_sessions_unanchored` (3) when the failure has no anchor. Otherwise
 //!   `self_resolved`.
-//! - `pack` — the curated core pack ([`crate::learn::core_pack`], `"packs": ["core"]`,
+//! - `pack` — the curated core pack ([`crate::learn::propose::core_pack`], `"packs": ["core"]`,
 //!   on by default): a hand-written remedy for the cluster's anchor, supported by the
 //!   cluster's unresolved failures, replay-tested against this history and gated like any
 //!   rule. It may stand on one session (its directive is not learned from that session,
@@ -75,26 +75,28 @@
 //!   on a plain retry (literally unchanged, nothing state-changing between) needs the
 //!   same three-to-one share over the class's recoveries *and* those plain retries; a
 //!   directive whose step only looks (`fsck`, `help`, `list`, `status`) is no fix at all
-//!   (inspection steps are never fix steps, [`crate::learn::inspection`]).
+//!   (inspection steps are never fix steps, [`crate::learn::text::inspection`]).
 //!
 //! Reason precedence: `blocked_by_trust`, `blocked_by_safety`, `generic`,
 //! `directive_fails`, `contested`, `coincidental`, `self_resolved`, then the replay reasons (`no_signal`,
 //! `blocked_by_broken`, `blocked_by_near_miss`), `unrecovered` (a grind nothing fixed:
-//! [`crate::learn::grind`]), then `min_sample` (below the promotion bound), else `pass`.
+//! [`crate::learn::judge::grind`]), then `min_sample` (below the promotion bound), else `pass`.
 
 use crate::evidence::Record;
-use crate::learn::assess::*;
-use crate::learn::candidates;
-use crate::learn::candidates::backticked;
-use crate::learn::compiled_trigger::spec_from_text;
-use crate::learn::config::*;
-use crate::learn::episodes::{self, Episode, Outcome, Prepared};
-use crate::learn::extractor::extractor_candidates;
-use crate::learn::matcher::{self, TriggerSpec};
+use crate::learn::history::episodes::{self, Episode, Outcome, Prepared};
+use crate::learn::judge::assess::*;
+use crate::learn::judge::config::*;
+use crate::learn::judge::rule::Rule;
+use crate::learn::judge::rule::{Learned, SupportRef};
+use crate::learn::judge::rule_replay::Index;
+use crate::learn::judge::wilson::min_sample_for;
+use crate::learn::matching::compiled_trigger::spec_from_text;
+use crate::learn::matching::matcher::{self, TriggerSpec};
 use crate::learn::outcome::*;
-use crate::learn::rule_replay::Index;
-use crate::learn::rules::Rule;
-use crate::learn::wilson::min_sample_for;
+use crate::learn::propose::candidates;
+use crate::learn::propose::candidates::backticked;
+use crate::learn::propose::extractor::extractor_candidates;
+use crate::learn::propose::extractor::Proposer;
 
 /// Runs the whole pipeline on a history (oldest first). Pure: no I/O, deterministic.
 pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
@@ -241,8 +243,9 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::episodes::tests::rec;
-    use crate::learn::rules::DirectiveEvidence;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::judge::rule::DirectiveEvidence;
+    use crate::learn::propose::extractor::{EpisodeBrief, Proposal};
 
     /// `n` sessions named `{prefix}{i}`, each a failure and then one passing command.
     fn fail_then(n: usize, prefix: &str, fail: (&str, &str), then: (&str, &str)) -> Vec<Record> {

@@ -7,15 +7,16 @@
 //! because the anchor gate does the real work at this point.
 
 use crate::evidence::Record;
-use crate::learn::command_norm::normalize;
-use crate::learn::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
-use crate::learn::rules::{Rule, Store};
-use crate::learn::signature::signature;
+use crate::learn::judge::rule::Rule;
+use crate::learn::matching::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
+use crate::learn::store::rules::Store;
+use crate::learn::text::command_norm::normalize;
+use crate::learn::text::signature::signature;
 use crate::project::Project;
 
 /// The rules that say they are promoted and carry a seal, with what checks the seal: this
 /// user's key (none is created by a reader) and the project's scope. Whether a seal was
-/// made here ([`crate::learn::rule_seal::promoted_here`], an HMAC per rule) is checked
+/// made here ([`crate::learn::store::rule_seal::promoted_here`], an HMAC per rule) is checked
 /// only for the rules about to be shown, so a store of 200 rules pays for the few that
 /// reach the model: a promoted status that arrived with the repository is never shown.
 /// The text of those shown is stripped of control characters and capped ([`shown`]).
@@ -25,7 +26,7 @@ fn sealed_where(
     wanted: impl Fn(&Rule) -> bool,
 ) -> (Vec<Rule>, impl Fn(&Rule) -> bool) {
     let key = crate::evidence::seal::existing_key(get);
-    let scope = crate::learn::rule_seal::scope(&project.fable_dir);
+    let scope = crate::learn::store::rule_seal::scope(&project.fable_dir);
     let rules = if key.is_some() {
         Store::new(&project.fable_dir)
             .load()
@@ -36,7 +37,7 @@ fn sealed_where(
     } else {
         Vec::new()
     };
-    let here = move |r: &Rule| crate::learn::rule_seal::promoted_here(r, key.as_ref(), &scope);
+    let here = move |r: &Rule| crate::learn::store::rule_seal::promoted_here(r, key.as_ref(), &scope);
     (rules, here)
 }
 
@@ -143,7 +144,7 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
             // older seal or an unsealed caller's rule is compiled here.
             let mut spec: TriggerSpec = match &r.compiled {
                 Some(c) => c.spec(&mut vocab),
-                None => crate::learn::compiled_trigger::spec_from_text(&r.trigger, &r.domain, &mut vocab),
+                None => crate::learn::matching::compiled_trigger::spec_from_text(&r.trigger, &r.domain, &mut vocab),
             };
             if !r.anchors.is_empty() {
                 spec.anchors = r.anchors.clone();
@@ -200,8 +201,8 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::episodes::tests::rec;
-    use crate::learn::rules::tests::rule;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::store::rules::tests::rule;
 
     fn project_with(rules: &[Rule]) -> (tempfile::TempDir, Project) {
         let d = tempfile::tempdir().unwrap();
@@ -219,11 +220,11 @@ mod tests {
         let key = crate::evidence::seal::user_key(get).unwrap();
         let p = Project::at(d.path().join("proj"));
         std::fs::create_dir_all(&p.fable_dir).unwrap();
-        let scope = crate::learn::rule_seal::scope(&p.fable_dir);
+        let scope = crate::learn::store::rule_seal::scope(&p.fable_dir);
         let mut a = rule("a", "promoted");
         a.id = "R-1".into();
         a.directive = "pull with rebase\u{1b}[2J first".into();
-        crate::learn::rule_seal::seal(&mut a, &key, &scope);
+        crate::learn::store::rule_seal::seal(&mut a, &key, &scope);
         let mut b = rule("b", "candidate");
         b.id = "R-2".into();
         // Arrived with the repository: promoted in name only.
@@ -233,7 +234,7 @@ mod tests {
         let mut d4 = rule("d", "promoted");
         d4.id = "R-4".into();
         d4.origin = Some("pack:core".into());
-        crate::learn::rule_seal::seal(&mut d4, &key, &scope);
+        crate::learn::store::rule_seal::seal(&mut d4, &key, &scope);
         Store::new(&p.fable_dir).save(&[a, b, c, d4]).unwrap();
         let s = session_context(&p, 5, get).unwrap();
         assert!(s.contains("R-1") && !s.contains("R-2") && !s.contains("R-3"), "{s}");
@@ -262,13 +263,13 @@ mod tests {
         let key = crate::evidence::seal::user_key(get).unwrap();
         let p = Project::at(d.path().join("proj"));
         std::fs::create_dir_all(&p.fable_dir).unwrap();
-        let scope = crate::learn::rule_seal::scope(&p.fable_dir);
+        let scope = crate::learn::store::rule_seal::scope(&p.fable_dir);
         let mut rules = Vec::new();
         for i in 0..5 {
             let mut r = rule(&format!("k{i}"), "promoted");
             r.id = format!("R-{i}");
             r.prevented = 10 - i;
-            crate::learn::rule_seal::seal(&mut r, &key, &scope);
+            crate::learn::store::rule_seal::seal(&mut r, &key, &scope);
             rules.push(r);
         }
         // First in every order (most prevented, first in the store), its seal not made here.

@@ -5,11 +5,12 @@ use crate::error::Result;
 use crate::evidence::journal::{Journal, Rotation};
 use crate::evidence::Record;
 use crate::hook::{Answer, HookInput};
-use crate::learn::config::*;
+use crate::learn::judge::config::*;
+use crate::learn::judge::rule::Rule;
 use crate::learn::outcome::*;
 use crate::learn::pipeline::run_pipeline;
-use crate::learn::rule_seal;
-use crate::learn::rules::{self, Rule, Store};
+use crate::learn::store::rule_seal;
+use crate::learn::store::rules::{self, Store};
 use crate::project::Project;
 use crate::runner::{HookEnv, HookResult};
 use serde::{Deserialize, Serialize};
@@ -90,7 +91,7 @@ pub fn store_outcome(store: &Store, outcome: &LearnOutcome) -> Result<(Vec<Strin
             .collect();
         let added = rules::merge(rules, fresh, &now);
         // One promoted rule per failure class, and only rules that still pass.
-        crate::learn::standing::settle(rules, &|r| rule_seal::promoted_here(r, key.as_ref(), &scope));
+        crate::learn::store::standing::settle(rules, &|r| rule_seal::promoted_here(r, key.as_ref(), &scope));
         if let Some(key) = &key {
             rule_seal::reseal(rules, &fresh_promoted, &was_local, key, &scope);
         }

@@ -181,7 +181,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
     // Sealed as the learner seals its own promotions: unsealed rules are shown to no one,
     // so without the seal SessionStart and failures would measure the cheap path of
     // parsing 200 rules and showing none of them.
-    let mut rules: Vec<crate::learn::rules::Rule> =
+    let mut rules: Vec<crate::learn::Rule> =
         serde_json::from_value(Value::Array(rules)).map_err(|e| Error::msg(e.to_string()))?;
     if let Some(sealer) = journal.sealer() {
         let scope = crate::learn::rule_seal::scope(&fable);

@@ -49,8 +49,8 @@
 //! is more than noise — and a class recurring as often as before earns the retirement flag.
 
 use crate::evidence::Record;
-use crate::learn::rules::Rule;
 use crate::learn::wilson::{round3, wilson};
+use crate::learn::Rule;
 use crate::learn::{self, LearnConfig};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};

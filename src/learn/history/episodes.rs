@@ -1,0 +1,690 @@
+//! Episodes: a failure, the commands that followed it in the same session, and how it ended.
+//!
+//! - **Recovered**: the failing action (same domain and action) later succeeded in the
+//!   session. The fix is what changed: the non-read-only commands run in between (and any
+//!   steps chained before the retry, `git pull --rebase && git push`), or — when nothing
+//!   ran in between — the changed flags of the retry itself (`--network=host`), or the
+//!   context it added (`PYTHONPATH=src …`, `cd web && …`, see [`context_added`]).
+//! - **Flaky**: the same command was retried *unchanged* (only diagnosis or `sleep` in
+//!   between) until it passed. There is no directive to learn.
+//! - **MovedOn**: the session went on with other successful commands but never re-ran the
+//!   failing action. The first non-read-only follow-up is kept as a *proposed* fix (unproven).
+//! - **Unresolved**: nothing succeeded after the failure in the session.
+//!
+//! Repeated failures of the same action before the outcome belong to one episode (its
+//! attempts), so a grind of five identical failures is one episode, not five.
+//!
+//! Everything here is pure and linear: each failure looks at most [`WINDOW`] records ahead
+//! in its own session, and records are normalised once ([`Prepared`]).
+
+use crate::evidence::Record;
+use crate::learn::history::origin_trust::{classify, Trust};
+use crate::learn::matching::matcher::{record_text, Idf, RecordView, Vocab};
+use crate::learn::text::command_norm::{normalize, CmdNorm};
+pub use crate::learn::text::retry_context::context_added;
+use crate::learn::text::signature::{signature, Signature};
+use std::collections::{HashMap, HashSet};
+
+/// How far (in records of the same session) an episode looks for its outcome.
+pub const WINDOW: usize = 40;
+
+/// Attempted steps kept for a session that moved on.
+pub const MOVED_ON_STEPS: usize = 3;
+
+/// Every record normalised once: command, signature, matcher view, trust; plus the
+/// per-session record order and the history-wide IDF.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    pub norms: Vec<CmdNorm>,
+    pub sigs: Vec<Signature>,
+    pub views: Vec<RecordView>,
+    pub trust: Vec<Trust>,
+    pub vocab: Vocab,
+    pub idf: Idf,
+    /// Session id → indices of its records, in history order.
+    pub sessions: Vec<(String, Vec<usize>)>,
+    /// Record index → (session slot, position in that session).
+    pub position: Vec<(usize, usize)>,
+    /// Failing records whose error lines hold anchors beyond the signature's
+    /// ([`crate::learn::text::signature::signature_and_beyond`]), with those anchors: the
+    /// coincidence test's classes. Only records with some (most have none: no memory per
+    /// record).
+    pub beyond: HashMap<usize, Vec<String>>,
+}
+
+impl Prepared {
+    /// Normalises a history (oldest first). Linear in its size.
+    pub fn new(history: &[Record]) -> Prepared {
+        let mut vocab = Vocab::default();
+        let mut norms = Vec::with_capacity(history.len());
+        let mut sigs = Vec::with_capacity(history.len());
+        let mut views = Vec::with_capacity(history.len());
+        let mut slot_of: HashMap<&str, usize> = HashMap::new();
+        let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut position = Vec::with_capacity(history.len());
+        let mut beyond: HashMap<usize, Vec<String>> = HashMap::new();
+        for (i, r) in history.iter().enumerate() {
+            let n = normalize(&r.cmd);
+            let (mut s, cut) = if r.ok {
+                (signature(&r.tail), Vec::new())
+            } else {
+                crate::learn::text::signature::signature_and_beyond(&r.tail)
+            };
+            let terms = vocab.add_doc(&record_text(&n, &s));
+            views.push(RecordView::new(&n, &s, terms, r.ok));
+            if r.ok {
+                // Only failures need their template later (clusters, triggers): keep
+                // memory linear in failures, not in output size.
+                s.template = String::new();
+                s.anchors.clear();
+            }
+            if !cut.is_empty() {
+                beyond.insert(i, cut);
+            }
+            norms.push(n);
+            sigs.push(s);
+            let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {
+                sessions.push((r.session.clone(), Vec::new()));
+                sessions.len() - 1
+            });
+            position.push((slot, sessions[slot].1.len()));
+            sessions[slot].1.push(i);
+        }
+        let idf = vocab.idf();
+        Prepared {
+            norms,
+            sigs,
+            views,
+            trust: classify(history),
+            vocab,
+            idf,
+            sessions,
+            position,
+            beyond,
+        }
+    }
+
+    /// The records of `i`'s session after `i`, at most `window` of them.
+    pub fn after(&self, i: usize, window: usize) -> &[usize] {
+        let (slot, pos) = self.position[i];
+        let idxs = &self.sessions[slot].1;
+        let end = (pos + 1 + window).min(idxs.len());
+        &idxs[(pos + 1).min(end)..end]
+    }
+
+    /// Cluster key of a failure record: its failure class — the tool (domain) and the
+    /// failure signature (primary anchor, or the masked template when it has no anchor),
+    /// not the subcommand. `cargo build`, `cargo test` and `cargo check` failing with the
+    /// same "could not find `Cargo.toml`" are one class (before, four one-session
+    /// clusters, each below the recurrence minimum); so are `git status`/`log`/`pull`
+    /// outside a repository and `git checkout`/`git switch` over local changes.
+    pub fn cluster_key(&self, i: usize) -> String {
+        let n = &self.norms[i];
+        let s = &self.sigs[i];
+        match s.primary() {
+            Some(a) => format!("{}|{}", n.domain(), a),
+            None => format!("{}|tpl:{}", n.domain(), s.template.to_lowercase()),
+        }
+    }
+}
+
+/// How an episode ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Recovered,
+    Flaky,
+    MovedOn,
+    Unresolved,
+}
+
+/// One step of a fix: a command segment that ran successfully between failure and retry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixStep {
+    /// Record index it came from.
+    pub idx: usize,
+    pub text: String,
+    pub domain: String,
+    pub action: String,
+    pub flags: Vec<String>,
+    /// The programs of its record as typed ([`crate::learn::text::intent::raw_programs`]).
+    pub raw: Vec<String>,
+}
+
+/// A failure and what followed it.
+#[derive(Debug, Clone)]
+pub struct Episode {
+    /// Index of the first failing record.
+    pub fail_idx: usize,
+    /// Every failing attempt of this action in the episode (first included).
+    pub attempts: Vec<usize>,
+    pub domain: String,
+    pub action: String,
+    pub outcome: Outcome,
+    /// The fix (Recovered) or the proposed fix (MovedOn); empty otherwise.
+    pub steps: Vec<FixStep>,
+    /// Words the successful retry added to the failing command (Recovered by a variant).
+    pub variant: Vec<String>,
+    /// The successful retry (Recovered / Flaky).
+    pub retry_idx: Option<usize>,
+    /// Recovered by a substitute after a listing step: the listing step (`make help`,
+    /// `npm run`); the retry is then another action of the same program
+    /// ([`crate::learn::text::inspection::is_listing`]).
+    pub listing: Option<FixStep>,
+    /// Recovered by another action of the program on the same operands (`git remote
+    /// set-url origin U` after `git remote add origin U`): that command.
+    pub verb: Option<FixStep>,
+    /// Recovered by running the same command with another program, judged on raw words
+    /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
+    pub substitute: Option<String>,
+    /// The raw program token of the failing command (`pyhton3`): typos are judged on it.
+    pub raw_program: String,
+    /// Flaky, the retry literally the same command ([`crate::learn::text::intent::literally_same`]):
+    /// evidence against any fix of its class (`rustc x.rs && ./x` after an unseen edit is not).
+    pub plain_retry: bool,
+    /// The first unsafe pattern ([`crate::learn::text::safety`]) in what the session ran between the
+    /// failure and its retry (piped commands included: `curl … | sh` is a fix even though
+    /// it is not a [`FixStep`]) or in the retry itself (`git push --force`). An unsafe fix
+    /// is its own lesson, never merged with a safe one that shares its key.
+    pub unsafe_fix: Option<&'static str>,
+    /// The failure happened while an earlier failure of the session was being recovered
+    /// (between that failure and its successful retry): an attempt inside someone else's
+    /// fix, not a standing problem of its own.
+    pub nested: bool,
+    /// An edit record (a Write/Edit tool call: a file, no command) sits between the failure
+    /// and the retry that passed: the fix was an edit whose content the log does not hold.
+    /// Such a session neither supports nor contests a logged fix, and is no plain retry
+    /// against one ([`crate::learn::propose::failure_class::plain_retries`]).
+    pub unlogged_fix: bool,
+}
+
+/// An edit record: a file-tool call (Write, Edit, …) logged with its file and no command.
+pub fn is_edit_record(r: &Record) -> bool {
+    r.file.is_some() && r.cmd.trim().is_empty()
+}
+
+impl Episode {
+    /// Records this episode's knowledge comes from (failures, fix steps, retry).
+    pub fn evidence(&self) -> Vec<usize> {
+        let mut v = self.attempts.clone();
+        v.extend(self.steps.iter().map(|s| s.idx));
+        v.extend(self.retry_idx);
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+fn step_of(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &[Record]) -> FixStep {
+    FixStep {
+        raw: crate::learn::text::intent::raw_programs(&history[idx].cmd),
+        idx,
+        text: seg.text(),
+        domain: seg.domain.clone(),
+        action: seg.action.clone(),
+        flags: seg.flags().into_iter().map(str::to_string).collect(),
+    }
+}
+
+/// Extracts the episodes of a history. `window` bounds the look-ahead per failure.
+pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episode> {
+    let mut out = Vec::new();
+    for (_, idxs) in &prep.sessions {
+        let mut absorbed: HashSet<usize> = HashSet::new();
+        for &i in idxs {
+            if history[i].ok || absorbed.contains(&i) {
+                continue;
+            }
+            let norm = &prep.norms[i];
+            let Some(seg) = norm.primary() else { continue };
+            let (d, a) = (seg.domain.clone(), seg.action.clone());
+            let fail_words = seg.words.clone();
+            let mut attempts = vec![i];
+            let mut between: Vec<usize> = Vec::new();
+            let mut retry: Option<(usize, usize)> = None;
+            // A listing step of the failing program seen since the failure (record,
+            // segment): after it, another action of that program succeeding is the
+            // intent achieved by a substitute.
+            let mut listed: Option<(usize, usize)> = None;
+            let mut via_listing: Option<(usize, usize)> = None;
+            let mut via_verb: Option<(usize, usize)> = None;
+            let mut verb_at = 0;
+            let changed = |b: &[usize]| {
+                b.iter().any(|&x| {
+                    is_edit_record(&history[x])
+                        || prep.norms[x]
+                            .segments
+                            .iter()
+                            .any(|s| !(s.is_read_only() || s.is_filter()))
+                })
+            };
+            for &k in prep.after(i, window) {
+                let nk = &prep.norms[k];
+                // The same action with the same intent (operand) is the retry.
+                let found = nk
+                    .segments
+                    .iter()
+                    .position(|s| crate::learn::history::recovery_form::is_retry(seg, s, &d, &a, &history[k].cmd));
+                match found {
+                    Some(sp) if history[k].ok => {
+                        retry = Some((k, sp));
+                        break;
+                    }
+                    Some(_) => {
+                        attempts.push(k);
+                        absorbed.insert(k);
+                    }
+                    None if history[k].ok => {
+                        let same_prog = |s: &crate::learn::text::command_norm::Segment| s.program == seg.program;
+                        let verb = nk.segments.iter().position(|s| {
+                            same_prog(s)
+                                && s.action != a
+                                && !(s.is_filter() || s.is_read_only())
+                                && crate::learn::text::intent::same_operands(seg, s)
+                        });
+                        // Only if the failing action itself never passes later: `git pull
+                        // --rebase origin main` after `git push origin main` is a fix step.
+                        if let (Some(sp), false, None) = (verb, changed(&between), via_verb) {
+                            via_verb = Some((k, sp));
+                            verb_at = between.len();
+                        }
+                        if let Some(l) = listed {
+                            let sub = nk.segments.iter().position(|s| {
+                                same_prog(s)
+                                    && !s.piped
+                                    && !s.is_read_only()
+                                    && crate::learn::text::inspection::may_substitute(&a, &s.action)
+                            });
+                            if let (Some(sp), false) = (sub, changed(&between)) {
+                                via_listing = Some(l);
+                                retry = Some((k, sp));
+                                break;
+                            }
+                        }
+                        if listed.is_none() {
+                            listed = nk
+                                .segments
+                                .iter()
+                                .position(|s| {
+                                    same_prog(s) && crate::learn::text::inspection::is_listing(&s.action, &s.words)
+                                })
+                                .map(|p| (k, p));
+                        }
+                        between.push(k)
+                    }
+                    None => {}
+                }
+            }
+            match (retry, via_verb) {
+                (None, Some(v)) => {
+                    between.truncate(verb_at);
+                    retry = Some(v);
+                }
+                _ => via_verb = None,
+            }
+            let mut steps: Vec<FixStep> = Vec::new();
+            for &b in &between {
+                for s in &prep.norms[b].segments {
+                    if !(s.is_read_only() || s.is_filter() || s.domain == d && s.action == a) {
+                        steps.push(step_of(b, s, history));
+                    }
+                }
+            }
+            let mut substitute: Option<String> = None;
+            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
+            let verb = via_verb.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
+            let (outcome, variant, retry_idx) = match retry {
+                Some((k, _)) if listing.is_some() || verb.is_some() => {
+                    steps.clear();
+                    (Outcome::Recovered, Vec::new(), Some(k))
+                }
+                Some((k, sp)) => {
+                    for s in prep.norms[k].segments.iter().take(sp) {
+                        if !s.is_read_only() && !s.is_filter() {
+                            steps.push(step_of(k, s, history));
+                        }
+                    }
+                    let retry_words = &prep.norms[k].segments[sp].words;
+                    let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, &history[k].cmd);
+                    let context = if steps.is_empty() && added.is_empty() {
+                        context_added(&history[i].cmd, &history[k].cmd)
+                    } else {
+                        Vec::new()
+                    };
+                    let removed = crate::learn::history::recovery_form::removed(&fail_words, retry_words);
+                    let same = steps.is_empty() && added.is_empty() && context.is_empty();
+                    substitute = (steps.is_empty() && context.is_empty())
+                        .then(|| crate::learn::history::recovery_form::substituted(&history[i].cmd, &history[k].cmd))
+                        .flatten();
+                    if !context.is_empty() {
+                        // The same command in another context (`PYTHONPATH=src …`,
+                        // `cd web && …`): the context is the fix.
+                        (Outcome::Recovered, context, Some(k))
+                    } else if substitute.is_some() {
+                        // Another program for the same intent (`python` → `python3`).
+                        (Outcome::Recovered, Vec::new(), Some(k))
+                    } else if same && !removed.is_empty() {
+                        // A flag dropped (`cargo fmt --check` → `cargo fmt`): not the
+                        // same command, so not a flaky retry.
+                        (Outcome::Recovered, removed, Some(k))
+                    } else if same {
+                        // Literally unchanged, nothing state-changing in between: flaky.
+                        (Outcome::Flaky, Vec::new(), Some(k))
+                    } else if steps.is_empty() {
+                        (Outcome::Recovered, added, Some(k))
+                    } else {
+                        (Outcome::Recovered, Vec::new(), Some(k))
+                    }
+                }
+                None if !between.is_empty() => {
+                    // Keep the first few attempted steps (what the session tried): never a
+                    // directive, but they tell whether it tried a fix proven elsewhere.
+                    steps.truncate(MOVED_ON_STEPS);
+                    (Outcome::MovedOn, Vec::new(), None)
+                }
+                None => {
+                    steps.clear();
+                    (Outcome::Unresolved, Vec::new(), None)
+                }
+            };
+            if outcome == Outcome::Flaky {
+                steps.clear();
+            }
+            // What to check: a recovery's whole span (it is short: it ends at the retry);
+            // for a session that moved on, the records of the steps it tried.
+            let unsafe_fix = match outcome {
+                Outcome::Recovered => crate::learn::text::safety::check(
+                    between
+                        .iter()
+                        .copied()
+                        .chain(retry.map(|(k, _)| k))
+                        .map(|k| history[k].cmd.as_str()),
+                ),
+                Outcome::MovedOn => {
+                    let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
+                    idx.dedup();
+                    crate::learn::text::safety::check(idx.into_iter().map(|k| history[k].cmd.as_str()))
+                }
+                _ => None,
+            };
+            // An edit record between the failure and the retry that passed.
+            let unlogged_fix = retry_idx.is_some_and(|k| {
+                let (slot, a) = prep.position[i];
+                let b = prep.position[k].1;
+                prep.sessions[slot].1[a + 1..b]
+                    .iter()
+                    .any(|&x| is_edit_record(&history[x]))
+            });
+            out.push(Episode {
+                fail_idx: i,
+                attempts,
+                domain: d,
+                action: a,
+                outcome,
+                steps,
+                variant,
+                retry_idx,
+                listing,
+                verb,
+                substitute,
+                raw_program: crate::learn::text::intent::raw_programs(&history[i].cmd)
+                    .pop()
+                    .unwrap_or_default(),
+                plain_retry: outcome == Outcome::Flaky
+                    && !unlogged_fix
+                    && retry_idx
+                        .is_some_and(|k| crate::learn::text::intent::literally_same(&history[i].cmd, &history[k].cmd)),
+                unsafe_fix,
+                nested: false,
+                unlogged_fix,
+            });
+        }
+    }
+    out.sort_by_key(|e| e.fail_idx);
+    // Nested failures: inside an earlier episode's (failure, retry) span of the session.
+    let spans: Vec<(usize, usize, usize)> = out
+        .iter()
+        .filter_map(|e| {
+            e.retry_idx.map(|r| {
+                let (slot, a) = prep.position[e.fail_idx];
+                (slot, a, prep.position[r].1)
+            })
+        })
+        .collect();
+    if !spans.is_empty() {
+        let mut by_slot: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+        for (slot, a, b) in spans {
+            by_slot.entry(slot).or_default().push((a, b));
+        }
+        for e in &mut out {
+            let (slot, pos) = prep.position[e.fail_idx];
+            if let Some(v) = by_slot.get(&slot) {
+                e.nested = v.iter().any(|&(a, b)| a < pos && pos < b);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
+        Record::new(
+            "2026-01-01T00:00:00.000Z",
+            session,
+            "/w",
+            cmd,
+            Some(if ok { 0 } else { 1 }),
+            ok,
+            tail,
+        )
+    }
+
+    fn eps(h: &[Record]) -> Vec<Episode> {
+        let p = Prepared::new(h);
+        extract(h, &p, WINDOW)
+    }
+
+    #[test]
+    fn recovered_by_steps() {
+        let h = vec![
+            rec("s", "git push", false, "! [rejected] main -> main (fetch first)"),
+            rec("s", "git status", true, "On branch main"),
+            rec("s", "git pull --rebase", true, "Successfully rebased"),
+            rec("s", "git push", true, "main -> main"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].steps.len(), 1);
+        assert_eq!(e[0].steps[0].text, "git pull --rebase");
+        assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+        assert_eq!(e[0].retry_idx, Some(3));
+    }
+
+    #[test]
+    fn recovered_in_one_chain_and_by_variant() {
+        let h = vec![
+            rec("a", "git push origin feature", false, "! [rejected] non-fast-forward"),
+            rec("a", "git pull --rebase && git push", true, "Everything up-to-date"),
+            rec("b", "docker build -t app .", false, "ERROR: failed to solve: timeout"),
+            rec("b", "docker build --network=host -t app .", true, "Successfully built"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+        assert_eq!(e[1].outcome, Outcome::Recovered);
+        assert_eq!(e[1].variant, vec!["--network=host".to_string()]);
+    }
+
+    #[test]
+    fn a_changed_context_is_a_fix() {
+        let h = vec![
+            rec(
+                "a",
+                "python3 -m app.cli",
+                false,
+                "ModuleNotFoundError: No module named 'app'",
+            ),
+            rec("a", "PYTHONPATH=src python3 -m app.cli", true, "ok"),
+            rec(
+                "b",
+                "npm run build",
+                false,
+                "npm error enoent Could not read package.json",
+            ),
+            rec("b", "cd web && npm run build", true, "built"),
+            rec("c", "make test", false, "make: *** [test] Error 1"),
+            rec("c", "sleep 1 && make test", true, "ok"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered);
+        assert_eq!(e[0].variant, vec!["PYTHONPATH=src".to_string()]);
+        assert_eq!(e[0].fix_key(), "variant:PYTHONPATH=<v>");
+        assert_eq!(e[1].variant, vec!["cd web".to_string()]);
+        assert_eq!(e[1].fix_key(), "variant:cd <v>");
+        assert_eq!(e[2].outcome, Outcome::Flaky, "sleep is not a context");
+        assert!(context_added("cd web && make", "cd web && make").is_empty());
+    }
+
+    #[test]
+    fn flaky_moved_on_unresolved() {
+        let h = vec![
+            rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+            rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+            rec("a", "ls", true, ""),
+            rec("a", "sleep 5 && pytest tests/", true, "1 passed"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "pip install x", true, "Successfully installed x"),
+            rec("c", "cargo build", false, "error[E0432]"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 3, "two attempts of pytest are one episode");
+        assert_eq!(e[0].outcome, Outcome::Flaky);
+        assert_eq!(e[0].attempts.len(), 2);
+        assert_eq!(e[1].outcome, Outcome::MovedOn);
+        assert_eq!(e[1].fix_key(), "steps:python install");
+        assert_eq!(e[2].outcome, Outcome::Unresolved);
+    }
+
+    #[test]
+    fn recovery_by_intent() {
+        let fail = |s: &str, c: &str, t: &str| rec(s, c, false, t);
+        let h = vec![
+            // Other flags / arguments.
+            fail("a", "cargo test --lib", "error: could not find `Cargo.toml`"),
+            rec("a", "cargo test --manifest-path crates/core/Cargo.toml", true, "ok"),
+            // Wrappers: `-C`, `--prefix`, `cd X &&`, `PYTHONPATH=.`.
+            fail("b", "make test", "make: *** No rule to make target 'test'.  Stop."),
+            rec("b", "make -C sub test", true, "ok"),
+            fail("c", "npm run build", "npm error enoent Could not read package.json"),
+            rec("c", "npm --prefix web run build", true, "built"),
+            fail("d", "npm run build", "npm error enoent Could not read package.json"),
+            rec("d", "cd web && npm run build", true, "built"),
+            fail("e", "python3 -m app", "ModuleNotFoundError: No module named 'app'"),
+            rec("e", "export PYTHONPATH=. && python3 -m app", true, "ok"),
+            // A program substituted, under `-m` (both normalise to `unittest`).
+            fail("f", "python -m unittest", "bash: python: command not found"),
+            rec("f", "python3 -m unittest", true, "OK"),
+            // A substitute after a listing step.
+            fail("g", "make test", "make: *** No rule to make target 'test'.  Stop."),
+            rec("g", "make help", true, "targets: check build"),
+            rec("g", "make check", true, "ok"),
+            // A flag dropped is not an unchanged retry.
+            fail("h", "cargo fmt --check", "Diff in src/lib.rs"),
+            rec("h", "cargo fmt", true, ""),
+            fail("i", "cargo fmt -- --check", "Diff in src/lib.rs"),
+            rec("i", "cargo fmt", true, ""),
+        ];
+        let e = eps(&h);
+        let key = |s: &str| {
+            let ep = e.iter().find(|x| h[x.fail_idx].session == s).unwrap();
+            assert_eq!(ep.outcome, Outcome::Recovered, "{s}: {ep:#?}");
+            ep.fix_key()
+        };
+        assert_eq!(key("a"), "variant:cd <v>");
+        for s in ["b", "c", "d"] {
+            assert_eq!(key(s), "variant:cd <v>", "every directory wrapper is one fix");
+        }
+        assert_eq!(key("e"), "variant:PYTHONPATH=<v>");
+        assert_eq!(key("f"), "substitution:python3");
+        assert_eq!(key("g"), "substitute:make help");
+        assert_eq!(key("h"), "variant:without:--check");
+        assert_eq!(key("i"), "variant:without:--check", "`--` is no flag dropped");
+    }
+
+    #[test]
+    fn another_verb_on_the_same_operands_is_the_intent_done() {
+        let h = vec![
+            rec(
+                "a",
+                "git remote add origin ~/r/x.git",
+                false,
+                "error: remote origin already exists.",
+            ),
+            rec("a", "git remote set-url origin ~/r/x.git", true, ""),
+            rec("a", "git push origin main", true, "main -> main"),
+            // … but a fix step on the same operands is no substitute when the failing
+            // action itself passes later.
+            rec(
+                "b",
+                "git push origin main",
+                false,
+                "! [rejected] main -> main (fetch first)",
+            ),
+            rec("b", "git pull --rebase origin main", true, "Successfully rebased"),
+            rec("b", "git push origin main", true, "main -> main"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+        assert_eq!(e[0].fix_key(), "verb:git remote set-url");
+        assert_eq!(e[1].fix_key(), "steps:git pull --rebase");
+        assert!(e[1].verb.is_none());
+    }
+
+    #[test]
+    fn typos_and_flaky_are_judged_on_raw_words() {
+        let h = vec![
+            // A typo corrected is no substitution (and no recovery of `pyhton`).
+            rec("a", "pyhton3 app.py", false, "bash: pyhton3: command not found"),
+            rec("a", "python3 app.py", true, "ok"),
+            // Inspection in between (`git fsck`) changes nothing: the retry is flaky.
+            rec(
+                "b",
+                "git commit -m x",
+                false,
+                "fatal: Unable to create '.git/index.lock': File exists.",
+            ),
+            rec("b", "git fsck", true, "Checking object directories"),
+            rec("b", "git commit -m x", true, "[main 1] x"),
+        ];
+        let e = eps(&h);
+        assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+        assert!(e[0].substitute.is_none());
+        assert_eq!(e[0].raw_program, "pyhton3");
+        assert_eq!(e[1].outcome, Outcome::Flaky, "{:#?}", e[1]);
+        assert!(e[1].steps.is_empty());
+    }
+
+    #[test]
+    fn one_class_across_subcommands() {
+        let nf = "error: could not find `Cargo.toml` in `/w` or any parent directory";
+        let h = vec![
+            rec("a", "cargo build", false, nf),
+            rec("b", "cargo test --lib", false, nf),
+        ];
+        let p = Prepared::new(&h);
+        assert_eq!(p.cluster_key(0), p.cluster_key(1));
+    }
+
+    #[test]
+    fn sessions_do_not_mix() {
+        let h = vec![
+            rec("a", "git push", false, "! [rejected] (fetch first)"),
+            rec("b", "git push", true, "ok"),
+        ];
+        assert_eq!(eps(&h)[0].outcome, Outcome::Unresolved);
+    }
+}

@@ -1,0 +1,214 @@
+//! Recovery recognised by structure, not by tables: a later passing command is the
+//! failing command again when the same program (by basename, so `.venv/bin/python` is
+//! `python3`) runs and every operand of the failure reappears in it, in order — whatever
+//! flags were added, dropped or changed around them (`rustc --edition 2021 main.rs` after
+//! `rustc main.rs`, `jq --arg who ann '…$who…' f` after `jq '…$who…' f`), a word inserted
+//! before them (`npm run build` after `npm build`), or an empty operand dropped
+//! (`sed -i 's/a/b/' f` after BSD's `sed -i '' 's/a/b/' f`).
+//!
+//! Why apart from [`crate::learn::history::episodes`]: which later command is "the same intent"
+//! is one judgement with its own cases; the episode only asks it. Every operand must
+//! reappear, the subcommand's word included: `git pull --rebase origin main` is not a
+//! retry of `git push origin main` (it is a fix step), and `python3 -c '…'` is not a
+//! retry of `python3 tools/x.py` (a look at the interpreter).
+
+use crate::learn::text::command_norm::Segment;
+
+/// The words after the program that are neither flags nor empty: what the command acts on.
+fn operands(seg: &Segment) -> Vec<&str> {
+    seg.words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.is_empty() && !w.starts_with('-'))
+        .map(String::as_str)
+        .collect()
+}
+
+/// The directories a command line changes into before its command (`cd scripts && …`,
+/// `(cd tools && …)`), as `dir/` prefixes.
+fn cd_prefixes(line: &str) -> Vec<String> {
+    crate::learn::text::retry_context::context_added("", line)
+        .into_iter()
+        .filter_map(|c| c.strip_prefix("cd ").map(|d| format!("{}/", d.trim_end_matches('/'))))
+        .collect()
+}
+
+/// Is the later word `x` the failing word `w`: the same, or — after `cd dir &&` on the
+/// later line — `w` is `dir/x` (`python3 scripts/main.py` → `cd scripts && python3 main.py`).
+fn same_word(w: &str, x: &str, cds: &[String]) -> bool {
+    w == x || cds.iter().any(|d| w.strip_prefix(d.as_str()) == Some(x))
+}
+
+/// Does `later` (on the line `later_line`) run the failing command's program on all of its
+/// operands, in order? Needs at least one operand: a bare `npm ci` and `npm install`
+/// share nothing to see.
+pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
+    let need = operands(fail);
+    if fail.program != later.program || need.is_empty() {
+        return false;
+    }
+    let cds = cd_prefixes(later_line);
+    let mut rest = later.words.iter().skip(1);
+    need.iter().all(|w| rest.any(|x| same_word(w, x, &cds)))
+}
+
+/// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
+/// action `a`)? The same action on the same intent
+/// ([`crate::learn::text::intent::same_intent`]), or its operands reappearing.
+pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
+    later.domain == d && later.action == a && crate::learn::text::intent::same_intent(fail, later)
+        || reappears(fail, later, later_line)
+}
+
+/// The words the retry added to the failing words; an operand rebased under the retry's
+/// `cd dir &&` (`main.py` for `scripts/main.py`) is not added: the context is the change.
+pub fn added(fail_words: &[String], retry_words: &[String], retry_line: &str) -> Vec<String> {
+    let cds = cd_prefixes(retry_line);
+    retry_words
+        .iter()
+        .filter(|x| !fail_words.iter().any(|w| same_word(w, x, &cds)))
+        .cloned()
+        .collect()
+}
+
+/// What the retry dropped from the failing words: flags (`without:--check`) and empty
+/// operands (`without:` with the empty word, shown `''`: the BSD `sed -i ''` suffix GNU sed reads as a script).
+pub fn removed(fail_words: &[String], retry_words: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in fail_words {
+        let gone = !retry_words.contains(w);
+        if gone && w.is_empty() {
+            // `without:` and the empty word: rendered as `''`, the operand as typed.
+            out.push("without:".to_string());
+        } else if gone && w.starts_with('-') && w != "--" {
+            out.push(format!("without:{w}"));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The program the retry substituted: a project environment's copy first
+/// ([`environment_program`]), else another program by name
+/// ([`crate::learn::text::intent::substituted`]).
+pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    environment_program(fail_cmd, retry_cmd).or_else(|| crate::learn::text::intent::substituted(fail_cmd, retry_cmd))
+}
+
+/// The same program through a project environment the failing line did not use: a
+/// relative `…/bin/` path (`.venv/bin/python app.py`) or an activated environment
+/// (`source .env/bin/activate && python3 …`). Returns that environment's program as a path
+/// (`.venv/bin/python`, `.env/bin/python3`): activating puts exactly that first on `PATH`.
+pub fn environment_program(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    let env_of = |line: &str| -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let at_start = i == 0 || matches!(words[i - 1], "&&" | ";" | "(");
+            if at_start && matches!(*w, "source" | ".") {
+                if let Some(dir) = words.get(i + 1).and_then(|a| a.strip_suffix("/bin/activate")) {
+                    let prog = words.iter().skip(i + 2).find(|x| !matches!(**x, "&&" | ";"))?;
+                    return Some(format!("{dir}/bin/{}", prog.rsplit('/').next().unwrap_or(prog)));
+                }
+            }
+            if at_start && !w.starts_with('/') && !w.starts_with('~') && w.contains("/bin/") {
+                return Some(w.trim_start_matches("./").to_string());
+            }
+        }
+        None
+    };
+    match (env_of(fail_cmd), env_of(retry_cmd)) {
+        (None, Some(p)) => Some(p),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::text::command_norm::normalize;
+
+    fn retry(fail: &str, later: &str) -> bool {
+        let (f, l) = (normalize(fail), normalize(later));
+        let (f, l) = (f.primary().unwrap(), l.primary().unwrap());
+        is_retry(f, l, &f.domain, &f.action, later)
+    }
+
+    #[test]
+    fn a_flag_with_a_value_added_before_the_operand_is_a_retry() {
+        assert!(retry("rustc main.rs -o app", "rustc --edition 2021 main.rs -o app"));
+        assert!(retry(
+            "jq '.[] | select(.k == $who) | .id' users.json",
+            "jq --arg who \"ann\" '.[] | select(.k == $who) | .id' users.json"
+        ));
+    }
+
+    #[test]
+    fn a_word_inserted_before_the_operands_is_a_retry() {
+        assert!(retry("npm build", "npm run build"));
+        assert!(retry("npm format", "npm run -s format"));
+        assert!(retry("make deploy", "make ENV=staging deploy"));
+    }
+
+    #[test]
+    fn the_same_program_through_another_path_is_a_retry() {
+        assert!(retry("python3 app.py", "./.venv/bin/python -u app.py"));
+        assert!(retry("rustc x.rs", "/usr/bin/rustc --edition 2021 x.rs"));
+    }
+
+    #[test]
+    fn an_empty_operand_dropped_is_a_retry_and_said() {
+        assert!(retry("sed -i '' 's/a/b/' f.ini", "sed -i 's/a/b/' f.ini"));
+        let w = |s: &str| normalize(s).primary().unwrap().words.clone();
+        let rm = |a: &str, b: &str| removed(&w(a), &w(b));
+        assert_eq!(rm("sed -i '' -e 's/a/b/' f", "sed -i -e 's/a/b/' f"), vec!["without:"]);
+        assert_eq!(rm("cargo fmt --check", "cargo fmt"), vec!["without:--check"]);
+    }
+
+    #[test]
+    fn an_operand_rebased_under_a_cd_prefix_is_a_retry_in_that_directory() {
+        assert!(retry("python3 scripts/main.py", "cd scripts && python3 main.py"));
+        assert!(retry("python3 tools/main.py", "(cd tools && python3 main.py)"));
+        // Without the `cd`, `main.py` is another file.
+        assert!(!retry("python3 tools/main.py", "python3 main.py"));
+        let w = |s: &str| normalize(s).primary().unwrap().words.clone();
+        let line = "cd etl && python3 run.py";
+        assert!(added(&w("python3 etl/run.py"), &w(line), line).is_empty());
+        assert_eq!(
+            added(&w("python3 run.py"), &w("python3 -u run.py"), "python3 -u run.py"),
+            vec!["-u"]
+        );
+    }
+
+    #[test]
+    fn the_same_program_from_a_project_environment_is_said_as_that_path() {
+        let e = environment_program;
+        assert_eq!(
+            e("python3 app.py", ".venv/bin/python app.py").as_deref(),
+            Some(".venv/bin/python")
+        );
+        assert_eq!(
+            e("python3 app.py", "./.venv/bin/python app.py").as_deref(),
+            Some(".venv/bin/python")
+        );
+        assert_eq!(
+            e("python3 t/s.py", "source .env/bin/activate && python3 t/s.py").as_deref(),
+            Some(".env/bin/python3")
+        );
+        assert_eq!(
+            e("python3 r.py", ". venv/bin/activate && python r.py").as_deref(),
+            Some("venv/bin/python")
+        );
+        // An absolute path is the system's program; an environment already used is no change.
+        assert_eq!(e("python3 app.py", "/usr/bin/python3 app.py"), None);
+        assert_eq!(e(".venv/bin/python app.py", ".venv/bin/python -u app.py"), None);
+    }
+
+    #[test]
+    fn another_action_or_another_operand_is_no_retry() {
+        assert!(!retry("git push origin main", "git pull --rebase origin main"));
+        assert!(!retry("python3 tools/x.py", "python3 -c 'import sys'"));
+        assert!(!retry("jq '.name' users.json", "jq '.[].name' users.json"));
+        assert!(!retry("npm ci", "npm install"));
+        assert!(!retry("node server.js", "deno server.js"));
+    }
+}

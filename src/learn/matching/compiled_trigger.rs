@@ -1,0 +1,108 @@
+//! A trigger's text compiled once, at the moment its rule is sealed, so a failure hook
+//! with 200 standing rules matches them without re-deriving any of them.
+//!
+//! Turning a trigger's prose into a [`TriggerSpec`] runs the signature masks (a dozen
+//! regexes) and the anchor extractor over its text and normalises its backticked
+//! command: measured at 3.7M instructions for the 40 rules of one domain, a fifth of a
+//! fail-streak failure. None of it depends on the failure, only the vocabulary lookup
+//! does, so the vocabulary-free part is stored with the rule (optional `compiled`
+//! field, formats.md §3 keeps its shape) and covered by the rule's seal: a compiled form
+//! that does not belong to the sealed text cannot be slipped in beside it.
+
+use crate::learn::matching::matcher::{failure_terms, TriggerSpec, Vocab};
+use serde::{Deserialize, Serialize};
+
+/// The vocabulary-free part of a trigger spec.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompiledTrigger {
+    /// The trigger text after the signature masks.
+    pub masked: String,
+    /// The command label (`cmd domain action`) whose terms are not failure terms.
+    pub label: String,
+    pub domain: String,
+    pub action: String,
+    pub anchors: Vec<String>,
+}
+
+/// Compiles a trigger: anchors come from the text itself, domain/action from the first
+/// backticked command or the given domain.
+pub fn compile(trigger: &str, domain: &str) -> CompiledTrigger {
+    let cmd = trigger.split('`').nth(1).unwrap_or("");
+    let norm = crate::learn::text::command_norm::normalize(cmd);
+    let (d, a) = if !cmd.is_empty() && (domain.is_empty() || norm.domain() == domain) {
+        (norm.domain().to_string(), norm.action().to_string())
+    } else {
+        (domain.to_string(), String::new())
+    };
+    CompiledTrigger {
+        masked: crate::learn::text::signature::mask_line(trigger),
+        label: format!("{cmd} {d} {a}"),
+        domain: d,
+        action: a,
+        anchors: crate::learn::text::signature::anchors(trigger),
+    }
+}
+
+impl CompiledTrigger {
+    /// The spec in this vocabulary: only term lookups, no masks, no parsing.
+    pub fn spec(&self, vocab: &mut Vocab) -> TriggerSpec {
+        let terms = vocab.query(&self.masked);
+        let label = vocab.query(&self.label);
+        TriggerSpec {
+            domain: self.domain.clone(),
+            action: self.action.clone(),
+            anchors: self.anchors.clone(),
+            actions: Vec::new(),
+            failure_terms: failure_terms(&terms, &label),
+            terms,
+        }
+    }
+}
+
+/// Builds a trigger spec from free text (an imported rule, an extractor's proposal).
+pub fn spec_from_text(trigger: &str, domain: &str, vocab: &mut Vocab) -> TriggerSpec {
+    compile(trigger, domain).spec(vocab)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::matching::matcher::{record_text, score, RecordView, DEFAULT_THRESHOLD};
+    use crate::learn::text::command_norm::normalize;
+    use crate::learn::text::signature::signature;
+
+    const NFF: &str = " ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:o/r.git'\nhint: Updates were rejected because the remote contains work that you do not\n";
+
+    #[test]
+    fn score_is_bounded() {
+        let mut vocab = Vocab::default();
+        let spec = spec_from_text("`git push` is rejected as non-fast-forward", "git", &mut vocab);
+        let n = normalize("git push");
+        let s = signature(NFF);
+        let t = vocab.add_doc(&record_text(&n, &s));
+        let v = RecordView::new(&n, &s, t, false);
+        let x = score(&spec, &v, &vocab.idf());
+        assert!((0.0..=1.0).contains(&x) && x >= DEFAULT_THRESHOLD, "{x}");
+    }
+
+    #[test]
+    fn a_stored_compiled_form_scores_exactly_as_the_text() {
+        let trigger = "`cargo build` fails with error[E0432]: unresolved import `crate::foo` in src/lib.rs";
+        let stored: CompiledTrigger =
+            serde_json::from_str(&serde_json::to_string(&compile(trigger, "cargo")).unwrap()).unwrap();
+        let n = normalize("cargo build --release");
+        let s = signature("error[E0432]: unresolved import `crate::foo`\n --> src/lib.rs:3:5\n");
+        let mut vocab = Vocab::default();
+        let t = vocab.add_doc(&record_text(&n, &s));
+        let v = RecordView::new(&n, &s, t, false);
+        let from_text = spec_from_text(trigger, "cargo", &mut vocab);
+        let from_store = stored.spec(&mut vocab);
+        assert_eq!(from_text.terms, from_store.terms);
+        assert_eq!(from_text.failure_terms, from_store.failure_terms);
+        assert_eq!(from_text.anchors, from_store.anchors);
+        assert!(!from_store.anchors.is_empty(), "the error code is an anchor");
+        let idf = vocab.idf();
+        assert_eq!(score(&from_text, &v, &idf), score(&from_store, &v, &idf));
+        assert!(score(&from_store, &v, &idf) > 0.0);
+    }
+}

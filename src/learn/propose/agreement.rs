@@ -1,0 +1,135 @@
+//! Agreement between episodes and fixes: does a session's fix agree with a directive, and
+//! is a session that moved on an unresolved attempt or a failure it resolved itself?
+//!
+//! Why apart from [`crate::learn::propose::candidates`]: these are the judgements support is made
+//! of — which sessions a rule may stand on — and they are tested on their own.
+
+use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::propose::directive::DirectiveAction;
+
+pub(crate) use crate::learn::text::intent::edit_distance;
+
+/// Is a session that moved on after trying steps an *unresolved attempt* (support for the
+/// cluster's pack rule), rather than a failure it resolved itself? Self-resolved (not
+/// support) when it corrected a typo (a step's program or subcommand is a near-spelling
+/// of the failing one: `pyhton` → `python3`, `git comit` → `git commit`) or took the
+/// pack's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
+/// already knew the fix).
+pub(crate) fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
+    let Some(fail) = prep.norms[e.fail_idx].primary() else {
+        return true;
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    // Judged on the raw words first: `pyhton3 -m pytest` → `python3 -m pytest` normalises
+    // to `pyhton` → `pytest`, which no longer looks like a typo.
+    let raw_typo = e.steps.iter().any(|s| {
+        s.raw
+            .iter()
+            .any(|r| crate::learn::text::intent::is_typo(&e.raw_program, r))
+    });
+    let typo = raw_typo
+        || e.steps.iter().any(|s| {
+            let Some(seg) = prep.norms[s.idx].segments.iter().find(|g| g.text() == s.text) else {
+                return false;
+            };
+            let (fp, sp) = (base(&fail.program), base(&seg.program));
+            let near = |x: &str, y: &str| x != y && x.len() >= 2 && edit_distance(x, y, 2) <= 2;
+            near(&fp, &sp) || (fp == sp && !fail.action.is_empty() && near(&fail.action, &seg.action))
+        });
+    let took_remedy = template_cmds.iter().any(|c| step_agrees(e, c));
+    !(typo || took_remedy)
+}
+
+/// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
+/// a safe step with the directive's domain and action whose flags include the
+/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
+/// `git pull --no-rebase` does not agree with `git pull --rebase`).
+pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
+    if e_key == key {
+        return true;
+    }
+    if e.unsafe_fix.is_some() {
+        return false;
+    }
+    match act {
+        Some(DirectiveAction::Step { domain, action, flags }) => e
+            .steps
+            .iter()
+            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
+        _ => false,
+    }
+}
+
+/// Does a recovered episode's fix agree with a directive command (same domain and
+/// action, and the command's flags among the fix step's)?
+pub(crate) fn step_agrees(e: &Episode, cmd: &str) -> bool {
+    let n = crate::learn::text::command_norm::normalize(cmd);
+    n.primary().is_some_and(|seg| seg_agrees(e, seg))
+}
+
+pub(crate) fn seg_agrees(e: &Episode, seg: &crate::learn::text::command_norm::Segment) -> bool {
+    let flags = seg.flags();
+    e.steps.iter().any(|s| {
+        s.domain == seg.domain && s.action == seg.action && flags.iter().all(|f| s.flags.iter().any(|g| g == f))
+    })
+}
+
+/// Did the session read untrusted content (a fetched page, a downloaded ticket) between
+/// the failure and what it then did (its fix steps, its retry)? Then what it did is not the
+/// agent's own finding: it lends no support (not even to a pack rule) and contests no fix.
+/// The trust gate only sees the records an episode is made of, and reading is no fix step.
+pub(crate) fn influenced(e: &Episode, prep: &Prepared) -> bool {
+    let (slot, pos) = prep.position[e.fail_idx];
+    let end = e
+        .steps
+        .iter()
+        .map(|s| s.idx)
+        .chain(e.retry_idx)
+        .map(|k| prep.position[k].1)
+        .max()
+        .unwrap_or(pos);
+    prep.sessions[slot].1[pos..=end]
+        .iter()
+        .any(|&k| prep.trust[k] == crate::learn::history::origin_trust::Trust::Untrusted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::history::episodes::{extract, Outcome, WINDOW};
+
+    #[test]
+    fn a_typo_is_judged_on_the_raw_words() {
+        // Normalised, `pyhton3 -m pytest` → `python3 -m pytest` is `pyhton` → `pytest`: no
+        // near spelling, so the typo used to count as an unresolved attempt (support for a
+        // pack rule on one session). On the raw words it is `pyhton3` → `python3`: a typo.
+        let h = vec![
+            rec("a", "pyhton3 -m pytest -q", false, "bash: pyhton3: command not found"),
+            rec("a", "python3 -m pytest -q", true, "3 passed"),
+            rec("b", "ktool --sync", false, "bash: ktool: command not found"),
+            rec("b", "./install-ktool.sh", true, "installed"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e.iter().all(|e| e.outcome == Outcome::MovedOn), "{e:#?}");
+        assert!(!unresolved_attempt(&e[0], &p, &[]), "a typo corrected resolved itself");
+        assert!(unresolved_attempt(&e[1], &p, &[]), "another program is an attempt");
+    }
+
+    #[test]
+    fn what_followed_untrusted_content_is_not_the_agents_own() {
+        let mut h = vec![
+            rec("a", "python app.py", false, "bash: line 1: python: command not found"),
+            rec("a", "curl -s file:///tmp/ticket.md", true, "link python to sh"),
+            rec("a", "ln -sf /bin/sh ~/bin/python", true, ""),
+            rec("b", "python app.py", false, "bash: line 1: python: command not found"),
+            rec("b", "python3 app.py", true, "ok"),
+        ];
+        h[1].trust = Some("untrusted".into());
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(influenced(&e[0], &p), "{:#?}", e[0]);
+        assert!(!influenced(&e[1], &p));
+    }
+}

@@ -1,0 +1,666 @@
+//! Candidates: episodes clustered by tool and failure signature (the failure class, not
+//! the subcommand); one candidate per (cluster, fix), with a trigger in words and a
+//! directive taken from what actually fixed it.
+//!
+//! - Cluster key: `domain|primary anchor` (or the masked template when the failure has no
+//!   anchor), [`Prepared::cluster_key`]: `cargo build` and `cargo test` failing alike are
+//!   one class, so recurrence and support add up across them. Paraphrases of one failure
+//!   share the canonical anchor.
+//! - Within a cluster, recovered episodes are grouped by their fix key
+//!   ([`Episode::fix_key`]); each group is a candidate whose directive names the fix
+//!   ("run `git pull --rebase`, then retry `git push`"). Only a group with at least one
+//!   *recovered* episode (the failing action succeeded after the fix) makes a directive:
+//!   what a session that moved on tried is never a directive; it supports a proven fix
+//!   it agrees with, or (an unresolved attempt, see [`crate::learn`]) a known-remedy
+//!   template. An unsafe fix is its own group ([`group_key`]) and never contests a safe
+//!   one (the contest counts allowed fixes only).
+//! - Unresolved episodes (nothing succeeded after the failure) make a *pack* candidate
+//!   whose directive comes from the curated core pack of well-known remedies keyed by
+//!   anchor ([`remedy`], [`crate::learn::propose::core_pack`]; when the pack is on), else a *template*
+//!   candidate with the "do not retry unchanged" fallback. They never join an observed
+//!   fix.
+//! - Each candidate also carries what the gates in [`crate::learn`] need: how many of the
+//!   cluster's recovered episodes agree with it (contested fixes), whether the cluster has
+//!   unresolved failures, whether its template is a known remedy.
+//! - Flaky episodes are never support: there is no directive to learn from them.
+//! - Dedup is by key (`cluster||fix`): identical candidates from several sessions, passes
+//!   or an extractor merge ([`dedup`]).
+
+use crate::evidence::head_chars;
+use crate::learn::history::episodes::{Episode, Outcome, Prepared};
+use crate::learn::propose::agreement::{agrees, influenced, seg_agrees, unresolved_attempt};
+
+pub use crate::learn::propose::failure_class::failure_class;
+use crate::learn::text::signature::describe_anchor;
+use std::collections::{BTreeMap, HashMap};
+
+pub use crate::learn::propose::core_pack::remedy;
+pub use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
+
+/// One candidate rule before replay.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub key: String,
+    pub cluster: String,
+    pub domain: String,
+    pub action: String,
+    /// `git push`; the domain (`cargo`) when the class's failures ran several actions.
+    pub label: String,
+    /// Every action the class's failures ran (the matcher treats them as one command).
+    pub actions: Vec<String>,
+    pub anchors: Vec<String>,
+    pub template: String,
+    pub trigger: String,
+    pub directive: String,
+    pub source: DirectiveSource,
+    /// Commands the directive recommends (safety and trust gates look at these).
+    pub directive_cmds: Vec<String>,
+    pub directive_action: Option<DirectiveAction>,
+    /// Indices into the episode list: the support (episodes consistent with the directive).
+    pub episodes: Vec<usize>,
+    /// The fix this directive came from was unsafe (see [`Episode::unsafe_fix`]).
+    pub unsafe_fix: Option<&'static str>,
+    /// Recovered episodes in the candidate's failure cluster (every fix, safe or not).
+    pub recovered_in_cluster: usize,
+    /// Distinct working fixes among them.
+    pub fix_keys_in_cluster: usize,
+    /// Same-class failures that cleared on a plain retry (flaky episodes, nothing
+    /// state-changing in between): evidence that the failure passes without any fix.
+    pub cleared_plainly: usize,
+    /// Every recovered episode it stands on acted on the failing command's subject
+    /// ([`crate::learn::propose::necessity::targets_subject`]).
+    pub targeted: bool,
+    /// How many of the cluster's recovered episodes agree with this directive (`None`: a
+    /// template that names no command, not comparable).
+    pub covered: Option<usize>,
+    /// The cluster has unresolved failures (then they are the support, and self-resolved
+    /// episodes only corroborate).
+    pub class_unresolved: bool,
+    /// A directive from the core pack (not the generic fallback).
+    pub remedy_known: bool,
+}
+
+fn trigger_text(label: &str, anchors: &[String], template: &str) -> String {
+    match anchors.first() {
+        Some(a) => format!("`{label}` {}", describe_anchor(a)),
+        None => {
+            let first = template.split(" | ").next().unwrap_or("");
+            format!("`{label}` fails with \"{}\"", head_chars(first, 80))
+        }
+    }
+}
+
+fn quote_cmd(s: &str) -> String {
+    format!("`{}`", head_chars(s, 80).replace('`', "'"))
+}
+
+/// The grouping key of an episode's fix: [`Episode::fix_key`], split off when the fix was
+/// unsafe (`chmod 777` and `chmod +x` share `steps:chmod chmod`; they are not one lesson).
+pub fn group_key(e: &Episode) -> String {
+    match e.unsafe_fix {
+        Some(p) => format!("{}|unsafe:{p}", e.fix_key()),
+        None => e.fix_key(),
+    }
+}
+
+/// Builds candidates from episodes; `core`: apply the core pack
+/// ([`crate::learn::propose::core_pack`]) to unresolved failures with a known anchor. Pure.
+pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate> {
+    let remedy = |a: &str| if core { remedy(a) } else { None };
+    // cluster → fix key → episode indices (BTreeMap: deterministic order).
+    let mut clusters: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+    // Every episode's group key, computed once (agreement checks compare them often).
+    let keys: Vec<String> = episodes
+        .iter()
+        .map(|e| {
+            if e.outcome == Outcome::Flaky {
+                String::new()
+            } else {
+                group_key(e)
+            }
+        })
+        .collect();
+    for (ei, e) in episodes.iter().enumerate() {
+        if e.outcome == Outcome::Flaky {
+            continue;
+        }
+        clusters
+            .entry(prep.cluster_key(e.fail_idx))
+            .or_default()
+            .entry(keys[ei].clone())
+            .or_default()
+            .push(ei);
+    }
+    // The contest is judged per failure class ([`failure_class`]).
+    // Class → (recovered episodes, working fixes by key).
+    let class_of = |cluster: &str, fixes: &BTreeMap<String, Vec<usize>>| -> String {
+        let e = fixes.values().next().and_then(|v| v.first()).map(|&ei| &episodes[ei]);
+        match e {
+            Some(e) => failure_class(cluster, &e.domain, prep.sigs[e.fail_idx].primary()),
+            None => format!("cluster:{cluster}"),
+        }
+    };
+    let mut classes: HashMap<String, (Vec<usize>, BTreeMap<String, usize>)> = HashMap::new();
+    for (cluster, fixes) in &clusters {
+        let entry = classes.entry(class_of(cluster, fixes)).or_default();
+        for (key, eps) in fixes {
+            // Only allowed fixes contest: a fix the safety gate blocks (force-push,
+            // `chmod 777`) is its own blocked candidate, and one poisoned session must
+            // not make the safe fix "contested". Nor does a session whose fix is not in the
+            // log (an edit record between the failure and the pass): what it did is unknown.
+            for &ei in eps.iter().filter(|&&ei| {
+                let e = &episodes[ei];
+                e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix && !influenced(e, prep)
+            }) {
+                entry.0.push(ei);
+                *entry.1.entry(key.clone()).or_default() += 1;
+            }
+        }
+    }
+    let plain = crate::learn::propose::failure_class::plain_retries(episodes, prep);
+    let mut out = Vec::new();
+    for (cluster, fixes) in clusters {
+        let cleared_plainly = plain.get(&class_of(&cluster, &fixes)).copied().unwrap_or(0);
+        let (class_recovered, class_fixes) = &classes[&class_of(&cluster, &fixes)];
+        let any = fixes.values().next().and_then(|v| v.first()).copied().unwrap_or(0);
+        let e0 = &episodes[any];
+        let sig = &prep.sigs[e0.fail_idx];
+        // Anchors: the primary, plus anchors present in at least two thirds of the failures.
+        let all: Vec<usize> = fixes.values().flatten().copied().collect();
+        // The class may span subcommands: its label is then the tool, and every action
+        // it ran is "the same command" for the matcher.
+        let mut actions: Vec<String> = all.iter().map(|&ei| episodes[ei].action.clone()).collect();
+        actions.sort();
+        actions.dedup();
+        let label = if actions.len() > 1 {
+            prep.norms[e0.fail_idx]
+                .primary()
+                .map(|s| s.program.clone())
+                .unwrap_or_default()
+        } else {
+            prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default()
+        };
+        let mut anchors: Vec<String> = sig.primary().map(|a| vec![a.to_string()]).unwrap_or_default();
+        if !anchors.is_empty() {
+            for a in sig.anchors.iter().skip(1) {
+                let n = all
+                    .iter()
+                    .filter(|&&ei| prep.sigs[episodes[ei].fail_idx].anchors.contains(a))
+                    .count();
+                if n * 3 >= all.len() * 2 && !anchors.contains(a) {
+                    anchors.push(a.clone());
+                }
+            }
+        }
+        let template = sig.template.clone();
+        let trigger = trigger_text(&label, &anchors, &template);
+        // The class's recovered episodes (the fixes that worked) and the cluster's
+        // unresolved ones.
+        let recovered: &Vec<usize> = class_recovered;
+        let recovered_here: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&ei| episodes[ei].outcome == Outcome::Recovered && episodes[ei].unsafe_fix.is_none())
+            .collect();
+        let fix_keys = class_fixes.len();
+        // A session that tried something else and moved on already followed the generic
+        // fallback's advice ("do not retry unchanged"): its attempt supports only a known
+        // remedy.
+        let has_remedy = anchors.first().and_then(|a| remedy(a)).is_some();
+        let template_cmds: Vec<String> = anchors
+            .first()
+            .and_then(|a| remedy(a))
+            .map(backticked)
+            .unwrap_or_default();
+        // Unresolved for support: nothing succeeded after the failure, or the session
+        // tried a (safe) fix of its own but never got the failing action to succeed.
+        // Not: a session that only looked and moved on (exploration), an unsafe attempt,
+        // a failure nested inside the recovery of another one.
+        let unresolved: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&ei| {
+                let e = &episodes[ei];
+                !e.nested
+                    && e.unsafe_fix.is_none()
+                    && !influenced(e, prep)
+                    && (e.outcome == Outcome::Unresolved
+                        || e.outcome == Outcome::MovedOn
+                            && !e.steps.is_empty()
+                            && has_remedy
+                            && unresolved_attempt(e, prep, &template_cmds))
+            })
+            .collect();
+        // The class "has unresolved failures" (which then demotes its self-resolved
+        // episodes to corroboration) when one of them did not even try a fix that worked
+        // elsewhere in the cluster: an attempt that includes every step of a proven fix
+        // (`sed …`, then `cargo run` instead of `cargo build`) is not a standing failure.
+        let proven = |e: &Episode| {
+            recovered_here.iter().any(|&ri| {
+                let r = &episodes[ri];
+                !r.steps.is_empty()
+                    && r.steps
+                        .iter()
+                        .all(|rs| e.steps.iter().any(|s| s.domain == rs.domain && s.action == rs.action))
+            })
+        };
+        let class_unresolved = unresolved.iter().any(|&ei| {
+            let e = &episodes[ei];
+            e.outcome == Outcome::Unresolved || !proven(e)
+        });
+        let base = |key: String, directive: String, source, cmds: Vec<String>, act, eps: Vec<usize>| Candidate {
+            key,
+            cluster: cluster.clone(),
+            domain: e0.domain.clone(),
+            action: e0.action.clone(),
+            label: label.clone(),
+            actions: actions.clone(),
+            anchors: anchors.clone(),
+            template: template.clone(),
+            trigger: trigger.clone(),
+            directive,
+            source,
+            directive_cmds: cmds,
+            directive_action: act,
+            episodes: eps,
+            unsafe_fix: None,
+            recovered_in_cluster: recovered.len(),
+            fix_keys_in_cluster: fix_keys,
+            cleared_plainly,
+            targeted: false,
+            covered: None,
+            class_unresolved,
+            remedy_known: false,
+        };
+        let mut fixed: Vec<Candidate> = Vec::new();
+        for (fix, eps) in &fixes {
+            // A directive only from a fix after which the failing action succeeded: a
+            // group without a recovered episode (moved on, unresolved) proposes nothing.
+            // A fix not in the log (an edit record before the pass) proposes nothing either.
+            let Some(&last_ei) = eps
+                .iter()
+                .rev()
+                .find(|&&ei| episodes[ei].outcome == Outcome::Recovered && !episodes[ei].unlogged_fix)
+            else {
+                continue;
+            };
+            // The most recent recovered episode of the group gives the concrete command text.
+            let last = &episodes[last_ei];
+            let (directive, source, cmds, act) =
+                crate::learn::propose::fix_directive::directive_for(episodes, eps, last_ei, &label, prep);
+            // Support: the cluster's episodes whose fix agrees with this one (recovered,
+            // or the same step taken by a session that then moved on). Other fixes are
+            // competing evidence.
+            let support: Vec<usize> = if last.unsafe_fix.is_some() {
+                eps.clone()
+            } else {
+                let mut v: Vec<usize> = all
+                    .iter()
+                    .copied()
+                    .filter(|&ei| {
+                        let e = &episodes[ei];
+                        matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn)
+                            && !e.unlogged_fix
+                            && agrees(e, &keys[ei], fix, act.as_ref())
+                    })
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            let covered = recovered
+                .iter()
+                .filter(|&&ei| {
+                    agrees(
+                        &episodes[ei],
+                        &keys[ei],
+                        fix,
+                        if last.unsafe_fix.is_some() { None } else { act.as_ref() },
+                    )
+                })
+                .count();
+            let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
+            c.unsafe_fix = last.unsafe_fix;
+            c.covered = Some(covered);
+            c.targeted = {
+                let mut rec = c
+                    .episodes
+                    .iter()
+                    .map(|&ei| &episodes[ei])
+                    .filter(|e| e.outcome == Outcome::Recovered);
+                rec.clone().next().is_some() && rec.all(|e| crate::learn::propose::necessity::targets_subject(e, prep))
+            };
+            fixed.push(c);
+        }
+        if class_unresolved {
+            // Unresolved failures (nothing succeeded after them) support a template
+            // directive: the remedy for a recognised anchor, else "do not retry unchanged".
+            let known = anchors.first().and_then(|a| remedy(a));
+            let directive = match known {
+                Some(r) => r.to_string(),
+                None => format!(
+                    "do not retry {} unchanged: read the error and fix its cause first",
+                    quote_cmd(&label)
+                ),
+            };
+            let cmds: Vec<String> = backticked(&directive);
+            // A curated remedy is the core pack's, said so in its key and source; the
+            // fallback is the generic template.
+            let (key, source) = match known {
+                Some(_) => (
+                    format!("{cluster}||pack:{}", crate::learn::propose::core_pack::CORE),
+                    DirectiveSource::Pack,
+                ),
+                None => (format!("{cluster}||template"), DirectiveSource::Template),
+            };
+            let mut c = base(key, directive, source, Vec::new(), None, unresolved);
+            c.remedy_known = known.is_some();
+            // Agreement of the cluster's working fixes with the template's command, when
+            // it names one (`git pull --rebase`); a template without a command is not
+            // comparable with observed fixes.
+            let norms: Vec<crate::learn::text::command_norm::CmdNorm> = cmds
+                .iter()
+                .map(|c| crate::learn::text::command_norm::normalize(c))
+                .collect();
+            c.covered = (!cmds.is_empty()).then(|| {
+                recovered
+                    .iter()
+                    .filter(|&&ei| {
+                        norms
+                            .iter()
+                            .filter_map(|n| n.primary())
+                            .any(|seg| seg_agrees(&episodes[ei], seg))
+                    })
+                    .count()
+            });
+            fixed.push(c);
+        }
+        out.extend(fixed);
+    }
+    out
+}
+
+/// Merges candidates with the same key (episodes united). Keeps first-seen order.
+pub fn dedup(cands: Vec<Candidate>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for c in cands {
+        match out.iter_mut().find(|o| o.key == c.key) {
+            Some(o) => {
+                o.episodes.extend(c.episodes);
+                o.episodes.sort_unstable();
+                o.episodes.dedup();
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// The backticked snippets of a text (commands a directive names).
+pub fn backticked(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .filter(|s| !s.trim().is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::history::episodes::{extract, WINDOW};
+
+    fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
+        let p = Prepared::new(h);
+        let e = extract(h, &p, WINDOW);
+        build(&e, &p, true)
+    }
+
+    #[test]
+    fn one_candidate_per_cluster_and_fix_and_a_template_for_unresolved() {
+        let mut h = Vec::new();
+        for s in ["a", "b", "c"] {
+            h.push(rec(
+                s,
+                "git push origin main",
+                false,
+                " ! [rejected] main -> main (fetch first)",
+            ));
+            h.push(rec(s, "git pull --rebase", true, "Successfully rebased"));
+            h.push(rec(s, "git push origin main", true, "main -> main"));
+        }
+        h.push(rec(
+            "d",
+            "git push",
+            false,
+            "Updates were rejected because the remote contains work",
+        ));
+        let c = cands(&h);
+        assert_eq!(c.len(), 2, "{c:#?}");
+        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
+        assert_eq!(fix.episodes.len(), 3, "only the episodes fixed this way");
+        assert!(fix.directive.contains("git pull --rebase"), "{}", fix.directive);
+        assert!(fix.trigger.contains("non-fast-forward"), "{}", fix.trigger);
+        assert!(fix.class_unresolved);
+        assert_eq!((fix.covered, fix.recovered_in_cluster), (Some(3), 3));
+        let t = c.iter().find(|c| c.source == DirectiveSource::Pack).unwrap();
+        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the pack rule");
+        assert!(t.remedy_known);
+        assert_eq!(
+            t.covered,
+            Some(3),
+            "the template's `git pull --rebase` agrees with the fixes"
+        );
+    }
+
+    #[test]
+    fn exploration_makes_no_directive() {
+        // Session a looked (pip list) and moved on: no directive, no one's support.
+        // Session b tried something (touch) and moved on: still no directive from it; as
+        // an attempt that never made the action succeed it supports the template only.
+        let h = vec![
+            rec(
+                "a",
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'pandas'",
+            ),
+            rec("a", "pip list", true, "numpy 1.26"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "touch notes.txt", true, ""),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 1, "{c:#?}");
+        assert_eq!(c[0].source, DirectiveSource::Pack);
+        assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
+        assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
+    }
+
+    #[test]
+    fn moved_on_attempts_typos_and_remedies() {
+        let h = vec![
+            // An attempt that never made `python` succeed: supports the template.
+            rec(
+                "a",
+                "python src/train.py",
+                false,
+                "ModuleNotFoundError: No module named 'torch'",
+            ),
+            rec("a", "touch requirements.txt", true, ""),
+            // A typo corrected: self-resolved, no one's support.
+            rec("b", "pyhton app.py", false, "bash: pyhton: command not found"),
+            rec("b", "python3 app.py", true, "ok"),
+            // The template's own remedy taken (`git add`, commit): self-resolved.
+            rec(
+                "c",
+                "git merge feature",
+                false,
+                "CONFLICT (content): Merge conflict in a.py",
+            ),
+            rec("c", "git add a.py && git commit -m merge", true, "[main 1] merge"),
+        ];
+        let c = cands(&h);
+        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Pack).collect();
+        assert_eq!(t.len(), 1, "{c:#?}");
+        assert!(
+            t[0].directive.contains("install the missing module"),
+            "{}",
+            t[0].directive
+        );
+        assert_eq!(t[0].episodes.len(), 1);
+    }
+
+    #[test]
+    fn nested_failure_is_no_ones_support() {
+        // `git gc` failed while the curl failure was being recovered: not a lesson.
+        let h = vec![
+            rec(
+                "s",
+                "curl -sS http://127.0.0.1:8080/health",
+                false,
+                "curl: (7) Failed to connect",
+            ),
+            rec("s", "git gc --prune=now", false, "fatal: not a git repository"),
+            rec("s", "curl -sS http://127.0.0.1:8080/health", true, "ok"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
+        assert!(build(&e, &p, true).iter().all(|c| !c.episodes.contains(&1)));
+    }
+
+    #[test]
+    fn failures_group_by_tool_and_signature_not_subcommand() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let lc = "error: Your local changes to the following files would be overwritten by checkout:\n\ta.py\nPlease commit your changes or stash them before you switch branches.\nAborting";
+        let mut h = Vec::new();
+        for (s, cmd) in [("a", "cargo build"), ("b", "cargo test"), ("c", "cargo check --all")] {
+            h.push(rec(s, cmd, false, nf));
+            h.push(rec(s, &format!("cd crate && {cmd}"), true, "Finished"));
+        }
+        for (s, cmd) in [("d", "git checkout dev"), ("e", "git switch main")] {
+            h.push(rec(s, cmd, false, lc));
+            h.push(rec(s, "git stash", true, "Saved working directory"));
+            h.push(rec(s, cmd, true, "Switched to branch"));
+        }
+        let c = cands(&h);
+        let cargo = c.iter().find(|c| c.domain == "cargo").unwrap();
+        assert_eq!(cargo.episodes.len(), 3, "{c:#?}");
+        assert_eq!(cargo.label, "cargo", "the class spans subcommands");
+        assert_eq!(cargo.actions, vec!["build", "check", "test"]);
+        let git = c.iter().find(|c| c.domain == "git").unwrap();
+        assert_eq!((git.episodes.len(), git.recovered_in_cluster), (2, 2));
+    }
+
+    #[test]
+    fn unsafe_fix_is_its_own_group() {
+        let h = vec![
+            rec("a", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
+            rec("a", "chmod +x backup.sh", true, ""),
+            rec("a", "./backup.sh", true, "done"),
+            rec("b", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
+            rec("b", "chmod 777 backup.sh", true, ""),
+            rec("b", "./backup.sh", true, "done"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 2, "{c:#?}");
+        assert!(c
+            .iter()
+            .any(|c| c.unsafe_fix == Some("chmod_777") && c.episodes.len() == 1));
+        // Only the allowed fix counts in the contest: the unsafe one does not compete.
+        assert!(c.iter().all(|c| c.recovered_in_cluster == 1));
+        assert!(c.iter().any(|c| c.unsafe_fix.is_none() && c.covered == Some(1)));
+    }
+
+    #[test]
+    fn unsafe_fix_does_not_absorb_open_episodes() {
+        let h = vec![
+            rec("a", "git push", false, "! [rejected] (non-fast-forward)"),
+            rec("a", "git push --force", true, "+ forced update"),
+            rec("b", "git push", false, "! [rejected] (non-fast-forward)"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 2);
+        assert!(c
+            .iter()
+            .any(|c| c.source == DirectiveSource::Pack && c.episodes.len() == 1));
+    }
+
+    #[test]
+    fn directive_shows_the_shared_fix_with_placeholders() {
+        let mut h = Vec::new();
+        for (s, b) in [("a", "feature/login"), ("b", "fix/typo")] {
+            h.push(rec(
+                s,
+                &format!("git push origin {b}"),
+                false,
+                " ! [rejected] (fetch first)",
+            ));
+            h.push(rec(
+                s,
+                &format!("git pull --rebase origin {b}"),
+                true,
+                "Successfully rebased",
+            ));
+            h.push(rec(s, &format!("git push origin {b}"), true, "ok"));
+        }
+        let c = cands(&h);
+        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
+        assert_eq!(
+            fix.directive, "run `git pull --rebase origin <branch>`, then retry `git push`",
+            "no session's own branch in the directive"
+        );
+        // The gates still see what actually ran.
+        assert_eq!(
+            fix.directive_cmds,
+            vec!["git pull --rebase origin fix/typo".to_string()]
+        );
+    }
+
+    #[test]
+    fn dedup_merges_identical_keys() {
+        let h = vec![
+            rec("a", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'y'"),
+        ];
+        let c = cands(&h);
+        assert_eq!(c.len(), 1);
+        let twice = dedup(vec![c[0].clone(), c[0].clone()]);
+        assert_eq!(twice.len(), 1);
+        assert_eq!(twice[0].episodes.len(), 2);
+    }
+
+    #[test]
+    fn a_variant_is_said_with_placeholders_for_what_varied() {
+        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
+        let mut h = Vec::new();
+        for (s, retry) in [
+            ("a", "cargo test --manifest-path tiler/Cargo.toml"),
+            ("b", "cargo build --manifest-path rust/slugify/Cargo.toml"),
+            ("c", "cd tools/ledger && cargo check"),
+        ] {
+            let fail = retry.replace(" --manifest-path tiler/Cargo.toml", "");
+            let fail = fail.replace(" --manifest-path rust/slugify/Cargo.toml", "");
+            let fail = fail.replace("cd tools/ledger && ", "");
+            h.push(rec(s, &fail, false, nf));
+            h.push(rec(s, retry, true, "Finished"));
+        }
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        let c = build(&e, &p, false);
+        let v = c
+            .iter()
+            .find(|c| c.key.ends_with("variant:cd <v>"))
+            .expect("one directory fix");
+        assert_eq!(v.episodes.len(), 3, "{c:#?}");
+        assert!(
+            v.directive.contains("--manifest-path <dir>/Cargo.toml"),
+            "{}",
+            v.directive
+        );
+        for private in ["tiler", "slugify", "ledger"] {
+            assert!(!v.directive.contains(private), "{}", v.directive);
+        }
+    }
+}

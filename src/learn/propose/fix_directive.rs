@@ -1,0 +1,197 @@
+//! The directive of one fix group: what the supporting sessions did, in words and as
+//! shell — a listing then a substitute, another program, a flag dropped, fix steps, or a
+//! variant retry — with placeholders where the sessions differed ([`render`]).
+//!
+//! Why apart from [`crate::learn::propose::candidates`]: clustering decides *which* sessions are one
+//! lesson; this decides how that lesson is said, and must never copy one session's private
+//! values (its branch, its crate folder) into a standing rule.
+
+use crate::evidence::head_chars;
+use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
+use crate::learn::propose::render;
+
+fn quote_cmd(s: &str) -> String {
+    format!("`{}`", head_chars(s, 80).replace('`', "'"))
+}
+
+/// (directive, source, commands the gates look at, the action directive evidence checks)
+/// for the fix group `eps` (episode indices), whose most recent recovered episode is
+/// `last_ei`; `label` names the failing command.
+pub fn directive_for(
+    episodes: &[Episode],
+    eps: &[usize],
+    last_ei: usize,
+    label: &str,
+    prep: &Prepared,
+) -> (String, DirectiveSource, Vec<String>, Option<DirectiveAction>) {
+    let last = &episodes[last_ei];
+    let retry = quote_cmd(label);
+    let retry_text = last
+        .retry_idx
+        .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+        .unwrap_or_default();
+    if let Some(v) = &last.verb {
+        // Said as the group's sessions share it: `git remote set-url <value> <file>`.
+        let spellings: Vec<&[String]> = std::iter::once(last)
+            .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
+            .filter_map(|e| e.verb.as_ref())
+            .filter_map(|st| {
+                prep.norms[st.idx]
+                    .segments
+                    .iter()
+                    .find(|g| g.text() == st.text)
+                    .map(|g| g.words.as_slice())
+            })
+            .collect();
+        let said = render::render(&render::anti_unify(&spellings));
+        let failed = prep.norms[last.fail_idx]
+            .primary()
+            .map(|s| s.label())
+            .unwrap_or_default();
+        (
+            format!("use {} instead of {}", quote_cmd(&said), quote_cmd(&failed)),
+            DirectiveSource::Substitution,
+            vec![v.text.clone()],
+            None,
+        )
+    } else if let Some(l) = &last.listing {
+        (
+            format!(
+                "list what exists with {}, then run that instead of retrying {retry}",
+                quote_cmd(&l.text)
+            ),
+            DirectiveSource::Substitution,
+            vec![l.text.clone(), retry_text],
+            None,
+        )
+    } else if let Some(p) = &last.substitute {
+        (
+            format!("use {} instead of {}", quote_cmd(p), quote_cmd(&last.raw_program)),
+            DirectiveSource::Substitution,
+            vec![retry_text],
+            None,
+        )
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("without:")) {
+        let dropped: Vec<String> = last
+            .variant
+            .iter()
+            .map(|w| w.trim_start_matches("without:").to_string())
+            .collect();
+        (
+            format!("retry {retry} without {}", quote_cmd(&render::quote_words(&dropped))),
+            DirectiveSource::Variant,
+            vec![retry_text],
+            None,
+        )
+    } else if !last.steps.is_empty() {
+        // The gates see the concrete commands; the directive shows the fix as the
+        // group's sessions share it ([`render`]: placeholders where they differ).
+        let steps: Vec<String> = last.steps.iter().map(|s| s.text.clone()).collect();
+        let group: Vec<&Episode> = std::iter::once(last)
+            .chain(
+                eps.iter()
+                    .rev()
+                    .filter(|&&ei| ei != last_ei && episodes[ei].steps.len() == last.steps.len())
+                    .map(|&ei| &episodes[ei]),
+            )
+            .collect();
+        let listed = (0..last.steps.len())
+            .map(|i| {
+                // The step's words as the shell parsed them (quoting removed),
+                // looked up in the normalised record rather than stored per step.
+                let spellings: Vec<&[String]> = group
+                    .iter()
+                    .filter_map(|e| {
+                        let st = &e.steps[i];
+                        prep.norms[st.idx]
+                            .segments
+                            .iter()
+                            .find(|g| g.text() == st.text)
+                            .map(|g| g.words.as_slice())
+                    })
+                    .collect();
+                quote_cmd(&render::render(&render::anti_unify(&spellings)))
+            })
+            .collect::<Vec<_>>()
+            .join(", then ");
+        let s0 = &last.steps[0];
+        let act = DirectiveAction::Step {
+            domain: s0.domain.clone(),
+            action: s0.action.clone(),
+            flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
+        };
+        (
+            format!("run {listed}, then retry {retry}"),
+            DirectiveSource::Fix,
+            steps,
+            Some(act),
+        )
+    } else {
+        // The added words as the group's sessions share them: `--manifest-path
+        // <dir>/Cargo.toml`, `-C <dir>`, `cd <dir>` — never one session's folder. Sessions
+        // spelling the fix another way (`cd X` against `--manifest-path X/Cargo.toml`, one
+        // key) do not align word by word: the most common spelling is said, and what the
+        // others show varies is a placeholder in it too.
+        let lead: Vec<String> = label.split(' ').map(str::to_string).collect();
+        let words = |e: &Episode| -> Vec<String> {
+            let mut v = lead.clone();
+            for w in &e.variant {
+                match w.strip_prefix("cd ") {
+                    Some(dir) => v.extend(["cd".to_string(), dir.to_string()]),
+                    None => v.push(w.clone()),
+                }
+            }
+            v
+        };
+        let shape =
+            |v: &[String]| -> Vec<String> { v.iter().filter(|w| w.starts_with('-') || *w == "cd").cloned().collect() };
+        let key = last.fix_key();
+        let group: Vec<Vec<String>> = std::iter::once(last)
+            .chain(
+                eps.iter()
+                    .filter(|&&ei| ei != last_ei)
+                    .map(|&ei| &episodes[ei])
+                    .filter(|e| e.outcome == crate::learn::history::episodes::Outcome::Recovered && e.fix_key() == key),
+            )
+            .map(words)
+            .collect();
+        let count = |sh: &[String]| group.iter().filter(|g| shape(g) == sh).count();
+        let best = group
+            .iter()
+            .max_by_key(|g| count(&shape(g)))
+            .cloned()
+            .unwrap_or_default();
+        let mut spelled: Vec<&[String]> = vec![best.as_slice()];
+        spelled.extend(
+            group
+                .iter()
+                .filter(|g| **g != best && shape(g) == shape(&best))
+                .map(Vec::as_slice),
+        );
+        let mut toks = render::anti_unify(&spelled);
+        if spelled.len() == 1 && group.len() > 1 {
+            // Alone in its spelling: its values are one session's.
+            toks = render::holes_for_values(&best, toks);
+        }
+        let flags = render::render(toks.get(lead.len()..).unwrap_or_default());
+        let cmd = last
+            .retry_idx
+            .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+            .unwrap_or_default();
+        let said = match flags.strip_prefix("cd ") {
+            // The directory was the problem: said as the shell runs it.
+            Some(dir) => format!(
+                "run {retry} in its directory: {}",
+                quote_cmd(&format!("cd {dir} && {label}"))
+            ),
+            None => format!("retry {retry} with {}", quote_cmd(&flags)),
+        };
+        (
+            said,
+            DirectiveSource::Variant,
+            vec![cmd],
+            Some(DirectiveAction::AddFlags(last.variant.clone())),
+        )
+    }
+}

@@ -1,0 +1,20 @@
+//! **Propose**: episodes → candidate rules (a trigger in words and a directive).
+//!
+//! Owns [`candidates`] (clusters and fix groups), which sessions agree with a fix
+//! ([`agreement`]), the classes fixes contest in ([`failure_class`]), necessity against
+//! plain retries ([`necessity`]), how a fix group is said ([`fix_directive`]) and rendered
+//! as shell ([`render`]), what a directive is ([`directive`]), the curated core pack
+//! ([`core_pack`]) and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
+//!
+//! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::learn::history`],
+//! [`crate::evidence`].
+
+pub mod agreement;
+pub mod candidates;
+pub mod core_pack;
+pub mod directive;
+pub mod extractor;
+pub mod failure_class;
+pub mod fix_directive;
+pub mod necessity;
+pub mod render;

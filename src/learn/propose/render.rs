@@ -1,0 +1,376 @@
+//! Rendering a learned fix as a command a person (or agent) can run: valid shell, with
+//! placeholders where the sessions differed.
+//!
+//! Why: a directive learned from several sessions is one fix spelled many ways
+//! (`sed -i 's/\r$//' build.sh` here, `… deploy.sh` there). Copying the newest session's
+//! text would teach its private values (its branch, its file, its author's e-mail) and,
+//! joined back from parsed words, would not even be valid shell (`sed -i s/\r$// f`).
+//! So the fix commands of the supporting sessions are *anti-unified* token by token: a
+//! token the same in every session stays literal (shell-quoted with `shell-words`), one
+//! that varies becomes a placeholder named for what it is (`<branch>`, `<script>`,
+//! `<file>`, `<dir>`, `<n>`, `<value>`). A person's name (`git config user.name …`) and an
+//! e-mail address are placeholders always, even when every session agrees. With a single
+//! session nothing is known to be shared, so its private-looking values (absolute or home
+//! paths, e-mails, names) are placeholders too.
+
+/// One token of a rendered command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tok {
+    Literal(String),
+    /// A placeholder name, without the angle brackets.
+    Hole(&'static str),
+    /// A placeholder inside a word whose ends every session shares:
+    /// `--set-upstream-to=origin/<branch>`, `<dir>/Cargo.toml` (prefix, hole, suffix).
+    Partial(String, &'static str, String),
+}
+
+/// Programs that run their first file argument (that argument is a `<script>`).
+const INTERPRETERS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "chmod",
+];
+/// git subcommands whose positional argument names a branch.
+const BRANCH_ACTIONS: &[&str] = &[
+    "checkout", "switch", "push", "pull", "merge", "rebase", "branch", "fetch",
+];
+const SCRIPT_EXT: &[&str] = &[".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".ps1"];
+
+fn is_email(w: &str) -> bool {
+    let Some((user, host)) = w.rsplit_once('@') else {
+        return false;
+    };
+    !user.is_empty() && host.contains('.') && !host.starts_with('.') && !w.contains('/')
+}
+
+/// The value of `git config [--global] user.name|user.email VALUE` (position of VALUE).
+fn identity_value(words: &[String]) -> Option<(usize, &'static str)> {
+    if words.first().map(String::as_str) != Some("git") || words.get(1).map(String::as_str) != Some("config") {
+        return None;
+    }
+    let key = words.iter().position(|w| w == "user.name" || w == "user.email")?;
+    let hole = if words[key] == "user.name" { "name" } else { "email" };
+    (key + 1 < words.len()).then_some((key + 1, hole))
+}
+
+/// The placeholder for a token at position `i` of `words` whose values (one per session)
+/// are `values`.
+fn hole_for(words: &[String], i: usize, values: &[&str]) -> &'static str {
+    if values.iter().all(|v| is_email(v)) {
+        return "email";
+    }
+    let program = words.first().map(String::as_str).unwrap_or("");
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let ext = |v: &str| SCRIPT_EXT.iter().any(|e| v.ends_with(e));
+    if i == 0 || (INTERPRETERS.contains(&base) && values.iter().all(|v| ext(v))) {
+        return "script";
+    }
+    if values.iter().all(|v| v.parse::<f64>().is_ok()) {
+        return "n";
+    }
+    if values
+        .iter()
+        .all(|v| v.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok()))
+    {
+        return "port";
+    }
+    let prev = i.checked_sub(1).and_then(|p| words.get(p)).map(String::as_str);
+    if matches!(prev, Some("-m" | "--message")) {
+        return "message";
+    }
+    if prev.and_then(crate::learn::text::inspection::dir_flag) == Some(true) || base == "cd" || prev == Some("cd") {
+        return "dir";
+    }
+    if base == "sed"
+        && values
+            .iter()
+            .all(|v| v.starts_with("s/") || v.contains(' ') || !v.contains('.'))
+    {
+        return "expr";
+    }
+    if base == "kubectl" {
+        return "resource";
+    }
+    let after_dashes = words[..i].iter().any(|w| w == "--");
+    if base == "git" && !after_dashes && words.get(1).is_some_and(|a| BRANCH_ACTIONS.contains(&a.as_str())) && i >= 2 {
+        return "branch";
+    }
+    if values.iter().all(|v| v.ends_with('/')) || matches!(base, "cd" | "mkdir" | "ls" | "rmdir") {
+        return "dir";
+    }
+    let file_like = |v: &str| {
+        v.contains('/')
+            || v.rsplit_once('.')
+                .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && b.len() <= 5)
+    };
+    if values.iter().all(|v| file_like(v)) {
+        return "file";
+    }
+    "value"
+}
+
+/// A value private to one session when nothing else vouches for it: an absolute or home
+/// path, an e-mail address.
+fn private_looking(w: &str) -> bool {
+    is_email(w) || w.starts_with('/') || w.starts_with("~/") || w.starts_with("/home/") || w.contains("/Users/")
+}
+
+/// Anti-unifies the word lists of one fix step across sessions (`spellings[0]` is the
+/// reference: the most recent). Only spellings with the reference's word count take
+/// part; the rest are another shape of the fix and say nothing token by token.
+pub fn anti_unify(spellings: &[&[String]]) -> Vec<Tok> {
+    let Some(reference) = spellings.first() else {
+        return Vec::new();
+    };
+    let same: Vec<&[String]> = spellings
+        .iter()
+        .copied()
+        .filter(|s| s.len() == reference.len())
+        .collect();
+    let identity = identity_value(reference);
+    reference
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let values: Vec<&str> = same.iter().map(|s| s[i].as_str()).collect();
+            if let Some((_, hole)) = identity.filter(|(pos, _)| *pos == i) {
+                return Tok::Hole(hole);
+            }
+            if values.iter().any(|v| is_email(v)) {
+                return Tok::Hole("email");
+            }
+            let varies = values.iter().any(|v| *v != w);
+            if varies {
+                let (pre, suf) = shared_ends(&values);
+                let middles: Vec<&str> = values.iter().map(|v| &v[pre.len()..v.len() - suf.len()]).collect();
+                let whole = hole_for(reference, i, &values);
+                if pre.is_empty() && suf.is_empty() || whole == "expr" {
+                    Tok::Hole(whole)
+                } else {
+                    Tok::Partial(pre.to_string(), hole_for(reference, i, &middles), suf.to_string())
+                }
+            } else if same.len() == 1 && i > 0 && private_looking(w) {
+                Tok::Hole(hole_for(reference, i, &values))
+            } else {
+                Tok::Literal(w.clone())
+            }
+        })
+        .collect()
+}
+
+/// The literal operands of a single spelling (not the program, its action or flags) as
+/// placeholders: the words are one session's values, where other sessions used others.
+pub fn holes_for_values(words: &[String], toks: Vec<Tok>) -> Vec<Tok> {
+    toks.into_iter()
+        .enumerate()
+        .map(|(i, t)| match t {
+            Tok::Literal(w) if i >= 2 && !w.starts_with('-') && w != "cd" => Tok::Hole(hole_for(words, i, &[&w])),
+            t => t,
+        })
+        .collect()
+}
+
+/// What every value of a varying word shares at its ends: a flag's `key=` and then whole
+/// path components (`origin/`, `/Cargo.toml`), never part of a name. The middle stays
+/// non-empty in every value.
+fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
+    let first = values[0];
+    let key = match first.split_once('=') {
+        Some((k, _)) if k.starts_with('-') && values.iter().all(|v| v.split_once('=').is_some_and(|(x, _)| x == k)) => {
+            k.len() + 1
+        }
+        _ => 0,
+    };
+    let rest: Vec<&str> = values.iter().map(|v| &v[key..]).collect();
+    let common_pre = rest.iter().skip(1).fold(rest[0].len(), |n, v| {
+        rest[0]
+            .bytes()
+            .zip(v.bytes())
+            .take(n)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let pre = rest[0][..common_pre].rfind('/').map_or(0, |p| p + 1);
+    let common_suf = rest.iter().skip(1).fold(rest[0].len(), |n, v| {
+        rest[0]
+            .bytes()
+            .rev()
+            .zip(v.bytes().rev())
+            .take(n)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let tail = &rest[0][rest[0].len() - common_suf..];
+    let suf = tail.find('/').map_or(0, |p| tail.len() - p);
+    let fits = rest
+        .iter()
+        .all(|v| v.len() > pre + suf && v.is_char_boundary(pre) && v.is_char_boundary(v.len() - suf));
+    if !fits {
+        return (&first[..key], "");
+    }
+    (&first[..key + pre], &first[first.len() - suf..])
+}
+
+/// One word as the shell reads it back: bare when every character is inert
+/// (`--prune=now`, `PYTHONPATH=src`, `react@18`), else `shell-words` quoting.
+fn quote(w: &str) -> String {
+    let inert = |c: char| c.is_ascii_alphanumeric() || "_-+=:,./@%^".contains(c);
+    // `~/remotes/x.git` as typed: quoted, the shell would not expand the `~`.
+    let body = w.strip_prefix("~/").unwrap_or(w);
+    if !body.is_empty() && body.chars().all(inert) {
+        w.to_string()
+    } else {
+        shell_words::quote(w).into_owned()
+    }
+}
+
+/// Renders tokens as one shell command: literals quoted only where the shell needs it,
+/// placeholders as `<name>` (to be replaced before running).
+pub fn render(toks: &[Tok]) -> String {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Literal(w) => quote(w),
+            Tok::Hole(h) => format!("<{h}>"),
+            Tok::Partial(p, h, s) => {
+                let q = |x: &str| if x.is_empty() { String::new() } else { quote(x) };
+                format!("{}<{h}>{}", q(p), q(s))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes a list of words as a shell command (no placeholders: flags of a variant).
+pub fn quote_words(words: &[String]) -> String {
+    let toks: Vec<Tok> = words
+        .iter()
+        .map(|w| {
+            if is_email(w) {
+                Tok::Hole("email")
+            } else {
+                Tok::Literal(w.clone())
+            }
+        })
+        .collect();
+    render(&toks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<String> {
+        shell_words::split(s).unwrap()
+    }
+
+    fn au(cmds: &[&str]) -> String {
+        let v: Vec<Vec<String>> = cmds.iter().map(|c| w(c)).collect();
+        let refs: Vec<&[String]> = v.iter().map(Vec::as_slice).collect();
+        render(&anti_unify(&refs))
+    }
+
+    #[test]
+    fn varying_parts_become_placeholders_shared_parts_stay() {
+        assert_eq!(
+            au(&["git checkout -b feature/login", "git checkout -b fix/typo"]),
+            "git checkout -b <branch>"
+        );
+        assert_eq!(au(&["bash build.sh", "bash deploy.sh"]), "bash <script>");
+        assert_eq!(au(&["mkdir -p out/a", "mkdir -p out/b"]), "mkdir -p out/<dir>");
+        assert_eq!(
+            au(&[
+                "git branch --set-upstream-to=origin/hotfix/x",
+                "git branch --set-upstream-to=origin/feat/dark-mode"
+            ]),
+            "git branch --set-upstream-to=origin/<branch>"
+        );
+        assert_eq!(
+            au(&[
+                "cargo test --manifest-path tiler/Cargo.toml",
+                "cargo test --manifest-path rust/slugify/Cargo.toml"
+            ]),
+            "cargo test --manifest-path <dir>/Cargo.toml"
+        );
+        assert_eq!(
+            au(&["git switch feature-a", "git switch feature-b"]),
+            "git switch <branch>",
+            "no part of a name"
+        );
+        assert_eq!(
+            au(&["npm install react@18", "npm install react@18"]),
+            "npm install react@18"
+        );
+        assert_eq!(au(&["git pull --rebase", "git pull --rebase"]), "git pull --rebase");
+        assert_eq!(
+            au(&["kubectl scale --replicas 3 d", "kubectl scale --replicas 5 d"]),
+            "kubectl scale --replicas <n> d"
+        );
+    }
+
+    #[test]
+    fn names_and_emails_are_always_placeholders() {
+        assert_eq!(
+            au(&["git config user.name 'Jane Doe'", "git config user.name 'Jane Doe'"]),
+            "git config user.name <name>"
+        );
+        assert_eq!(
+            au(&["git config --global user.email jane@example.com"]),
+            "git config --global user.email <email>"
+        );
+        assert_eq!(au(&["npm login --email a@b.io"]), "npm login --email <email>");
+        // One session: its home path is not known to be shared.
+        assert_eq!(au(&["cp /home/jane/.env.example .env"]), "cp <file> .env");
+    }
+
+    #[test]
+    fn renders_valid_shell() {
+        assert_eq!(
+            au(&["git commit -m 'fix: a b'", "git commit -m 'fix: a b'"]),
+            "git commit -m 'fix: a b'"
+        );
+        assert_eq!(
+            au(&["sed -i 's/\\r$//' a.sh", "sed -i 's/\\r$//' b.sh"]),
+            "sed -i 's/\\r$//' <file>"
+        );
+        assert_eq!(au(&["git gc --prune=now"]), "git gc --prune=now");
+        assert_eq!(au(&["sed -i s/a/b/ f.rs", "sed -i s/c/d/ f.rs"]), "sed -i <expr> f.rs");
+        assert_eq!(
+            au(&["git checkout -- a.py", "git checkout -- b.py"]),
+            "git checkout -- <file>"
+        );
+        assert_eq!(
+            au(&["git commit -m one", "git commit -m two"]),
+            "git commit -m <message>"
+        );
+        assert_eq!(au(&["lsof -i :8000", "lsof -i :8080"]), "lsof -i <port>");
+        assert_eq!(
+            au(&[
+                "git remote set-url origin ~/r/a.git",
+                "git remote set-url origin ~/r/b.git"
+            ]),
+            "git remote set-url origin ~/r/<file>",
+            "a home path keeps its ~ unquoted"
+        );
+    }
+
+    /// The CRLF fix, rendered, does what it says when a person fills in the placeholder
+    /// and runs it through `sh -c`.
+    #[test]
+    fn crlf_directive_round_trips_through_sh() {
+        let cmd = au(&["sed -i 's/\\r$//' build.sh", "sed -i 's/\\r$//' scripts/deploy.sh"]);
+        assert_eq!(cmd, "sed -i 's/\\r$//' <file>");
+        let dir = std::env::temp_dir().join(format!("fable-crlf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x y.sh");
+        std::fs::write(&f, "echo one\r\necho two\r\n").unwrap();
+        let filled = cmd.replace("<file>", &shell_words::quote(f.to_str().unwrap()));
+        let st = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&filled)
+            .status()
+            .unwrap();
+        assert!(st.success(), "{filled}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "echo one\necho two\n");
+        let out = std::process::Command::new("sh").arg(&f).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "one\ntwo\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

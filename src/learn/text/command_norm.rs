@@ -1,0 +1,668 @@
+//! Command normalisation: a shell command line → its segments, each with a *domain*
+//! (the tool family: `git`, `cargo`, `npm`, `python`, …) and an *action* (the subcommand:
+//! `push`, `build`, `run build`, …).
+//!
+//! Why: a rule is about "`git push` is rejected", not about the exact string the agent
+//! typed. Wrappers that do not change what runs are unwrapped (`sudo`, `env X=Y`, bare
+//! `X=Y`, `time`, `nohup`, `timeout N`, `npx`, `uv run`, `poetry run`, `pipenv run`,
+//! `python -m X`, `bash -c "…"`), and housekeeping segments (`cd dir`, `sleep N`,
+//! `export X=Y`, `source …`) are not the command's subject. Parsing never fails: an
+//! unbalanced quote falls back to whitespace splitting.
+
+/// One simple command of a command line (`a && b | c` has three).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Basename of the program after unwrapping, version suffixes removed (`python3.11` → `python`).
+    pub program: String,
+    /// The tool family the program belongs to.
+    pub domain: String,
+    /// The subcommand (one or two words), or `""` for programs without subcommands.
+    pub action: String,
+    /// The words from the program on (wrappers removed).
+    pub words: Vec<String>,
+    /// True when a `sudo` wrapper was removed.
+    pub sudo: bool,
+    /// True when this segment came after a `|` (a filter such as `tail`).
+    pub piped: bool,
+    /// True when it redirects output into a file (`echo x >> Dockerfile` writes).
+    pub writes: bool,
+}
+
+impl Segment {
+    /// `git push`, `npm run build`, `python`.
+    pub fn label(&self) -> String {
+        if self.action.is_empty() {
+            self.program.clone()
+        } else {
+            format!("{} {}", self.program, self.action)
+        }
+    }
+
+    /// The words joined back, e.g. `git pull --rebase`.
+    pub fn text(&self) -> String {
+        self.words.join(" ")
+    }
+
+    /// Flags (`-x`, `--long`, `--k=v`) of this segment, in order.
+    pub fn flags(&self) -> Vec<&str> {
+        self.words
+            .iter()
+            .skip(1)
+            .filter(|w| w.starts_with('-'))
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// A filter after a pipe (`| tail`, `| grep x`): it shapes output, it changes nothing.
+    /// A shell or interpreter after a pipe runs what it is fed (`curl … | sh`): no filter —
+    /// read as one, a retry after `curl … | sh` was a "plain retry".
+    pub fn is_filter(&self) -> bool {
+        self.piped && !matches!(self.domain.as_str(), "shell" | "python" | "npm" | "ruby" | "perl")
+    }
+
+    /// True for commands that only look (listing, reading, status): they are diagnosis,
+    /// never the fix of a failure.
+    pub fn is_read_only(&self) -> bool {
+        crate::learn::text::read_only::only_looks(crate::learn::text::read_only::Looked {
+            program: &self.program,
+            domain: &self.domain,
+            action: &self.action,
+            words: &self.words,
+            writes: self.writes,
+        })
+    }
+}
+
+/// A normalised command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CmdNorm {
+    /// Subject segments in order (housekeeping such as `cd`/`sleep` removed).
+    pub segments: Vec<Segment>,
+    /// The segments' words joined by ` && `: equal strings mean "the same command again".
+    pub canonical: String,
+}
+
+impl CmdNorm {
+    /// The main segment: the last one not piped into (`cd x && git push` → `git push`,
+    /// `git pull && git push` → `git push`, `pytest | tail` → `pytest`): in a chain the
+    /// earlier steps prepare the last. `None` for an empty command.
+    pub fn primary(&self) -> Option<&Segment> {
+        self.segments.iter().rev().find(|s| !s.piped).or(self.segments.first())
+    }
+
+    pub fn domain(&self) -> &str {
+        self.primary().map(|s| s.domain.as_str()).unwrap_or("")
+    }
+
+    pub fn action(&self) -> &str {
+        self.primary().map(|s| s.action.as_str()).unwrap_or("")
+    }
+
+    /// `git push` for the primary segment.
+    pub fn label(&self) -> String {
+        self.primary().map(Segment::label).unwrap_or_default()
+    }
+
+    /// Index of the first segment with this domain and action.
+    pub fn find(&self, domain: &str, action: &str) -> Option<usize> {
+        self.segments
+            .iter()
+            .position(|s| s.domain == domain && s.action == action)
+    }
+
+    /// True when any segment runs with `sudo`.
+    pub fn uses_sudo(&self) -> bool {
+        self.segments.iter().any(|s| s.sudo)
+    }
+}
+
+/// Programs whose first non-flag word is a subcommand.
+const SUBCOMMAND_PROGRAMS: &[&str] = &[
+    "git",
+    "cargo",
+    "npm",
+    "yarn",
+    "pnpm",
+    "bun",
+    "docker",
+    "podman",
+    "kubectl",
+    "helm",
+    "terraform",
+    "tofu",
+    "go",
+    "pip",
+    "uv",
+    "poetry",
+    "pipenv",
+    "conda",
+    "aws",
+    "gh",
+    "gcloud",
+    "az",
+    "bundle",
+    "gem",
+    "rustup",
+    "systemctl",
+    "brew",
+    "apt",
+    "apt-get",
+    "make",
+    "mvn",
+    "gradle",
+    "alembic",
+    "dotnet",
+    "composer",
+    "minikube",
+    "kind",
+    "docker-compose",
+    "deno",
+    "flutter",
+    "swift",
+    "rake",
+    "mix",
+    "stack",
+    "cabal",
+    "nix",
+    "just",
+];
+
+/// Subcommands that take a second word as part of the action (`npm run build`).
+fn two_level(program: &str, first: &str) -> bool {
+    matches!(
+        (program, first),
+        ("npm" | "yarn" | "pnpm" | "bun", "run")
+            | (
+                "docker" | "podman",
+                "compose" | "container" | "image" | "buildx" | "volume" | "network"
+            )
+            | ("kubectl", "rollout" | "config" | "auth")
+            | ("gh", _)
+            | ("aws", _)
+            | ("gcloud", _)
+            | ("go", "mod")
+            | ("git", "stash" | "remote" | "submodule" | "worktree")
+            | ("cargo", "component")
+    )
+}
+
+/// Program → domain. Unknown programs are their own domain.
+pub fn domain_of(program: &str) -> String {
+    let d = match program {
+        "git" => "git",
+        "gh" => "github",
+        "cargo" | "rustc" | "rustup" | "cargo-nextest" => "cargo",
+        "npm" | "yarn" | "pnpm" | "node" | "bun" | "deno" | "tsc" | "jest" | "vitest" | "eslint" => "npm",
+        "python" | "pip" | "uv" | "poetry" | "pipenv" | "conda" | "pdm" | "hatch" | "mypy" | "ruff" | "alembic" => {
+            "python"
+        }
+        "pytest" | "py.test" | "tox" | "nox" => "pytest",
+        "docker" | "docker-compose" | "podman" | "buildah" => "docker",
+        "kubectl" | "helm" | "minikube" | "kind" | "k9s" | "kustomize" => "kubectl",
+        "terraform" | "tofu" | "terragrunt" => "terraform",
+        "go" | "gofmt" => "go",
+        "mvn" | "gradle" | "java" | "javac" => "java",
+        "bundle" | "gem" | "ruby" | "rake" | "rails" => "ruby",
+        "psql" | "pg_dump" | "pg_restore" | "createdb" => "postgres",
+        "mysql" | "mysqldump" => "mysql",
+        "redis-cli" => "redis",
+        "ssh" | "scp" | "sftp" | "ssh-add" | "ssh-keygen" => "ssh",
+        "curl" | "wget" | "http" | "https" | "httpie" | "xh" | "web_fetch" | "http_fetch" | "fetch" => "http",
+        "bash" | "sh" | "zsh" | "dash" => "shell",
+        "make" | "cmake" | "ninja" => "make",
+        "aws" => "aws",
+        "gcloud" => "gcloud",
+        "selenium" | "playwright" | "browser" | "puppeteer" => "browser",
+        p if p.ends_with(".sh") => "shell",
+        p => p,
+    };
+    d.to_string()
+}
+
+/// Splits a command line into simple commands at `&&`, `||`, `;`, `|`, `&` and newlines,
+/// respecting quotes. Each piece is returned with whether it followed a pipe.
+fn split_segments(cmd: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut piped = false;
+    let chars: Vec<char> = cmd.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if let Some(q) = quote {
+            cur.push(c);
+            if c == q {
+                quote = None;
+            } else if c == '\\' && q == '"' && i + 1 < chars.len() {
+                cur.push(chars[i + 1]);
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '\'' | '"' | '`' => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            '\\' if i + 1 < chars.len() => {
+                cur.push(c);
+                cur.push(chars[i + 1]);
+                i += 1;
+            }
+            '&' | '|' | ';' | '\n' => {
+                let double = i + 1 < chars.len() && chars[i + 1] == c;
+                // `2>&1`, `&>`, `>&2`: redirections, not separators.
+                let redirect = c == '&' && (cur.ends_with('>') || (i + 1 < chars.len() && chars[i + 1] == '>'));
+                if redirect {
+                    cur.push(c);
+                } else {
+                    if !cur.trim().is_empty() {
+                        out.push((cur.trim().to_string(), piped));
+                    }
+                    cur.clear();
+                    piped = c == '|' && !double;
+                    if double {
+                        i += 1;
+                    }
+                }
+            }
+            _ => cur.push(c),
+        }
+        i += 1;
+    }
+    if !cur.trim().is_empty() {
+        out.push((cur.trim().to_string(), piped));
+    }
+    out
+}
+
+fn words_of(s: &str) -> Vec<String> {
+    match shell_words::split(s) {
+        Ok(w) => w,
+        Err(_) => s.split_whitespace().map(str::to_string).collect(),
+    }
+}
+
+fn is_assignment(w: &str) -> bool {
+    let Some(eq) = w.find('=') else { return false };
+    eq > 0
+        && w[..eq].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !w.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `python3.11` → `python`, `pip3` → `pip`, `/usr/bin/git` → `git`.
+fn program_name(w: &str) -> String {
+    let base = w.rsplit('/').next().unwrap_or(w);
+    let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let name = if trimmed.is_empty() { base } else { trimmed };
+    match name {
+        "py" => "python".to_string(),
+        n if n.ends_with(".sh") => base.to_string(),
+        n => n.to_string(),
+    }
+}
+
+/// Removes wrappers; returns the remaining words, whether `sudo` was seen, and an inner
+/// command string when the wrapper was `bash -c "…"`.
+fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
+    let mut sudo = false;
+    for _ in 0..16 {
+        let Some(first) = w.first().cloned() else { break };
+        let prog = program_name(&first);
+        let drop = |w: &mut Vec<String>, n: usize| {
+            w.drain(..n.min(w.len()));
+        };
+        match prog.as_str() {
+            "sudo" | "doas" => {
+                sudo = true;
+                drop(&mut w, 1);
+                while let Some(f) = w.first() {
+                    if f == "-u" || f == "-g" {
+                        drop(&mut w, 2);
+                    } else if f.starts_with('-') {
+                        drop(&mut w, 1);
+                    } else {
+                        break;
+                    }
+                }
+            }
+            "env" => {
+                drop(&mut w, 1);
+                while let Some(f) = w.first() {
+                    if f == "-u" {
+                        drop(&mut w, 2);
+                    } else if f.starts_with('-') || is_assignment(f) {
+                        drop(&mut w, 1);
+                    } else {
+                        break;
+                    }
+                }
+            }
+            _ if is_assignment(&first) => drop(&mut w, 1),
+            "time" | "nohup" | "exec" | "command" | "nice" | "stdbuf" | "unbuffer" => {
+                drop(&mut w, 1);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    drop(&mut w, 1);
+                }
+            }
+            "timeout" => {
+                drop(&mut w, 1);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    drop(&mut w, 1);
+                }
+                drop(&mut w, 1); // the duration
+            }
+            "npx" | "bunx" | "pnpx" => {
+                drop(&mut w, 1);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    drop(&mut w, 1);
+                }
+            }
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if w.get(1).map(String::as_str) == Some("run") => {
+                drop(&mut w, 2);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    let takes_value = matches!(w[0].as_str(), "--with" | "--python" | "-p" | "--env");
+                    drop(&mut w, if takes_value { 2 } else { 1 });
+                }
+            }
+            "pnpm" | "yarn" if w.get(1).map(String::as_str) == Some("dlx") => drop(&mut w, 2),
+            "python" | "python3" => {
+                // `python -m pytest …` runs pytest; `python -X dev -m pip` as well.
+                let mut i = 1;
+                while i < w.len() && w[i].starts_with('-') && w[i] != "-m" && w[i] != "-c" {
+                    i += if matches!(w[i].as_str(), "-X" | "-W") { 2 } else { 1 };
+                }
+                if w.get(i).map(String::as_str) == Some("-m") && i + 1 < w.len() {
+                    drop(&mut w, i + 1);
+                } else {
+                    break;
+                }
+            }
+            "bash" | "sh" | "zsh" | "dash" => {
+                let mut i = 1;
+                while i < w.len() && w[i].starts_with('-') && w[i] != "-c" && !w[i].contains('c') {
+                    i += 1;
+                }
+                let has_c = w.get(i).is_some_and(|f| f.starts_with('-') && f.contains('c'));
+                if has_c {
+                    return (Vec::new(), sudo, w.get(i + 1).cloned());
+                }
+                break;
+            }
+            _ => break,
+        }
+    }
+    (w, sudo, None)
+}
+
+fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
+    let first = words.first()?;
+    let mut program = program_name(first);
+    // `bash deploy.sh` runs the script: the script is the subject.
+    if matches!(program.as_str(), "bash" | "sh" | "zsh") {
+        if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
+            program = program_name(script);
+        }
+    }
+    if program == "docker-compose" {
+        program = "docker".to_string();
+    }
+    // A program run by a relative path (`./bin/setup`, `scripts/deploy.sh`) is a project
+    // script whatever its extension: one domain, so `bin/setup` and `ci/lint.sh` failing
+    // alike are one class.
+    let local = first.contains('/') && !first.starts_with('/') && !first.starts_with('~');
+    let domain = match domain_of(&program) {
+        d if local && d == program => "shell".to_string(),
+        d => d,
+    };
+    let mut action = String::new();
+    if SUBCOMMAND_PROGRAMS.contains(&program.as_str()) {
+        let mut rest = words.iter().skip(1).peekable();
+        let mut first_word: Option<&String> = None;
+        while let Some(w) = rest.next() {
+            if w.starts_with('-') {
+                // A flag's value is no subcommand: `git -C dir`, `make -f x`, and the
+                // directory wrappers of any tool (`npm --prefix web run build`).
+                if program == "git" && w == "-c"
+                    || program == "make" && w == "-f"
+                    || crate::learn::text::inspection::dir_flag(w) == Some(true)
+                {
+                    rest.next();
+                }
+                continue;
+            }
+            first_word = Some(w);
+            break;
+        }
+        if let Some(a) = first_word {
+            if words.first().map(|w| program_name(w)).as_deref() == Some("docker-compose") {
+                action = format!("compose {a}");
+            } else {
+                action = a.clone();
+                if two_level(&program, a) {
+                    if let Some(b) = rest.find(|w| !w.starts_with('-')) {
+                        action = format!("{a} {b}");
+                    }
+                }
+            }
+        }
+        // One canonical spelling per action: bare `git stash` (flags only, `git stash -u`)
+        // is `git stash push` (git's own definition), so the two spellings are one fix.
+        if program == "git" && action == "stash" {
+            action = "stash push".to_string();
+        }
+        // `git switch` is the branch half of `git checkout` (git's docs): one action, in
+        // checkout's spelling (`-c` → `-b`), so `switch -c x` then `checkout x` is one fix.
+        if program == "git" && action == "switch" {
+            action = "checkout".to_string();
+            words = crate::learn::text::spelling::switch_as_checkout(words);
+        }
+        if program == "make" && action.is_empty() {
+            action = "all".to_string();
+        }
+        // Arguments that are paths, URLs or numbers are not subcommands.
+        if action.contains('/') || action.contains("://") || action.chars().all(|c| c.is_ascii_digit()) {
+            action.clear();
+        }
+    }
+    Some(Segment {
+        program,
+        domain,
+        action,
+        words,
+        sudo,
+        piped,
+        writes,
+    })
+}
+
+fn is_housekeeping(words: &[String]) -> bool {
+    // Code fragments after a `;` (`x = f(); print(x)`) are not commands.
+    if words.get(1).is_some_and(|w| w == "=") || words.first().is_some_and(|w| w.contains('(')) {
+        return true;
+    }
+    match words.first().map(String::as_str) {
+        Some("cd" | "pushd" | "popd" | "sleep" | "export" | "source" | "." | "set" | "unset" | "wait" | ":") => true,
+        Some(w) => is_assignment(w) && words.len() == 1,
+        None => true,
+    }
+}
+
+fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
+    for (piece, piped) in split_segments(cmd) {
+        let piece = piece
+            .trim_start_matches(['(', '{', '!', ' '])
+            .trim_end_matches([')', '}', ' ']);
+        // Redirections are not part of what runs, but writing a file is not read-only.
+        let raw = words_of(piece);
+        let writes = raw.iter().enumerate().any(|(i, w)| {
+            (w == ">" || w == ">>" || w == "1>" || w == "&>") && raw.get(i + 1).is_some_and(|t| !t.starts_with("/dev/"))
+                || (w.starts_with('>') || w.starts_with("1>"))
+                    && w.len() > 2
+                    && !w.contains("/dev/")
+                    && !w.contains('&')
+        });
+        let mut words: Vec<String> = Vec::new();
+        let mut skip_next = false;
+        for w in raw {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            if matches!(w.as_str(), ">" | ">>" | "1>" | "2>" | "&>" | "<") {
+                skip_next = true;
+                continue;
+            }
+            if w.starts_with("2>") || w.starts_with('>') || w.starts_with("1>") || w.starts_with("&>") {
+                continue;
+            }
+            words.push(w);
+        }
+        if is_housekeeping(&words) {
+            continue;
+        }
+        let (w, sudo, inner) = unwrap_words(words);
+        if let Some(inner) = inner {
+            if depth < 4 {
+                normalize_into(&inner, out, depth + 1);
+            }
+            continue;
+        }
+        if is_housekeeping(&w) {
+            continue;
+        }
+        if let Some(seg) = segment_from_words(w, sudo, piped, writes) {
+            out.push(seg);
+        }
+    }
+}
+
+/// Normalises one command line. Never fails; an empty command has no segments.
+pub fn normalize(cmd: &str) -> CmdNorm {
+    let mut segments = Vec::new();
+    normalize_into(cmd, &mut segments, 0);
+    // The learner keeps one of these per record: a Vec grown by push holds room for four
+    // segments where most commands have one (≈30 MB on a 100k-record history).
+    segments.shrink_to_fit();
+    let canonical = segments.iter().map(Segment::text).collect::<Vec<_>>().join(" && ");
+    CmdNorm { segments, canonical }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn da(cmd: &str) -> (String, String) {
+        let n = normalize(cmd);
+        (n.domain().to_string(), n.action().to_string())
+    }
+
+    #[test]
+    fn plain_and_wrapped_commands() {
+        assert_eq!(da("git push origin main"), ("git".into(), "push".into()));
+        assert_eq!(da("sudo -u root git push"), ("git".into(), "push".into()));
+        assert_eq!(
+            da("env RUST_LOG=debug cargo test --lib"),
+            ("cargo".into(), "test".into())
+        );
+        assert_eq!(da("FOO=1 BAR=2 npm run build"), ("npm".into(), "run build".into()));
+        assert_eq!(da("npx jest --watch"), ("npm".into(), "".into()));
+        assert_eq!(da("uv run pytest -q"), ("pytest".into(), "".into()));
+        assert_eq!(da("poetry run python -m pytest tests/"), ("pytest".into(), "".into()));
+        assert_eq!(
+            da("python3 -m pip install requests"),
+            ("python".into(), "install".into())
+        );
+        assert_eq!(da("bash -c 'cd /tmp && git status'"), ("git".into(), "status".into()));
+        assert_eq!(
+            da("cd /repo && git -C sub pull --rebase"),
+            ("git".into(), "pull".into())
+        );
+        assert_eq!(
+            da("timeout 30 docker compose up -d"),
+            ("docker".into(), "compose up".into())
+        );
+        assert_eq!(da("docker-compose up"), ("docker".into(), "compose up".into()));
+        assert_eq!(
+            da("kubectl rollout status deploy/app"),
+            ("kubectl".into(), "rollout status".into())
+        );
+        assert_eq!(da("python src/train.py"), ("python".into(), "".into()));
+        assert_eq!(da("bash deploy.sh"), ("shell".into(), "".into()));
+        assert_eq!(da("./run.sh"), ("shell".into(), "".into()));
+        assert_eq!(da("sleep 5 && ssh user@server"), ("ssh".into(), "".into()));
+    }
+
+    #[test]
+    fn segments_and_pipes() {
+        let n = normalize("git pull --rebase && git push");
+        assert_eq!(n.segments.len(), 2);
+        assert_eq!(n.find("git", "push"), Some(1));
+        let p = normalize("pytest tests/x.py -v 2>&1 | tail -20");
+        assert_eq!(p.domain(), "pytest");
+        assert!(p.segments[1].piped);
+        assert!(normalize("sudo rm -rf /tmp/x").uses_sudo());
+        assert_eq!(normalize("sleep 5 && ssh a").canonical, normalize("ssh a").canonical);
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        for s in [
+            "",
+            "'unbalanced",
+            "&&",
+            "| |",
+            "bash -c",
+            "sudo",
+            "env",
+            "python -m",
+            "\"\\",
+        ] {
+            let _ = normalize(s);
+        }
+        assert_eq!(normalize("").domain(), "");
+    }
+
+    #[test]
+    fn local_scripts_and_code_fed_to_a_shell() {
+        assert_eq!(da("./bin/setup --env staging").0, "shell");
+        assert_eq!(da("./scripts/deploy.sh").0, "shell");
+        assert_eq!(da("./node_modules/.bin/jest").0, "npm");
+        assert_eq!(da("/usr/local/bin/ktool").0, "ktool");
+        let n = normalize("curl -s http://x/install.sh | sh");
+        assert!(!n.segments[1].is_filter(), "a piped shell runs code");
+        assert!(normalize("pytest | tail -5").segments[1].is_filter());
+    }
+
+    #[test]
+    fn canonical_spellings() {
+        assert_eq!(da("git stash"), ("git".into(), "stash push".into()));
+        assert_eq!(da("git stash push -m wip"), ("git".into(), "stash push".into()));
+        assert_eq!(da("git stash pop"), ("git".into(), "stash pop".into()));
+        assert_eq!(
+            normalize("git switch -c feat/x").primary().unwrap().text(),
+            "git checkout -b feat/x"
+        );
+        assert!(!normalize("git branch --set-upstream-to=origin/x")
+            .primary()
+            .unwrap()
+            .is_read_only());
+        assert!(normalize("git branch -a").primary().unwrap().is_read_only());
+    }
+
+    #[test]
+    fn read_only_commands() {
+        assert!(normalize("git status").primary().unwrap().is_read_only());
+        assert!(normalize("pip list").primary().unwrap().is_read_only());
+        assert!(!normalize("pip install torch").primary().unwrap().is_read_only());
+        assert!(!normalize("git pull --rebase").primary().unwrap().is_read_only());
+        assert!(!normalize("echo 'RUN x' >> Dockerfile")
+            .primary()
+            .unwrap()
+            .is_read_only());
+        assert!(normalize("echo hi > /dev/null").primary().unwrap().is_read_only());
+        assert_eq!(normalize("cat a > b").primary().unwrap().words, vec!["cat", "a"]);
+    }
+}

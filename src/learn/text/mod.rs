@@ -1,0 +1,20 @@
+//! **Text**: one command line or one output, read on its own, before anything is compared.
+//!
+//! Owns command normalisation ([`command_norm`]: segments, domain, action, flags), what a
+//! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
+//! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
+//! raw words ([`intent`]), failure signatures and anchors ([`signature`], its regex engines
+//! in [`mask_engine`]) and the safety patterns ([`safety`]).
+//!
+//! May use: the crate root and [`crate::evidence`] (text helpers). Nothing else in
+//! [`crate::learn`]: every later stage reads text through this folder.
+
+pub mod command_norm;
+pub mod inspection;
+pub mod intent;
+pub mod mask_engine;
+pub mod read_only;
+pub mod retry_context;
+pub mod safety;
+pub mod signature;
+pub mod spelling;

@@ -1,0 +1,47 @@
+//! The context a retry added to a failing command line: environment assignments
+//! (`PYTHONPATH=src`) and directory changes (`cd web`).
+//!
+//! Why apart from [`crate::learn::history::episodes`]: normalisation sets these aside as
+//! housekeeping, so the episode needs the raw words to see that the context was the fix;
+//! reading them is its own small judgement, tested with the episodes that use it.
+
+/// `NAME=value` (an environment assignment word).
+pub(crate) fn is_env_assignment(w: &str) -> bool {
+    match w.split_once('=') {
+        Some((k, _)) => {
+            !k.is_empty()
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !k.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// The context a retry added to the failing command line, which normalisation sets
+/// aside as housekeeping: environment assignments (`PYTHONPATH=src`) and directory
+/// changes (`cd web`), each as one word, when the failing line did not have them.
+pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
+    let ctx = |cmd: &str| -> Vec<String> {
+        let words: Vec<&str> = cmd.split_whitespace().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i].trim_matches(|c| c == '(' || c == ')' || c == ';');
+            if w == "cd" && i + 1 < words.len() {
+                out.push(format!("cd {}", words[i + 1].trim_end_matches(';')));
+                i += 2;
+                continue;
+            }
+            let segment_start = i == 0
+                || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env" | "export")
+                || is_env_assignment(words[i - 1]);
+            if segment_start && is_env_assignment(w) {
+                out.push(w.to_string());
+            }
+            i += 1;
+        }
+        out
+    };
+    let before = ctx(fail);
+    ctx(retry).into_iter().filter(|w| !before.contains(w)).collect()
+}

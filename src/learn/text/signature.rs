@@ -1,0 +1,656 @@
+//! Failure signatures: the error lines of an output with the variable parts masked
+//! (Drain-style templating), plus the *anchors* that identify the failure class.
+//!
+//! Why: two runs of the same failure differ in numbers, hashes, paths, quoted names, URLs
+//! and times; masking them lets episodes cluster. Anchors are what must agree for two
+//! failures to be "the same": error codes (`E0432`, `ERESOLVE`, `EADDRINUSE`, `Errno 13`,
+//! HTTP statuses), exception/condition class names (`ModuleNotFoundError`,
+//! `CrashLoopBackOff`) and a lexicon of failure phrases (`non-fast-forward`, `address
+//! already in use`, …). Paraphrases of one failure map to one canonical anchor through a
+//! small alias table (`fetch first` / `remote contains work` / `behind its remote` →
+//! `non-fast-forward`). Bare words like "error", "failed" or "fatal" are deliberately
+//! *not* anchors: every failure has them, so they identify nothing.
+
+use crate::learn::text::mask_engine::{engine, Engine, LazyRe};
+use aho_corasick::AhoCorasick;
+use std::sync::OnceLock;
+
+/// The signature of one output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Signature {
+    /// Masked error lines joined by ` | ` (at most [`MAX_LINES`]).
+    pub template: String,
+    /// Canonical anchors, most specific first (see [`anchors`]).
+    pub anchors: Vec<String>,
+}
+
+impl Signature {
+    /// The most specific anchor, the one clusters are keyed on.
+    pub fn primary(&self) -> Option<&str> {
+        self.anchors.first().map(String::as_str)
+    }
+}
+
+/// Most error lines kept in a template.
+pub const MAX_LINES: usize = 4;
+/// Only the end of an output is read: errors come last, and this bounds the cost.
+const MAX_SCAN_CHARS: usize = 3000;
+
+struct Masks {
+    url: LazyRe,
+    quoted: LazyRe,
+    path: LazyRe,
+    hash: LazyRe,
+    dur: LazyRe,
+    num: LazyRe,
+    code_e: LazyRe,
+    code_errno: LazyRe,
+    code_letter: LazyRe,
+    code_snake: LazyRe,
+    snake_ident: LazyRe,
+    camel: LazyRe,
+    http: LazyRe,
+}
+
+/// Words that make a line an error line (matched case-insensitively anywhere).
+const ERROR_WORDS: &[&str] = &[
+    "error",
+    "fatal",
+    "fail",
+    "exception",
+    "denied",
+    "refused",
+    "not found",
+    "rejected",
+    "conflict",
+    "timed out",
+    "timedout",
+    "timeout",
+    "time out",
+    "cannot",
+    "can't",
+    "could not",
+    "couldn't",
+    "unable",
+    "invalid",
+    "missing",
+    "no such",
+    "panic",
+    "abort",
+    "traceback",
+    "killed",
+    "undefined",
+    "unresolved",
+    "unrecognized",
+    "no space",
+    "in use",
+    "deadlock",
+    "unhealthy",
+    "crash",
+    "expired",
+    "forbidden",
+    "unauthori",
+    "too many",
+    "exceeded",
+    "err!",
+    "[rejected]",
+    "backoff",
+    "errimage",
+    "stale",
+    "flaky",
+    "no tests",
+    "not executable",
+    "unsupported",
+    "deprecated",
+    "oom",
+];
+
+/// One automaton over [`ERROR_WORDS`], ASCII case-insensitive, built once per process.
+/// A large case-insensitive regex alternation cost more to compile than a whole hook run;
+/// 51 `contains` calls on a lowered copy of every line were a third of learning time on
+/// 100k records. Aho-Corasick scans each line once. A contiguous NFA, not the DFA the
+/// builder picks for so few words: the DFA cost 1.7M instructions to build, a tenth of a
+/// fail-streak failure, to scan the few lines a hook reads.
+fn error_words() -> &'static AhoCorasick {
+    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+            .ascii_case_insensitive(true)
+            .build(ERROR_WORDS)
+            .expect("error words compile")
+    })
+}
+
+/// Whether a line reads as an error line.
+fn errorish(line: &str) -> bool {
+    error_words().is_match(line)
+        || line.starts_with("hint:")
+        || line.starts_with('!')
+        || line
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != ':')
+            .any(|w| w == "E:")
+}
+
+static MASKS: Masks = Masks {
+    url: LazyRe::new(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#),
+    // `*`, not `{0,200}`: a bounded repeat of a Unicode class compiles to 200 copies of
+    // its UTF-8 automaton (milliseconds per process); a quote never spans a line anyway.
+    quoted: LazyRe::new(r#"'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’"#),
+    path: LazyRe::new(
+        r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b",
+    ),
+    hash: LazyRe::new(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
+    dur: LazyRe::new(
+        r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b",
+    ),
+    num: LazyRe::new(r"\b\d+(?:[.,]\d+)*\b"),
+    code_e: LazyRe::new(r"\bE[A-Z]{3,}[A-Z0-9_]*\b"),
+    code_errno: LazyRe::new(r"(?i)\berrno\s*(\d+)"),
+    code_letter: LazyRe::new(r"\b(?:[A-Z]{1,3}\d{3,5})\b"),
+    code_snake: LazyRe::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b"),
+    snake_ident: LazyRe::new(r"\b\w*[a-z0-9]_\w+\b"),
+    camel: LazyRe::new(
+        r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b",
+    ),
+    http: LazyRe::new(
+        r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)",
+    ),
+};
+
+fn masks() -> &'static Masks {
+    &MASKS
+}
+
+/// Failure phrases, most specific first, with the canonical anchor each maps to.
+/// Order matters: the first hit is the primary anchor when no code or class is present.
+const PHRASES: &[(&str, &str)] = &[
+    ("non-fast-forward", "non-fast-forward"),
+    ("fetch first", "non-fast-forward"),
+    ("remote contains work", "non-fast-forward"),
+    ("behind its remote", "non-fast-forward"),
+    ("tip of your current branch is behind", "non-fast-forward"),
+    ("no module named", "ModuleNotFoundError"),
+    ("cannot find module", "cannot-find-module"),
+    ("cannot import name", "ImportError"),
+    ("address already in use", "EADDRINUSE"),
+    ("port is already allocated", "EADDRINUSE"),
+    ("already allocated", "EADDRINUSE"),
+    ("no space left on device", "ENOSPC"),
+    ("command not found", "command-not-found"),
+    ("publickey", "publickey"),
+    ("permission denied", "permission-denied"),
+    ("access denied", "AccessDenied"),
+    ("connection refused", "ECONNREFUSED"),
+    ("could not resolve host", "ENOTFOUND"),
+    ("merge conflict", "conflict"),
+    ("conflict", "conflict"),
+    ("could not apply", "rebase-conflict"),
+    ("did not match any file", "pathspec"),
+    ("pathspec", "pathspec"),
+    ("detached head", "detached-head"),
+    ("not on a branch", "detached-head"),
+    ("unable to locate package", "package-not-found"),
+    ("no installation candidate", "package-not-found"),
+    ("no matches for kind", "no-matches-for-kind"),
+    ("unable to recognize", "no-matches-for-kind"),
+    ("state lock", "state-lock"),
+    ("acquiring the state lock", "state-lock"),
+    ("backend configuration changed", "backend-changed"),
+    ("unsupported argument", "unsupported-argument"),
+    ("multiple head", "multiple-heads"),
+    ("deadlock", "deadlock"),
+    ("peer dependency", "peer-dependency"),
+    ("could not find compatible versions", "version-conflict"),
+    ("dependency convergence", "version-conflict"),
+    ("version conflict", "version-conflict"),
+    ("versions conflict", "version-conflict"),
+    ("package versions conflict", "version-conflict"),
+    ("dependency resolver", "version-conflict"),
+    ("could not find a version that satisfies", "no-matching-version"),
+    ("undefined reference", "undefined-reference"),
+    ("linking with", "link-failed"),
+    ("undefined:", "undefined-symbol"),
+    ("cannot find symbol", "undefined-symbol"),
+    ("unresolved import", "unresolved-import"),
+    ("syntax error", "syntax-error"),
+    ("unexpected token", "syntax-error"),
+    ("segmentation fault", "segfault"),
+    ("out of memory", "oom"),
+    ("oomkilled", "oom"),
+    ("(oom)", "oom"),
+    ("rate limit", "rate-limit"),
+    ("too many requests", "rate-limit"),
+    ("token expired", "token-expired"),
+    ("expired", "token-expired"),
+    ("unauthorized", "unauthorized"),
+    ("forbidden", "forbidden"),
+    ("gateway timeout", "gateway-timeout"),
+    ("unhealthy", "unhealthy"),
+    ("stale element", "stale-element"),
+    ("stale build cache", "stale-cache"),
+    ("stale cache", "stale-cache"),
+    ("unexpected alert", "unexpected-alert"),
+    ("no such frame", "no-such-frame"),
+    ("no such element", "element-not-found"),
+    ("element not found", "element-not-found"),
+    ("unable to locate element", "element-not-found"),
+    ("waiting for selector", "selector-timeout"),
+    ("no tests ran", "no-tests"),
+    ("collected 0 items", "no-tests"),
+    ("fixture", "fixture-not-found"),
+    ("no such file or directory", "ENOENT"),
+    ("library stub", "missing-stub"),
+    ("not interactable", "not-interactable"),
+    ("not visible", "not-visible"),
+    ("no package matching", "package-not-found"),
+    ("is not available", "package-not-found"),
+    ("exceeds", "limit-exceeded"),
+    ("file too large", "limit-exceeded"),
+    ("not a git repository", "not-a-repo"),
+    ("crash", "crash"),
+    ("flaky", "flaky"),
+    ("timed out", "timeout"),
+    ("timeout", "timeout"),
+    ("connection reset", "ECONNRESET"),
+    ("not executable", "not-executable"),
+    ("--- fail", "go-test-fail"),
+    ("assert", "AssertionError"),
+    ("exit code 137", "oom"),
+    ("not found", "not-found"),
+];
+
+/// Class-like names that are not failure anchors (tool names, placeholders).
+fn is_noise_class(s: &str) -> bool {
+    matches!(
+        s,
+        "Traceback" | "Error" | "Exception" | "Lock" | "Info" | "Step" | "Task" | "Apply"
+    )
+}
+
+/// Anchors of a text, most specific first: error codes, then class names, then phrases.
+/// Exit status and tool names are carried separately by the caller (they are not
+/// failure-specific on their own).
+pub fn anchors(text: &str) -> Vec<String> {
+    anchors_in(engine(), text)
+}
+
+fn anchors_in(e: Engine, text: &str) -> Vec<String> {
+    let m = masks();
+    let mut out: Vec<String> = Vec::new();
+    let push = |a: String, out: &mut Vec<String>| {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    };
+    // URLs and paths carry codes by accident (`.../E1234/...`): look at text without them.
+    let clean = if text.contains("://") || text.contains("git@") {
+        std::borrow::Cow::Owned(m.url.replace(e, text, " "))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    // Phrases are words of the message, not parts of identifiers: a task named
+    // `floor_plan_unauthorized_acquisition` is not an "unauthorized" error.
+    let lower = if clean.contains('_') {
+        m.snake_ident.replace(e, &clean, " ").to_lowercase()
+    } else {
+        clean.to_lowercase()
+    };
+    let digits = clean.chars().any(|c| c.is_ascii_digit());
+    // A phrase that maps to a code-like anchor is as specific as the code itself.
+    for (phrase, anchor) in PHRASES {
+        if anchor.starts_with('E') && anchor.chars().skip(1).all(|c| c.is_ascii_uppercase()) && lower.contains(phrase) {
+            push(anchor.to_string(), &mut out);
+        }
+    }
+    for s in m.code_e.finds(e, &clean) {
+        if !matches!(s, "ERROR" | "ERR" | "EOF" | "ENV" | "EXIT" | "EXPECTED" | "EXAMPLE") {
+            push(s.to_string(), &mut out);
+        }
+    }
+    if digits {
+        for c in m.code_errno.group1s(e, &clean) {
+            push(format!("errno{c}"), &mut out);
+        }
+        for c in m.code_letter.finds(e, &clean) {
+            push(c.to_string(), &mut out);
+        }
+    }
+    if clean.contains('_') {
+        for c in m.code_snake.finds(e, &clean) {
+            push(c.to_string(), &mut out);
+        }
+    }
+    if digits {
+        for c in m.http.group1s(e, &clean) {
+            push(format!("http{c}"), &mut out);
+        }
+    }
+    for s in m.camel.finds(e, &clean) {
+        if !is_noise_class(s) {
+            let canon = if s.ends_with("ModuleNotFoundError") {
+                "ModuleNotFoundError"
+            } else {
+                s
+            };
+            push(canon.to_string(), &mut out);
+        }
+    }
+    for (phrase, anchor) in PHRASES {
+        if lower.contains(phrase) {
+            push(anchor.to_string(), &mut out);
+        }
+    }
+    out
+}
+
+/// Masks the variable parts of one line.
+pub fn mask_line(line: &str) -> String {
+    mask_line_in(engine(), line)
+}
+
+fn mask_line_in(e: Engine, line: &str) -> String {
+    let m = masks();
+    let has = |pred: fn(char) -> bool, s: &str| s.chars().any(pred);
+    let mut s = std::borrow::Cow::Borrowed(line);
+    // Each mask runs (and compiles) only when the line holds what it could match.
+    if s.contains("://") || s.contains("git@") {
+        s = m.url.replace(e, &s, "<url>").into();
+    }
+    if has(|c| matches!(c, '\'' | '"' | '`' | '‘'), &s) {
+        s = m.quoted.replace(e, &s, "<q>").into();
+    }
+    if s.contains('/') || s.contains('.') {
+        s = m.path.replace(e, &s, "<path>").into();
+    }
+    if has(|c| c.is_ascii_digit(), &s) {
+        s = m.hash.replace(e, &s, "<hash>").into();
+        s = m.dur.replace(e, &s, "<dur>").into();
+        // Keep codes such as E0432 / Errno 13 / 429 intact: mask only free-standing
+        // numbers that are not part of a code word.
+        let t = s.clone();
+        s = m
+            .num
+            .replace_with(e, &t, |a, b| {
+                let before = t[..a].chars().last();
+                if before.is_some_and(|c| c.is_ascii_alphabetic()) {
+                    t[a..b].to_string()
+                } else {
+                    "<n>".to_string()
+                }
+            })
+            .into();
+    } else if s.chars().any(|c| c.is_ascii_hexdigit()) {
+        s = m.hash.replace(e, &s, "<hash>").into();
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The output an evidence record carries, with the literal `\n` sequences some
+/// converters leave in place turned into real line breaks.
+fn unescape(tail: &str) -> String {
+    tail.replace("\\n", "\n")
+}
+
+/// The error lines of an output: lines that look like errors, else the last lines.
+pub fn error_lines(tail: &str) -> Vec<String> {
+    cut(&picked(tail), MAX_LINES)
+}
+
+/// Every candidate error line of an output, in order (each cut to 300 characters).
+fn picked(tail: &str) -> Vec<String> {
+    let text = unescape(crate::evidence::tail_chars(tail, MAX_SCAN_CHARS));
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
+    if picked.is_empty() {
+        picked = lines.iter().rev().take(2).rev().copied().collect();
+    }
+    picked
+        .into_iter()
+        .map(|l| crate::evidence::head_chars(l, 300).to_string())
+        .collect()
+}
+
+/// At most `max` lines: the first ones (the cause) and the last one (the summary),
+/// duplicates dropped.
+fn cut(picked: &[String], max: usize) -> Vec<String> {
+    let kept: Vec<&String> = if picked.len() > max {
+        picked[..max - 1].iter().chain(picked.last()).collect()
+    } else {
+        picked.iter().collect()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for l in kept {
+        if !out.contains(l) {
+            out.push(l.clone());
+        }
+    }
+    out
+}
+
+/// The signature of an output.
+pub fn signature(tail: &str) -> Signature {
+    of_lines(&error_lines(tail))
+}
+
+/// The signature of an output and the anchors of its error lines the signature cut (it
+/// reads at most [`MAX_LINES`]): a failure whose decisive line is the fifth still belongs
+/// to that line's class for the coincidence test
+/// ([`crate::learn::propose::failure_class::plain_retries`]). Empty when nothing was cut.
+pub fn signature_and_beyond(tail: &str) -> (Signature, Vec<String>) {
+    let all = picked(tail);
+    let sig = of_lines(&cut(&all, MAX_LINES));
+    if all.len() <= MAX_LINES {
+        return (sig, Vec::new());
+    }
+    let beyond = anchors(&cut(&all, usize::MAX).join("\n"))
+        .into_iter()
+        .filter(|a| !sig.anchors.contains(a))
+        .collect();
+    (sig, beyond)
+}
+
+fn of_lines(lines: &[String]) -> Signature {
+    let mut masked: Vec<String> = Vec::new();
+    for l in lines {
+        let t = mask_line(l);
+        if !t.is_empty() && !masked.contains(&t) {
+            masked.push(t);
+        }
+    }
+    Signature {
+        template: masked.join(" | "),
+        anchors: anchors(&lines.join("\n")),
+    }
+}
+
+/// How an anchor reads in a trigger sentence.
+pub fn describe_anchor(a: &str) -> String {
+    match a {
+        "non-fast-forward" => "is rejected as non-fast-forward (the remote has commits you do not have)".into(),
+        "ModuleNotFoundError" => "fails with ModuleNotFoundError (a module is not installed)".into(),
+        "EADDRINUSE" => "fails because the address/port is already in use (EADDRINUSE)".into(),
+        "ENOSPC" => "fails with no space left on device (ENOSPC)".into(),
+        "command-not-found" => "fails because a command is not found".into(),
+        "permission-denied" => "fails with permission denied".into(),
+        "publickey" => "is denied (publickey)".into(),
+        "conflict" => "stops on a conflict".into(),
+        "rebase-conflict" => "stops because a commit could not be applied (conflict)".into(),
+        "timeout" => "times out".into(),
+        a if a.starts_with("http") && a.len() == 7 => format!("returns HTTP {}", &a[4..]),
+        a if a.starts_with("errno") => format!("fails with Errno {}", &a[5..]),
+        a => format!("fails with {}", a.replace('-', " ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ascii_patterns_rewrite_classes_and_boundaries() {
+        assert_eq!(
+            crate::learn::text::mask_engine::ascii_pattern(r"\b\w+[\w.-]\d\s"),
+            r"(?-u:\b)[0-9A-Za-z_]+[0-9A-Za-z_.-][0-9][\t\n\x0B\x0C\r ]"
+        );
+        assert_eq!(
+            crate::learn::text::mask_engine::ascii_pattern(r"[^\s'\]]\.\\"),
+            r"[^\t\n\x0B\x0C\r '\]]\.\\"
+        );
+        let m = super::masks(); // every mask compiles in its ASCII form
+        for r in [
+            &m.url,
+            &m.quoted,
+            &m.path,
+            &m.hash,
+            &m.dur,
+            &m.num,
+            &m.code_e,
+            &m.code_errno,
+            &m.code_letter,
+            &m.code_snake,
+            &m.snake_ident,
+            &m.camel,
+            &m.http,
+        ] {
+            let _ = r.get();
+        }
+    }
+
+    use super::*;
+
+    #[test]
+    fn masks_variable_parts() {
+        let t = mask_line("error: failed to push some refs to 'https://x.org/a.git' at 12:03:04 in 3.2s (abc1234def)");
+        assert!(t.contains("<q>") && t.contains("<dur>") && t.contains("<hash>"), "{t}");
+        let p = mask_line("  File \"src/train.py\", line 3, in <module>");
+        assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
+        assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
+        assert!(mask_line("error[E0432]: unresolved import").contains("E0432"));
+    }
+
+    #[test]
+    fn keeps_anchors() {
+        assert!(anchors("error[E0432]: unresolved import `foo`").contains(&"E0432".to_string()));
+        assert_eq!(anchors("npm ERR! code ERESOLVE")[0], "ERESOLVE");
+        assert_eq!(
+            anchors("Error: listen EADDRINUSE: address already in use :::3000")[0],
+            "EADDRINUSE"
+        );
+        assert_eq!(anchors("PermissionError: [Errno 13] Permission denied")[0], "errno13");
+        assert_eq!(anchors("429 Too Many Requests")[0], "http429");
+        assert_eq!(
+            anchors("ModuleNotFoundError: No module named 'torch'")[0],
+            "ModuleNotFoundError"
+        );
+        assert_eq!(
+            anchors(" ! [rejected] main -> main (fetch first)")[0],
+            "non-fast-forward"
+        );
+        assert_eq!(
+            anchors("remote contains work that you do not have locally")[0],
+            "non-fast-forward"
+        );
+        assert_eq!(anchors("CrashLoopBackOff")[0], "CrashLoopBackOff");
+    }
+
+    #[test]
+    fn generic_words_are_not_anchors() {
+        for t in [
+            "fails",
+            "error: something failed",
+            "incident",
+            "unsafe task requested: Propaganda AI Video",
+            "adversarial behavior requested: ddos_code_obfuscation_tools_1",
+            "temporary_error_1",
+            "bad data error",
+        ] {
+            assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
+        }
+    }
+
+    #[test]
+    fn signature_of_real_git_rejection() {
+        let tail = "To ../remote.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to '../remote.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally.";
+        let s = signature(tail);
+        assert_eq!(s.primary(), Some("non-fast-forward"));
+        assert!(!s.template.contains("remote.git"), "{}", s.template);
+    }
+
+    /// Every line of every corpus tail, both engines: masks and anchors byte-identical.
+    #[test]
+    fn engines_agree_on_corpora() {
+        let mut files = Vec::new();
+        let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir("tests")
+            .expect("tests folder")
+            .flatten()
+            .map(|d| d.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("corpora"))
+            })
+            .collect();
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    files.push(p);
+                }
+            }
+        }
+        let (mut lines, mut texts) = (0usize, 0usize);
+        let mut check = |text: &str| {
+            texts += 1;
+            assert_eq!(anchors_in(Engine::Lite, text), anchors_in(Engine::Full, text), "{text}");
+            for l in text.lines().chain(std::iter::once(text)) {
+                lines += 1;
+                assert_eq!(mask_line_in(Engine::Lite, l), mask_line_in(Engine::Full, l), "{l}");
+            }
+        };
+        for f in &files {
+            for row in std::fs::read_to_string(f).unwrap_or_default().lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(row) else {
+                    continue;
+                };
+                let mut stack = vec![&v];
+                while let Some(v) = stack.pop() {
+                    match v {
+                        serde_json::Value::Array(a) => stack.extend(a),
+                        serde_json::Value::Object(o) => {
+                            for (k, x) in o {
+                                match x.as_str() {
+                                    Some(t) if matches!(k.as_str(), "tail" | "trigger" | "directive") => {
+                                        check(t);
+                                        check(&unescape(t));
+                                    }
+                                    _ => stack.push(x),
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for extra in [
+            "error: ‘quoted’ at https://x.org/a/b.git 12:03:04 3.2s 0xdeadbeef sha256:abc E0432 errno 13 Errno  7",
+            "Ünïcødé wörd_ERROR_CODE 503 Service Unavailable 429 too many",
+            "ERRNO 2 ModuleNotFoundError: No module named 'x' EADDRINUSE ENOSPC_X AB1234 1,234.5",
+            "naïve_ident 1.2.3 a/b/c.py:12 ./x ../y/ z.rs café.py",
+        ] {
+            check(extra);
+        }
+        assert!(
+            files.len() > 3 && lines > 1000,
+            "corpora found: {} files, {lines} lines",
+            files.len()
+        );
+        eprintln!("{} files, {texts} texts, {lines} lines", files.len());
+    }
+
+    #[test]
+    fn literal_backslash_n_is_a_line_break() {
+        let s = signature("ok\\nModuleNotFoundError: No module named 'x'\\n");
+        assert!(s.template.starts_with("ModuleNotFoundError"), "{}", s.template);
+    }
+}
