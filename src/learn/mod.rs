@@ -47,4 +47,4 @@ pub use session_end::*;
 // Namespaces callers use by name (`learn::rule_seal::scope`, `learn::wilson::fmt3`).
 pub use judge::wilson;
 pub use store::{rule_export, rule_seal, rules};
-pub use text::{command_norm, signature};
+pub use text::{command_norm, signature, tables};

@@ -25,7 +25,8 @@
 //!
 //! Optional sections (fields absent unless asked for): `--time-split F` adds `recurrence`
 //! ([`crate::measure::recurrence`], before/after recurrence of the learned classes) and `--sweep`
-//! adds `sweep` ([`crate::measure::sweep`], threshold × margin per domain, `sweep.svg` in `--out`).
+//! adds `sweep` ([`crate::measure::sweep`], threshold × margin per domain, `sweep.svg` in `--out`);
+//! `--tables` adds `tables` ([`crate::measure::ablation`], each hand-written table off in turn).
 
 use crate::error::{Error, IoContext, Result};
 use crate::evidence::Record;
@@ -70,6 +71,10 @@ pub struct FieldtestArgs {
     /// or `none` (learned rules only). Overrides `packs` of `--config`.
     #[arg(long, value_name = "none|core")]
     pub packs: Option<String>,
+    /// Add a `tables` section: the corpora again with each hand-written table of the
+    /// learner off in turn, and per table the accepted rules that depend on it.
+    #[arg(long)]
+    pub tables: bool,
 }
 
 /// The rule reported for a trajectory (the best one drawn from it).
@@ -148,6 +153,9 @@ pub struct Report {
     /// Optional (`--sweep`): the threshold × margin sweep.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<crate::measure::sweep::Sweep>,
+    /// Optional (`--tables`): what each hand-written table decides ([`crate::measure::ablation`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<crate::measure::ablation::Tables>,
 }
 
 /// One loaded corpus and the range of history indices its trajectories occupy.
@@ -344,32 +352,7 @@ pub fn run_fieldtest_with(
     time_split: Option<f64>,
     sweep: bool,
 ) -> Result<Report> {
-    let mut loaded = Vec::new();
-    for (p, scored) in corpora
-        .iter()
-        .map(|p| (p, true))
-        .chain(pools.iter().map(|p| (p, false)))
-    {
-        if !p.exists() {
-            return Err(Error::msg(format!("{}: no such corpus folder", p.display())));
-        }
-        // A shell glob over a corpora folder also names its README, NOTICE and raw/:
-        // skip what is not a corpus, say so, and go on.
-        if !p.join("corpus.json").is_file() {
-            eprintln!(
-                "fable fieldtest: skipped {}: not a corpus folder (no corpus.json)",
-                p.display()
-            );
-            continue;
-        }
-        loaded.push((corpus::load(p)?, scored));
-    }
-    if loaded.is_empty() {
-        return Err(Error::msg(
-            "no corpus folders given (each holds corpus.json and trajectories.jsonl)",
-        ));
-    }
-    let (history, placed) = assemble(loaded);
+    let (history, placed) = load_placed(corpora, pools)?;
     let outcome = learn::run_pipeline(&history, cfg);
     let recurrence = time_split.map(|f| crate::measure::recurrence::time_split(&history, f, cfg));
     let sweep = sweep.then(|| {
@@ -409,7 +392,65 @@ pub fn run_fieldtest_with(
             "min_sample": outcome.min_sample, "threshold": cfg.threshold, "margin": cfg.margin}),
         recurrence,
         sweep,
+        tables: None,
     })
+}
+
+/// One learning run's figures for the table ablation: accepted rules by dedup key (else
+/// trigger and directive), promotion trajectories passed, rejection trajectories that
+/// accepted a rule.
+fn counts(history: &[Record], placed: &[Placed], cfg: &LearnConfig) -> crate::measure::ablation::Counts {
+    let outcome = learn::run_pipeline(history, cfg);
+    let accepted = outcome
+        .candidates
+        .iter()
+        .filter(|l| is_accepted(l))
+        .map(|l| {
+            l.rule
+                .key
+                .clone()
+                .unwrap_or_else(|| format!("{}\u{1f}{}", l.rule.trigger, l.rule.directive))
+        })
+        .collect();
+    let reports = score(&outcome, placed, history.len());
+    let kind = |k: &'static str| reports.iter().filter(move |c| c.kind == k);
+    crate::measure::ablation::Counts {
+        accepted,
+        promoted: kind("promotion").filter_map(|c| c.passed).sum(),
+        false_accepts: kind("rejection").map(|c| c.n - c.passed.unwrap_or(c.n)).sum(),
+        promotion_n: kind("promotion").map(|c| c.n).sum(),
+        rejection_n: kind("rejection").map(|c| c.n).sum(),
+    }
+}
+
+/// Loads the corpora (scored) and pools (history only) and lays them end to end.
+fn load_placed(corpora: &[PathBuf], pools: &[PathBuf]) -> Result<(Vec<Record>, Vec<Placed>)> {
+    let mut loaded = Vec::new();
+    for (p, scored) in corpora
+        .iter()
+        .map(|p| (p, true))
+        .chain(pools.iter().map(|p| (p, false)))
+    {
+        if !p.exists() {
+            return Err(Error::msg(format!("{}: no such corpus folder", p.display())));
+        }
+        // A shell glob over a corpora folder also names its README, NOTICE and raw/:
+        // skip what is not a corpus, say so, and go on.
+        if !p.join("corpus.json").is_file() {
+            eprintln!(
+                "fable fieldtest: skipped {}: not a corpus folder (no corpus.json)",
+                p.display()
+            );
+            continue;
+        }
+        loaded.push((corpus::load(p)?, scored));
+    }
+    if loaded.is_empty() {
+        return Err(Error::msg(
+            "no corpus folders given (each holds corpus.json and trajectories.jsonl)",
+        ));
+    }
+    Ok(assemble(loaded))
 }
 
 fn fmt_wilson(w: Option<(f64, f64)>) -> String {
@@ -498,6 +539,10 @@ pub fn render_markdown(r: &Report) -> String {
         s.push('\n');
         s.push_str(&crate::measure::sweep::render_markdown(w));
     }
+    if let Some(t) = &r.tables {
+        s.push('\n');
+        s.push_str(&crate::measure::ablation::render_markdown(t));
+    }
     s
 }
 
@@ -552,6 +597,10 @@ pub fn run(a: &FieldtestArgs) -> Result<i32> {
         std::fs::write(&path, svg).at(&path)?;
         w.chart = Some("sweep.svg".into());
     }
+    if a.tables {
+        let (history, placed) = load_placed(&a.corpora, &a.pools)?;
+        report.tables = Some(crate::measure::ablation::ablate(|| counts(&history, &placed, &cfg)));
+    }
     let json_text = serde_json::to_string_pretty(&report).map_err(|e| Error::msg(e.to_string()))?;
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).at(dir)?;
@@ -567,6 +616,9 @@ pub fn run(a: &FieldtestArgs) -> Result<i32> {
         }
         if let Some(w) = &report.sweep {
             println!("{}", crate::measure::sweep::render_markdown(w));
+        }
+        if let Some(t) = &report.tables {
+            println!("{}", crate::measure::ablation::render_markdown(t));
         }
     }
     if a.gate && any_false_accept(&report) {

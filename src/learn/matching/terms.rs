@@ -88,7 +88,9 @@ pub fn terms(text: &str) -> Vec<String> {
         if seen_raw.contains(&lw) {
             continue;
         }
-        let keep = !(STOP.contains(&lw.as_str()) || lw.chars().all(|c| c.is_ascii_digit()));
+        let keep = !(crate::learn::text::tables::on(crate::learn::text::tables::Table::StopWords)
+            && STOP.contains(&lw.as_str())
+            || lw.chars().all(|c| c.is_ascii_digit()));
         if keep {
             let s = stem(&lw);
             if !seen.contains(&s) {

@@ -49,6 +49,9 @@ pub fn core_pack() -> &'static CorePack {
 
 /// The core pack's directive for an anchor, if it has one.
 pub fn remedy(anchor: &str) -> Option<&'static str> {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::CorePack) {
+        return None;
+    }
     static BY_ANCHOR: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
     BY_ANCHOR
         .get_or_init(|| {

@@ -23,9 +23,10 @@ pub const ENVIRONMENT_ANCHORS: &[&str] = &["EADDRINUSE", "ENOSPC", "ECONNREFUSED
 /// within the tool's domain (`conflict` in `git merge` and in `pip install` are two
 /// classes; `non-fast-forward` from any `git push` is one).
 pub fn failure_class(cluster: &str, domain: &str, anchor: Option<&str>) -> String {
+    let tables_on = crate::learn::text::tables::on(crate::learn::text::tables::Table::ClassAnchors);
     match anchor {
-        Some(a) if ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
-        Some(a) if !PROGRAM_SCOPED_ANCHORS.contains(&a) => format!("domain:{domain}|{a}"),
+        Some(a) if tables_on && ENVIRONMENT_ANCHORS.contains(&a) => format!("anchor:{a}"),
+        Some(a) if !(tables_on && PROGRAM_SCOPED_ANCHORS.contains(&a)) => format!("domain:{domain}|{a}"),
         _ => format!("cluster:{cluster}"),
     }
 }

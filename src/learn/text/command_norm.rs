@@ -418,7 +418,9 @@ fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: b
         d => d,
     };
     let mut action = String::new();
-    if SUBCOMMAND_PROGRAMS.contains(&program.as_str()) {
+    if crate::learn::text::tables::on(crate::learn::text::tables::Table::SubcommandPrograms)
+        && SUBCOMMAND_PROGRAMS.contains(&program.as_str())
+    {
         let mut rest = words.iter().skip(1).peekable();
         let mut first_word: Option<&String> = None;
         while let Some(w) = rest.next() {

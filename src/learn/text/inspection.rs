@@ -28,7 +28,8 @@ pub fn dir_flag(w: &str) -> Option<bool> {
         Some((k, _)) => (k, true),
         None => (w, false),
     };
-    DIR_FLAGS.contains(&k).then_some(!inline)
+    (crate::learn::text::tables::on(crate::learn::text::tables::Table::DirFlags) && DIR_FLAGS.contains(&k))
+        .then_some(!inline)
 }
 
 /// A listing step: a command that shows what a tool can run (`make help`, `npm run` with
@@ -39,6 +40,9 @@ pub fn dir_flag(w: &str) -> Option<bool> {
 /// A listing of the program's own actions only: `git config --list` lists settings, not
 /// what `git` can run, so it is an inspection ([`is_inspection`]) but no listing.
 pub fn is_listing(action: &str, words: &[String]) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Listings) {
+        return false;
+    }
     let first = action.split(' ').next().unwrap_or("");
     let bare_run = matches!(action, "run" | "run-script") && words.len() <= 2;
     let list_flag = words
@@ -66,6 +70,9 @@ pub fn may_substitute(action: &str, sub: &str) -> bool {
 /// query. It only looks, so it is never the fix of a failure (`git fsck` between an
 /// `index.lock` failure and a retry that passed was coincidence: the lock was released).
 pub fn is_inspection(action: &str, words: &[String]) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Listings) {
+        return false;
+    }
     let first = action.split(' ').next().unwrap_or("");
     is_listing(action, words)
         || words.iter().skip(1).any(|w| matches!(w.as_str(), "--help" | "--list"))
@@ -78,6 +85,9 @@ pub fn is_inspection(action: &str, words: &[String]) -> bool {
 /// (`git branch --set-upstream-to=origin/x`, `git remote set-url origin …`): a fix step,
 /// never diagnosis — read as diagnosis, the retry after them looked like a plain retry.
 pub fn git_lists_refs(action: &str, words: &[String]) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Listings) {
+        return false;
+    }
     let mut rest = words.iter().skip(2).map(String::as_str);
     match action {
         "branch" => rest.all(|w| {
@@ -108,6 +118,9 @@ pub fn git_lists_refs(action: &str, words: &[String]) -> bool {
 /// Inline code that only imports and prints (`python3 -c 'import sys; print(sys.path)'`)
 /// or a module that only reports (`python3 -m site`): a look at the interpreter.
 pub fn inspects_interpreter(program: &str, words: &[String]) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Listings) {
+        return false;
+    }
     if program == "site" {
         return true;
     }

@@ -4,7 +4,8 @@
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], its regex engines
-//! in [`mask_engine`]) and the safety patterns ([`safety`]).
+//! in [`mask_engine`]), the safety patterns ([`safety`]) and the switch that turns one
+//! hand-written table off for a measurement ([`tables`]).
 //!
 //! May use: the crate root and [`crate::evidence`] (text helpers). Nothing else in
 //! [`crate::learn`]: every later stage reads text through this folder.
@@ -18,3 +19,4 @@ pub mod retry_context;
 pub mod safety;
 pub mod signature;
 pub mod spelling;
+pub mod tables;

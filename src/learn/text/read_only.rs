@@ -16,6 +16,9 @@ pub struct Looked<'a> {
 
 /// True for a segment that only looks (see the module doc).
 pub fn only_looks(seg: Looked) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::ReadOnly) {
+        return false;
+    }
     let p = seg.program;
     if seg.writes {
         return false;

@@ -97,6 +97,9 @@ fn compiled() -> &'static Vec<(&'static str, Regex)> {
 
 /// The names of every unsafe pattern found in `text` (empty when safe).
 pub fn unsafe_patterns(text: &str) -> Vec<&'static str> {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety) {
+        return Vec::new();
+    }
     compiled()
         .iter()
         .filter(|(_, re)| re.is_match(text))

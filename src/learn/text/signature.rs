@@ -124,7 +124,7 @@ fn error_words() -> &'static AhoCorasick {
 
 /// Whether a line reads as an error line.
 fn errorish(line: &str) -> bool {
-    error_words().is_match(line)
+    (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords) && error_words().is_match(line))
         || line.starts_with("hint:")
         || line.starts_with('!')
         || line
@@ -298,7 +298,12 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
     };
     let digits = clean.chars().any(|c| c.is_ascii_digit());
     // A phrase that maps to a code-like anchor is as specific as the code itself.
-    for (phrase, anchor) in PHRASES {
+    let phrases = if crate::learn::text::tables::on(crate::learn::text::tables::Table::AnchorPhrases) {
+        PHRASES
+    } else {
+        &[]
+    };
+    for (phrase, anchor) in phrases {
         if anchor.starts_with('E') && anchor.chars().skip(1).all(|c| c.is_ascii_uppercase()) && lower.contains(phrase) {
             push(anchor.to_string(), &mut out);
         }
@@ -336,7 +341,7 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
             push(canon.to_string(), &mut out);
         }
     }
-    for (phrase, anchor) in PHRASES {
+    for (phrase, anchor) in phrases {
         if lower.contains(phrase) {
             push(anchor.to_string(), &mut out);
         }

@@ -6,6 +6,9 @@
 
 /// The long spelling of a short flag, for the tool and action it belongs to.
 pub fn canonical_flag<'a>(domain: &str, action: &str, flag: &'a str) -> &'a str {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Spellings) {
+        return flag;
+    }
     match (domain, action, flag) {
         ("git", "push", "-u") => "--set-upstream",
         ("git", "push", "-f") => "--force",
@@ -19,6 +22,9 @@ pub fn canonical_flag<'a>(domain: &str, action: &str, flag: &'a str) -> &'a str 
 /// `git switch …` in `git checkout`'s words: `-c`/`--create` → `-b`, `-C`/`--force-create`
 /// → `-B`, `--discard-changes` → `-f` (git-switch(1) documents each as the same).
 pub fn switch_as_checkout(words: Vec<String>) -> Vec<String> {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Spellings) {
+        return words;
+    }
     let mut seen = false;
     words
         .into_iter()
