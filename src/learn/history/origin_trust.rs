@@ -46,6 +46,9 @@ pub fn lowest(levels: impl IntoIterator<Item = Trust>) -> Trust {
 
 /// True when a command fetches outside content.
 pub fn is_fetch(cmd: &str) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Fetchers) {
+        return false;
+    }
     let n = normalize(cmd);
     n.segments.iter().any(|s| {
         matches!(

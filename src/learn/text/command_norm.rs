@@ -188,6 +188,9 @@ fn two_level(program: &str, first: &str) -> bool {
 
 /// Program → domain. Unknown programs are their own domain.
 pub fn domain_of(program: &str) -> String {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Domains) {
+        return program.to_string();
+    }
     let d = match program {
         "git" => "git",
         "gh" => "github",

@@ -59,7 +59,9 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
         let assignment = w
             .split_once('=')
             .is_some_and(|(k, _)| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-        if assignment || matches!(w.as_str(), "sudo" | "env" | "time" | "nohup" | "export" | "exec") {
+        let wrapper = crate::learn::text::tables::on(crate::learn::text::tables::Table::Wrappers)
+            && matches!(w.as_str(), "sudo" | "env" | "time" | "nohup" | "export" | "exec");
+        if assignment || wrapper {
             continue;
         }
         if w == "cd" {

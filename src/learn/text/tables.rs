@@ -38,6 +38,12 @@ pub enum Table {
     ClassAnchors,
     /// The core pack's remedies by anchor (`packs/core.json`), `propose/core_pack.rs`.
     CorePack,
+    /// Program families (`pip`, `uv` → `python`; `yarn` → `npm`), `text/command_norm.rs`.
+    Domains,
+    /// Wrappers skipped before a program (`sudo`, `env`, `time`), `text/intent.rs`.
+    Wrappers,
+    /// Programs that fetch outside content (`curl`, `wget`), `history/origin_trust.rs`.
+    Fetchers,
 }
 
 impl Table {
@@ -54,6 +60,9 @@ impl Table {
         Table::StopWords,
         Table::ClassAnchors,
         Table::CorePack,
+        Table::Domains,
+        Table::Wrappers,
+        Table::Fetchers,
     ];
 
     /// The table's name in the report.
@@ -70,6 +79,9 @@ impl Table {
             Table::StopWords => "stop_words",
             Table::ClassAnchors => "class_anchors",
             Table::CorePack => "core_pack",
+            Table::Domains => "domains",
+            Table::Wrappers => "wrappers",
+            Table::Fetchers => "fetchers",
         }
     }
 
