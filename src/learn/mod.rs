@@ -44,6 +44,7 @@ pub mod recovery_form;
 pub mod render;
 pub mod retry_context;
 pub mod rule_export;
+pub mod rule_index;
 pub mod rule_replay;
 pub mod rule_seal;
 pub mod rules;
