@@ -162,15 +162,23 @@ fn parse(text: &[u8], key: &Key, scope: &Path, id: Identity, len: usize) -> Opti
     (lines.next()? == MAGIC).then_some(())?;
     let ident: Vec<i64> = numbers(lines.next()?.strip_prefix("store ")?)?;
     (ident.as_slice() == id.0.as_slice()).then_some(())?;
+    let domains: Option<Vec<String>> = lines
+        .next()?
+        .strip_prefix("domains")?
+        .split_ascii_whitespace()
+        .map(unhex)
+        .collect();
+    let domains = domains?;
     let order: Vec<usize> = numbers(lines.next()?.strip_prefix("order")?)?;
     let mut entries = Vec::new();
     for line in lines {
         let mut f = line.split(' ');
         let start: usize = f.next()?.parse().ok()?;
-        let end: usize = f.next()?.parse().ok()?;
+        let n: usize = f.next()?.parse().ok()?;
+        let domain = domains.get(f.next()?.parse::<usize>().ok()?)?.clone();
         let seal = u64::from_str_radix(f.next()?, 16).ok()?;
-        let domain = unhex(f.next()?)?;
-        if f.next().is_some() || start >= end || end > len {
+        let end = start.checked_add(n)?;
+        if f.next().is_some() || n == 0 || end > len {
             return None;
         }
         entries.push(Entry {
@@ -261,22 +269,33 @@ pub fn build(bytes: &[u8], heads: &[Head], id: Identity, key: &Key, scope: &Path
         let (a, b) = (&heads[listed[a]], &heads[listed[b]]);
         session_cmp((a.prevented, a.rank, a.id), (b.prevented, b.rank, b.id))
     });
+    // Each domain once (a store has a handful), entries name it by position.
+    let mut domains: Vec<&str> = Vec::new();
+    let mut domain_of = Vec::with_capacity(listed.len());
+    for &i in &listed {
+        let d = heads[i].domain;
+        let at = domains.iter().position(|x| *x == d).unwrap_or_else(|| {
+            domains.push(d);
+            domains.len() - 1
+        });
+        domain_of.push(at);
+    }
     let mut body = format!("{MAGIC}\nstore");
     for x in id.0 {
         body.push_str(&format!(" {x}"));
+    }
+    body.push_str("\ndomains");
+    for d in &domains {
+        body.push_str(&format!(" {}", hex(d)));
     }
     body.push_str("\norder");
     for i in &order {
         body.push_str(&format!(" {i}"));
     }
-    for &i in &listed {
+    for (k, &i) in listed.iter().enumerate() {
         let (s, e) = spans[i];
-        let h = &heads[i];
-        body.push_str(&format!(
-            "\n{s} {e} {:016x} {}",
-            seal_print(h.seal.unwrap_or("")),
-            hex(h.domain)
-        ));
+        let seal = seal_print(heads[i].seal.unwrap_or(""));
+        body.push_str(&format!("\n{s} {} {} {seal:016x}", e - s, domain_of[k]));
     }
     let mac = key.mac_fields(scope, &[MAGIC, &body]);
     Some(format!("{mac}\n{body}"))
