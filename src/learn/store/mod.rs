@@ -8,6 +8,7 @@
 //! [`crate::evidence`] and the crate's file helpers.
 
 pub mod rule_export;
+pub mod rule_index;
 pub mod rule_seal;
 pub mod rules;
 pub mod standing;

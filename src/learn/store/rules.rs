@@ -12,6 +12,29 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// What the hooks' index keeps of a rule.
+impl Rule {
+    /// What the hooks' index ([`crate::learn::store::rule_index`]) keeps of the rule.
+    pub fn head(&self) -> crate::learn::store::rule_index::Head<'_> {
+        crate::learn::store::rule_index::Head {
+            id: &self.id,
+            domain: &self.domain,
+            status: &self.status,
+            seal: self.seal.as_deref(),
+            prevented: self.prevented,
+            rank: self.rank,
+        }
+    }
+}
+
+/// The store's text as rules (an empty or blank text is an empty store).
+pub fn parse(s: &str) -> serde_json::Result<Vec<Rule>> {
+    if s.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    serde_json::from_str(s)
+}
+
 pub const STATUSES: &[&str] = &["candidate", "promoted", "retired", "blocked"];
 
 /// Paths of the store inside a `.fable/` folder.
@@ -69,7 +92,7 @@ impl Store {
         let path = self.json_path();
         match crate::fable_dir::read_string(&path, crate::fable_dir::Kind::Document) {
             Ok(Some(s)) if s.trim().is_empty() => Ok(Vec::new()),
-            Ok(Some(s)) => serde_json::from_str(&s).map_err(|source| Error::BadJson { path, source }),
+            Ok(Some(s)) => parse(&s).map_err(|source| Error::BadJson { path, source }),
             Ok(None) => Ok(Vec::new()),
             Err(e) => Err(Error::io(&path, e)),
         }
@@ -78,7 +101,11 @@ impl Store {
     /// Writes rules.json and RULES.md atomically. Call with the lock held.
     pub fn save(&self, rules: &[Rule]) -> Result<()> {
         let json = serde_json::to_string_pretty(rules).map_err(|e| Error::msg(e.to_string()))?;
-        crate::fable_dir::replace_atomically(&self.json_path(), format!("{json}\n").as_bytes(), true)?;
+        let json = format!("{json}\n");
+        crate::fable_dir::replace_atomically(&self.json_path(), json.as_bytes(), true)?;
+        // The hooks' index of what they read (best effort: without it they parse it all).
+        let heads: Vec<_> = rules.iter().map(Rule::head).collect();
+        crate::learn::store::rule_index::after_save(&self.dir, json.as_bytes(), &heads);
         crate::fable_dir::replace_atomically(&self.md_path(), render_md(rules).as_bytes(), true)
     }
 
