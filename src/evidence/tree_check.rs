@@ -10,8 +10,8 @@
 //! ignored file cost 40 ms.)
 //! The stored snapshot is trusted only when its files hash to the sealed `tree`.
 
-use crate::evidence::tree::{diff, take, Change, Snapshot};
-use crate::evidence::tree_refresh::{refresh, Names};
+use crate::evidence::tree::{compare, diff, stat_all, take, Change, Snapshot};
+use crate::evidence::tree_refresh::{relist, Names};
 use crate::evidence::tree_store;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -71,21 +71,35 @@ impl Now {
     }
 
     fn decide(&self, tree: &str) -> Verdict {
-        let stored = self
-            .store
+        let bytes = self.store.as_deref().and_then(|d| tree_store::read(d, tree));
+        // Trusted only when its files hash to the sealed tree. Read in place: at Stop this
+        // is every counted file, and the owned decode cost more than the `stat`s' user time.
+        let stored = bytes
             .as_deref()
-            .and_then(|d| tree_store::load(d, tree))
-            .filter(|s| s.hash() == tree);
+            .and_then(tree_store::view)
+            .filter(|(_, h)| h == tree)
+            .map(|(v, _)| v);
         // The listing again, from the stored one: only folders that moved are read.
-        let refreshed = stored
+        let relisted = stored
             .as_ref()
-            .and_then(|s| refresh(&self.root, s, Names::Git).map(|now| (s, now)));
-        if let Some((s, now)) = refreshed {
-            let changes = diff(&s.files, &now.files);
-            if changes.is_empty() && now.dirs != s.dirs {
+            .and_then(|s| relist(&self.root, &s.files, &s.dirs, Names::Git).map(|r| (s, r)));
+        if let Some((s, r)) = relisted {
+            // The stored files compared in place, then the new names, which are all added.
+            let mut changes = compare(&self.root, &s.files);
+            if !r.added.is_empty() {
+                changes.extend(
+                    stat_all(&self.root, &r.added)
+                        .into_iter()
+                        .map(|(p, _)| Change::Added(p)),
+                );
+                changes.sort_unstable_by(|a, b| a.path().cmp(b.path()));
+            }
+            let moved =
+                r.dirs.len() != s.dirs.len() || r.dirs.iter().zip(&s.dirs).any(|(a, b)| a.0 != b.0 || a.1 != b.1);
+            if changes.is_empty() && moved {
                 // The same files in folders that moved: the next stop takes the fast path.
                 if let Some(d) = &self.store {
-                    tree_store::save(d, &now, tree);
+                    tree_store::save_moved(d, tree, s, &r.dirs);
                 }
             }
             return if changes.is_empty() {
@@ -125,6 +139,78 @@ mod tests {
         let h = s.hash();
         tree_store::save(store, &s, &h);
         h
+    }
+
+    #[test]
+    fn a_stop_judges_as_a_full_listing_would_on_a_tree_the_threads_share() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, store) = (t.path().join("p"), t.path().join("store"));
+        for d in 0..5 {
+            std::fs::create_dir_all(root.join(format!("src/d{d}"))).unwrap();
+            for f in 0..500 {
+                std::fs::write(root.join(format!("src/d{d}/f{f}.rs")), "x").unwrap();
+            }
+        }
+        std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&root)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "-A"]);
+        let pass = take(&root).unwrap();
+        assert!(pass.files.len() > 2_048, "more than one thread's share");
+        let h = saved(&root, &store);
+        let tick = || std::thread::sleep(std::time::Duration::from_millis(15));
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("nothing", Box::new(|| {})),
+            (
+                "ignored file",
+                Box::new(|| std::fs::write(root.join("run.log"), "l").unwrap()),
+            ),
+            (
+                "ignored file again",
+                Box::new(|| std::fs::write(root.join("src/d4/run.log"), "l").unwrap()),
+            ),
+            (
+                "edit in the last block",
+                Box::new(|| std::fs::write(root.join("src/d4/f99.rs"), "y").unwrap()),
+            ),
+            (
+                "new files",
+                Box::new(|| {
+                    std::fs::write(root.join("src/d2/new.rs"), "n").unwrap();
+                    std::fs::write(root.join("a.rs"), "n").unwrap();
+                }),
+            ),
+            (
+                "removed file",
+                Box::new(|| std::fs::remove_file(root.join("src/d0/f1.rs")).unwrap()),
+            ),
+        ];
+        for (what, change) in steps {
+            tick();
+            change();
+            let full = take(&root).unwrap();
+            let changes = diff(&pass.files, &full.files);
+            let want = if changes.is_empty() {
+                Verdict::Same
+            } else {
+                Verdict::Changed(changes)
+            };
+            assert_eq!(Now::new(&root, Some(store.clone())).verdict(&h), want, "{what}");
+            if want == Verdict::Same {
+                // The moved folders were saved with the files as they were.
+                assert_eq!(tree_store::load(&store, &h), Some(full), "{what}");
+            }
+        }
     }
 
     #[test]

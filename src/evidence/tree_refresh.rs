@@ -13,7 +13,7 @@
 //! changing: callers that need that too compare git's index and ignore files
 //! ([`crate::evidence::tree_store::Last`]).
 
-use crate::evidence::tree::{excluded, stat_all, stat_dirs, walk_under, Snapshot, EXCLUDED_DIRS, MAX_FILES};
+use crate::evidence::tree::{excluded, stat_all, stat_dirs, walk_under, Snapshot, Stat, EXCLUDED_DIRS, MAX_FILES};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -31,33 +31,62 @@ pub enum Names {
 /// `stored`; `None` when it cannot tell (no stored folders, git cannot answer, too many
 /// files): then take the full listing.
 pub fn refresh(root: &Path, stored: &Snapshot, names: Names) -> Option<Snapshot> {
-    if stored.dirs.is_empty() {
+    let r = relist(root, &stored.files, &stored.dirs, names)?;
+    let mut listing: Vec<&str> = stored.files.iter().map(|(p, _)| p.as_str()).collect();
+    listing.extend(r.added.iter().map(String::as_str));
+    Some(Snapshot {
+        files: stat_all(root, &listing),
+        dirs: r.dirs,
+    })
+}
+
+/// What a listing now has that a stored one did not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relisted {
+    /// Every folder the listing looks in, with its stats now (sorted).
+    pub dirs: Vec<(String, Stat)>,
+    /// Counted names that are not among the stored files (sorted), not yet `stat`ed.
+    pub added: Vec<String>,
+}
+
+/// The part of [`refresh`] that lists: the stored folders `stat`ed, those that moved
+/// read again, their new names judged. The listing now is `files`' names plus `added`
+/// (each still to be `stat`ed; a stored name may be gone). `files` and `dirs` are sorted
+/// by path, as a snapshot stores them. `None` as for [`refresh`].
+pub fn relist<P: AsRef<str> + Sync>(
+    root: &Path,
+    files: &[(P, Stat)],
+    dirs: &[(P, Stat)],
+    names: Names,
+) -> Option<Relisted> {
+    if dirs.is_empty() {
         return None;
     }
-    let dir_names: Vec<String> = stored.dirs.iter().map(|(p, _)| p.clone()).collect();
+    let dir_names: Vec<&str> = dirs.iter().map(|(p, _)| p.as_ref()).collect();
     let now_dirs = stat_dirs(root, &dir_names);
-    let file_names: Vec<String> = stored.files.iter().map(|(p, _)| p.clone()).collect();
-    if now_dirs == stored.dirs {
+    let same = |(a, x): &(String, Stat), (b, y): &(P, Stat)| a == b.as_ref() && x == y;
+    if now_dirs.len() == dirs.len() && now_dirs.iter().zip(dirs).all(|(a, b)| same(a, b)) {
         // No entry added, removed or renamed anywhere the listing looks.
-        return Some(Snapshot {
-            files: stat_all(root, &file_names),
+        return Some(Relisted {
             dirs: now_dirs,
+            added: Vec::new(),
         });
     }
     // Both lists are sorted by path: a lookup is a binary search, no set to build.
-    let known_dir = |p: &str| stored.dirs.binary_search_by(|(q, _)| q.as_str().cmp(p)).is_ok();
-    let known_file = |p: &str| file_names.binary_search_by(|q| q.as_str().cmp(p)).is_ok();
+    let known_dir = |p: &str| dirs.binary_search_by(|(q, _)| q.as_ref().cmp(p)).is_ok();
+    let known_file = |p: &str| files.binary_search_by(|(q, _)| q.as_ref().cmp(p)).is_ok();
     let mut new_dirs: Vec<String> = Vec::new();
     let mut candidates: Vec<String> = Vec::new();
     // Folders that still exist and moved: read their entries again.
     let mut i = 0;
-    for (p, st) in &now_dirs {
-        while i < stored.dirs.len() && stored.dirs[i].0 < *p {
+    for now in &now_dirs {
+        while i < dirs.len() && dirs[i].0.as_ref() < now.0.as_str() {
             i += 1;
         }
-        if stored.dirs.get(i).is_some_and(|(q, s)| q == p && s == st) {
+        if dirs.get(i).is_some_and(|d| same(now, d)) {
             continue;
         }
+        let p = &now.0;
         let rel = if p == "./" { "" } else { p.trim_end_matches('/') };
         let dir = if rel.is_empty() {
             root.to_path_buf()
@@ -93,7 +122,7 @@ pub fn refresh(root: &Path, stored: &Snapshot, names: Names) -> Option<Snapshot>
             }
         }
     }
-    let counted = match names {
+    let mut added = match names {
         Names::Walk => candidates,
         Names::Git if candidates.is_empty() => candidates,
         Names::Git => {
@@ -103,19 +132,16 @@ pub fn refresh(root: &Path, stored: &Snapshot, names: Names) -> Option<Snapshot>
             candidates.into_iter().filter(|c| !ignored.contains(c)).collect()
         }
     };
-    let mut listing = file_names;
-    listing.extend(counted);
-    if listing.len() > MAX_FILES {
+    if files.len() + added.len() > MAX_FILES {
         return None;
     }
+    added.sort_unstable();
+    added.dedup();
     let mut dirs = now_dirs;
     dirs.extend(stat_dirs(root, &new_dirs));
     dirs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     dirs.dedup_by(|a, b| a.0 == b.0);
-    Some(Snapshot {
-        files: stat_all(root, &listing),
-        dirs,
-    })
+    Some(Relisted { dirs, added })
 }
 
 /// True when a folder above `file` (below the project root) holds a `.git`.
@@ -133,9 +159,11 @@ fn in_nested_repo(root: &Path, file: &str) -> bool {
 /// Which of `paths` git ignores in `root` (`git check-ignore -z --stdin`); `None` when
 /// git cannot answer (not a work tree, git missing).
 fn git_ignored(root: &Path, paths: &[String]) -> Option<HashSet<String>> {
+    // `-C` rather than `current_dir`: see `tree::git_listing`.
     let mut child = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
         .args(["-c", "core.quotepath=off", "check-ignore", "-z", "--stdin"])
-        .current_dir(root)
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
@@ -149,12 +177,25 @@ fn git_ignored(root: &Path, paths: &[String]) -> Option<HashSet<String>> {
         input.extend_from_slice(p.as_bytes());
         input.push(0);
     }
-    // Written from a thread: git answers while it reads, and a full pipe both ways would
-    // stall both processes.
+    // git answers while it reads, and a full pipe both ways would stall both processes:
+    // more than a pipe surely holds is written from a thread. A page always fits (the
+    // kernel's smallest pipe), and a stop usually asks about a few names.
     let mut stdin = child.stdin.take()?;
+    if input.len() <= 4096 {
+        let wrote = stdin.write_all(&input);
+        drop(stdin);
+        let out = child.wait_with_output().ok()?;
+        wrote.ok()?;
+        return ignored_from(&out);
+    }
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().ok()?;
     writer.join().ok()?.ok()?;
+    ignored_from(&out)
+}
+
+/// The ignored paths `git check-ignore -z` printed; `None` when it failed.
+fn ignored_from(out: &std::process::Output) -> Option<HashSet<String>> {
     // 0: some are ignored, 1: none is; anything else is an error.
     if !matches!(out.status.code(), Some(0 | 1)) {
         return None;
