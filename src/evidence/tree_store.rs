@@ -52,9 +52,6 @@ fn push_record(out: &mut Vec<u8>, path: &str, st: &Stat) {
 pub struct View<'a> {
     pub files: Vec<(&'a str, Stat)>,
     pub dirs: Vec<(&'a str, Stat)>,
-    /// The header and every file's record, as stored: the start of a snapshot with the
-    /// same files ([`save_moved`]).
-    head: &'a [u8],
 }
 
 /// A snapshot as [`encode`] writes it — files then folders, each list strictly sorted,
@@ -79,7 +76,6 @@ pub fn view(bytes: &[u8]) -> Option<(View<'_>, String)> {
     let mut v = View {
         files: Vec::with_capacity(body.len() / 56),
         dirs: Vec::new(),
-        head: &bytes[..body_at],
     };
     let mut h = sha2::Sha256::new();
     let mut buf: Vec<u8> = Vec::with_capacity(64 << 10);
@@ -107,7 +103,6 @@ pub fn view(bytes: &[u8]) -> Option<(View<'_>, String)> {
             if !v.dirs.is_empty() {
                 return None;
             }
-            v.head = &bytes[..body_at + end + 1];
             // The hashed bytes: path, NUL, the four numbers as stored, newline.
             buf.extend_from_slice(path.as_bytes());
             buf.push(0);
@@ -142,17 +137,6 @@ fn canonical(b: &[u8], at: &mut usize, signed: bool) -> Option<i128> {
     *at = i + 1;
     let v = i128::from(v);
     Some(if neg { -v } else { v })
-}
-
-/// Saves the snapshot `stored` was read from with its folders' stats replaced by `dirs`
-/// (sorted): the stored files' records are copied as they are, not formatted again.
-pub fn save_moved(dir: &Path, tree: &str, stored: &View, dirs: &[(String, Stat)]) {
-    let mut out = Vec::with_capacity(stored.head.len() + dirs.len() * 64);
-    out.extend_from_slice(stored.head);
-    for (p, st) in dirs {
-        push_record(&mut out, p, st);
-    }
-    save_bytes(dir, tree, &out);
 }
 
 /// A snapshot from its bytes; `None` when they are not one.
@@ -224,6 +208,8 @@ fn save_bytes(dir: &Path, tree: &str, bytes: &[u8]) {
         return;
     }
     let _ = crate::atomic_file::write(&path, bytes, crate::atomic_file::Perms::Private, false);
+    // What stops learnt since the previous save is older than these folder stats.
+    let _ = std::fs::remove_file(crate::evidence::tree_moved::path(dir, tree));
     prune(dir);
 }
 
@@ -243,7 +229,8 @@ fn prune(dir: &Path) {
     }
     all.sort_by_key(|e| std::cmp::Reverse(e.0));
     for (_, p) in all.into_iter().skip(KEEP) {
-        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_file(&p);
+        let _ = std::fs::remove_file(p.with_extension("moved"));
     }
 }
 
@@ -388,7 +375,7 @@ fn read_private(path: &Path, max: u64) -> Option<Vec<u8>> {
 /// `.gitignore` moved, takes the full listing. Either way the files are the ones a full
 /// listing would count, each `stat`ed now. `None` when no snapshot can be taken.
 pub fn pass_tree(root: &Path, dir: Option<&Path>, get: impl Fn(&str) -> Option<String>) -> Option<String> {
-    use crate::evidence::tree_refresh::{refresh, Names};
+    use crate::evidence::tree_refresh::{refresh_from, Names};
     let last = dir.and_then(load_last);
     let reused = last.as_ref().and_then(|l| {
         // Inputs first: a change while the files are listed shows at the next pass.
@@ -396,17 +383,25 @@ pub fn pass_tree(root: &Path, dir: Option<&Path>, get: impl Fn(&str) -> Option<S
         if keys != l.keys {
             return None;
         }
-        let prev = load(dir?, &l.tree).filter(|s| s.hash() == l.tree)?;
-        let now = refresh(root, &prev, if l.git { Names::Git } else { Names::Walk })?;
-        let ignores = |s: &Snapshot| -> Vec<(String, Stat)> {
-            s.files
+        // Read in place, as the close guard reads it ([`view`]).
+        let bytes = read(dir?, &l.tree)?;
+        let prev = view(&bytes).filter(|(_, h)| *h == l.tree)?.0;
+        let now = refresh_from(
+            root,
+            &prev.files,
+            &prev.dirs,
+            if l.git { Names::Git } else { Names::Walk },
+        )?;
+        fn ignores<P: AsRef<str>>(files: &[(P, Stat)]) -> Vec<(&str, Stat)> {
+            files
                 .iter()
-                .filter(|(p, _)| p == ".gitignore" || p.ends_with("/.gitignore"))
-                .cloned()
+                .map(|(p, s)| (p.as_ref(), *s))
+                .filter(|(p, _)| *p == ".gitignore" || p.ends_with("/.gitignore"))
                 .collect()
-        };
-        (!l.git || ignores(&prev) == ignores(&now)).then(|| {
-            let same = now.dirs == prev.dirs;
+        }
+        (!l.git || ignores(&prev.files) == ignores(&now.files)).then(|| {
+            let same = now.dirs.len() == prev.dirs.len()
+                && now.dirs.iter().zip(&prev.dirs).all(|(a, b)| a.0 == b.0 && a.1 == b.1);
             (now, keys, l.git, same)
         })
     });
@@ -511,15 +506,6 @@ mod tests {
         assert_eq!(pass_tree(&root, None, get), Some(take(&root).unwrap().hash()));
     }
 
-    fn st(n: i64) -> Stat {
-        Stat {
-            size: 4096,
-            mtime_ns: n,
-            ctime_ns: n,
-            ino: 7,
-        }
-    }
-
     #[test]
     fn round_trips_odd_paths_and_keeps_the_newest() {
         let s = Snapshot {
@@ -561,15 +547,6 @@ mod tests {
         assert_eq!(h, s.hash());
         let owned = |l: &[(&str, Stat)]| l.iter().map(|(p, st)| (p.to_string(), *st)).collect::<Vec<_>>();
         assert_eq!((owned(&v.files), owned(&v.dirs)), (s.files.clone(), s.dirs.clone()));
-        // A snapshot with the same files and moved folders, written from the stored bytes.
-        let moved = vec![("./".to_string(), st(1)), ("src/".to_string(), st(2))];
-        let t = tempfile::tempdir().unwrap();
-        save_moved(t.path(), &h, &v, &moved);
-        let want = Snapshot {
-            files: s.files.clone(),
-            dirs: moved,
-        };
-        assert_eq!(std::fs::read(t.path().join(&h)).unwrap(), encode(&want));
         // What `encode` does not write is not read in place (decode still reads some).
         let body = |recs: &[&str]| {
             format!(
