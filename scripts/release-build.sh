@@ -14,8 +14,8 @@
 # The static binaries are also linked non-PIE (`-C relocation-model=static`): a static-pie
 # binary relocates itself at every start (`_dl_relocate_static_pie`) and writes the
 # relocated pages, each a copy-on-write fault. Measured on `fable-evidence` (a failure,
-# 300 interleaved runs, 2026-12-06): 175 → 102 page faults, CPU added over /bin/true
-# +0.63 → +0.47 ms. The cost: the executable's own code and data are not placed at a
+# 300 interleaved runs each, 2026-12-06, same source): 175 → 102 page faults, CPU added
+# over /bin/true +0.63 → +0.47 ms (docs/benchmarks.md). The cost: the executable's own code and data are not placed at a
 # random address (stack, heap and mappings still are); a hook is a short-lived process
 # that parses one JSON payload, and that trade is taken for a start on every tool call.
 #
