@@ -126,6 +126,15 @@ fn canonical(b: &[u8], at: &mut usize, signed: bool) -> Option<i128> {
     let first = *at + usize::from(neg);
     let mut i = first;
     let mut v: u64 = 0;
+    // Eight digits at a time while eight are there (a time has 19): the digit loop was
+    // most of the parse.
+    while let Some(w) = b.get(i..i + 8).and_then(|c| c.try_into().ok()).map(u64::from_le_bytes) {
+        if !eight_digits(w) {
+            break;
+        }
+        v = v.checked_mul(100_000_000)?.checked_add(parse_eight(w))?;
+        i += 8;
+    }
     while let Some(d) = b.get(i).filter(|d| d.is_ascii_digit()) {
         v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
         i += 1;
@@ -137,6 +146,26 @@ fn canonical(b: &[u8], at: &mut usize, signed: bool) -> Option<i128> {
     *at = i + 1;
     let v = i128::from(v);
     Some(if neg { -v } else { v })
+}
+
+/// True when the eight bytes of `w` (read little-endian) are all ASCII digits.
+fn eight_digits(w: u64) -> bool {
+    let a = w.wrapping_add(0x4646_4646_4646_4646);
+    let b = w.wrapping_sub(0x3030_3030_3030_3030);
+    (a | b) & 0x8080_8080_8080_8080 == 0
+}
+
+/// The value of eight ASCII digits read little-endian (first digit in the low byte), as
+/// the standard library's float parser does it.
+fn parse_eight(mut w: u64) -> u64 {
+    const MASK: u64 = 0x0000_00FF_0000_00FF;
+    const MUL1: u64 = 0x000F_4240_0000_0064;
+    const MUL2: u64 = 0x0000_2710_0000_0001;
+    w -= 0x3030_3030_3030_3030;
+    w = (w * 10) + (w >> 8);
+    let a = (w & MASK).wrapping_mul(MUL1);
+    let b = ((w >> 16) & MASK).wrapping_mul(MUL2);
+    u64::from((a.wrapping_add(b) >> 32) as u32)
 }
 
 /// A snapshot from its bytes; `None` when they are not one.
@@ -566,6 +595,34 @@ mod tests {
             assert_eq!(view(body(bad).as_bytes()), None, "{bad:?}");
         }
         assert!(decode(body(&["+1 2 3 4 a"]).as_bytes()).is_some());
+        // Every length of number, each digit in each place, and the extremes.
+        let mut nums: Vec<i128> = vec![0, i128::from(i64::MIN), i128::from(i64::MAX), i128::from(u64::MAX)];
+        let mut x: u64 = 1;
+        for _ in 0..20 {
+            nums.extend([x, x - 1, x.wrapping_mul(7) / 3, x / 9 * 8 + 3].map(i128::from));
+            x = x.saturating_mul(10);
+        }
+        for n in nums {
+            for signed in [false, true] {
+                let text = format!("{n} ");
+                let mut at = 0;
+                let want = (n >= 0 || signed)
+                    && if signed {
+                        i64::try_from(n).is_ok() || n == i128::from(i64::MAX) + 1
+                    } else {
+                        u64::try_from(n).is_ok()
+                    };
+                let got = canonical(text.as_bytes(), &mut at, signed);
+                if want || got.is_some() {
+                    assert_eq!(got, Some(n), "{text:?} signed={signed}");
+                    assert_eq!(at, text.len());
+                }
+                assert!(canonical(format!("0{n} ").as_bytes(), &mut 0, signed).is_none() || n < 0);
+            }
+        }
+        assert_eq!(canonical(b"18446744073709551616 ", &mut 0, false), None);
+        assert_eq!(canonical(b"12345678x ", &mut 0, false), None);
+        assert_eq!(canonical(b"123456789 ", &mut 0, false), Some(123_456_789));
         assert_eq!(view(format!("{HEADER}\n1 2 3 4 a").as_bytes()), None, "no final NUL");
         let two = body(&["0 -5 7 9 a", "1 2 3 4 d/"]);
         let (v, h) = view(two.as_bytes()).unwrap();
