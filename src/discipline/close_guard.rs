@@ -295,7 +295,7 @@ fn freshness_now(
     let get = |k: &str| env.var(k).map(str::to_string);
     let store = crate::evidence::tree_store::dir(get, &project.fable_dir);
     (
-        crate::evidence::tree_check::Now::new(&project.root, store),
+        crate::evidence::tree_check::Now::new(&project.root, store).with_env(get),
         freshness::Scope::from_setting(env.var("FABLE_FRESHNESS")),
     )
 }

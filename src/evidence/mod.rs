@@ -36,6 +36,7 @@ pub mod tamper_log;
 pub mod transcript_check;
 pub mod tree;
 pub mod tree_check;
+pub mod tree_moved;
 pub mod tree_refresh;
 pub mod tree_store;
 pub mod verdict;

@@ -113,11 +113,11 @@ impl Snapshot {
 /// NUL, then `size mtime_ns ctime_ns ino` in decimal and a newline (sealed in records:
 /// the bytes never change). Written without `fmt` and hashed in one pass over a buffer:
 /// formatting was a quarter of the close guard's instructions on 10,000 files.
-pub fn hash_files(files: &[(String, Stat)]) -> String {
+pub fn hash_files<P: AsRef<str>>(files: &[(P, Stat)]) -> String {
     let mut h = Sha256::new();
     let mut buf = Vec::with_capacity(64 << 10);
     for (p, s) in files {
-        buf.extend_from_slice(p.as_bytes());
+        buf.extend_from_slice(p.as_ref().as_bytes());
         buf.push(0);
         push_int(&mut buf, false, s.size);
         buf.push(b' ');
@@ -133,6 +133,11 @@ pub fn hash_files(files: &[(String, Stat)]) -> String {
         }
     }
     h.update(&buf);
+    tree_hex(h)
+}
+
+/// The `tree` string of a finished hash: its first 16 bytes in lower-case hex.
+pub fn tree_hex(h: Sha256) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     h.finalize()
         .iter()
@@ -177,27 +182,29 @@ impl Change {
 }
 
 /// The differences between two sorted file lists.
-pub fn diff(old: &[(String, Stat)], new: &[(String, Stat)]) -> Vec<Change> {
+pub fn diff<P: AsRef<str>, Q: AsRef<str>>(old: &[(P, Stat)], new: &[(Q, Stat)]) -> Vec<Change> {
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < old.len() || j < new.len() {
-        match (old.get(i), new.get(j)) {
+        let a = old.get(i).map(|(p, s)| (p.as_ref(), s));
+        let b = new.get(j).map(|(p, s)| (p.as_ref(), s));
+        match (a, b) {
             (Some(a), Some(b)) if a.0 == b.0 => {
                 if a.1 != b.1 {
-                    out.push(Change::Changed(a.0.clone()));
+                    out.push(Change::Changed(a.0.into()));
                 }
                 i += 1;
                 j += 1;
             }
             (Some(a), Some(b)) if a.0 < b.0 => {
-                out.push(Change::Removed(a.0.clone()));
+                out.push(Change::Removed(a.0.into()));
                 i += 1;
             }
             (Some(a), None) => {
-                out.push(Change::Removed(a.0.clone()));
+                out.push(Change::Removed(a.0.into()));
                 i += 1;
             }
             (_, Some(b)) => {
-                out.push(Change::Added(b.0.clone()));
+                out.push(Change::Added(b.0.into()));
                 j += 1;
             }
             (None, None) => break,
@@ -258,7 +265,12 @@ pub fn walk_under(root: &Path, start: &str) -> Option<(Vec<String>, Vec<String>)
 /// Tracked and untracked-not-ignored files by git's rules, relative to `root`; `None`
 /// when `root` is not in a git work tree (or git is missing).
 fn git_listing(root: &Path) -> Option<Vec<String>> {
+    // `-C`, not `current_dir`: with a working folder to set, std forks the whole process
+    // instead of using `posix_spawn` (no `addchdir` in a static glibc build), and the
+    // copied page tables and faults after the fork cost more than git's start.
     let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
         .args([
             "-c",
             "core.quotepath=off",
@@ -267,7 +279,6 @@ fn git_listing(root: &Path) -> Option<Vec<String>> {
             "-co",
             "--exclude-standard",
         ])
-        .current_dir(root)
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
@@ -293,39 +304,114 @@ fn git_listing(root: &Path) -> Option<Vec<String>> {
 
 /// `stat`s every path (on all cores: a syscall is the whole cost), keeping regular files
 /// and links that exist; sorted by path.
-pub fn stat_all(root: &Path, paths: &[String]) -> Vec<(String, Stat)> {
+pub fn stat_all<P: AsRef<str> + Sync>(root: &Path, paths: &[P]) -> Vec<(String, Stat)> {
     stat_kind(root, paths, false)
 }
 
 /// The folders' stats, sorted (missing ones left out).
-pub fn stat_dirs(root: &Path, dirs: &[String]) -> Vec<(String, Stat)> {
+pub fn stat_dirs<P: AsRef<str> + Sync>(root: &Path, dirs: &[P]) -> Vec<(String, Stat)> {
     stat_kind(root, dirs, true)
 }
 
-fn stat_kind(root: &Path, paths: &[String], want_dirs: bool) -> Vec<(String, Stat)> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let one = |chunk: &[String]| -> Vec<(String, Stat)> {
+fn stat_kind<P: AsRef<str> + Sync>(root: &Path, paths: &[P], want_dirs: bool) -> Vec<(String, Stat)> {
+    let mut out = par_blocks(paths, |block| {
         let mut at = None;
-        chunk
+        block
             .iter()
             .filter_map(|p| {
+                let p = p.as_ref();
                 let (st, is_dir) = stat_at(root, &mut at, p)?;
-                (is_dir == want_dirs).then(|| (p.clone(), st))
+                (is_dir == want_dirs).then(|| (p.to_string(), st))
             })
             .collect()
-    };
-    let mut out: Vec<(String, Stat)> = if threads == 1 || paths.len() < 2_000 {
-        one(paths)
-    } else {
-        let chunk = paths.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            let hs: Vec<_> = paths.chunks(chunk).map(|c| s.spawn(move || one(c))).collect();
-            hs.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-        })
-    };
+    });
     out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     out.dedup_by(|a, b| a.0 == b.0);
     out
+}
+
+/// What changed among `files` (sorted by path, as a snapshot stores them) since their
+/// stats were taken: `Changed` when the stats differ, `Removed` when the path is gone or
+/// no longer a file; in path order. The same answer as [`diff`] of `files` against
+/// [`stat_all`] of their paths, without building the second list: at Stop this runs on
+/// every counted file, and cloning 10,000 paths to compare them cost more than the
+/// comparison.
+pub fn compare<P: AsRef<str> + Sync>(root: &Path, files: &[(P, Stat)]) -> Vec<Change> {
+    par_blocks(files, |block| {
+        let mut at = None;
+        block
+            .iter()
+            .filter_map(|(p, was)| {
+                let p = p.as_ref();
+                match stat_at(root, &mut at, p) {
+                    Some((st, false)) if st == *was => None,
+                    Some((_, false)) => Some(Change::Changed(p.into())),
+                    _ => Some(Change::Removed(p.into())),
+                }
+            })
+            .collect()
+    })
+}
+
+/// Items per unit of parallel work. Below two units everything runs on the calling
+/// thread: a thread costs more than 1,000 `stat`s save.
+const BLOCK: usize = 1024;
+
+/// `each` over `items` in blocks of [`BLOCK`], on as many threads as there are CPUs to
+/// run on (at most 8), the calling thread included; the results in `items`' order. The
+/// threads take the next block as they finish one, so a thread the scheduler leaves
+/// waiting (a loaded machine) does not hold the others up. A panic in `each` is raised
+/// again here (the hook catches it: fail-open), never turned into missing results.
+fn par_blocks<I: Sync, T: Send>(items: &[I], each: impl Fn(&[I]) -> Vec<T> + Sync) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = cpus().min(8).min(items.len() / BLOCK);
+    if threads <= 1 {
+        return each(items);
+    }
+    let blocks: Vec<&[I]> = items.chunks(BLOCK).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(b) = blocks.get(i) else { break };
+            done.push((i, each(b)));
+        }
+        done
+    };
+    let mut parts = std::thread::scope(|s| {
+        // A small stack: `each` is a loop of syscalls, and fewer pages to map.
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(128 << 10)
+                    .spawn_scoped(s, work)
+                    .ok()
+            })
+            .collect();
+        let mut parts = work();
+        for h in helpers {
+            parts.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        parts
+    });
+    parts.sort_unstable_by_key(|p| p.0);
+    parts.into_iter().flat_map(|(_, v)| v).collect()
+}
+
+/// CPUs this process may run on (`sched_getaffinity`: one syscall, where
+/// `available_parallelism` also reads the cgroup files).
+fn cpus() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `cpu_set_t` is plain data, filled by the call.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } == 0 {
+            // SAFETY: `set` was filled above.
+            return usize::try_from(unsafe { libc::CPU_COUNT(&set) }).unwrap_or(1).max(1);
+        }
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 #[cfg(target_os = "linux")]
@@ -360,10 +446,24 @@ fn stat_at(root: &Path, at: &mut Option<(String, std::os::fd::OwnedFd)>, rel: &s
         *at = Some((parent.to_string(), unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }));
     }
     let fd = at.as_ref()?.1.as_raw_fd();
-    let name = std::ffi::CString::new(name).ok()?;
-    // SAFETY: `stat` is plain data, filled by the call; `fd` is an open folder.
+    // The name NUL-terminated on the stack (an allocation per file showed in the profile);
+    // a name longer than any file system allows takes the allocating way.
+    if name.as_bytes().contains(&0) {
+        return None;
+    }
+    let mut buf = [0u8; 256];
+    let heap;
+    let c_name: *const libc::c_char = if name.len() < buf.len() {
+        buf[..name.len()].copy_from_slice(name.as_bytes());
+        buf.as_ptr().cast()
+    } else {
+        heap = std::ffi::CString::new(name).ok()?;
+        heap.as_ptr()
+    };
+    // SAFETY: `stat` is plain data, filled by the call; `fd` is an open folder; `c_name`
+    // points at a NUL-terminated name that lives until the call returns.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    if unsafe { libc::fstatat(fd, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+    if unsafe { libc::fstatat(fd, c_name, &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
         return None;
     }
     let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
@@ -505,6 +605,50 @@ mod tests {
         assert_eq!(take(root).unwrap().hash(), a.hash());
         std::fs::write(root.join("calc.py"), "x = 2\n").unwrap();
         assert_ne!(take(root).unwrap().hash(), a.hash());
+    }
+
+    #[test]
+    fn threaded_stats_equal_serial_ones_and_see_a_change_in_any_block() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        let mut names = Vec::new();
+        for d in 0..7 {
+            std::fs::create_dir_all(root.join(format!("d{d}"))).unwrap();
+            for f in 0..500 {
+                let p = format!("d{d}/f{f}.rs");
+                std::fs::write(root.join(&p), format!("{f}")).unwrap();
+                names.push(p);
+            }
+        }
+        names.push("d0".into()); // a folder is not a file
+        names.push("gone.rs".into());
+        assert!(names.len() > 3 * BLOCK, "above the threshold: several blocks");
+        let serial: Vec<(String, Stat)> = {
+            let mut at = None;
+            let mut v: Vec<_> = names
+                .iter()
+                .filter_map(|p| stat_at(root, &mut at, p).filter(|s| !s.1).map(|s| (p.clone(), s.0)))
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        let all = stat_all(root, &names);
+        assert_eq!(all.len(), 3500);
+        assert_eq!(all, serial);
+        assert!(compare(root, &all).is_empty());
+        // A change in the last block and one in the first, a removal in between.
+        std::fs::write(root.join("d6/f99.rs"), "changed").unwrap();
+        std::fs::write(root.join("d0/f0.rs"), "changed").unwrap();
+        std::fs::remove_file(root.join("d3/f7.rs")).unwrap();
+        assert_eq!(
+            compare(root, &all),
+            vec![
+                Change::Changed("d0/f0.rs".into()),
+                Change::Removed("d3/f7.rs".into()),
+                Change::Changed("d6/f99.rs".into()),
+            ]
+        );
+        assert_eq!(compare(root, &all), diff(&all, &stat_all(root, &names)));
     }
 
     #[test]

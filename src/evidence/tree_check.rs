@@ -10,17 +10,20 @@
 //! ignored file cost 40 ms.)
 //! The stored snapshot is trusted only when its files hash to the sealed `tree`.
 
-use crate::evidence::tree::{diff, take, Change, Snapshot};
-use crate::evidence::tree_refresh::{refresh, Names};
-use crate::evidence::tree_store;
+use crate::evidence::tree::{compare, diff, stat_all, take, Change, Snapshot, Stat};
+use crate::evidence::tree_refresh::{relist_while, Names, Relisted};
+use crate::evidence::{tree_moved, tree_store};
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The stop-time view of the project, computed at most once per stop and per tree.
 pub struct Now {
     root: PathBuf,
     store: Option<PathBuf>,
+    /// `HOME` and `XDG_CONFIG_HOME`, which name git's user configuration: without them
+    /// ([`Now::with_env`]) no earlier answer of git's is reused.
+    env: Option<[Option<String>; 2]>,
     full: OnceCell<Option<Snapshot>>,
     memo: RefCell<HashMap<String, Verdict>>,
 }
@@ -43,9 +46,28 @@ impl Now {
         Now {
             root: root.to_path_buf(),
             store,
+            env: None,
             full: OnceCell::new(),
             memo: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// Lets a stop reuse git's earlier answers about ignored names while git's inputs
+    /// (named partly by `HOME` and `XDG_CONFIG_HOME`) keep their stats.
+    pub fn with_env(mut self, get: impl Fn(&str) -> Option<String>) -> Now {
+        self.env = Some([get("HOME"), get("XDG_CONFIG_HOME")]);
+        self
+    }
+
+    /// The stats of git's inputs besides the folders ([`tree_store::ignore_inputs`]).
+    fn git_inputs(&self) -> Option<Vec<(String, Stat)>> {
+        let [home, xdg] = self.env.as_ref()?;
+        let get = |k: &str| match k {
+            "HOME" => home.clone(),
+            "XDG_CONFIG_HOME" => xdg.clone(),
+            _ => None,
+        };
+        Some(tree_store::ignore_inputs(&self.root, true, get))
     }
 
     fn full(&self) -> Option<&Snapshot> {
@@ -60,6 +82,45 @@ impl Now {
         !s.dirs.is_empty() && crate::evidence::tree::stat_dirs(&self.root, &names) == s.dirs
     }
 
+    /// Saves what a stop that found the files unchanged learnt, when it learnt anything:
+    /// folders that moved since `was`, ignored names git was asked about. Earlier answers
+    /// about names in folders not read again are kept.
+    fn remember(
+        &self,
+        tree: &str,
+        was: &[(&str, Stat)],
+        r: Relisted,
+        known: &HashSet<&str>,
+        keys: Option<Vec<(String, Stat)>>,
+    ) {
+        let Some(d) = &self.store else { return };
+        let same = |a: &(String, Stat), b: &(&str, Stat)| a.0 == b.0 && a.1 == b.1;
+        let moved = r.dirs.len() != was.len() || !r.dirs.iter().zip(was).all(|(a, b)| same(a, b));
+        let new_answer = r.ignored.iter().any(|p| !known.contains(p.as_str()));
+        if !moved && !new_answer {
+            return;
+        }
+        let read_again = |p: &str| {
+            let parent = p.rsplit_once('/').map_or("./".to_string(), |(d, _)| format!("{d}/"));
+            let before = was.binary_search_by(|(q, _)| (*q).cmp(parent.as_str()));
+            let now = r.dirs.binary_search_by(|(q, _)| q.as_str().cmp(parent.as_str()));
+            match (before, now) {
+                (Ok(i), Ok(j)) => was[i].1 != r.dirs[j].1,
+                _ => true,
+            }
+        };
+        let mut ignored = r.ignored;
+        ignored.extend(known.iter().filter(|p| !read_again(p)).map(|p| p.to_string()));
+        ignored.sort_unstable();
+        ignored.dedup();
+        let m = tree_moved::Moved {
+            keys: keys.unwrap_or_default(),
+            dirs: r.dirs,
+            ignored,
+        };
+        tree_moved::save(d, tree, &m);
+    }
+
     /// Whether the files are still as tree `tree` saw them.
     pub fn verdict(&self, tree: &str) -> Verdict {
         if let Some(v) = self.memo.borrow().get(tree) {
@@ -71,22 +132,46 @@ impl Now {
     }
 
     fn decide(&self, tree: &str) -> Verdict {
-        let stored = self
-            .store
+        let bytes = self.store.as_deref().and_then(|d| tree_store::read(d, tree));
+        // Trusted only when its files hash to the sealed tree. Read in place: at Stop this
+        // is every counted file, and the owned decode cost more than the `stat`s' user time.
+        let stored = bytes
             .as_deref()
-            .and_then(|d| tree_store::load(d, tree))
-            .filter(|s| s.hash() == tree);
+            .and_then(tree_store::view)
+            .filter(|(_, h)| h == tree)
+            .map(|(v, _)| v);
         // The listing again, from the stored one: only folders that moved are read.
-        let refreshed = stored
-            .as_ref()
-            .and_then(|s| refresh(&self.root, s, Names::Git).map(|now| (s, now)));
-        if let Some((s, now)) = refreshed {
-            let changes = diff(&s.files, &now.files);
-            if changes.is_empty() && now.dirs != s.dirs {
-                // The same files in folders that moved: the next stop takes the fast path.
-                if let Some(d) = &self.store {
-                    tree_store::save(d, &now, tree);
-                }
+        // What stops learnt since the snapshot was saved: the folders' stats then, and
+        // git's answers while its inputs keep their stats (read before git is asked).
+        let moved = self.store.as_deref().and_then(|d| tree_moved::load(d, tree));
+        let keys = self.git_inputs();
+        let known: HashSet<&str> = match (&moved, &keys) {
+            (Some(m), Some(k)) if m.keys == *k => m.ignored.iter().map(String::as_str).collect(),
+            _ => HashSet::new(),
+        };
+        // The stored files are compared in place while git judges new names, if any.
+        let relisted = stored.as_ref().and_then(|s| {
+            let dirs: Vec<(&str, Stat)> = match &moved {
+                Some(m) => m.dirs.iter().map(|(p, st)| (p.as_str(), *st)).collect(),
+                None => s.dirs.clone(),
+            };
+            relist_while(&self.root, &s.files, &dirs, Names::Git, &known, || {
+                compare(&self.root, &s.files)
+            })
+            .map(|(r, changes)| (dirs, r, changes))
+        });
+        if let Some((dirs, r, mut changes)) = relisted {
+            // The new names are all added.
+            if !r.added.is_empty() {
+                changes.extend(
+                    stat_all(&self.root, &r.added)
+                        .into_iter()
+                        .map(|(p, _)| Change::Added(p)),
+                );
+                changes.sort_unstable_by(|a, b| a.path().cmp(b.path()));
+            }
+            if changes.is_empty() {
+                self.remember(tree, &dirs, r, &known, keys);
             }
             return if changes.is_empty() {
                 Verdict::Same
@@ -118,13 +203,112 @@ impl Now {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evidence::tree::Stat;
 
     fn saved(root: &Path, store: &Path) -> String {
         let s = take(root).unwrap();
         let h = s.hash();
         tree_store::save(store, &s, &h);
         h
+    }
+
+    #[test]
+    fn a_stop_judges_as_a_full_listing_would_on_a_tree_the_threads_share() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, store) = (t.path().join("p"), t.path().join("store"));
+        for d in 0..5 {
+            std::fs::create_dir_all(root.join(format!("src/d{d}"))).unwrap();
+            for f in 0..500 {
+                std::fs::write(root.join(format!("src/d{d}/f{f}.rs")), "x").unwrap();
+            }
+        }
+        std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&root)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "-A"]);
+        let pass = take(&root).unwrap();
+        assert!(pass.files.len() > 2_048, "more than one thread's share");
+        let h = saved(&root, &store);
+        let tick = || std::thread::sleep(std::time::Duration::from_millis(15));
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("nothing", Box::new(|| {})),
+            (
+                "ignored file",
+                Box::new(|| std::fs::write(root.join("run.log"), "l").unwrap()),
+            ),
+            (
+                "ignored file again",
+                Box::new(|| std::fs::write(root.join("src/d4/run.log"), "l").unwrap()),
+            ),
+            (
+                "an ignored name force-added, a new ignored file beside it",
+                Box::new(|| {
+                    git(&["add", "-f", "run.log"]);
+                    std::fs::write(root.join("b.log"), "l").unwrap();
+                }),
+            ),
+            (
+                "edit in the last block",
+                Box::new(|| std::fs::write(root.join("src/d4/f99.rs"), "y").unwrap()),
+            ),
+            (
+                "new files",
+                Box::new(|| {
+                    std::fs::write(root.join("src/d2/new.rs"), "n").unwrap();
+                    std::fs::write(root.join("a.rs"), "n").unwrap();
+                }),
+            ),
+            (
+                "removed file",
+                Box::new(|| std::fs::remove_file(root.join("src/d0/f1.rs")).unwrap()),
+            ),
+        ];
+        let home = t.path().join("home").to_string_lossy().into_owned();
+        let get = |k: &str| (k == "HOME").then(|| home.clone());
+        let mut remembered = Vec::new();
+        for (what, change) in steps {
+            tick();
+            change();
+            let full = take(&root).unwrap();
+            let changes = diff(&pass.files, &full.files);
+            let want = if changes.is_empty() {
+                Verdict::Same
+            } else {
+                Verdict::Changed(changes)
+            };
+            assert_eq!(
+                Now::new(&root, Some(store.clone())).with_env(get).verdict(&h),
+                want,
+                "{what}"
+            );
+            if want == Verdict::Same {
+                // The folders as they are now, and git's answers so far, were saved.
+                // (Nothing saved while nothing moved.)
+                let m = tree_moved::load(&store, &h).unwrap_or(tree_moved::Moved {
+                    dirs: pass.dirs.clone(),
+                    ..Default::default()
+                });
+                assert!(m.dirs == full.dirs, "{what}");
+                remembered.push(m.ignored);
+            }
+        }
+        assert_eq!(
+            remembered,
+            vec![
+                vec![],
+                vec!["run.log".to_string()],
+                vec!["run.log".into(), "src/d4/run.log".into()]
+            ]
+        );
     }
 
     #[test]
@@ -139,8 +323,12 @@ mod tests {
         std::fs::create_dir_all(root.join("src/__pycache__")).unwrap();
         let now = Now::new(&root, Some(store.clone()));
         assert_eq!(now.verdict(&h), Verdict::Same);
-        // …and the relisted folders were saved: the next stop takes the fast path.
-        assert!(now.no_entry_changed(&tree_store::load(&store, &h).unwrap()));
+        // …and the folders' new stats were saved: the next stop takes the fast path.
+        let m = tree_moved::load(&store, &h).unwrap();
+        assert!(now.no_entry_changed(&Snapshot {
+            files: Vec::new(),
+            dirs: m.dirs
+        }));
         std::fs::write(root.join("src/calc.py"), "x = 2\n").unwrap();
         assert_eq!(
             Now::new(&root, Some(store.clone())).verdict(&h),
