@@ -3,15 +3,17 @@
 //! Each size runs in a child process of its own (`fable bench --learn-child N`), so its
 //! peak RSS is its own and not the maximum of everything before it. The child writes a
 //! synthetic log through the evidence journal, sealed with a key of its own, then times
-//! what `fable-learn` does with a real log: read and verify every generation and run
-//! [`crate::learn::run_pipeline`]. Targets: 100k records ≤ 2 s and
-//! ≤ 200 MB peak; 10× the records costs ≤ 12× the time.
+//! what `fable-learn` does with a real log: read and verify every generation into a
+//! compact history and run the pipeline on it. Targets: 100k records ≤ 2 s and
+//! ≤ 200 MB peak, 1M records ≤ 300 MB peak; 10× the records costs ≤ 12× the time.
 
 use crate::error::{Error, Result};
 use crate::evidence::journal::{Journal, Rotation};
 use crate::evidence::Record;
-use crate::learn::session_end::load_history;
-use crate::learn::{run_pipeline, LearnConfig};
+use crate::learn::history::{HistoryBuilder, Records};
+use crate::learn::pipeline::run_history;
+use crate::learn::session_end::each_record;
+use crate::learn::LearnConfig;
 use serde_json::json;
 use std::time::Instant;
 
@@ -219,7 +221,8 @@ fn status_kb(field: &str) -> Option<u64> {
 
 /// The child's job: write a sealed log of `n` records into a project under `dir` the way
 /// the evidence hook does, then time what `fable-learn` does with it — read every
-/// generation and verify every seal ([`load_history`]), then [`run_pipeline`]. Prints one
+/// generation, verify every seal and normalise each record as it is read into a compact
+/// history ([`each_record`], [`HistoryBuilder`]: `parse_ms`), then [`run_history`]. Prints one
 /// JSON line. Peak RSS covers the whole process, generation included (it streams).
 pub fn child(n: usize, dir: &std::path::Path) -> Result<i32> {
     let get = |k: &str| std::env::var(k).ok();
@@ -231,11 +234,16 @@ pub fn child(n: usize, dir: &std::path::Path) -> Result<i32> {
     synthetic_records(n, |rec| journal.append(&rec).map(|_| ()))?;
     let write_ms = written.elapsed().as_secs_f64() * 1000.0;
     let start = Instant::now();
-    let history = load_history(&project)?;
+    let mut b = HistoryBuilder::default();
+    let mut untrusted = 0;
+    each_record(&project, |r| {
+        untrusted += usize::from(r.trust.is_some());
+        b.push(&r)
+    })?;
+    let history = b.finish();
     let parsed_ms = start.elapsed().as_secs_f64() * 1000.0;
     let loaded_rss = status_kb("VmRSS:");
-    let untrusted = history.iter().filter(|r| r.trust.is_some()).count();
-    let outcome = run_pipeline(&history, &LearnConfig::default());
+    let outcome = run_history(&history, &LearnConfig::default(), None);
     let total_ms = start.elapsed().as_secs_f64() * 1000.0;
     println!(
         "{}",
