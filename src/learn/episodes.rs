@@ -71,10 +71,11 @@ pub struct Episode {
     /// Recovered by a substitute after a listing step: the listing step (`make help`,
     /// `npm run`); the retry is then another action of the same program
     /// ([`crate::learn::inspection::is_listing`]).
-    pub listing: Option<FixStep>,
+    pub listing: Option<Box<FixStep>>,
     /// Recovered by another action of the program on the same operands (`git remote
-    /// set-url origin U` after `git remote add origin U`): that command.
-    pub verb: Option<FixStep>,
+    /// set-url origin U` after `git remote add origin U`): that command. (This and
+    /// `listing` are boxed: both are rare, and an episode is held per failure.)
+    pub verb: Option<Box<FixStep>>,
     /// Recovered by running the same command with another program, judged on raw words
     /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
     pub substitute: Option<String>,
@@ -124,7 +125,9 @@ fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::command_norm::Se
 
 /// Extracts the episodes of a history. `window` bounds the look-ahead per failure.
 pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize) -> Vec<Episode> {
-    let mut out = Vec::new();
+    // At most one episode per failure: sized once, the list never doubles (a copy of a
+    // growing list of 100k episodes was the pipeline's peak on a large history).
+    let mut out = Vec::with_capacity((0..history.len()).filter(|&i| !history.ok(i)).count());
     for (_, idxs) in &prep.sessions {
         let mut absorbed: HashSet<usize> = HashSet::new();
         for &i in idxs {
@@ -225,8 +228,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 }
             }
             let mut substitute: Option<String> = None;
-            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
-            let verb = via_verb.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
+            let listing = via_listing.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
+            let verb = via_verb.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let (outcome, variant, retry_idx) = match retry {
                 Some((k, _)) if listing.is_some() || verb.is_some() => {
                     steps.clear();
