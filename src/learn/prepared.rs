@@ -208,3 +208,40 @@ impl PreparedBuilder {
         p
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
+        let exit = Some(if ok { 0 } else { 1 });
+        Record::new("2026-01-01T00:00:00.000Z", session, "/w", cmd, exit, ok, tail)
+    }
+
+    #[test]
+    fn each_distinct_form_is_held_once_and_read_per_record() {
+        let mut h = Vec::new();
+        for i in 0..300 {
+            let s = format!("s{}", i / 30);
+            h.push(rec(&s, "git status", true, "On branch main"));
+            h.push(rec(
+                &s,
+                "cargo test",
+                i % 7 != 0,
+                "error[E0432]: unresolved import `crate::x`",
+            ));
+        }
+        let p = Prepared::new(&h);
+        assert_eq!(p.norms.len(), 600);
+        assert_eq!(p.norms.distinct(), 2);
+        for (i, r) in h.iter().enumerate() {
+            assert_eq!(p.norms[i].canonical, normalize(&r.cmd).canonical);
+            assert_eq!(p.views[i].ok, r.ok);
+            // A success keeps no signature; a failure keeps its own.
+            assert_eq!(p.sigs[i].anchors.is_empty(), r.ok, "record {i}");
+        }
+        assert!(p.views.distinct() <= 3, "{}", p.views.distinct());
+        assert_eq!(p.sessions.len(), 10);
+        assert_eq!(p.after(0, 3), &[1, 2, 3]);
+    }
+}
