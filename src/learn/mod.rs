@@ -38,6 +38,8 @@ pub mod rules_inject;
 pub(crate) mod session_end;
 
 // The facade: the names callers outside `learn` use (`crate::learn::run_pipeline`).
+pub use history::origin_trust::Trust;
+pub use history::records::{History, HistoryBuilder, Records};
 pub use judge::config::*;
 pub use judge::rule::{DirectiveEvidence, Learned, Rule, SupportRef};
 pub use outcome::*;

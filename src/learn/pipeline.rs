@@ -84,6 +84,7 @@
 
 use crate::evidence::Record;
 use crate::learn::history::episodes::{self, Episode, Outcome, Prepared};
+use crate::learn::history::records::{History, Records};
 use crate::learn::judge::assess::*;
 use crate::learn::judge::config::*;
 use crate::learn::judge::rule::Rule;
@@ -106,14 +107,28 @@ pub fn run_pipeline(history: &[Record], cfg: &LearnConfig) -> LearnOutcome {
 /// As [`run_pipeline`], with an optional extractor that may propose one extra candidate
 /// per cluster; its candidates go through the same replay and gates.
 pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option<Proposer>) -> LearnOutcome {
-    let prep = Prepared::new(history);
-    let eps = episodes::extract(history, &prep, cfg.window);
-    let mut cands = candidates::build(&eps, &prep, cfg.core_pack());
+    run_prepared(history, &Prepared::new(history), cfg, proposer)
+}
+
+/// As [`run_pipeline_with`], on a [`History`] read as it streamed (its normalisation
+/// built beside it): the same outcome as on the records it was built from.
+pub fn run_history(history: &History, cfg: &LearnConfig, proposer: Option<Proposer>) -> LearnOutcome {
+    run_prepared(history, &history.prep, cfg, proposer)
+}
+
+fn run_prepared<H: Records + ?Sized>(
+    history: &H,
+    prep: &Prepared,
+    cfg: &LearnConfig,
+    proposer: Option<Proposer>,
+) -> LearnOutcome {
+    let eps = episodes::extract(history, prep, cfg.window);
+    let mut cands = candidates::build(&eps, prep, cfg.core_pack());
     if let Some(p) = proposer {
-        cands.extend(extractor_candidates(&cands, &eps, history, &prep, p));
+        cands.extend(extractor_candidates(&cands, &eps, history, prep, p));
     }
     let cands = candidates::dedup(cands);
-    let ix = Index::new(history, &prep);
+    let ix = Index::new(history, prep);
     let mut vocab = prep.vocab.clone();
     let mut learned: Vec<Learned> = cands
         .iter()
@@ -128,7 +143,7 @@ pub fn run_pipeline_with(history: &[Record], cfg: &LearnConfig, proposer: Option
                 failure_terms: matcher::failure_terms(&terms, &label),
                 terms,
             };
-            assess_candidate(c, &spec, &eps, history, &prep, &ix, cfg)
+            assess_candidate(c, &spec, &eps, history, prep, &ix, cfg)
         })
         .collect();
     rank(&mut learned);

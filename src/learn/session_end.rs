@@ -5,10 +5,11 @@ use crate::error::Result;
 use crate::evidence::journal::{Journal, Rotation};
 use crate::evidence::Record;
 use crate::hook::{Answer, HookInput};
+use crate::learn::history::records::{History, HistoryBuilder, Records};
 use crate::learn::judge::config::*;
 use crate::learn::judge::rule::Rule;
 use crate::learn::outcome::*;
-use crate::learn::pipeline::run_pipeline;
+use crate::learn::pipeline::run_history;
 use crate::learn::store::rule_seal;
 use crate::learn::store::rules::{self, Store};
 use crate::project::Project;
@@ -27,11 +28,27 @@ use std::time::{Duration, Instant};
 /// agent will be shown — with records it made up. Without a key on this machine nothing
 /// verifies, and nothing is shown anyway (promotions are sealed with that key).
 pub fn load_history(project: &Project) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    each_record(project, |r| out.push(r))?;
+    Ok(out)
+}
+
+/// [`load_history`] as a compact [`History`], built as the log is read: one record is
+/// resident at a time, never the whole log (a million records held as `Record`s were
+/// 1.5 GB). What `fable-learn` runs the pipeline on.
+pub fn load_compact(project: &Project) -> Result<History> {
+    let mut b = HistoryBuilder::default();
+    each_record(project, |r| b.push(&r))?;
+    Ok(b.finish())
+}
+
+/// Each record of every generation, oldest first, slimmed and its trust marked as
+/// [`load_history`] says.
+pub fn each_record(project: &Project, mut sink: impl FnMut(Record)) -> Result<()> {
     let get = |k: &str| std::env::var(k).ok();
     let j = Journal::new(&project.fable_dir, Rotation::from_lookup(get));
     let sealer = crate::evidence::seal::Sealer::existing(get, &project.fable_dir);
     let scope = j.scope();
-    let mut out = Vec::new();
     j.each_line(|_, _, line| {
         let Ok(mut r) = serde_json::from_slice::<Record>(line) else {
             return;
@@ -43,9 +60,8 @@ pub fn load_history(project: &Project) -> Result<Vec<Record>> {
         if sealer.as_ref().is_none_or(|s| s.key.verify(&scope, line).is_none()) {
             r.trust = Some("untrusted".into());
         }
-        out.push(slim(r));
-    })?;
-    Ok(out)
+        sink(slim(r));
+    })
 }
 
 /// A record with only what learning reads (session, command, outcome, tail, time, trust).
@@ -174,14 +190,14 @@ pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
         return Ok("no new evidence".into());
     }
     let cfg = load_config(project)?;
-    let history = load_history(project)?;
+    let history = load_compact(project)?;
     // A rotation can shrink the history below the cursor: then everything is new again.
-    if history.len() == cursor.records && cursor.last_ts.as_deref() == history.last().map(|r| r.ts.as_str()) {
+    if history.len() == cursor.records && cursor.last_ts.as_deref() == history.last_ts() {
         cursor.files = files;
         save_cursor(&project.fable_dir, &cursor)?;
         return Ok("no new evidence".into());
     }
-    let outcome = run_pipeline(&history, &cfg);
+    let outcome = run_history(&history, &cfg, None);
     let elapsed = start.elapsed();
     cursor.ran_at = Some(crate::evidence::now_ts());
     cursor.ms = Some(elapsed.as_millis() as u64);
@@ -196,7 +212,7 @@ pub fn learn_project(project: &Project, budget: Duration) -> Result<String> {
     }
     let (added, promoted) = store_outcome(&Store::new(&project.fable_dir), &outcome)?;
     cursor.records = history.len();
-    cursor.last_ts = history.last().map(|r| r.ts.clone());
+    cursor.last_ts = history.last_ts().map(str::to_string);
     cursor.files = files;
     cursor.note = None;
     save_cursor(&project.fable_dir, &cursor)?;

@@ -17,12 +17,9 @@
 //! Everything here is pure and linear: each failure looks at most [`WINDOW`] records ahead
 //! in its own session, and records are normalised once ([`Prepared`]).
 
-use crate::evidence::Record;
-use crate::learn::history::origin_trust::{classify, Trust};
-use crate::learn::matching::matcher::{record_text, Idf, RecordView, Vocab};
-use crate::learn::text::command_norm::{normalize, CmdNorm};
+pub use crate::learn::history::prepared::Prepared;
+use crate::learn::history::records::Records;
 pub use crate::learn::text::retry_context::context_added;
-use crate::learn::text::signature::{signature, Signature};
 use std::collections::{HashMap, HashSet};
 
 /// How far (in records of the same session) an episode looks for its outcome.
@@ -30,103 +27,6 @@ pub const WINDOW: usize = 40;
 
 /// Attempted steps kept for a session that moved on.
 pub const MOVED_ON_STEPS: usize = 3;
-
-/// Every record normalised once: command, signature, matcher view, trust; plus the
-/// per-session record order and the history-wide IDF.
-#[derive(Debug, Default)]
-pub struct Prepared {
-    pub norms: Vec<CmdNorm>,
-    pub sigs: Vec<Signature>,
-    pub views: Vec<RecordView>,
-    pub trust: Vec<Trust>,
-    pub vocab: Vocab,
-    pub idf: Idf,
-    /// Session id → indices of its records, in history order.
-    pub sessions: Vec<(String, Vec<usize>)>,
-    /// Record index → (session slot, position in that session).
-    pub position: Vec<(usize, usize)>,
-    /// Failing records whose error lines hold anchors beyond the signature's
-    /// ([`crate::learn::text::signature::signature_and_beyond`]), with those anchors: the
-    /// coincidence test's classes. Only records with some (most have none: no memory per
-    /// record).
-    pub beyond: HashMap<usize, Vec<String>>,
-}
-
-impl Prepared {
-    /// Normalises a history (oldest first). Linear in its size.
-    pub fn new(history: &[Record]) -> Prepared {
-        let mut vocab = Vocab::default();
-        let mut norms = Vec::with_capacity(history.len());
-        let mut sigs = Vec::with_capacity(history.len());
-        let mut views = Vec::with_capacity(history.len());
-        let mut slot_of: HashMap<&str, usize> = HashMap::new();
-        let mut sessions: Vec<(String, Vec<usize>)> = Vec::new();
-        let mut position = Vec::with_capacity(history.len());
-        let mut beyond: HashMap<usize, Vec<String>> = HashMap::new();
-        for (i, r) in history.iter().enumerate() {
-            let n = normalize(&r.cmd);
-            let (mut s, cut) = if r.ok {
-                (signature(&r.tail), Vec::new())
-            } else {
-                crate::learn::text::signature::signature_and_beyond(&r.tail)
-            };
-            let terms = vocab.add_doc(&record_text(&n, &s));
-            views.push(RecordView::new(&n, &s, terms, r.ok));
-            if r.ok {
-                // Only failures need their template later (clusters, triggers): keep
-                // memory linear in failures, not in output size.
-                s.template = String::new();
-                s.anchors.clear();
-            }
-            if !cut.is_empty() {
-                beyond.insert(i, cut);
-            }
-            norms.push(n);
-            sigs.push(s);
-            let slot = *slot_of.entry(r.session.as_str()).or_insert_with(|| {
-                sessions.push((r.session.clone(), Vec::new()));
-                sessions.len() - 1
-            });
-            position.push((slot, sessions[slot].1.len()));
-            sessions[slot].1.push(i);
-        }
-        let idf = vocab.idf();
-        Prepared {
-            norms,
-            sigs,
-            views,
-            trust: classify(history),
-            vocab,
-            idf,
-            sessions,
-            position,
-            beyond,
-        }
-    }
-
-    /// The records of `i`'s session after `i`, at most `window` of them.
-    pub fn after(&self, i: usize, window: usize) -> &[usize] {
-        let (slot, pos) = self.position[i];
-        let idxs = &self.sessions[slot].1;
-        let end = (pos + 1 + window).min(idxs.len());
-        &idxs[(pos + 1).min(end)..end]
-    }
-
-    /// Cluster key of a failure record: its failure class — the tool (domain) and the
-    /// failure signature (primary anchor, or the masked template when it has no anchor),
-    /// not the subcommand. `cargo build`, `cargo test` and `cargo check` failing with the
-    /// same "could not find `Cargo.toml`" are one class (before, four one-session
-    /// clusters, each below the recurrence minimum); so are `git status`/`log`/`pull`
-    /// outside a repository and `git checkout`/`git switch` over local changes.
-    pub fn cluster_key(&self, i: usize) -> String {
-        let n = &self.norms[i];
-        let s = &self.sigs[i];
-        match s.primary() {
-            Some(a) => format!("{}|{}", n.domain(), a),
-            None => format!("{}|tpl:{}", n.domain(), s.template.to_lowercase()),
-        }
-    }
-}
 
 /// How an episode ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -170,10 +70,11 @@ pub struct Episode {
     /// Recovered by a substitute after a listing step: the listing step (`make help`,
     /// `npm run`); the retry is then another action of the same program
     /// ([`crate::learn::text::inspection::is_listing`]).
-    pub listing: Option<FixStep>,
+    pub listing: Option<Box<FixStep>>,
     /// Recovered by another action of the program on the same operands (`git remote
-    /// set-url origin U` after `git remote add origin U`): that command.
-    pub verb: Option<FixStep>,
+    /// set-url origin U` after `git remote add origin U`): that command. (This and
+    /// `listing` are boxed: both are rare, and an episode is held per failure.)
+    pub verb: Option<Box<FixStep>>,
     /// Recovered by running the same command with another program, judged on raw words
     /// (`python -m unittest` → `python3 -m unittest`; a typo is not a substitution).
     pub substitute: Option<String>,
@@ -198,11 +99,6 @@ pub struct Episode {
     pub unlogged_fix: bool,
 }
 
-/// An edit record: a file-tool call (Write, Edit, …) logged with its file and no command.
-pub fn is_edit_record(r: &Record) -> bool {
-    r.file.is_some() && r.cmd.trim().is_empty()
-}
-
 impl Episode {
     /// Records this episode's knowledge comes from (failures, fix steps, retry).
     pub fn evidence(&self) -> Vec<usize> {
@@ -215,9 +111,9 @@ impl Episode {
     }
 }
 
-fn step_of(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &[Record]) -> FixStep {
+fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &H) -> FixStep {
     FixStep {
-        raw: crate::learn::text::intent::raw_programs(&history[idx].cmd),
+        raw: crate::learn::text::intent::raw_programs(history.cmd(idx)),
         idx,
         text: seg.text(),
         domain: seg.domain.clone(),
@@ -227,12 +123,14 @@ fn step_of(idx: usize, seg: &crate::learn::text::command_norm::Segment, history:
 }
 
 /// Extracts the episodes of a history. `window` bounds the look-ahead per failure.
-pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episode> {
-    let mut out = Vec::new();
+pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize) -> Vec<Episode> {
+    // At most one episode per failure: sized once, the list never doubles (a copy of a
+    // growing list of 100k episodes was the pipeline's peak on a large history).
+    let mut out = Vec::with_capacity((0..history.len()).filter(|&i| !history.ok(i)).count());
     for (_, idxs) in &prep.sessions {
         let mut absorbed: HashSet<usize> = HashSet::new();
         for &i in idxs {
-            if history[i].ok || absorbed.contains(&i) {
+            if history.ok(i) || absorbed.contains(&i) {
                 continue;
             }
             let norm = &prep.norms[i];
@@ -251,7 +149,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let mut verb_at = 0;
             let changed = |b: &[usize]| {
                 b.iter().any(|&x| {
-                    is_edit_record(&history[x])
+                    history.is_edit(x)
                         || prep.norms[x]
                             .segments
                             .iter()
@@ -264,9 +162,9 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 let found = nk
                     .segments
                     .iter()
-                    .position(|s| crate::learn::history::recovery_form::is_retry(seg, s, &d, &a, &history[k].cmd));
+                    .position(|s| crate::learn::history::recovery_form::is_retry(seg, s, &d, &a, history.cmd(k)));
                 match found {
-                    Some(sp) if history[k].ok => {
+                    Some(sp) if history.ok(k) => {
                         retry = Some((k, sp));
                         break;
                     }
@@ -274,7 +172,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         attempts.push(k);
                         absorbed.insert(k);
                     }
-                    None if history[k].ok => {
+                    None if history.ok(k) => {
                         let same_prog = |s: &crate::learn::text::command_norm::Segment| s.program == seg.program;
                         let verb = nk.segments.iter().position(|s| {
                             same_prog(s)
@@ -331,8 +229,8 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 }
             }
             let mut substitute: Option<String> = None;
-            let listing = via_listing.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
-            let verb = via_verb.map(|(k, p)| step_of(k, &prep.norms[k].segments[p], history));
+            let listing = via_listing.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
+            let verb = via_verb.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let (outcome, variant, retry_idx) = match retry {
                 Some((k, _)) if listing.is_some() || verb.is_some() => {
                     steps.clear();
@@ -345,16 +243,16 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
-                    let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, &history[k].cmd);
+                    let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, history.cmd(k));
                     let context = if steps.is_empty() && added.is_empty() {
-                        context_added(&history[i].cmd, &history[k].cmd)
+                        context_added(history.cmd(i), history.cmd(k))
                     } else {
                         Vec::new()
                     };
                     let removed = crate::learn::history::recovery_form::removed(&fail_words, retry_words);
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
                     substitute = (steps.is_empty() && context.is_empty())
-                        .then(|| crate::learn::history::recovery_form::substituted(&history[i].cmd, &history[k].cmd))
+                        .then(|| crate::learn::history::recovery_form::substituted(history.cmd(i), history.cmd(k)))
                         .flatten();
                     if !context.is_empty() {
                         // The same command in another context (`PYTHONPATH=src …`,
@@ -398,12 +296,12 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                         .iter()
                         .copied()
                         .chain(retry.map(|(k, _)| k))
-                        .map(|k| history[k].cmd.as_str()),
+                        .map(|k| history.cmd(k)),
                 ),
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
-                    crate::learn::text::safety::check(idx.into_iter().map(|k| history[k].cmd.as_str()))
+                    crate::learn::text::safety::check(idx.into_iter().map(|k| history.cmd(k)))
                 }
                 _ => None,
             };
@@ -411,9 +309,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
             let unlogged_fix = retry_idx.is_some_and(|k| {
                 let (slot, a) = prep.position[i];
                 let b = prep.position[k].1;
-                prep.sessions[slot].1[a + 1..b]
-                    .iter()
-                    .any(|&x| is_edit_record(&history[x]))
+                prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
             });
             out.push(Episode {
                 fail_idx: i,
@@ -427,13 +323,13 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
                 listing,
                 verb,
                 substitute,
-                raw_program: crate::learn::text::intent::raw_programs(&history[i].cmd)
+                raw_program: crate::learn::text::intent::raw_programs(history.cmd(i))
                     .pop()
                     .unwrap_or_default(),
                 plain_retry: outcome == Outcome::Flaky
                     && !unlogged_fix
                     && retry_idx
-                        .is_some_and(|k| crate::learn::text::intent::literally_same(&history[i].cmd, &history[k].cmd)),
+                        .is_some_and(|k| crate::learn::text::intent::literally_same(history.cmd(i), history.cmd(k))),
                 unsafe_fix,
                 nested: false,
                 unlogged_fix,
@@ -469,6 +365,7 @@ pub fn extract(history: &[Record], prep: &Prepared, window: usize) -> Vec<Episod
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::evidence::Record;
 
     pub fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
         Record::new(

@@ -1,7 +1,8 @@
 //! **History**: the evidence records prepared once, then cut into episodes (a failure, what
 //! followed it, how it ended) and their recoveries.
 //!
-//! Owns [`episodes`] (`Prepared`, `Episode`, `Outcome`), the form of a recovery
+//! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
+//! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
 //! ([`recovery_form`]), the key of an episode's fix ([`fix_key`]) and trust by origin
 //! ([`origin_trust`]).
 //!
@@ -10,4 +11,6 @@
 pub mod episodes;
 pub mod fix_key;
 pub mod origin_trust;
+pub mod prepared;
+pub mod records;
 pub mod recovery_form;

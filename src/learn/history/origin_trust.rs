@@ -122,25 +122,41 @@ fn reads_file(cmd: &str, files: &HashSet<String>) -> bool {
 }
 
 /// The trust of each record of a history (same order). Files fetched in a session make
-/// later reads of them in that session untrusted.
+/// later reads of them in that session untrusted. The pipeline pushes records one at a
+/// time ([`Classifier`]); this whole-history form is what the tests compare it with.
+#[cfg(test)]
 pub fn classify(history: &[Record]) -> Vec<Trust> {
-    let mut fetched: HashMap<&str, HashSet<String>> = HashMap::new();
-    let mut out = Vec::with_capacity(history.len());
-    for r in history {
+    let mut c = Classifier::default();
+    history.iter().map(|r| c.push(r)).collect()
+}
+
+/// [`classify`] one record at a time (oldest first), for a history read as it streams.
+#[derive(Debug, Default)]
+pub struct Classifier {
+    fetched: HashMap<String, HashSet<String>>,
+}
+
+impl Classifier {
+    /// The trust of the next record.
+    pub fn push(&mut self, r: &Record) -> Trust {
         let marked = r.trust.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("untrusted"));
         let fetch = is_fetch(&r.cmd);
-        let files = fetched.entry(r.session.as_str()).or_default();
-        let read = reads_file(&r.cmd, files);
+        let read = self
+            .fetched
+            .get(r.session.as_str())
+            .is_some_and(|f| reads_file(&r.cmd, f));
         if fetch {
-            files.extend(fetched_files(&r.cmd));
+            self.fetched
+                .entry(r.session.clone())
+                .or_default()
+                .extend(fetched_files(&r.cmd));
         }
-        out.push(if marked || fetch || read {
+        if marked || fetch || read {
             Trust::Untrusted
         } else {
             Trust::Trusted
-        });
+        }
     }
-    out
 }
 
 /// True when a directive's command (or its text, when long enough to be specific) appears

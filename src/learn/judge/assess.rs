@@ -1,9 +1,9 @@
 //! One candidate (or stored rule) through replay and every gate: support, sources,
 //! contest, status and the reason precedence (documented in [`crate::learn::pipeline`]).
 
-use crate::evidence::Record;
 use crate::learn::history::episodes::{Episode, Outcome, Prepared};
 use crate::learn::history::origin_trust::{directive_in_untrusted, lowest, Trust};
+use crate::learn::history::records::Records;
 use crate::learn::judge::config::*;
 use crate::learn::judge::directive_evidence;
 use crate::learn::judge::rule::{DirectiveEvidence, Rule};
@@ -66,7 +66,13 @@ pub(crate) struct Assessment {
     pub(crate) sessions: u64,
 }
 
-pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Index, cfg: &LearnConfig) -> Assessment {
+pub(crate) fn assess<H: Records + ?Sized>(
+    s: &Subject,
+    history: &H,
+    prep: &Prepared,
+    ix: &Index,
+    cfg: &LearnConfig,
+) -> Assessment {
     let r = rule_replay::replay(s.spec, prep, ix, cfg.threshold, cfg.margin);
     let (p, b, n) = (
         r.prevented.len() as u64,
@@ -96,7 +102,7 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
                 .min(idxs.len());
             for &k in &idxs[..until] {
                 if prep.trust[k] == Trust::Untrusted && seen.insert(k) {
-                    tails.push(&history[k].tail);
+                    tails.push(history.tail(k));
                 }
             }
         }
@@ -128,7 +134,7 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
     let evidence = s
         .directive_action
         .map(|a| directive_evidence::measure(&r.prevented, a, history, prep, cfg.window));
-    let sessions: HashSet<&str> = s.support.iter().map(|e| history[e.fail_idx].session.as_str()).collect();
+    let sessions: HashSet<&str> = s.support.iter().map(|e| history.session(e.fail_idx)).collect();
     let o = &s.origin;
     // Contested: the cluster's working fixes disagree and this directive has no clear
     // majority of them (unsafe fixes count as competing evidence too).
@@ -156,7 +162,7 @@ pub(crate) fn assess(s: &Subject, history: &[Record], prep: &Prepared, ix: &Inde
         .support
         .iter()
         .filter(|e| !one_shot(e, prep))
-        .map(|e| history[e.fail_idx].session.as_str())
+        .map(|e| history.session(e.fail_idx))
         .collect();
     // A rule learned from history stands on ≥ `need` sessions whose fix agrees with it,
     // whatever else the cluster holds: unresolved failures of the same class no longer
@@ -264,11 +270,11 @@ pub(crate) fn status_for(a: &Assessment, cfg: &LearnConfig) -> &'static str {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn assess_candidate(
+pub(crate) fn assess_candidate<H: Records + ?Sized>(
     c: &Candidate,
     spec: &TriggerSpec,
     eps: &[Episode],
-    history: &[Record],
+    history: &H,
     prep: &Prepared,
     ix: &Index,
     cfg: &LearnConfig,
@@ -353,12 +359,12 @@ pub(crate) fn assess_candidate(
     }
 }
 
-pub(crate) fn refs(history: &[Record], idxs: &[usize]) -> Vec<SupportRef> {
+pub(crate) fn refs<H: Records + ?Sized>(history: &H, idxs: &[usize]) -> Vec<SupportRef> {
     idxs.iter()
         .map(|&i| SupportRef {
-            session: history[i].session.clone(),
+            session: history.session(i).to_string(),
             index: i,
-            ts: history[i].ts.clone(),
+            ts: history.ts(i).to_string(),
         })
         .collect()
 }

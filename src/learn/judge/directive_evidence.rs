@@ -7,8 +7,8 @@
 //! the failing action then succeed (`worked`) or fail again (`failed`)? A directive that
 //! failed more often than it worked is never promoted (`directive_fails`).
 
-use crate::evidence::Record;
 use crate::learn::history::episodes::Prepared;
+use crate::learn::history::records::Records;
 use crate::learn::judge::rule::DirectiveEvidence;
 use crate::learn::propose::directive::DirectiveAction;
 
@@ -19,10 +19,10 @@ fn has_flags(words: &[String], flags: &[String]) -> bool {
 }
 
 /// Measures directive evidence over the failures a rule matched.
-pub fn measure(
+pub fn measure<H: Records + ?Sized>(
     failures: &[usize],
     act: &DirectiveAction,
-    history: &[Record],
+    history: &H,
     prep: &Prepared,
     window: usize,
 ) -> DirectiveEvidence {
@@ -45,7 +45,7 @@ pub fn measure(
                             ev.taken += 1;
                             // `step && retry` in one record: its status is the retry's.
                             if n.segments.iter().skip(p + 1).any(|s| s.domain == d && s.action == a) {
-                                if history[k].ok {
+                                if history.ok(k) {
                                     ev.worked += 1;
                                 } else {
                                     ev.failed += 1;
@@ -54,11 +54,11 @@ pub fn measure(
                             }
                             continue;
                         }
-                        if n.find(d, a).is_some() && history[k].ok {
+                        if n.find(d, a).is_some() && history.ok(k) {
                             break; // resolved without the directive
                         }
                     } else if n.find(d, a).is_some() {
-                        if history[k].ok {
+                        if history.ok(k) {
                             ev.worked += 1;
                         } else {
                             ev.failed += 1;
@@ -70,14 +70,14 @@ pub fn measure(
                     if let Some(p) = n.find(d, a) {
                         if has_flags(&n.segments[p].words, flags) {
                             ev.taken += 1;
-                            if history[k].ok {
+                            if history.ok(k) {
                                 ev.worked += 1;
                             } else {
                                 ev.failed += 1;
                             }
                             break;
                         }
-                        if history[k].ok {
+                        if history.ok(k) {
                             break;
                         }
                     }

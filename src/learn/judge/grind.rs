@@ -7,13 +7,13 @@
 //! nothing else. Such a candidate may be kept and counted (accepted), but it is not
 //! promoted, so it is never shown as a standing rule (`unrecovered`, [`crate::learn::judge::assess`]).
 
-use crate::evidence::Record;
 use crate::learn::history::episodes::Prepared;
+use crate::learn::history::records::Records;
 
 /// True when some failure the rule stands on — its support, or a failure its replay
 /// counts as prevented — was followed, in its session and however much later, by a
 /// passing run of the same action: somewhere the failure was got past.
-pub fn any_recovery(fails: impl IntoIterator<Item = usize>, history: &[Record], prep: &Prepared) -> bool {
+pub fn any_recovery<H: Records + ?Sized>(fails: impl IntoIterator<Item = usize>, history: &H, prep: &Prepared) -> bool {
     fails.into_iter().any(|i| {
         let Some(seg) = prep.norms[i].primary() else {
             return false;
@@ -21,7 +21,7 @@ pub fn any_recovery(fails: impl IntoIterator<Item = usize>, history: &[Record], 
         let (slot, pos) = prep.position[i];
         prep.sessions[slot].1[pos + 1..]
             .iter()
-            .any(|&k| history[k].ok && prep.norms[k].find(&seg.domain, &seg.action).is_some())
+            .any(|&k| history.ok(k) && prep.norms[k].find(&seg.domain, &seg.action).is_some())
     })
 }
 

@@ -17,8 +17,8 @@
 //! Cost: a candidate is scored only against failures of its domain or sharing one of its
 //! anchors, and successes of its domain ([`Index`]); nothing is quadratic in the history.
 
-use crate::evidence::Record;
 use crate::learn::history::episodes::Prepared;
+use crate::learn::history::records::Records;
 use crate::learn::matching::matcher::{score, TriggerSpec};
 use std::collections::{HashMap, HashSet};
 
@@ -38,18 +38,19 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn new(history: &[Record], prep: &Prepared) -> Index {
+    pub fn new<H: Records + ?Sized>(history: &H, prep: &Prepared) -> Index {
         let mut ix = Index {
             cluster_of: vec![u32::MAX; history.len()],
             ..Index::default()
         };
         let mut cluster_ids: HashMap<String, u32> = HashMap::new();
         let mut per_domain: HashMap<String, HashSet<u32>> = HashMap::new();
-        for (i, r) in history.iter().enumerate() {
+        for i in 0..history.len() {
+            let ok = history.ok(i);
             let mut domains: Vec<&str> = prep.norms[i].segments.iter().map(|s| s.domain.as_str()).collect();
             domains.sort_unstable();
             domains.dedup();
-            let map = if r.ok {
+            let map = if ok {
                 &mut ix.ok_by_domain
             } else {
                 &mut ix.fail_by_domain
@@ -57,7 +58,7 @@ impl Index {
             for d in &domains {
                 map.entry(d.to_string()).or_default().push(i);
             }
-            if !r.ok {
+            if !ok {
                 for a in &prep.sigs[i].anchors {
                     ix.fail_by_anchor.entry(a.clone()).or_default().push(i);
                 }

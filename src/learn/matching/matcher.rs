@@ -126,10 +126,6 @@ pub struct RecordView {
     pub actions: Vec<(String, String)>,
     pub anchors: Vec<String>,
     pub terms: Vec<u32>,
-    #[expect(
-        dead_code,
-        reason = "never read since learn/ went private (issue 34); kept by a pure move"
-    )]
     pub ok: bool,
 }
 

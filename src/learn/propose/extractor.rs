@@ -4,17 +4,17 @@
 //! Why apart from the pipeline: it is the one place the pipeline talks to the outside
 //! (a child process), and it must stay optional — nothing depends on a proposal.
 
-use crate::evidence::Record;
 use crate::learn::history::episodes::{Episode, Outcome, Prepared};
+use crate::learn::history::records::Records;
 use crate::learn::propose::candidates::{backticked, Candidate, DirectiveSource};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::time::Duration;
 
-pub(crate) fn extractor_candidates(
+pub(crate) fn extractor_candidates<H: Records + ?Sized>(
     base: &[Candidate],
     eps: &[Episode],
-    history: &[Record],
+    history: &H,
     prep: &Prepared,
     proposer: Proposer,
 ) -> Vec<Candidate> {
@@ -26,18 +26,17 @@ pub(crate) fn extractor_candidates(
         }
         let Some(&ei) = c.episodes.first() else { continue };
         let e = &eps[ei];
-        let f = &history[e.fail_idx];
         let brief = EpisodeBrief {
             domain: c.domain.clone(),
             action: c.action.clone(),
-            command: f.cmd.clone(),
-            output: f.tail.clone(),
+            command: history.cmd(e.fail_idx).to_string(),
+            output: history.tail(e.fail_idx).to_string(),
             signature: c.template.clone(),
             anchors: c.anchors.clone(),
             followups: prep
                 .after(e.fail_idx, 5)
                 .iter()
-                .map(|&k| history[k].cmd.clone())
+                .map(|&k| history.cmd(k).to_string())
                 .collect(),
             outcome: outcome_name(e.outcome).to_string(),
         };
