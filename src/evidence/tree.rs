@@ -265,9 +265,9 @@ pub fn walk_under(root: &Path, start: &str) -> Option<(Vec<String>, Vec<String>)
 /// Tracked and untracked-not-ignored files by git's rules, relative to `root`; `None`
 /// when `root` is not in a git work tree (or git is missing).
 fn git_listing(root: &Path) -> Option<Vec<String>> {
-    // `-C`, not `current_dir`: with a working folder to set, std forks the whole process
-    // instead of using `posix_spawn` (no `addchdir` in a static glibc build), and the
-    // copied page tables and faults after the fork cost more than git's start.
+    // `-C`, not `current_dir`: with a working folder to set, the static hook forked itself
+    // (strace: `clone(…SIGCHLD)`, its page tables copied, faults after); without one std
+    // starts git with `posix_spawn` (`clone3(CLONE_VM|CLONE_VFORK)`).
     let out = std::process::Command::new("git")
         .arg("-C")
         .arg(root)
