@@ -442,8 +442,8 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
 /// The close guard on a git repository of 10,000 tracked files whose card cites a pass
 /// carrying a `tree` (`bench_fresh`): `fresh-10k` with the files as the pass left them
 /// (a `stat` of each stored folder and file), `fresh-10k-relist` with a new git-ignored
-/// file before each stop (the root folder moved, so the full listing is taken again:
-/// walk, `git ls-files`, a `stat` of every file). Target: ≤ 10 ms added.
+/// file before each stop (the root folder moved: it is read again, git is asked about the
+/// names it has not answered yet, and every file is `stat`ed). Target: ≤ 10 ms added.
 fn measure_freshness(
     bin_dir: &Path,
     tmp: &Path,
