@@ -35,23 +35,47 @@ struct Str {
 }
 
 /// Reads `input` into bytes, long strings shortened (see the module docs).
+///
+/// A payload of at most [`HEAD`] bytes holds no string longer than that, so it is
+/// returned as read: the common case (a tool call's few kilobytes) costs one read into a
+/// small buffer and no scan. Longer payloads go through the cutter.
 pub fn read_bounded(input: impl Read) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut in_str = false;
-    let mut s = Str::default();
-    let mut buf = [0u8; 64 << 10];
     let mut input = input.take(MAX_READ);
-    loop {
+    let mut first = Vec::with_capacity(8 << 10);
+    (&mut input).take(HEAD as u64 + 1).read_to_end(&mut first)?;
+    if first.len() <= HEAD {
+        return Ok(first);
+    }
+    let mut cutter = Cutter::default();
+    cutter.feed(&first);
+    let mut buf = vec![0u8; 64 << 10];
+    while cutter.out.len() <= MAX_KEPT {
         let n = input.read(&mut buf)?;
         if n == 0 {
             break;
         }
-        for &b in &buf[..n] {
-            if !in_str {
+        cutter.feed(&buf[..n]);
+    }
+    Ok(cutter.out)
+}
+
+/// The bounded reader's state between reads.
+#[derive(Default)]
+struct Cutter {
+    out: Vec<u8>,
+    in_str: bool,
+    s: Str,
+}
+
+impl Cutter {
+    fn feed(&mut self, bytes: &[u8]) {
+        let (out, s) = (&mut self.out, &mut self.s);
+        for &b in bytes {
+            if !self.in_str {
                 out.push(b);
                 if b == b'"' {
-                    in_str = true;
-                    s = Str::default();
+                    self.in_str = true;
+                    *s = Str::default();
                 }
                 continue;
             }
@@ -61,20 +85,16 @@ pub fn read_bounded(input: impl Read) -> std::io::Result<Vec<u8>> {
                     out.extend(s.tail.iter());
                 }
                 out.push(b'"');
-                in_str = false;
+                self.in_str = false;
                 continue;
             }
             s.pending.push(b);
             if unit_complete(&s.pending) {
                 let unit = std::mem::take(&mut s.pending);
-                push_unit(&mut out, &mut s, &unit);
+                push_unit(out, s, &unit);
             }
         }
-        if out.len() > MAX_KEPT {
-            break;
-        }
     }
-    Ok(out)
 }
 
 /// True when `p` holds one whole unit: a plain byte, an escape (`\n`, `\uXXXX`), or a
@@ -118,6 +138,24 @@ mod tests {
     fn short_payloads_pass_through() {
         let p = br#"{"a":"x\"y\\u00e9","b":[1,2]}"#;
         assert_eq!(read_bounded(&p[..]).unwrap(), p.to_vec());
+    }
+
+    /// Either side of the short-payload path's edge (HEAD bytes in all) the result is
+    /// what the cutter gives; a string is cut only once it passes HEAD bytes itself.
+    #[test]
+    fn the_fast_path_agrees_with_the_cutter_at_its_edge() {
+        let cut = |p: &[u8]| {
+            let mut c = Cutter::default();
+            c.feed(p);
+            c.out
+        };
+        for total in [HEAD - 1, HEAD, HEAD + 1, HEAD + 8, HEAD + 9] {
+            let p = format!(r#"{{"o":"{}"}}"#, "x".repeat(total - 8));
+            let got = read_bounded(p.as_bytes()).unwrap();
+            assert_eq!(got, cut(p.as_bytes()), "{total} bytes");
+            let string_len = total - 8;
+            assert_eq!(got == p.as_bytes(), string_len <= HEAD, "{total} bytes");
+        }
     }
 
     #[test]
