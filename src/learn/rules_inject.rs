@@ -1,8 +1,9 @@
 //! Where promoted rules meet the hooks: the few most relevant rules for a new session, and
 //! the rule that matches a failure at the moment it happens.
 //!
-//! Both run inside hooks, so both only read `.fable/rules.json` (small) — never the
-//! evidence log. Matching a failure uses the same matcher as replay, with the rule's
+//! Both run inside hooks, so both only read `.fable/rules.json` — never the evidence
+//! log — and, through its index ([`crate::learn::rule_index`]), parse only the rules they
+//! show or match. Matching a failure uses the same matcher as replay, with the rule's
 //! stored domain/action/anchors; with no history at hand IDF is uniform, which is fine
 //! because the anchor gate does the real work at this point.
 
@@ -80,16 +81,17 @@ impl Promoted {
         }
         Promoted::Parsed(listed(rules))
     }
+}
 
-    /// The full path for bytes whose index did not hold.
-    fn whole(bytes: Vec<u8>) -> Promoted {
-        Promoted::Parsed(listed(parsed_whole(bytes).unwrap_or_default()))
-    }
+/// The full path for bytes whose index did not hold: their listed rules, in store order.
+fn whole(bytes: Vec<u8>) -> Vec<Rule> {
+    listed(parsed_whole(bytes).unwrap_or_default())
 }
 
 /// The fields of a rule the hooks read — to match it, check its seal, show it — parsed
 /// from an index span; the rest (support list, counts, intervals, provenance) is skipped,
-/// not built: a fifth of the parse. The store parsed whole when the index was made, so
+/// not built (a tenth of the parse for the bench's rules, more for rules with long support
+/// lists and provenance). The store parsed whole when the index was made, so
 /// every skipped field is known to be well-formed; the values read are the full parse's.
 #[derive(serde::Deserialize)]
 struct Used {
@@ -182,9 +184,9 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
             let at = |pos: usize| span_rule(&bytes, &ix.entries[ix.order[pos]]);
             // An index that does not hold for a span: the full parse decides.
             pick(ix.order.len(), max, at, |r| sealing.here(r))
-                .or_else(|| pick_parsed(Promoted::whole(bytes.clone()), max, &sealing))
+                .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
         }
-        parsed => pick_parsed(parsed, max, &sealing),
+        Promoted::Parsed(rules) => pick_parsed(rules, max, &sealing),
     };
     let (picked, rest) = picked?;
     if picked.is_empty() {
@@ -213,10 +215,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
 }
 
 /// [`pick`] over rules parsed whole, in SessionStart's order.
-fn pick_parsed(p: Promoted, max: usize, sealing: &Sealing) -> Option<(Vec<Rule>, usize)> {
-    let Promoted::Parsed(mut rules) = p else {
-        return None;
-    };
+fn pick_parsed(mut rules: Vec<Rule>, max: usize, sealing: &Sealing) -> Option<(Vec<Rule>, usize)> {
     rules.sort_by(|a, b| {
         crate::learn::rule_index::session_cmp((a.prevented, a.rank, &a.id), (b.prevented, b.rank, &b.id))
     });
@@ -232,7 +231,7 @@ fn pick(
     mut at: impl FnMut(usize) -> Option<Rule>,
     here: impl Fn(&Rule) -> bool,
 ) -> Option<(Vec<Rule>, usize)> {
-    let mut picked = Vec::with_capacity(max);
+    let mut picked = Vec::with_capacity(max.min(len));
     for pos in 0..len {
         if picked.len() == max {
             return Some((picked, len - pos));
@@ -324,10 +323,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     let domain = normalize(&failure.cmd).domain().to_string();
     let wanted = |d: &str| d.is_empty() || d == domain;
     let sealing = Sealing::of(project, get)?;
-    let of_domain = |p: Promoted| match p {
-        Promoted::Parsed(rules) => rules.into_iter().filter(|r| wanted(&r.domain)).collect(),
-        Promoted::Indexed(..) => Vec::new(),
-    };
+    let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
     let rules: Vec<Rule> = match Promoted::load(project, &sealing) {
         Promoted::Indexed(bytes, ix) => {
             let spans: Option<Vec<Rule>> = ix
@@ -336,9 +332,9 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
                 .filter(|e| wanted(&e.domain))
                 .map(|e| span_rule(&bytes, e))
                 .collect();
-            spans.unwrap_or_else(|| of_domain(Promoted::whole(bytes)))
+            spans.unwrap_or_else(|| of_domain(whole(bytes)))
         }
-        parsed => of_domain(parsed),
+        Promoted::Parsed(rules) => of_domain(rules),
     };
     if rules.is_empty() {
         return None;
