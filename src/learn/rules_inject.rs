@@ -1,8 +1,9 @@
 //! Where promoted rules meet the hooks: the few most relevant rules for a new session, and
 //! the rule that matches a failure at the moment it happens.
 //!
-//! Both run inside hooks, so both only read `.fable/rules.json` (small) — never the
-//! evidence log. Matching a failure uses the same matcher as replay, with the rule's
+//! Both run inside hooks, so both only read `.fable/rules.json` — never the evidence
+//! log — and, through its index ([`crate::learn::store::rule_index`]), parse only the rules they
+//! show or match. Matching a failure uses the same matcher as replay, with the rule's
 //! stored domain/action/anchors; with no history at hand IDF is uniform, which is fine
 //! because the anchor gate does the real work at this point.
 
@@ -80,17 +81,86 @@ impl Promoted {
         }
         Promoted::Parsed(listed(rules))
     }
+}
 
-    /// The full path for bytes whose index did not hold.
-    fn whole(bytes: Vec<u8>) -> Promoted {
-        Promoted::Parsed(listed(parsed_whole(bytes).unwrap_or_default()))
+/// The full path for bytes whose index did not hold: their listed rules, in store order.
+fn whole(bytes: Vec<u8>) -> Vec<Rule> {
+    listed(parsed_whole(bytes).unwrap_or_default())
+}
+
+/// The fields of a rule the hooks read — to match it, check its seal, show it — parsed
+/// from an index span; the rest (support list, counts, intervals, provenance) is skipped,
+/// not built (a tenth of the parse for the bench's rules, more for rules with long support
+/// lists and provenance). The store parsed whole when the index was made, so
+/// every skipped field is known to be well-formed; the values read are the full parse's.
+#[derive(serde::Deserialize)]
+struct Used {
+    id: String,
+    domain: String,
+    trigger: String,
+    directive: String,
+    status: String,
+    #[serde(default)]
+    action: Option<String>,
+    #[serde(default)]
+    anchors: Vec<String>,
+    #[serde(default)]
+    signature: Option<String>,
+    #[serde(default)]
+    origin: Option<String>,
+    #[serde(default)]
+    seal: Option<String>,
+    #[serde(default)]
+    compiled: Option<crate::learn::matching::compiled_trigger::CompiledTrigger>,
+}
+
+impl Used {
+    /// A rule holding what the hooks read; the fields they never read are left empty.
+    fn into_rule(self) -> Rule {
+        Rule {
+            id: self.id,
+            domain: self.domain,
+            trigger: self.trigger,
+            directive: self.directive,
+            status: self.status,
+            verdict: String::new(),
+            reason: String::new(),
+            prevented: 0,
+            broken: 0,
+            near_misses: 0,
+            precision: None,
+            wilson: None,
+            support: Vec::new(),
+            action: self.action,
+            anchors: self.anchors,
+            signature: self.signature,
+            key: None,
+            accepted: None,
+            promotable: None,
+            trust: None,
+            safety: None,
+            directive_evidence: None,
+            directive_source: None,
+            directive_cmds: Vec::new(),
+            sessions: None,
+            min_sample: None,
+            rank: None,
+            origin: self.origin,
+            provenance: None,
+            created: None,
+            updated: None,
+            seal: self.seal,
+            compiled: self.compiled,
+        }
     }
 }
 
 /// The rule an index entry names, parsed from its span: `None` unless it is that entry's
 /// rule (promoted, its domain, its seal).
 fn span_rule(bytes: &[u8], e: &Entry) -> Option<Rule> {
-    let r: Rule = serde_json::from_slice(bytes.get(e.start..e.end)?).ok()?;
+    let r = serde_json::from_slice::<Used>(bytes.get(e.start..e.end)?)
+        .ok()?
+        .into_rule();
     let same = r.status == "promoted"
         && r.domain == e.domain
         && r.seal.as_deref().map(crate::learn::store::rule_index::seal_print) == Some(e.seal);
@@ -114,9 +184,9 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
             let at = |pos: usize| span_rule(&bytes, &ix.entries[ix.order[pos]]);
             // An index that does not hold for a span: the full parse decides.
             pick(ix.order.len(), max, at, |r| sealing.here(r))
-                .or_else(|| pick_parsed(Promoted::whole(bytes.clone()), max, &sealing))
+                .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
         }
-        parsed => pick_parsed(parsed, max, &sealing),
+        Promoted::Parsed(rules) => pick_parsed(rules, max, &sealing),
     };
     let (picked, rest) = picked?;
     if picked.is_empty() {
@@ -145,10 +215,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
 }
 
 /// [`pick`] over rules parsed whole, in SessionStart's order.
-fn pick_parsed(p: Promoted, max: usize, sealing: &Sealing) -> Option<(Vec<Rule>, usize)> {
-    let Promoted::Parsed(mut rules) = p else {
-        return None;
-    };
+fn pick_parsed(mut rules: Vec<Rule>, max: usize, sealing: &Sealing) -> Option<(Vec<Rule>, usize)> {
     rules.sort_by(|a, b| {
         crate::learn::store::rule_index::session_cmp((a.prevented, a.rank, &a.id), (b.prevented, b.rank, &b.id))
     });
@@ -164,7 +231,7 @@ fn pick(
     mut at: impl FnMut(usize) -> Option<Rule>,
     here: impl Fn(&Rule) -> bool,
 ) -> Option<(Vec<Rule>, usize)> {
-    let mut picked = Vec::with_capacity(max);
+    let mut picked = Vec::with_capacity(max.min(len));
     for pos in 0..len {
         if picked.len() == max {
             return Some((picked, len - pos));
@@ -256,10 +323,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     let domain = normalize(&failure.cmd).domain().to_string();
     let wanted = |d: &str| d.is_empty() || d == domain;
     let sealing = Sealing::of(project, get)?;
-    let of_domain = |p: Promoted| match p {
-        Promoted::Parsed(rules) => rules.into_iter().filter(|r| wanted(&r.domain)).collect(),
-        Promoted::Indexed(..) => Vec::new(),
-    };
+    let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
     let rules: Vec<Rule> = match Promoted::load(project, &sealing) {
         Promoted::Indexed(bytes, ix) => {
             let spans: Option<Vec<Rule>> = ix
@@ -268,9 +332,9 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
                 .filter(|e| wanted(&e.domain))
                 .map(|e| span_rule(&bytes, e))
                 .collect();
-            spans.unwrap_or_else(|| of_domain(Promoted::whole(bytes)))
+            spans.unwrap_or_else(|| of_domain(whole(bytes)))
         }
-        parsed => of_domain(parsed),
+        Promoted::Parsed(rules) => of_domain(rules),
     };
     if rules.is_empty() {
         return None;
@@ -394,250 +458,7 @@ mod tests {
     }
 }
 
-/// The index path ([`crate::learn::store::rule_index`]) against the full parse.
+/// The index path against the full parse.
 #[cfg(test)]
-mod index_tests {
-    use super::*;
-    use crate::learn::history::episodes::tests::rec;
-    use crate::learn::store::rule_index;
-    use crate::learn::store::rules::tests::rule;
-    use crate::learn::store::rules::Store;
-
-    struct Fixture {
-        _d: tempfile::TempDir,
-        p: Project,
-        state: String,
-        key: Key,
-    }
-
-    impl Fixture {
-        fn new() -> Fixture {
-            let d = tempfile::tempdir().unwrap();
-            let state = d.path().join("state").to_string_lossy().into_owned();
-            let key = crate::evidence::seal::user_key(|k| (k == "XDG_STATE_HOME").then(|| state.clone())).unwrap();
-            let p = Project::at(d.path().join("proj"));
-            std::fs::create_dir_all(&p.fable_dir).unwrap();
-            Fixture { _d: d, p, state, key }
-        }
-
-        fn get(&self) -> impl Fn(&str) -> Option<String> + '_ {
-            |k: &str| (k == "XDG_STATE_HOME").then(|| self.state.clone())
-        }
-
-        fn scope(&self) -> PathBuf {
-            crate::learn::store::rule_seal::scope(&self.p.fable_dir)
-        }
-
-        /// `n` rules: every status, four domains (one empty), sealed here, sealed for
-        /// another project, unsealed, curated, ties in `prevented` and `rank`.
-        fn store(&self, n: usize) -> Vec<Rule> {
-            let (scope, foreign) = (self.scope(), PathBuf::from("/elsewhere/.fable"));
-            let triggers = [
-                ("git", "`git push` is rejected as non-fast-forward", "non-fast-forward"),
-                (
-                    "cargo",
-                    "`cargo build` fails with error[E0432]: unresolved import",
-                    "E0432",
-                ),
-                (
-                    "",
-                    "`npm ci` fails with ERESOLVE unable to resolve dependency tree",
-                    "ERESOLVE",
-                ),
-                ("npm", "`npm test` fails with ELIFECYCLE", "ELIFECYCLE"),
-            ];
-            let rules: Vec<Rule> = (0..n)
-                .map(|i| {
-                    let status = ["promoted", "promoted", "candidate", "promoted", "retired", "blocked"][i % 6];
-                    let mut r = rule(&format!("k{i}"), status);
-                    let (domain, trigger, anchor) = triggers[i % 4];
-                    r.id = format!("R-{i}");
-                    r.domain = domain.into();
-                    r.trigger = trigger.into();
-                    r.anchors = vec![anchor.into()];
-                    r.action = None;
-                    r.directive = format!("do step {i} \u{1b}[1m first");
-                    r.prevented = (i % 5) as u64;
-                    r.rank = (i % 3 != 0).then_some((i % 4) as f64 / 4.0);
-                    if i % 7 == 3 {
-                        r.origin = Some("pack:core".into());
-                    }
-                    match i % 5 {
-                        0..=2 => crate::learn::store::rule_seal::seal(&mut r, &self.key, &scope),
-                        3 => crate::learn::store::rule_seal::seal(&mut r, &self.key, &foreign),
-                        _ => {}
-                    }
-                    r
-                })
-                .collect();
-            Store::new(&self.p.fable_dir).save(&rules).unwrap();
-            rules
-        }
-
-        fn index(&self) -> Option<rule_index::Index> {
-            rule_index::read(&self.p.fable_dir, &self.key, &self.scope())
-                .unwrap()?
-                .index
-        }
-
-        /// What the hooks show: SessionStart at two sizes, and a failure of each domain.
-        fn shown(&self) -> Vec<Option<String>> {
-            let failures = [
-                rec(
-                    "s",
-                    "git push origin main",
-                    false,
-                    " ! [rejected] main -> main (non-fast-forward)",
-                ),
-                rec(
-                    "s",
-                    "cargo build",
-                    false,
-                    "error[E0432]: unresolved import `crate::foo`",
-                ),
-                rec(
-                    "s",
-                    "npm ci",
-                    false,
-                    "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree",
-                ),
-                rec("s", "npm test", false, "npm ERR! code ELIFECYCLE"),
-                rec("s", "make", false, "make: *** [all] Error 2"),
-            ];
-            let mut out = vec![
-                session_context(&self.p, 8, self.get()),
-                session_context(&self.p, 2, self.get()),
-            ];
-            out.extend(failures.iter().map(|f| failure_context(&self.p, f, self.get())));
-            out
-        }
-
-        /// The hooks' output parsed whole (no index; the call writes one).
-        fn shown_whole(&self) -> Vec<Option<String>> {
-            let _ = std::fs::remove_file(rule_index::path(&self.p.fable_dir));
-            let out = self.shown();
-            let _ = std::fs::remove_file(rule_index::path(&self.p.fable_dir));
-            out
-        }
-    }
-
-    #[test]
-    fn the_index_shows_exactly_what_the_full_parse_shows() {
-        for n in [0, 1, 7, 40, 200] {
-            let f = Fixture::new();
-            f.store(n);
-            let whole = f.shown_whole();
-            // The first hook after a change parses whole and writes the index ...
-            assert_eq!(f.shown(), whole, "{n} rules, rebuilding");
-            let ix = f.index().expect("a valid index after a full parse");
-            // ... which lists the promoted rules with a seal (5 in every 6 are promoted or
-            // not, 3 in 5 of them sealed here, 1 in 5 for another project).
-            let listed = f.store(n).iter().filter(|r| r.head().listed()).count();
-            f.shown_whole();
-            f.shown();
-            assert_eq!(f.index().map(|i| i.entries.len()), Some(listed), "{n} rules");
-            assert_eq!(f.shown(), whole, "{n} rules, through the index");
-            if n >= 40 {
-                assert!(whole[0].as_deref().unwrap().contains("(up to "), "{whole:?}");
-                assert!(whole[2..].iter().filter(|s| s.is_some()).count() >= 3, "{whole:?}");
-            }
-            assert_eq!(ix.order.len(), ix.entries.len());
-        }
-    }
-
-    #[test]
-    fn a_stale_malformed_or_foreign_index_is_ignored() {
-        let f = Fixture::new();
-        f.store(40);
-        let whole = f.shown_whole();
-        f.shown();
-        let index_path = rule_index::path(&f.p.fable_dir);
-        let good = std::fs::read(&index_path).unwrap();
-        // Malformed: cut, garbage, a flipped byte under the MAC, another key's MAC.
-        let text = String::from_utf8(good.clone()).unwrap();
-        let (mac, body) = text.split_once('\n').unwrap();
-        let flipped = format!("{mac}\n{}", body.replacen("store ", "store 1", 1));
-        let other = crate::evidence::seal::Key::from_bytes([7; 32]);
-        let foreign = format!(
-            "{}\n{body}",
-            other.mac_fields(&f.scope(), &["fable-rule-index 1", body])
-        );
-        for bad in [
-            &good[..good.len() / 2],
-            b"garbage\n\xff",
-            flipped.as_bytes(),
-            foreign.as_bytes(),
-        ] {
-            std::fs::write(&index_path, bad).unwrap();
-            assert!(f.index().is_none());
-            assert_eq!(f.shown(), whole);
-            assert!(f.index().is_some(), "rewritten by the reader");
-        }
-        // Stale: a hand edit of the store in place, same size, mtime set back: the ctime
-        // moved (after the clock tick the save fell in).
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        let store = f.p.fable_dir.join("rules.json");
-        let before = std::fs::metadata(&store).unwrap();
-        let edited = std::fs::read_to_string(&store)
-            .unwrap()
-            .replacen("\"promoted\"", "\"retired\"", 1);
-        let edited = edited.replacen("\"reason\": \"pass\"", "\"reason\": \"passx\"", 1);
-        assert_eq!(edited.len() as u64, before.len());
-        {
-            use std::io::Write;
-            let mut w = std::fs::OpenOptions::new().write(true).open(&store).unwrap();
-            w.write_all(edited.as_bytes()).unwrap();
-            w.set_modified(before.modified().unwrap()).unwrap();
-        }
-        assert!(f.index().is_none(), "the edit makes the index stale");
-        let after = f.shown();
-        assert_ne!(after, whole, "retiring R-0 changes what is shown");
-        assert_eq!(after, f.shown_whole());
-    }
-
-    #[test]
-    fn a_forged_index_entry_shows_nothing_the_full_parse_would_not() {
-        let f = Fixture::new();
-        let rules = f.store(40);
-        let whole = f.shown_whole();
-        let bytes = std::fs::read(f.p.fable_dir.join("rules.json")).unwrap();
-        let m = std::fs::metadata(f.p.fable_dir.join("rules.json")).unwrap();
-        let id = rule_index::Identity::of(&m);
-        // Even with this user's key (which the agent does not have): an index that lists a
-        // candidate as promoted, or a rule whose seal is not the one in the store.
-        // R-20 is a candidate that would sort after the rules shown, so a listing taken on
-        // trust would count it in "up to N more".
-        let mut forged = rules.clone();
-        assert_eq!((forged[20].status.as_str(), forged[20].prevented), ("candidate", 0));
-        forged[20].status = "promoted".into();
-        forged[20].seal = Some("0".repeat(64));
-        forged[0].seal = Some("1".repeat(64));
-        let heads: Vec<_> = forged.iter().map(Rule::head).collect();
-        let text = rule_index::build(&bytes, &heads, id, &f.key, &f.scope()).unwrap();
-        std::fs::write(rule_index::path(&f.p.fable_dir), text).unwrap();
-        assert!(f.index().is_some(), "the forged index verifies");
-        // The same rules, and nothing else, at start and at every failure. The count of
-        // rules left unchecked ("up to N more") is taken from the index: only an index
-        // made with the key can move it, and by one here.
-        let no_count = |v: Vec<Option<String>>| -> Vec<Vec<String>> {
-            v.into_iter()
-                .map(|s| {
-                    s.unwrap_or_default()
-                        .lines()
-                        .filter(|l| !l.starts_with("(up to"))
-                        .map(String::from)
-                        .collect()
-                })
-                .collect()
-        };
-        let forged_shown = f.shown();
-        assert_eq!(no_count(forged_shown.clone()), no_count(whole.clone()));
-        assert!(
-            forged_shown[0].as_deref().unwrap().contains("(up to 6 more"),
-            "{forged_shown:?}"
-        );
-        assert!(whole[0].as_deref().unwrap().contains("(up to 5 more"), "{whole:?}");
-        // A store whose spans no longer match its rules (one rule fewer): no index at all.
-        assert!(rule_index::build(&bytes, &heads[1..], id, &f.key, &f.scope()).is_none());
-    }
-}
+#[path = "rules_inject_index_tests.rs"]
+mod index_tests;

@@ -222,16 +222,20 @@ fn unhex(s: &str) -> Option<String> {
 
 /// The byte spans of the top-level array's elements in JSON text the full parse accepted.
 fn element_spans(b: &[u8]) -> Vec<(usize, usize)> {
-    let (mut depth, mut in_str, mut esc, mut start) = (0usize, false, false, 0usize);
+    let (mut depth, mut in_str, mut start) = (0usize, false, 0usize);
     let mut out = Vec::new();
-    for (i, &c) in b.iter().enumerate() {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
         if in_str {
-            if esc {
-                esc = false;
-            } else if c == b'\\' {
-                esc = true;
-            } else if c == b'"' {
-                in_str = false;
+            // Most of a store is string text: run to the next quote or backslash.
+            match b[i..].iter().position(|&c| c == b'"' || c == b'\\') {
+                Some(k) if b[i + k] == b'\\' => i += k + 2,
+                Some(k) => {
+                    in_str = false;
+                    i += k + 1;
+                }
+                None => break,
             }
             continue;
         }
@@ -251,6 +255,7 @@ fn element_spans(b: &[u8]) -> Vec<(usize, usize)> {
             }
             _ => {}
         }
+        i += 1;
     }
     out
 }
@@ -280,22 +285,24 @@ pub fn build(bytes: &[u8], heads: &[Head], id: Identity, key: &Key, scope: &Path
         });
         domain_of.push(at);
     }
-    let mut body = format!("{MAGIC}\nstore");
+    use std::fmt::Write;
+    let mut body = String::with_capacity(64 + 40 * listed.len());
+    let _ = write!(body, "{MAGIC}\nstore");
     for x in id.0 {
-        body.push_str(&format!(" {x}"));
+        let _ = write!(body, " {x}");
     }
     body.push_str("\ndomains");
     for d in &domains {
-        body.push_str(&format!(" {}", hex(d)));
+        let _ = write!(body, " {}", hex(d));
     }
     body.push_str("\norder");
     for i in &order {
-        body.push_str(&format!(" {i}"));
+        let _ = write!(body, " {i}");
     }
     for (k, &i) in listed.iter().enumerate() {
         let (s, e) = spans[i];
         let seal = seal_print(heads[i].seal.unwrap_or(""));
-        body.push_str(&format!("\n{s} {} {} {seal:016x}", e - s, domain_of[k]));
+        let _ = write!(body, "\n{s} {} {} {seal:016x}", e - s, domain_of[k]);
     }
     let mac = key.mac_fields(scope, &[MAGIC, &body]);
     Some(format!("{mac}\n{body}"))
@@ -332,14 +339,17 @@ mod tests {
     fn spans_are_the_top_level_elements() {
         let text = br#"[
   {"id": "a", "s": "x]}{\"[", "p": {"q": [1, {"r": 2}]}},
-  {"id": "b"}
+  {"id": "b", "t": "ends in a backslash \\", "u": "\u005c\"}"},
+  {"id": "c"}
 ]
 "#;
         let spans = element_spans(text);
-        assert_eq!(spans.len(), 2);
+        assert_eq!(spans.len(), 3);
         let first: serde_json::Value = serde_json::from_slice(&text[spans[0].0..spans[0].1]).unwrap();
         assert_eq!(first["s"], "x]}{\"[");
-        assert_eq!(&text[spans[1].0..spans[1].1], br#"{"id": "b"}"#);
+        let second: serde_json::Value = serde_json::from_slice(&text[spans[1].0..spans[1].1]).unwrap();
+        assert_eq!(second["t"], "ends in a backslash \\");
+        assert_eq!(&text[spans[2].0..spans[2].1], br#"{"id": "c"}"#);
     }
 
     #[test]
