@@ -249,7 +249,12 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     } else {
                         Vec::new()
                     };
-                    let removed = crate::learn::history::recovery_form::removed(&fail_words, retry_words);
+                    let removed = crate::learn::history::recovery_form::removed(
+                        &fail_words,
+                        retry_words,
+                        history.cmd(i),
+                        history.cmd(k),
+                    );
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
                     substitute = (steps.is_empty() && context.is_empty())
                         .then(|| crate::learn::history::recovery_form::substituted(history.cmd(i), history.cmd(k)))

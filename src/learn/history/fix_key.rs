@@ -60,6 +60,7 @@ impl Episode {
                         "cd <v>".into()
                     }
                     None if w.starts_with("without:") => w.clone(),
+                    None if w.starts_with("quote:") => "quote:<v>".into(),
                     None if w.starts_with('-') => mask_value(crate::learn::text::spelling::canonical_flag(
                         &self.domain,
                         &self.action,

@@ -71,10 +71,12 @@ pub fn added(fail_words: &[String], retry_words: &[String], retry_line: &str) ->
         .collect()
 }
 
-/// What the retry dropped from the failing words: flags (`without:--check`) and empty
-/// operands (`without:` with the empty word, shown `''`: the BSD `sed -i ''` suffix GNU sed reads as a script).
-pub fn removed(fail_words: &[String], retry_words: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// What the retry changed in place of adding: flags dropped (`without:--check`), empty
+/// operands dropped (`without:` with the empty word, shown `''`: the BSD `sed -i ''` suffix
+/// GNU sed reads as a script), and globs quoted that the shell expanded before
+/// (`quote:'*.py'` for `find . -name '*.py'` after `find . -name *.py`).
+pub fn removed(fail_words: &[String], retry_words: &[String], fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
+    let mut out: Vec<String> = quoted(fail_cmd, retry_cmd);
     for w in fail_words {
         let gone = !retry_words.contains(w);
         if gone && w.is_empty() {
@@ -122,6 +124,25 @@ pub fn environment_program(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
     }
 }
 
+/// Words of the retry's line that the failing line had unquoted and the retry quotes or
+/// escapes (`'*.py'`, `"*.md"`, `\\*.log`) where the shell would have expanded them.
+fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
+    let (f, r): (Vec<&str>, Vec<&str>) = (
+        fail_cmd.split_whitespace().collect(),
+        retry_cmd.split_whitespace().collect(),
+    );
+    if f.len() != r.len() {
+        return Vec::new();
+    }
+    let bare = |w: &str| w.replace(['\'', '"', '\\'], "");
+    let glob = |w: &str| w.contains(['*', '?', '[']);
+    f.iter()
+        .zip(&r)
+        .filter(|(a, b)| a != b && glob(a) && !a.contains(['\'', '"', '\\']) && bare(a) == bare(b))
+        .map(|(_, b)| format!("quote:{b}"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,7 +180,7 @@ mod tests {
     fn an_empty_operand_dropped_is_a_retry_and_said() {
         assert!(retry("sed -i '' 's/a/b/' f.ini", "sed -i 's/a/b/' f.ini"));
         let w = |s: &str| normalize(s).primary().unwrap().words.clone();
-        let rm = |a: &str, b: &str| removed(&w(a), &w(b));
+        let rm = |a: &str, b: &str| removed(&w(a), &w(b), a, b);
         assert_eq!(rm("sed -i '' -e 's/a/b/' f", "sed -i -e 's/a/b/' f"), vec!["without:"]);
         assert_eq!(rm("cargo fmt --check", "cargo fmt"), vec!["without:--check"]);
     }
@@ -201,6 +222,20 @@ mod tests {
         // An absolute path is the system's program; an environment already used is no change.
         assert_eq!(e("python3 app.py", "/usr/bin/python3 app.py"), None);
         assert_eq!(e(".venv/bin/python app.py", ".venv/bin/python -u app.py"), None);
+    }
+
+    #[test]
+    fn a_glob_quoted_is_a_recovery_and_said() {
+        let w = |s: &str| normalize(s).primary().unwrap().words.clone();
+        let rm = |a: &str, b: &str| removed(&w(a), &w(b), a, b);
+        assert_eq!(rm("find . -name *.py", "find . -name '*.py'"), vec!["quote:'*.py'"]);
+        assert_eq!(rm("find . -name *.md", "find . -name \"*.md\""), vec!["quote:\"*.md\""]);
+        assert_eq!(
+            rm("find . -name *.log -type f", "find . -name \\*.log -type f"),
+            vec!["quote:\\*.log"]
+        );
+        // Quoting a plain word changes nothing the shell did: no recovery form.
+        assert!(rm("git commit -m wip", "git commit -m 'wip'").is_empty());
     }
 
     #[test]

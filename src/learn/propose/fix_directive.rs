@@ -84,6 +84,13 @@ pub fn directive_for(
             vec![retry_text],
             None,
         )
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("quote:")) {
+        let q: Vec<&str> = last.variant.iter().map(|w| w.trim_start_matches("quote:")).collect();
+        let text = format!(
+            "retry {retry} with the pattern quoted so the shell does not expand it: {}",
+            q.join(" ")
+        );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.steps.is_empty() {
         // The gates see the concrete commands; the directive shows the fix as the
         // group's sessions share it ([`render`]: placeholders where they differ).

@@ -39,6 +39,7 @@ const MAX_SCAN_CHARS: usize = 3000;
 struct Masks {
     url: LazyRe,
     quoted: LazyRe,
+    var: LazyRe,
     path: LazyRe,
     hash: LazyRe,
     dur: LazyRe,
@@ -136,7 +137,12 @@ static MASKS: Masks = Masks {
     url: LazyRe::new(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#),
     // `*`, not `{0,200}`: a bounded repeat of a Unicode class compiles to 200 copies of
     // its UTF-8 automaton (milliseconds per process); a quote never spans a line anyway.
-    quoted: LazyRe::new(r#"'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’"#),
+    // GNU tools quote a name as `name' (find, grep, make, ld in the C locale): that form
+    // comes before the backquote pair, or "`a' and `b'" would mask as one quote.
+    quoted: LazyRe::new(r#"'[^'\n]*'|"[^"\n]*"|`[^`'\n]*'|`[^`\n]*`|‘[^’\n]*’"#),
+    // A variable's name (`$target is not defined`, `$HOME: unbound variable`) is the
+    // session's own word, like a quoted name: jq, shells, perl, make say it bare.
+    var: LazyRe::new(r"\$[A-Za-z_][A-Za-z0-9_]*"),
     path: LazyRe::new(
         r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b",
     ),
@@ -365,6 +371,9 @@ fn mask_line_in(e: Engine, line: &str) -> String {
     if has(|c| matches!(c, '\'' | '"' | '`' | '‘'), &s) {
         s = m.quoted.replace(e, &s, "<q>").into();
     }
+    if s.contains('$') {
+        s = m.var.replace(e, &s, "<var>").into();
+    }
     if s.contains('/') || s.contains('.') {
         s = m.path.replace(e, &s, "<path>").into();
     }
@@ -530,6 +539,31 @@ mod tests {
         assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
         assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
         assert!(mask_line("error[E0432]: unresolved import").contains("E0432"));
+    }
+
+    /// A name is the session's own word however the tool quotes it: GNU's `name' (find,
+    /// grep, make in the C locale) and a bare `$variable` (jq, shells) mask like 'name'.
+    #[test]
+    fn masks_gnu_quotes_and_variable_names() {
+        assert_eq!(
+            mask_line("find: paths must precede expression: `b.log'"),
+            "find: paths must precede expression: <q>"
+        );
+        assert_eq!(
+            mask_line("make: *** No rule to make target `a' and `b'"),
+            "make: *** No rule to make target <q> and <q>"
+        );
+        assert_eq!(mask_line("unresolved import `foo`"), "unresolved import <q>");
+        assert_eq!(
+            mask_line("jq: error: $target is not defined at <top-level>, line 1:"),
+            "jq: error: <var> is not defined at <top-level>, line <n>:"
+        );
+        assert_eq!(
+            mask_line("bash: $HOME_DIR: unbound variable"),
+            "bash: <var>: unbound variable"
+        );
+        // A dollar that names nothing stays.
+        assert_eq!(mask_line("cost: $5 and $ alone"), "cost: $<n> and $ alone");
     }
 
     #[test]
