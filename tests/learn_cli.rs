@@ -423,3 +423,32 @@ fn a_promoted_rule_carries_its_compiled_trigger_under_the_seal() {
         assert!(!said.contains("Standing rule"), "{what}: {said}");
     }
 }
+
+/// The rule store's index (`.fable/state/rules.index`): `fable rules` writes it with the
+/// store, the failure hook shows through it what the full parse shows, and an index saved
+/// from an earlier store (a rule since retired) shows nothing.
+#[test]
+fn the_save_writes_the_index_and_an_old_one_shows_nothing() {
+    let d = project(false);
+    let index = d.path().join(".fable/state/rules.index");
+    fable(d.path(), &["rules", "extract", "--json"]);
+    let promoted_index = std::fs::read(&index).expect("the save wrote the index");
+    let inode = || std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(&index).unwrap());
+    let written = inode();
+    let said = failure_feedback(d.path());
+    assert!(said.contains("Standing rule R-1 applies"), "{said}");
+    assert_eq!(inode(), written, "the hook used the index, it did not replace it");
+
+    // Without the index: the same answer (the full parse), and the hook writes it again.
+    std::fs::remove_file(&index).unwrap();
+    assert_eq!(failure_feedback(d.path()), said);
+    assert_eq!(std::fs::read(&index).unwrap(), promoted_index);
+
+    // Retired: the save rewrites the index, and the rule is no longer shown.
+    fable(d.path(), &["rules", "retire", "R-1", "--json"]);
+    assert_ne!(std::fs::read(&index).unwrap(), promoted_index);
+    assert!(!failure_feedback(d.path()).contains("Standing rule"));
+    // The index from when R-1 was promoted, put back: stale for this store, ignored.
+    std::fs::write(&index, &promoted_index).unwrap();
+    assert!(!failure_feedback(d.path()).contains("Standing rule"));
+}

@@ -505,6 +505,35 @@ pub fn worth_a_snapshot(cmd: &str, has_summary: bool) -> bool {
     has_summary || crate::evidence::runner::kind(cmd).is_some()
 }
 
+/// One `size mtime_ns ctime_ns ino path` record (as `tree_store` writes it, the path last
+/// so it may hold spaces), owned; also the record of the folders' and git inputs' stats
+/// beside a snapshot (`tree_moved`).
+pub fn stat_record(rec: &str) -> Option<(String, Stat)> {
+    let mut it = rec.splitn(5, ' ');
+    let mut num = || it.next()?.parse::<i64>().ok();
+    let (size, mtime_ns, ctime_ns, ino) = (num()?, num()?, num()?, num()?);
+    let st = Stat {
+        size: u64::try_from(size).ok()?,
+        mtime_ns,
+        ctime_ns,
+        ino: u64::try_from(ino).ok()?,
+    };
+    Some((it.next()?.to_string(), st))
+}
+
+/// Runs git in a test's repository, quietly, and fails the test when git does.
+#[cfg(test)]
+pub(crate) fn git_for_test(root: &Path, args: &[&str]) {
+    let ok = std::process::Command::new("git")
+        .args(args)
+        .current_dir(root)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "git {args:?}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -222,16 +222,7 @@ mod tests {
             }
         }
         std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
-        let git = |args: &[&str]| {
-            let ok = std::process::Command::new("git")
-                .args(args)
-                .current_dir(&root)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success());
-            assert!(ok, "git {args:?}");
-        };
+        let git = |args: &[&str]| crate::evidence::tree::git_for_test(&root, args);
         git(&["init", "-q"]);
         git(&["add", "-A"]);
         let pass = take(&root).unwrap();

@@ -92,16 +92,7 @@ pub fn decode(bytes: &[u8]) -> Option<Moved> {
             m.ignored.push(rest.to_string());
             continue;
         }
-        let mut it = rest.splitn(5, ' ');
-        let mut num = || it.next()?.parse::<i64>().ok();
-        let (size, mtime_ns, ctime_ns, ino) = (num()?, num()?, num()?, num()?);
-        let st = Stat {
-            size: u64::try_from(size).ok()?,
-            mtime_ns,
-            ctime_ns,
-            ino: u64::try_from(ino).ok()?,
-        };
-        let p = it.next()?.to_string();
+        let (p, st) = crate::evidence::tree::stat_record(rest)?;
         match tag {
             "k" => m.keys.push((p, st)),
             "d" => m.dirs.push((p, st)),

@@ -264,16 +264,7 @@ mod tests {
     use super::*;
     use crate::evidence::tree::take;
 
-    fn git(root: &Path, args: &[&str]) {
-        let ok = std::process::Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "git {args:?}");
-    }
+    use crate::evidence::tree::git_for_test as git;
 
     /// Waits past the folder timestamps' granularity so a change is a change.
     fn tick() {

@@ -364,16 +364,7 @@ fn decode_last(bytes: &[u8]) -> Option<Last> {
     };
     let mut keys = Vec::new();
     for rec in lines.next().unwrap_or("").split('\0').filter(|r| !r.is_empty()) {
-        let mut it = rec.splitn(5, ' ');
-        let mut num = || it.next().and_then(|n| n.parse::<i64>().ok());
-        let (size, mtime_ns, ctime_ns, ino) = (num()?, num()?, num()?, num()?);
-        let st = Stat {
-            size: u64::try_from(size).ok()?,
-            mtime_ns,
-            ctime_ns,
-            ino: u64::try_from(ino).ok()?,
-        };
-        keys.push((it.next()?.to_string(), st));
+        keys.push(crate::evidence::tree::stat_record(rec)?);
     }
     Some(Last { tree, git, keys })
 }
@@ -481,16 +472,7 @@ mod tests {
         std::fs::write(root.join("x.log"), "x").unwrap();
         std::fs::write(root.join("y.log"), "y").unwrap();
         std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
-        let git = |args: &[&str]| {
-            let ok = std::process::Command::new("git")
-                .args(args)
-                .current_dir(&root)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success());
-            assert!(ok, "git {args:?}");
-        };
+        let git = |args: &[&str]| crate::evidence::tree::git_for_test(&root, args);
         git(&["init", "-q"]);
         git(&["add", "-A"]);
         let append = |p: &str, text: &str| {

@@ -164,19 +164,11 @@ mod tests {
             assert_eq!(terms(t), terms_plain(t), "{t}");
         }
         // Every row of every corpus (its raw JSON text, escapes and all).
-        let mut dirs = vec![std::path::PathBuf::from("tests")];
         let mut rows = 0;
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    for row in std::fs::read_to_string(&p).unwrap_or_default().lines() {
-                        rows += 1;
-                        assert_eq!(terms(row), terms_plain(row), "{row}");
-                    }
-                }
+        for f in crate::learn::text::mask_engine::corpus_files() {
+            for row in std::fs::read_to_string(&f).unwrap_or_default().lines() {
+                rows += 1;
+                assert_eq!(terms(row), terms_plain(row), "{row}");
             }
         }
         assert!(rows > 1000, "{rows} corpus rows");

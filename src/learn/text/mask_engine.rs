@@ -157,3 +157,30 @@ pub fn ascii_pattern(p: &str) -> String {
 pub fn re(p: &str) -> Regex {
     Regex::new(&ascii_pattern(p)).expect("mask pattern compiles")
 }
+
+/// Every `.jsonl` file under the `tests/corpora*` folders: the texts the tests that compare
+/// two implementations (mask engines, term forms) run over.
+#[cfg(test)]
+pub(crate) fn corpus_files() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir("tests")
+        .expect("tests folder")
+        .flatten()
+        .map(|d| d.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("corpora"))
+        })
+        .collect();
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                files.push(p);
+            }
+        }
+    }
+    files
+}

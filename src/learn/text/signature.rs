@@ -617,26 +617,7 @@ mod tests {
     /// Every line of every corpus tail, both engines: masks and anchors byte-identical.
     #[test]
     fn engines_agree_on_corpora() {
-        let mut files = Vec::new();
-        let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir("tests")
-            .expect("tests folder")
-            .flatten()
-            .map(|d| d.path())
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("corpora"))
-            })
-            .collect();
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    files.push(p);
-                }
-            }
-        }
+        let files = crate::learn::text::mask_engine::corpus_files();
         let (mut lines, mut texts) = (0usize, 0usize);
         let mut check = |text: &str| {
             texts += 1;
