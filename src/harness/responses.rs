@@ -19,7 +19,7 @@
 //! arguments `{{agent_id}}` becomes the last `agent_id` that a tool output of the request
 //! returned (spawn_agent's answer), so a script can wait for the agent it spawned.
 
-use super::script::Kind;
+use super::script::{main_step, side_step, Kind};
 use serde_json::{json, Value};
 
 /// The shell tool Codex 0.171 offers the model (`unified_exec`); its arguments are
@@ -60,16 +60,7 @@ pub fn kind_of(script: &Value, body: &Value, thread: Option<&str>, root: &mut Op
 /// The step for the `idx`-th request of `kind`, and its label for the log.
 pub fn step_for(script: &Value, kind: Kind, idx: usize) -> (Value, Value) {
     match kind {
-        Kind::Main => match script["steps"].get(idx) {
-            Some(s) => (s.clone(), json!(idx)),
-            None => (
-                script
-                    .get("default")
-                    .cloned()
-                    .unwrap_or(json!({"text": "Nothing more to do."})),
-                json!("default"),
-            ),
-        },
+        Kind::Main => main_step(script, idx),
         Kind::Sub => match script["sub_steps"].get(idx) {
             Some(s) => (s.clone(), json!(format!("sub{idx}"))),
             None => (
@@ -80,10 +71,7 @@ pub fn step_for(script: &Value, kind: Kind, idx: usize) -> (Value, Value) {
                 json!("sub_default"),
             ),
         },
-        Kind::Side => (
-            json!({"text": script["side_text"].as_str().unwrap_or("ok")}),
-            json!("side"),
-        ),
+        Kind::Side => side_step(script),
     }
 }
 

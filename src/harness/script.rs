@@ -49,16 +49,7 @@ pub fn kind_of(script: &Value, body: &Value) -> Kind {
 /// (`0`, `"default"`, `"sub0"`, `"side"`).
 pub fn step_for(script: &Value, kind: Kind, idx: usize) -> (Value, Value) {
     match kind {
-        Kind::Main => match script["steps"].get(idx) {
-            Some(s) => (s.clone(), json!(idx)),
-            None => (
-                script
-                    .get("default")
-                    .cloned()
-                    .unwrap_or(json!({"text": "Nothing more to do."})),
-                json!("default"),
-            ),
-        },
+        Kind::Main => main_step(script, idx),
         Kind::Sub => (
             script["sub_steps"]
                 .get(idx)
@@ -67,11 +58,30 @@ pub fn step_for(script: &Value, kind: Kind, idx: usize) -> (Value, Value) {
                 .unwrap_or(json!({"text": "sub-agent: nothing more."})),
             json!(format!("sub{idx}")),
         ),
-        Kind::Side => (
-            json!({"text": script["side_text"].as_str().unwrap_or("ok")}),
-            json!("side"),
+        Kind::Side => side_step(script),
+    }
+}
+
+/// The agent loop's `idx`-th step, or the script's `default` past the end (both hosts).
+pub fn main_step(script: &Value, idx: usize) -> (Value, Value) {
+    match script["steps"].get(idx) {
+        Some(s) => (s.clone(), json!(idx)),
+        None => (
+            script
+                .get("default")
+                .cloned()
+                .unwrap_or(json!({"text": "Nothing more to do."})),
+            json!("default"),
         ),
     }
+}
+
+/// A side request's answer (a title, a summary): the script's `side_text` (both hosts).
+pub fn side_step(script: &Value) -> (Value, Value) {
+    (
+        json!({"text": script["side_text"].as_str().unwrap_or("ok")}),
+        json!("side"),
+    )
 }
 
 /// The content blocks and stop reason a step answers with. Tool-use ids are made from

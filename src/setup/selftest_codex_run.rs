@@ -16,7 +16,7 @@ use crate::setup::codex_hooks;
 use crate::setup::portable;
 use crate::setup::selftest::{self, Check};
 use crate::setup::selftest_codex;
-use crate::setup::selftest_run::{broken_binaries, work_dir};
+use crate::setup::selftest_run::{broken_binaries, work_dir, write_seed};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -57,14 +57,7 @@ fn version(codex: &Path) -> Option<String> {
 /// The run's spec in `work`: the seed project, `fable init`, and fable's Codex hooks in
 /// the run's `$CODEX_HOME/hooks.json`.
 fn prepare(work: &Path, codex: &Path, bin_dir: &Path, fable: &Path) -> Result<CodexSpec> {
-    let seed = work.join("seed");
-    for (rel, content) in selftest::project_files() {
-        let p = seed.join(rel);
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
-        }
-        std::fs::write(&p, content).map_err(|e| Error::io(&p, e))?;
-    }
+    let seed = write_seed(work)?;
     let hooks = work.join("codex-hooks.json");
     let doc = codex_hooks::codex_hooks(bin_dir);
     std::fs::write(&hooks, serde_json::to_string_pretty(&doc).unwrap_or_default()).map_err(|e| Error::io(&hooks, e))?;

@@ -115,9 +115,8 @@ pub(crate) fn work_dir(name: &str) -> Result<PathBuf> {
     )))
 }
 
-/// Writes the seed project and the settings registering fable's hooks (absolute paths
-/// into `bin_dir`), and returns the harness spec of the session.
-fn prepare(work: &Path, claude: &Path, bin_dir: &Path, detected: &Detected) -> Result<Spec> {
+/// Writes the self-test's seed project into `work/seed` (both hosts run the same one).
+pub(crate) fn write_seed(work: &Path) -> Result<PathBuf> {
     let seed = work.join("seed");
     for (rel, content) in selftest::project_files() {
         let p = seed.join(rel);
@@ -126,6 +125,13 @@ fn prepare(work: &Path, claude: &Path, bin_dir: &Path, detected: &Detected) -> R
         }
         std::fs::write(&p, content).map_err(|e| Error::io(&p, e))?;
     }
+    Ok(seed)
+}
+
+/// Writes the seed project and the settings registering fable's hooks (absolute paths
+/// into `bin_dir`), and returns the harness spec of the session.
+fn prepare(work: &Path, claude: &Path, bin_dir: &Path, detected: &Detected) -> Result<Spec> {
+    let seed = write_seed(work)?;
     let regs = registrations::builtin().map_err(Error::msg)?;
     let (regs, _) = select_for_version(&regs, detected.version());
     let (doc, _) = settings::install(json!({}), &entries_for(&regs, bin_dir)?)
