@@ -49,7 +49,12 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
         && crate::evidence::tree::worth_a_snapshot(&record.cmd, record.summary.is_some())
     {
         let store = crate::evidence::tree_store::dir(get, &project.fable_dir);
-        record.tree = crate::evidence::tree_store::pass_tree(&project.root, store.as_deref(), get);
+        let counted = crate::evidence::tree_store::pass_tree_counted(&project.root, store.as_deref(), get);
+        // Watched from now on, so the stop need not look at every file again.
+        if let (Some((tree, files)), Some(store)) = (&counted, &store) {
+            crate::evidence::tree_watch::spawn(&project.root, store, tree, *files, get);
+        }
+        record.tree = counted.map(|(tree, _)| tree);
     }
     let (sealer, unsealed) = match Sealer::for_user(get, &project.fable_dir) {
         Ok(s) => (Some(s), None),

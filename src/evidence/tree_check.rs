@@ -25,6 +25,9 @@ pub struct Now {
     /// ([`Now::with_env`]) no earlier answer of git's is reused.
     env: Option<[Option<String>; 2]>,
     full: OnceCell<Option<Snapshot>>,
+    /// Ask the project's watcher first ([`crate::evidence::tree_watch`]); off with
+    /// `FABLE_WATCH=off`, and in the watcher's own check.
+    watch: bool,
     memo: RefCell<HashMap<String, Verdict>>,
 }
 
@@ -48,6 +51,7 @@ impl Now {
             store,
             env: None,
             full: OnceCell::new(),
+            watch: true,
             memo: RefCell::new(HashMap::new()),
         }
     }
@@ -56,6 +60,13 @@ impl Now {
     /// (named partly by `HOME` and `XDG_CONFIG_HOME`) keep their stats.
     pub fn with_env(mut self, get: impl Fn(&str) -> Option<String>) -> Now {
         self.env = Some([get("HOME"), get("XDG_CONFIG_HOME")]);
+        self.watch = crate::evidence::tree_watch::enabled(&get);
+        self
+    }
+
+    /// Checks the files itself, never asking a watcher (the watcher's own first check).
+    pub fn unwatched(mut self) -> Now {
+        self.watch = false;
         self
     }
 
@@ -132,6 +143,15 @@ impl Now {
     }
 
     fn decide(&self, tree: &str) -> Verdict {
+        // A live watcher saw every change since it checked this tree itself: it vouches.
+        if self.watch
+            && self
+                .store
+                .as_deref()
+                .is_some_and(|d| crate::evidence::tree_watch::vouches(d, tree))
+        {
+            return Verdict::Same;
+        }
         let bytes = self.store.as_deref().and_then(|d| tree_store::read(d, tree));
         // Trusted only when its files hash to the sealed tree. Read in place: at Stop this
         // is every counted file, and the owned decode cost more than the `stat`s' user time.

@@ -205,7 +205,11 @@ fn in_nested_repo(root: &Path, file: &str) -> bool {
 /// Which of `paths` git ignores in `root` (`git check-ignore -z --stdin`), and what
 /// `meanwhile` gave while git worked; `None` when git cannot answer (not a work tree,
 /// git missing).
-fn git_ignored<R>(root: &Path, paths: &[String], meanwhile: impl FnOnce() -> R) -> Option<(HashSet<String>, R)> {
+pub(crate) fn git_ignored<R>(
+    root: &Path,
+    paths: &[String],
+    meanwhile: impl FnOnce() -> R,
+) -> Option<(HashSet<String>, R)> {
     // `-C` rather than `current_dir`: see `tree::git_listing`.
     let mut child = std::process::Command::new("git")
         .arg("-C")

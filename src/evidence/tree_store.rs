@@ -260,6 +260,8 @@ fn prune(dir: &Path) {
     for (_, p) in all.into_iter().skip(KEEP) {
         let _ = std::fs::remove_file(&p);
         let _ = std::fs::remove_file(p.with_extension("moved"));
+        // Its watcher, if any, exits at its next look (`tree_watch`); its lock goes now.
+        let _ = std::fs::remove_file(p.with_extension("wlock"));
     }
 }
 
@@ -395,6 +397,16 @@ fn read_private(path: &Path, max: u64) -> Option<Vec<u8>> {
 /// `.gitignore` moved, takes the full listing. Either way the files are the ones a full
 /// listing would count, each `stat`ed now. `None` when no snapshot can be taken.
 pub fn pass_tree(root: &Path, dir: Option<&Path>, get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    pass_tree_counted(root, dir, get).map(|(tree, _)| tree)
+}
+
+/// [`pass_tree`], and how many files it counts (a watcher is worth starting only on
+/// many: [`crate::evidence::tree_watch`]).
+pub fn pass_tree_counted(
+    root: &Path,
+    dir: Option<&Path>,
+    get: impl Fn(&str) -> Option<String>,
+) -> Option<(String, usize)> {
     use crate::evidence::tree_refresh::{refresh_from, Names};
     let last = dir.and_then(load_last);
     let reused = last.as_ref().and_then(|l| {
@@ -453,7 +465,7 @@ pub fn pass_tree(root: &Path, dir: Option<&Path>, get: impl Fn(&str) -> Option<S
             );
         }
     }
-    Some(tree)
+    Some((tree, snap.files.len()))
 }
 
 #[cfg(test)]

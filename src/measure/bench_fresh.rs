@@ -43,8 +43,18 @@ pub fn build(root: &Path, evidence_bin: &Path, env: &[(&str, &str)]) -> Result<(
     std::fs::write(root.join(".gitignore"), "target/\n*.log\n").at(root)?;
     git(root, &["init", "-q"])?;
     git(root, &["add", "-A"])?;
+    log_pass(root, evidence_bin, env, 0)?;
+    let ledger = format!("# Ledger\n\n- [x] 1. tests -- evidence: `{CITED}` -> 12 passed\n");
+    std::fs::write(root.join(".fable/LEDGER.md"), ledger).at(root)?;
+    Ok(())
+}
+
+/// Logs a passing run of [`CITED`] in `root` through `evidence_bin` (call `n`, for a
+/// distinct tool call id), as the agent's run would be.
+pub fn log_pass(root: &Path, evidence_bin: &Path, env: &[(&str, &str)], n: usize) -> Result<()> {
     let payload = json!({"session_id": "bench-session", "cwd": root.display().to_string(),
-        "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": CITED},
+        "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": format!("toolu_bench_pass_{n}"),
+        "tool_input": {"command": CITED},
         "tool_response": {"stdout": "test result: ok. 12 passed; 0 failed\n", "stderr": "", "interrupted": false}});
     let mut child = Command::new(evidence_bin)
         .current_dir(root)
@@ -65,7 +75,32 @@ pub fn build(root: &Path, evidence_bin: &Path, env: &[(&str, &str)]) -> Result<(
             "bench setup: the evidence hook logged no tree for the cited pass",
         ));
     }
-    let ledger = format!("# Ledger\n\n- [x] 1. tests -- evidence: `{CITED}` -> 12 passed\n");
-    std::fs::write(root.join(".fable/LEDGER.md"), ledger).at(root)?;
     Ok(())
+}
+
+/// Waits (up to 10 s) until the watcher the cited pass started listens, so the bench
+/// times the stop a user gets once the watcher is up; false when none came (not Linux,
+/// watchers off, no user state named by `env`).
+pub fn wait_for_watcher(env: &[(&str, &str)]) -> bool {
+    let get = |k: &str| env.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
+    let Some(trees) = crate::session_state::user_state_dir(get).map(|d| d.join("trees")) else {
+        return false;
+    };
+    let listening = || {
+        std::fs::read_dir(&trees).into_iter().flatten().flatten().any(|d| {
+            std::fs::read_dir(d.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|f| f.file_name().to_string_lossy().ends_with(".sock"))
+        })
+    };
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        if listening() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
 }

@@ -281,6 +281,11 @@ impl Outcome {
         self.out.join("proj")
     }
 
+    /// fable's user state of the session (`$HOME/.local/state/fable`: key, snapshots).
+    pub fn state(&self) -> PathBuf {
+        self.out.join("home/.local/state/fable")
+    }
+
     /// Evidence records, oldest first, from the live log (tests keep it below rotation).
     pub fn evidence(&self) -> Vec<Value> {
         std::fs::read_to_string(self.proj().join(".fable/evidence.jsonl"))

@@ -1,0 +1,133 @@
+//! The freshness watcher under the real Claude Code CLI (scripted mock API), in a git
+//! project of 2,100 files — big enough that the evidence hook starts a watcher after a
+//! pass. The session is not held up by it; it vouches for a pass when only an ignored
+//! log was written after it (the close guard then never lists the files itself); and it
+//! never vouches after `sed -i`: the stop is blocked, naming the file, as without it.
+
+mod support;
+use support::e2e::*;
+use support::harness::{available, Outcome, Session};
+
+const CALC: &str = "def add(a, b):\n    return a + b\n";
+const TEST: &str = "import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
+const RUN: &str = "python3 -m unittest";
+
+/// A Bash step closing the card on the cited run, as the agent would.
+fn close_card() -> String {
+    let card = format!("- [x] 1. calc -- evidence: `{RUN}` -> 1 passed");
+    format!(
+        "printf '%s\\n' '# Ledger' '' {} > .fable/LEDGER.md",
+        shell_words::quote(&card)
+    )
+}
+
+/// calc.py, its test, 2,100 more tracked files, one open card; committed.
+fn session(name: &str) -> Session {
+    Session::new(name)
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
+        .file(".gitignore", "*.log\n")
+        .file("calc.py", CALC)
+        .file("test_calc.py", TEST)
+        .pre("mkdir -p pad && for i in $(seq 1 2100); do echo $i > pad/f$i.txt; done")
+        .pre("git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init")
+}
+
+/// Files of the session's snapshot folder whose names end in `ext`.
+fn state_files(o: &Outcome, ext: &str) -> Vec<String> {
+    let trees = o.state().join("trees");
+    let mut out = Vec::new();
+    for d in std::fs::read_dir(&trees).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(d.path()).into_iter().flatten().flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            if name.ends_with(ext) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// Removes the project and waits (up to 5 s) for its watchers to go: they exit with the
+/// folder they watch, instead of idling on for half an hour.
+fn assert_watchers_end_with_the_project(o: &Outcome) {
+    std::fs::remove_dir_all(o.proj()).unwrap();
+    let start = std::time::Instant::now();
+    while !state_files(o, ".sock").is_empty() && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(
+        state_files(o, ".sock"),
+        Vec::<String>::new(),
+        "no watcher listens any more"
+    );
+}
+
+#[test]
+fn a_watched_pass_stays_fresh_through_an_ignored_log() {
+    let Some(claude) = available() else { return };
+    let o = session("watch-honest")
+        .bash(RUN)
+        .bash("sleep 1")
+        .bash("echo log > run.log")
+        .bash(&close_card())
+        .text("All done: all tests pass.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 5, "allowed at once: {sent:#?}\n{}", o.debug());
+    assert!(result(&o).contains("All done: all tests pass."), "{}", result(&o));
+    // The hook started a watcher for the pass's tree…
+    let pass = o
+        .evidence()
+        .into_iter()
+        .find(|r| r["cmd"] == RUN)
+        .expect("the pass is logged");
+    let tree = pass["tree"].as_str().expect("the pass carries its tree").to_string();
+    assert_eq!(state_files(&o, ".wlock"), vec![format!("{tree}.wlock")]);
+    // …and it answered: the new log moved the root folder, so a stop that listed the
+    // files itself would have saved the folders' new stats beside the snapshot.
+    assert_eq!(state_files(&o, ".moved"), Vec::<String>::new());
+    assert_eq!(state_files(&o, ".sock"), vec![format!("{tree}.sock")], "still watching");
+    assert_watchers_end_with_the_project(&o);
+}
+
+#[test]
+fn a_watched_pass_is_stale_after_sed_and_the_stop_names_the_file() {
+    let Some(claude) = available() else { return };
+    let o = session("watch-sed")
+        .bash(RUN)
+        .bash("sleep 1")
+        .bash("sed -i 's/a + b/a - b/' calc.py")
+        .bash(&close_card())
+        .text("All done.")
+        .bash("sed -i 's/a - b/a + b/' calc.py")
+        .bash(RUN)
+        .text("Done after the rerun.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&claude);
+    let sent = texts(&o);
+    assert_eq!(sent.len(), 8, "one block, then allowed: {sent:#?}\n{}", o.debug());
+    assert!(
+        sent[5].contains("calc.py changed after it: run it again"),
+        "{}",
+        sent[5]
+    );
+    assert!(result(&o).contains("Done after the rerun."), "{}", result(&o));
+    // The first pass's watcher saw the sed and left; the rerun's watches on.
+    let trees: Vec<String> = o
+        .evidence()
+        .iter()
+        .filter(|r| r["cmd"] == RUN)
+        .filter_map(|r| r["tree"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(trees.len(), 2, "two passes with their trees");
+    // (The rerun's may still be starting: the session ended right after it.)
+    let start = std::time::Instant::now();
+    while state_files(&o, ".sock") != vec![format!("{}.sock", trees[1])]
+        && start.elapsed() < std::time::Duration::from_secs(10)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(state_files(&o, ".sock"), vec![format!("{}.sock", trees[1])]);
+    assert_watchers_end_with_the_project(&o);
+}
