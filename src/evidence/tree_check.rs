@@ -148,7 +148,7 @@ impl Now {
             && self
                 .store
                 .as_deref()
-                .is_some_and(|d| crate::evidence::tree_watch::vouches(d, tree))
+                .is_some_and(|d| crate::evidence::tree_watch::vouches(d, &self.root, tree))
         {
             return Verdict::Same;
         }

@@ -135,17 +135,18 @@ fn held(store: &Path, tree: &str) -> bool {
     }
 }
 
-/// True when this installation's watcher, run by this user, vouches that the files are as
-/// `tree` saw them. Anything else — no watcher, a timeout, a stranger on the socket — is
-/// false, and the caller checks the files itself.
-pub fn vouches(store: &Path, tree: &str) -> bool {
+/// True when this installation's watcher, run by this user on this project's `root` and
+/// snapshot folder `store`, vouches that the files are as `tree` saw them. Anything else
+/// — no watcher, a timeout, a stranger on the socket, a watcher of another folder (a copy
+/// of the project as it was) — is false, and the caller checks the files itself.
+pub fn vouches(store: &Path, root: &Path, tree: &str) -> bool {
     if !cfg!(target_os = "linux") || tree.len() != 32 || !tree.bytes().all(|b| b.is_ascii_hexdigit()) {
         return false;
     }
     let Ok(mut s) = at_socket(store, tree, |p| std::os::unix::net::UnixStream::connect(p)) else {
         return false;
     };
-    if !peer_is_watcher(&s) {
+    if !peer_is_watcher(&s, &[ARG.as_ref(), root.as_os_str(), store.as_os_str(), tree.as_ref()]) {
         return false;
     }
     if s.set_read_timeout(Some(ASK_TIMEOUT)).is_err() || s.set_write_timeout(Some(ASK_TIMEOUT)).is_err() {
@@ -160,10 +161,11 @@ pub fn vouches(store: &Path, tree: &str) -> bool {
     got == want.as_bytes()
 }
 
-/// The process at the other end runs as this user and is the `fable-evidence` binary
-/// beside this one (same device and inode): not a look-alike listening on the path.
+/// The process at the other end runs as this user, is the `fable-evidence` binary beside
+/// this one (same device and inode), not a look-alike listening on the path, and was
+/// started with exactly `args` (after its own name).
 #[cfg(target_os = "linux")]
-fn peer_is_watcher(s: &std::os::unix::net::UnixStream) -> bool {
+fn peer_is_watcher(s: &std::os::unix::net::UnixStream, args: &[&std::ffi::OsStr]) -> bool {
     use std::os::unix::fs::MetadataExt;
     use std::os::unix::io::AsRawFd;
     let mut cred = libc::ucred { pid: 0, uid: 0, gid: 0 };
@@ -189,11 +191,21 @@ fn peer_is_watcher(s: &std::os::unix::net::UnixStream) -> bool {
     else {
         return false;
     };
-    std::fs::metadata(format!("/proc/{}/exe", cred.pid)).is_ok_and(|m| m.dev() == mine.dev() && m.ino() == mine.ino())
+    let same_bin = std::fs::metadata(format!("/proc/{}/exe", cred.pid))
+        .is_ok_and(|m| m.dev() == mine.dev() && m.ino() == mine.ino());
+    same_bin && std::fs::read(format!("/proc/{}/cmdline", cred.pid)).is_ok_and(|c| cmdline_is(&c, args))
+}
+
+/// True when a `/proc/PID/cmdline` (NUL-separated) is any program name and then exactly
+/// `args`.
+fn cmdline_is(c: &[u8], args: &[&std::ffi::OsStr]) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let mut got = c.split(|b| *b == 0);
+    got.next().is_some() && args.iter().all(|a| got.next() == Some(a.as_bytes())) && got.all(|rest| rest.is_empty())
 }
 
 #[cfg(not(target_os = "linux"))]
-fn peer_is_watcher(_: &std::os::unix::net::UnixStream) -> bool {
+fn peer_is_watcher(_: &std::os::unix::net::UnixStream, _: &[&std::ffi::OsStr]) -> bool {
     false
 }
 
@@ -215,11 +227,11 @@ mod tests {
                 let _ = c.write_all(answer(tree).as_bytes());
             }
         });
-        assert!(!vouches(t.path(), tree));
+        assert!(!vouches(t.path(), t.path(), tree));
         h.join().unwrap();
         // No socket at all, or a name that is not a tree: no.
-        assert!(!vouches(t.path(), "fedcba9876543210fedcba9876543210"));
-        assert!(!vouches(t.path(), "../x"));
+        assert!(!vouches(t.path(), t.path(), "fedcba9876543210fedcba9876543210"));
+        assert!(!vouches(t.path(), t.path(), "../x"));
     }
 
     #[test]
@@ -233,6 +245,21 @@ mod tests {
         assert!(socket_path(&store, tree).exists(), "bound where the full path names");
         let c = at_socket(&store, tree, |p| std::os::unix::net::UnixStream::connect(p));
         assert!(c.is_ok() && l.accept().is_ok());
+    }
+
+    #[test]
+    fn only_a_watcher_of_this_root_and_store_counts() {
+        use std::ffi::OsStr;
+        let want = [OsStr::new(ARG), OsStr::new("/p"), OsStr::new("/s"), OsStr::new("t")];
+        assert!(cmdline_is(b"/bin/fable-evidence\0--fable-watch\0/p\0/s\0t\0", &want));
+        for other in [
+            &b"/bin/fable-evidence\0--fable-watch\0/copy-of-p\0/s\0t\0"[..],
+            b"/bin/fable-evidence\0--fable-watch\0/p\0/s\0t\0extra\0",
+            b"/bin/fable-evidence\0--fable-watch\0/p\0/s\0",
+            b"",
+        ] {
+            assert!(!cmdline_is(other, &want), "{}", String::from_utf8_lossy(other));
+        }
     }
 
     #[test]
