@@ -5,6 +5,8 @@
 //! never vouches after `sed -i`: the stop is blocked, naming the file, as without it.
 
 mod support;
+use std::path::{Path, PathBuf};
+use support::codex::{self, CodexSession};
 use support::e2e::*;
 use support::harness::{available, Outcome, Session};
 
@@ -34,7 +36,11 @@ fn session(name: &str) -> Session {
 
 /// Files of the session's snapshot folder whose names end in `ext`.
 fn state_files(o: &Outcome, ext: &str) -> Vec<String> {
-    let trees = o.state().join("trees");
+    files_in(&o.state(), ext)
+}
+
+fn files_in(state: &Path, ext: &str) -> Vec<String> {
+    let trees = state.join("trees");
     let mut out = Vec::new();
     for d in std::fs::read_dir(&trees).into_iter().flatten().flatten() {
         for f in std::fs::read_dir(d.path()).into_iter().flatten().flatten() {
@@ -50,13 +56,17 @@ fn state_files(o: &Outcome, ext: &str) -> Vec<String> {
 /// Removes the project and waits (up to 5 s) for its watchers to go: they exit with the
 /// folder they watch, instead of idling on for half an hour.
 fn assert_watchers_end_with_the_project(o: &Outcome) {
-    std::fs::remove_dir_all(o.proj()).unwrap();
+    assert_watchers_end(&o.proj(), &o.state());
+}
+
+fn assert_watchers_end(proj: &PathBuf, state: &Path) {
+    std::fs::remove_dir_all(proj).unwrap();
     let start = std::time::Instant::now();
-    while !state_files(o, ".sock").is_empty() && start.elapsed() < std::time::Duration::from_secs(5) {
+    while !files_in(state, ".sock").is_empty() && start.elapsed() < std::time::Duration::from_secs(5) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(
-        state_files(o, ".sock"),
+        files_in(state, ".sock"),
         Vec::<String>::new(),
         "no watcher listens any more"
     );
@@ -130,4 +140,46 @@ fn a_watched_pass_is_stale_after_sed_and_the_stop_names_the_file() {
     }
     assert_eq!(state_files(&o, ".sock"), vec![format!("{}.sock", trees[1])]);
     assert_watchers_end_with_the_project(&o);
+}
+
+/// The same under the real Codex CLI: the hook's watcher does not hold Codex up, vouches
+/// through an ignored log, and ends with the project.
+#[test]
+fn codex_a_watched_pass_stays_fresh_through_an_ignored_log() {
+    let Some(codex) = codex::available() else { return };
+    let o = CodexSession::new("watch-honest")
+        .known_model()
+        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
+        .file(".gitignore", "*.log\n")
+        .file("calc.py", CALC)
+        .file("test_calc.py", TEST)
+        .pre("mkdir -p pad && for i in $(seq 1 2100); do echo $i > pad/f$i.txt; done")
+        .pre("git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init")
+        .shell(RUN)
+        .shell("sleep 1")
+        .shell("echo log > run.log")
+        .shell(&close_card())
+        .text("All done: all tests pass.")
+        .text("SHOULD NOT BE REACHED")
+        .run(&codex);
+    assert_eq!(o.rc, 0, "{}", o.debug());
+    assert_eq!(
+        o.last_message(),
+        "All done: all tests pass.",
+        "allowed at once: {}",
+        o.debug()
+    );
+    let pass = o
+        .evidence()
+        .into_iter()
+        .find(|r| r["cmd"] == RUN)
+        .expect("the pass is logged");
+    let tree = pass["tree"].as_str().expect("the pass carries its tree").to_string();
+    assert_eq!(files_in(&o.state(), ".wlock"), vec![format!("{tree}.wlock")]);
+    assert_eq!(
+        files_in(&o.state(), ".moved"),
+        Vec::<String>::new(),
+        "the watcher answered"
+    );
+    assert_watchers_end(&o.proj(), &o.state());
 }

@@ -283,6 +283,11 @@ impl CodexOutcome {
         self.out.join("proj")
     }
 
+    /// fable's user state of the session (`$HOME/.local/state/fable`: key, snapshots).
+    pub fn state(&self) -> PathBuf {
+        self.out.join("home/.local/state/fable")
+    }
+
     /// Evidence records, oldest first.
     pub fn evidence(&self) -> Vec<Value> {
         std::fs::read_to_string(self.proj().join(".fable/evidence.jsonl"))
