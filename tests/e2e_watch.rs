@@ -98,6 +98,26 @@ fn a_watched_pass_stays_fresh_through_an_ignored_log() {
     // files itself would have saved the folders' new stats beside the snapshot.
     assert_eq!(state_files(&o, ".moved"), Vec::<String>::new());
     assert_eq!(state_files(&o, ".sock"), vec![format!("{tree}.sock")], "still watching");
+    // `fable status` says so (the session's HOME names its state).
+    let status = std::process::Command::new(support::harness::bin_dir().join("fable"))
+        .args(["status", "--json"])
+        .current_dir(o.proj())
+        .env("HOME", o.state().ancestors().nth(3).unwrap())
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(v["watched_tree"], tree, "{v}");
+    std::fs::write(o.proj().join("calc.py"), "def add(a, b):\n    return b + a\n").unwrap();
+    let start = std::time::Instant::now();
+    while !state_files(&o, ".sock").is_empty() && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(
+        state_files(&o, ".sock"),
+        Vec::<String>::new(),
+        "an edit ends the watcher"
+    );
     assert_watchers_end_with_the_project(&o);
 }
 

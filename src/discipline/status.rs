@@ -58,6 +58,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     let last: Vec<_> = all.records.iter().rev().take(LAST).collect();
     let mode = if l.mode == Mode::Light { "light" } else { "full" };
     let stops = crate::discipline::round::notable_stops(|k| std::env::var(k).ok(), &p.fable_dir);
+    let watched = watched_tree(&p);
     if a.json {
         println!(
             "{}",
@@ -78,6 +79,7 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
                 "streak": streak.as_ref().map(|(sid, s)| json!({"session": sid, "count": s.streak, "since": s.since})),
                 "last": last,
                 "notable_stops": stops.iter().map(|(ts, t)| json!({"ts": ts, "text": t})).collect::<Vec<_>>(),
+                "watched_tree": watched,
             })
         );
         return Ok(0);
@@ -114,6 +116,13 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
     } else {
         crate::say!("evidence  no log yet (citations unchecked)");
     }
+    // Said only when it holds (a project below the watcher's size never has one).
+    if let Some(t) = &watched {
+        crate::say!(
+            "freshness watched: the files are as the newest pass (tree {}) left them",
+            &t[..8]
+        );
+    }
     match &streak {
         Some((sid, s)) if s.streak > 0 => crate::say!("streak    {} consecutive failure(s) (session {sid})", s.streak),
         _ => crate::say!("streak    0"),
@@ -140,4 +149,13 @@ pub fn run(a: &StatusArgs) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// The newest pass's tree when its watcher vouches for it now
+/// ([`crate::evidence::tree_watch`]): the next stop will not compare the files itself.
+fn watched_tree(p: &crate::project::Project) -> Option<String> {
+    let get = |k: &str| std::env::var(k).ok();
+    let store = crate::evidence::tree_store::dir(get, &p.fable_dir)?;
+    let last = crate::evidence::tree_store::load_last(&store)?;
+    crate::evidence::tree_watch::vouches(&store, &p.root, &last.tree).then_some(last.tree)
 }
