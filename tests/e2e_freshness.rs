@@ -5,22 +5,9 @@
 //! Python's unittest on a real module and its test.
 
 mod support;
+use support::e2e::calc::*;
 use support::e2e::*;
 use support::harness::{available, Outcome, Session};
-
-const CALC: &str = "def add(a, b):\n    return a + b\n";
-const TEST: &str = "import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
-const RUN: &str = "python3 -m unittest";
-const OPEN: &str = "# Ledger\n\n- [ ] 1. calc\n";
-
-/// A Bash step closing the card on the cited run, as the agent would.
-fn close_card() -> String {
-    let card = format!("- [x] 1. calc -- evidence: `{RUN}` -> 2 passed");
-    format!(
-        "printf '%s\\n' '# Ledger' '' {} > .fable/LEDGER.md",
-        shell_words::quote(&card)
-    )
-}
 
 /// The project: calc.py, its test, one open card.
 fn session(name: &str) -> Session {

@@ -7,26 +7,14 @@
 mod support;
 use std::path::{Path, PathBuf};
 use support::codex::{self, CodexSession};
+use support::e2e::calc::*;
 use support::e2e::*;
 use support::harness::{available, Outcome, Session};
-
-const CALC: &str = "def add(a, b):\n    return a + b\n";
-const TEST: &str = "import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
-const RUN: &str = "python3 -m unittest";
-
-/// A Bash step closing the card on the cited run, as the agent would.
-fn close_card() -> String {
-    let card = format!("- [x] 1. calc -- evidence: `{RUN}` -> 1 passed");
-    format!(
-        "printf '%s\\n' '# Ledger' '' {} > .fable/LEDGER.md",
-        shell_words::quote(&card)
-    )
-}
 
 /// calc.py, its test, 2,100 more tracked files, one open card; committed.
 fn session(name: &str) -> Session {
     Session::new(name)
-        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
+        .file(".fable/LEDGER.md", OPEN)
         .file(".gitignore", "*.log\n")
         .file("calc.py", CALC)
         .file("test_calc.py", TEST)
@@ -53,20 +41,22 @@ fn files_in(state: &Path, ext: &str) -> Vec<String> {
     out
 }
 
-/// Removes the project and waits (up to 5 s) for its watchers to go: they exit with the
-/// folder they watch, instead of idling on for half an hour.
-fn assert_watchers_end_with_the_project(o: &Outcome) {
-    assert_watchers_end(&o.proj(), &o.state());
-}
-
-fn assert_watchers_end(proj: &PathBuf, state: &Path) {
-    std::fs::remove_dir_all(proj).unwrap();
+/// The sockets listening in `state` once they are `want` (or after `secs` seconds): a
+/// watcher starts a moment after its pass, and exits a moment after a change.
+fn sockets_become(state: &Path, want: &[String], secs: u64) -> Vec<String> {
     let start = std::time::Instant::now();
-    while !files_in(state, ".sock").is_empty() && start.elapsed() < std::time::Duration::from_secs(5) {
+    while files_in(state, ".sock") != want && start.elapsed() < std::time::Duration::from_secs(secs) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+    files_in(state, ".sock")
+}
+
+/// Removes the project and checks its watchers go: they exit with the folder they watch,
+/// instead of idling on for half an hour.
+fn assert_watchers_end(proj: &PathBuf, state: &Path) {
+    std::fs::remove_dir_all(proj).unwrap();
     assert_eq!(
-        files_in(state, ".sock"),
+        sockets_become(state, &[], 5),
         Vec::<String>::new(),
         "no watcher listens any more"
     );
@@ -109,16 +99,12 @@ fn a_watched_pass_stays_fresh_through_an_ignored_log() {
     let v: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
     assert_eq!(v["watched_tree"], tree, "{v}");
     std::fs::write(o.proj().join("calc.py"), "def add(a, b):\n    return b + a\n").unwrap();
-    let start = std::time::Instant::now();
-    while !state_files(&o, ".sock").is_empty() && start.elapsed() < std::time::Duration::from_secs(5) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
     assert_eq!(
-        state_files(&o, ".sock"),
+        sockets_become(&o.state(), &[], 5),
         Vec::<String>::new(),
         "an edit ends the watcher"
     );
-    assert_watchers_end_with_the_project(&o);
+    assert_watchers_end(&o.proj(), &o.state());
 }
 
 #[test]
@@ -152,14 +138,9 @@ fn a_watched_pass_is_stale_after_sed_and_the_stop_names_the_file() {
         .collect();
     assert_eq!(trees.len(), 2, "two passes with their trees");
     // (The rerun's may still be starting: the session ended right after it.)
-    let start = std::time::Instant::now();
-    while state_files(&o, ".sock") != vec![format!("{}.sock", trees[1])]
-        && start.elapsed() < std::time::Duration::from_secs(10)
-    {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert_eq!(state_files(&o, ".sock"), vec![format!("{}.sock", trees[1])]);
-    assert_watchers_end_with_the_project(&o);
+    let want = vec![format!("{}.sock", trees[1])];
+    assert_eq!(sockets_become(&o.state(), &want, 10), want);
+    assert_watchers_end(&o.proj(), &o.state());
 }
 
 /// The same under the real Codex CLI: the hook's watcher does not hold Codex up, vouches
@@ -169,7 +150,7 @@ fn codex_a_watched_pass_stays_fresh_through_an_ignored_log() {
     let Some(codex) = codex::available() else { return };
     let o = CodexSession::new("watch-honest")
         .known_model()
-        .file(".fable/LEDGER.md", "# Ledger\n\n- [ ] 1. calc\n")
+        .file(".fable/LEDGER.md", OPEN)
         .file(".gitignore", "*.log\n")
         .file("calc.py", CALC)
         .file("test_calc.py", TEST)

@@ -4,15 +4,9 @@
 //! state (`Session::next_session`).
 
 mod support;
-use support::harness::{available, Outcome, Session};
-
-const CALC: &str = "def add(a, b):\n    return a + b\n";
-const TEST: &str = "import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
-const RUN: &str = "python3 -m unittest";
-
-fn texts(o: &Outcome) -> Vec<String> {
-    o.main_requests().iter().map(Outcome::sent_text).collect()
-}
+use support::e2e::calc::{close_card, CALC, RUN, TEST};
+use support::e2e::texts;
+use support::harness::{available, Session};
 
 #[test]
 fn a_write_edit_in_an_earlier_session_makes_its_pass_stale_in_the_next() {
@@ -35,12 +29,8 @@ fn a_write_edit_in_an_earlier_session_makes_its_pass_stale_in_the_next() {
         .iter()
         .find_map(|r| r["session"].as_str().map(str::to_string));
     // Session 2, same project and user state: closes the card on session 1's pass.
-    let card = format!("- [x] 1. calc -- evidence: `{RUN}` -> 1 passed");
     let o = Session::next_session(&first)
-        .bash(&format!(
-            "printf '%s\\n' '# Ledger' '' {} > .fable/LEDGER.md",
-            shell_words::quote(&card)
-        ))
+        .bash(&close_card())
         .text("All done.")
         .bash("sed -i 's/a - b/a + b/' calc.py")
         .bash(RUN)

@@ -2,11 +2,11 @@
 //! way an agent or a test run does and compares the watcher's verdict with a full listing's.
 
 use super::*;
-use crate::evidence::tree::{diff, git_for_test, take};
+use crate::evidence::tree::{diff, git_for_test, take, Snapshot};
 use std::path::PathBuf;
 
 /// A git project of a few folders with a `.gitignore`, its snapshot as a pass takes it.
-fn project(git: bool) -> (tempfile::TempDir, PathBuf, crate::evidence::tree::Snapshot) {
+fn project(git: bool) -> (tempfile::TempDir, PathBuf, Snapshot) {
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("p");
     for d in ["src/a", "src/b", "docs", "out"] {
@@ -24,14 +24,24 @@ fn project(git: bool) -> (tempfile::TempDir, PathBuf, crate::evidence::tree::Sna
     (t, root, s)
 }
 
-/// The watcher's verdict after `change`: true when it still vouches.
-fn vouches_after(git: bool, change: impl Fn(&Path)) -> (bool, bool) {
-    let (_t, root, s) = project(git);
-    let files: Vec<(&str, Stat)> = s.files.iter().map(|(p, st)| (p.as_str(), *st)).collect();
-    let mut w = Watcher::new(&root, &files).unwrap();
+/// A watcher of `s`'s folders, judging against `files` (`s`'s files, borrowed).
+fn watching<'a>(root: &'a Path, s: &Snapshot, files: &'a [(&'a str, Stat)]) -> Watcher<'a> {
+    let mut w = Watcher::new(root, files).unwrap();
     for (d, _) in &s.dirs {
         w.add(d).unwrap();
     }
+    w
+}
+
+fn borrowed(s: &Snapshot) -> Vec<(&str, Stat)> {
+    s.files.iter().map(|(p, st)| (p.as_str(), *st)).collect()
+}
+
+/// The watcher's verdict after `change`: true when it still vouches.
+fn vouches_after(git: bool, change: impl Fn(&Path)) -> (bool, bool) {
+    let (_t, root, s) = project(git);
+    let files = borrowed(&s);
+    let mut w = watching(&root, &s, &files);
     std::thread::sleep(Duration::from_millis(20)); // a new mtime is a new tick
     change(&root);
     let watcher = w.drain().is_ok();
@@ -131,11 +141,8 @@ fn outside_git_every_new_name_counts() {
 #[test]
 fn a_file_in_a_new_folder_after_it_is_watched() {
     let (_t, root, s) = project(true);
-    let files: Vec<(&str, Stat)> = s.files.iter().map(|(p, st)| (p.as_str(), *st)).collect();
-    let mut w = Watcher::new(&root, &files).unwrap();
-    for (d, _) in &s.dirs {
-        w.add(d).unwrap();
-    }
+    let files = borrowed(&s);
+    let mut w = watching(&root, &s, &files);
     std::fs::create_dir(root.join("pkg")).unwrap();
     assert!(w.drain().is_ok(), "an empty folder is no change");
     std::fs::write(root.join("pkg/mod.py"), "x").unwrap();

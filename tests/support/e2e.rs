@@ -32,3 +32,19 @@ pub fn ledger_step(lines: &[&str]) -> String {
         .collect();
     format!("printf '%s\\n' {} > .fable/LEDGER.md", quoted.join(" "))
 }
+
+/// The small Python project the freshness tests change: `calc.py`, a unittest of it, the
+/// command that runs it, and the card that cites it.
+pub mod calc {
+    pub const CALC: &str = "def add(a, b):\n    return a + b\n";
+    /// Two tests, so a closed card says "2 passed".
+    pub const TEST: &str = "import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n\nif __name__ == '__main__':\n    unittest.main()\n";
+    pub const RUN: &str = "python3 -m unittest";
+    /// The ledger with the one card open.
+    pub const OPEN: &str = "# Ledger\n\n- [ ] 1. calc\n";
+
+    /// A Bash step closing the card on [`RUN`], as the agent would.
+    pub fn close_card() -> String {
+        super::ledger_step(&[&format!("- [x] 1. calc -- evidence: `{RUN}` -> 2 passed")])
+    }
+}
