@@ -85,6 +85,11 @@ pub fn serve(root: &Path, store: &Path, tree: &str, get: impl Fn(&str) -> Option
     let Some((view, _)) = tree_store::view(&bytes).filter(|(_, h)| h == tree) else {
         return;
     };
+    // Watches are the user's, shared with editors and file watchers: take at most a
+    // quarter of them, or none (the stop then compares the files itself).
+    if view.dirs.len() > watch_budget() {
+        return;
+    }
     let Some(mut w) = Watcher::new(root, &view.files) else {
         return;
     };
@@ -123,6 +128,16 @@ pub fn serve(root: &Path, store: &Path, tree: &str, get: impl Fn(&str) -> Option
         w.serve(&listener, store, tree);
     }
     let _ = std::fs::remove_file(&sock);
+}
+
+/// How many folders a watcher may watch: a quarter of the user's `inotify` watches
+/// (`/proc/sys/fs/inotify/max_user_watches`; 8,192 on older kernels).
+fn watch_budget() -> usize {
+    let max = std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .unwrap_or(8_192);
+    max / 4
 }
 
 /// The folder a file sits in, as snapshots name folders (`./` for the root).
