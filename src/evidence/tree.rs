@@ -247,7 +247,11 @@ fn git_listing(root: &Path) -> Option<Vec<String>> {
     let out = std::process::Command::new("git")
         .arg("-C")
         .arg(root)
+        // A repository's own configuration must not run a command of its choosing in a
+        // hook: `core.fsmonitor` names one that `ls-files` would start.
         .args([
+            "-c",
+            "core.fsmonitor=false",
             "-c",
             "core.quotepath=off",
             "ls-files",

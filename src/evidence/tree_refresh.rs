@@ -214,7 +214,16 @@ pub(crate) fn git_ignored<R>(
     let mut child = std::process::Command::new("git")
         .arg("-C")
         .arg(root)
-        .args(["-c", "core.quotepath=off", "check-ignore", "-z", "--stdin"])
+        // As `tree::git_listing`: no `core.fsmonitor` command of the repository's.
+        .args([
+            "-c",
+            "core.fsmonitor=false",
+            "-c",
+            "core.quotepath=off",
+            "check-ignore",
+            "-z",
+            "--stdin",
+        ])
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
@@ -266,6 +275,31 @@ fn ignored_from(out: &std::process::Output) -> Option<HashSet<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repository_configured_fsmonitor_command_never_runs() {
+        // `.git/config` travels with a copied or unpacked repository, and the agent can write
+        // it: the listing and the ignore check must not start what it names.
+        let t = tempfile::tempdir().unwrap();
+        let (root, marker) = (t.path().join("p"), t.path().join("ran"));
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("a.py"), "x").unwrap();
+        std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        crate::evidence::tree::git_for_test(&root, &["init", "-q"]);
+        crate::evidence::tree::git_for_test(&root, &["add", "-A"]);
+        let cmd = format!("touch {}; echo", marker.display());
+        crate::evidence::tree::git_for_test(&root, &["config", "core.fsmonitor", &cmd]);
+        let s = crate::evidence::tree::take(&root).unwrap();
+        assert_eq!(s.files.len(), 2);
+        std::fs::write(root.join("b.log"), "x").unwrap();
+        let asked = git_ignored(&root, &["b.log".to_string()], || ());
+        assert!(asked.is_some_and(|(i, ())| i.contains("b.log")));
+        assert!(!marker.exists(), "the repository's fsmonitor command ran");
+        // (The same listing without the override does run it: the test can fail.)
+        crate::evidence::tree::git_for_test(&root, &["ls-files", "-co", "--exclude-standard"]);
+        assert!(marker.exists());
+    }
+
     use crate::evidence::tree::take;
 
     use crate::evidence::tree::git_for_test as git;
