@@ -67,7 +67,7 @@ fn a_watched_pass_stays_fresh_through_an_ignored_log() {
     let Some(claude) = available() else { return };
     let o = session("watch-honest")
         .bash(RUN)
-        .bash("sleep 1")
+        .bash("sleep 2")
         .bash("echo log > run.log")
         .bash(&close_card())
         .text("All done: all tests pass.")
@@ -112,7 +112,7 @@ fn a_watched_pass_is_stale_after_sed_and_the_stop_names_the_file() {
     let Some(claude) = available() else { return };
     let o = session("watch-sed")
         .bash(RUN)
-        .bash("sleep 1")
+        .bash("sleep 2")
         .bash("sed -i 's/a + b/a - b/' calc.py")
         .bash(&close_card())
         .text("All done.")
@@ -157,7 +157,7 @@ fn codex_a_watched_pass_stays_fresh_through_an_ignored_log() {
         .pre("mkdir -p pad && for i in $(seq 1 2100); do echo $i > pad/f$i.txt; done")
         .pre("git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init")
         .shell(RUN)
-        .shell("sleep 1")
+        .shell("sleep 2")
         .shell("echo log > run.log")
         .shell(&close_card())
         .text("All done: all tests pass.")
