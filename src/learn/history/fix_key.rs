@@ -52,6 +52,7 @@ impl Episode {
             let mut v: Vec<String> = Vec::new();
             let mut words = self.variant.iter();
             while let Some(w) = words.next() {
+                let long_value = w.starts_with("--") && w.contains('=');
                 v.push(match crate::learn::text::inspection::dir_flag(w) {
                     Some(takes_value) => {
                         if takes_value {
@@ -61,6 +62,12 @@ impl Episode {
                     }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
+                    // GNU long options take their value either way (`--edition=2021`,
+                    // `--edition 2021`): one spelling of one fix, keyed as the second.
+                    None if long_value => {
+                        let (flag, _) = w.split_once('=').unwrap_or((w, ""));
+                        flag.to_string()
+                    }
                     None if w.starts_with('-') => mask_value(crate::learn::text::spelling::canonical_flag(
                         &self.domain,
                         &self.action,
@@ -70,9 +77,15 @@ impl Episode {
                     None if w.starts_with("cd ") => "cd <v>".into(),
                     None => "<args>".into(),
                 });
+                if long_value && v.last().is_none_or(|l| l != "cd <v>") {
+                    v.push("<args>".into());
+                }
             }
             v.sort();
             v.dedup();
+            if let Some(kind) = one_flag_kind(&v) {
+                return kind;
+            }
             return format!("variant:{}", v.join(" "));
         }
         String::new()
@@ -91,4 +104,96 @@ fn mask_value(w: &str) -> String {
         return "<v>".to_string();
     }
     w.to_string()
+}
+
+/// The kind of change a variant made, when it is *one flag added* and nothing else
+/// (`cp -r`, `cp -R`, `cp -a` after `cp: -r not specified`; `curl -g`/`--globoff`;
+/// `grep -F`): one kind of fix, whatever flag spelt it. The sessions of a class that
+/// each added one bare flag to the failing command and then passed agree; the directive
+/// says the most common spelling and names the others
+/// ([`crate::learn::propose::fix_directive`]). No table of synonyms: what they share is
+/// the shape of the change. Not one kind: a flag with a value (`--cacert ca.pem`, its
+/// value is the fix), several flags, or a negation (`--no-rebase` against `--rebase` is
+/// the opposite choice, not another spelling: a `--no-` flag keeps its own key). An unsafe
+/// flag (`rm -rf`, `--no-verify`) is split off by its group key before any agreement.
+fn one_flag_kind(v: &[String]) -> Option<String> {
+    match v {
+        [f] if f.starts_with('-') && f.len() > 1 && !f.contains('=') && !f.starts_with("--no-") && f != "--" => {
+            Some(ONE_FLAG.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The fix key of every one-flag variant ([`one_flag_kind`]).
+pub const ONE_FLAG: &str = "variant:<one flag>";
+
+#[cfg(test)]
+mod tests {
+    use super::ONE_FLAG;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::history::episodes::{extract, Outcome, Prepared, WINDOW};
+
+    fn keys(h: &[crate::evidence::Record]) -> Vec<String> {
+        let p = Prepared::new(h);
+        let e = extract(h, &p, WINDOW);
+        assert!(e.iter().all(|e| e.outcome == Outcome::Recovered), "{e:#?}");
+        e.iter().map(|e| e.fix_key()).collect()
+    }
+
+    #[test]
+    fn one_flag_added_is_one_kind_of_change_whatever_its_spelling() {
+        let cp = "cp: -r not specified; omitting directory 'x'";
+        let h = vec![
+            rec("a", "cp config backup/config", false, cp),
+            rec("a", "cp -r config backup/config", true, ""),
+            rec("b", "cp templates snap/templates", false, cp),
+            rec("b", "cp -R templates snap/templates", true, ""),
+            rec("c", "cp assets out/assets", false, cp),
+            rec("c", "cp -a assets out/assets", true, ""),
+            rec(
+                "d",
+                "curl -sS 'http://h/x?ids=[1,2]'",
+                false,
+                "curl: (3) bad range in URL",
+            ),
+            rec("d", "curl -sS --globoff 'http://h/x?ids=[1,2]'", true, "ok"),
+        ];
+        assert_eq!(keys(&h), vec![ONE_FLAG; 4]);
+    }
+
+    #[test]
+    fn a_value_a_negation_or_two_flags_are_their_own_kind() {
+        let h = vec![
+            rec(
+                "a",
+                "git pull",
+                false,
+                "fatal: Need to specify how to reconcile divergent branches.",
+            ),
+            rec("a", "git pull --no-rebase", true, "Merge made"),
+            rec("b", "curl -sS https://h/", false, "curl: (60) SSL certificate problem"),
+            rec("b", "curl -sS --cacert ca.pem https://h/", true, "ok"),
+            rec("c", "grep -rn 'a(' src/", false, "grep: Unmatched ( or \\("),
+            rec("c", "grep -rn -F -w 'a(' src/", true, "src/x:1:a("),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], "variant:--no-rebase", "the opposite choice keeps its key");
+        assert!(k[1].starts_with("variant:--cacert"), "{}", k[1]);
+        assert!(k.iter().all(|k| k != ONE_FLAG), "{k:?}");
+    }
+
+    #[test]
+    fn a_long_option_takes_its_value_either_way() {
+        let e = "error[E0670]: `async fn` is not permitted in Rust 2015";
+        let h = vec![
+            rec("a", "rustc main.rs", false, e),
+            rec("a", "rustc --edition 2021 main.rs", true, ""),
+            rec("b", "rustc src/main.rs", false, e),
+            rec("b", "rustc --edition=2021 src/main.rs", true, ""),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], k[1]);
+        assert_eq!(k[0], "variant:--edition <args>");
+    }
 }

@@ -91,6 +91,10 @@ pub struct Prepared {
     /// coincidence test's classes. Only records with some (most have none: no memory per
     /// record).
     pub beyond: HashMap<usize, Vec<String>>,
+    /// Anchorless failure texts (lowercased templates) that say the same thing as
+    /// another but for one name → their anti-unified text
+    /// ([`crate::learn::history::same_text`]); built once the whole history is seen.
+    pub same_text: HashMap<String, String>,
 }
 
 impl Prepared {
@@ -113,7 +117,8 @@ impl Prepared {
 
     /// Cluster key of a failure record: its failure class — the tool (domain) and the
     /// failure signature (primary anchor, or the masked template when it has no anchor),
-    /// not the subcommand. `cargo build`, `cargo test` and `cargo check` failing with the
+    /// not the subcommand. Texts that differ in one bare name (`*** PREFIX is not set`,
+    /// `*** VERSION is not set`) are one class ([`crate::learn::history::same_text`]). `cargo build`, `cargo test` and `cargo check` failing with the
     /// same "could not find `Cargo.toml`" are one class (before, four one-session
     /// clusters, each below the recurrence minimum); so are `git status`/`log`/`pull`
     /// outside a repository and `git checkout`/`git switch` over local changes.
@@ -122,7 +127,13 @@ impl Prepared {
         let s = &self.sigs[i];
         match s.primary() {
             Some(a) => format!("{}|{}", n.domain(), a),
-            None => format!("{}|tpl:{}", n.domain(), s.template.to_lowercase()),
+            None => {
+                let t = s.template.to_lowercase();
+                match self.same_text.get(&t) {
+                    Some(g) => format!("{}|tpl:{g}", n.domain()),
+                    None => format!("{}|tpl:{t}", n.domain()),
+                }
+            }
         }
     }
 }
@@ -202,6 +213,14 @@ impl PreparedBuilder {
     pub fn finish(self) -> Prepared {
         let mut p = self.prep;
         p.idf = p.vocab.idf();
+        let texts: Vec<String> = p
+            .sigs
+            .values
+            .iter()
+            .filter(|s| s.primary().is_none())
+            .map(|s| s.template.to_lowercase())
+            .collect();
+        p.same_text = crate::learn::history::same_text::merged(texts.iter().map(String::as_str));
         for (_, idxs) in &mut p.sessions {
             idxs.shrink_to_fit();
         }

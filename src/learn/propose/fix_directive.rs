@@ -192,7 +192,11 @@ pub fn directive_for(
                 "run {retry} in its directory: {}",
                 quote_cmd(&format!("cd {dir} && {label}"))
             ),
-            None => format!("retry {retry} with {}", quote_cmd(&flags)),
+            None => format!(
+                "retry {retry} with {}{}",
+                quote_cmd(&flags),
+                also_seen(&group, &best, shape)
+            ),
         };
         (
             said,
@@ -201,4 +205,30 @@ pub fn directive_for(
             Some(DirectiveAction::AddFlags(last.variant.clone())),
         )
     }
+}
+
+/// The other spellings a fix group's sessions used when the group is one kind of change
+/// spelt several ways ([`crate::learn::history::fix_key::ONE_FLAG`]), most common first
+/// (equals: the most recent first):
+/// ` (also seen: `-R`, `-a`)`. Empty when every session spelt it alike.
+fn also_seen(group: &[Vec<String>], best: &[String], shape: impl Fn(&[String]) -> Vec<String>) -> String {
+    let best = shape(best);
+    let mut others: Vec<(usize, usize, String)> = Vec::new();
+    for (i, g) in group.iter().enumerate() {
+        let sh = shape(g);
+        if sh == best || sh.is_empty() {
+            continue;
+        }
+        let said = render::quote_words(&sh);
+        match others.iter_mut().find(|o| o.2 == said) {
+            Some(o) => o.0 += 1,
+            None => others.push((1, i, said)),
+        }
+    }
+    if others.is_empty() {
+        return String::new();
+    }
+    others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
+    format!(" (also seen: {})", list.join(", "))
 }
