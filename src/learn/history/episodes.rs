@@ -295,18 +295,23 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             }
             // What to check: a recovery's whole span (it is short: it ends at the retry);
             // for a session that moved on, the records of the steps it tried.
+            // A check switched off through configuration or the environment is judged as
+            // the flag it spells ([`crate::learn::history::switch_spelling`]).
+            let judge = |idx: &mut dyn Iterator<Item = usize>| {
+                let mut texts: Vec<String> = Vec::new();
+                for k in idx {
+                    let c = history.cmd(k);
+                    texts.push(c.to_string());
+                    texts.extend(crate::learn::history::switch_spelling::as_flag_text(c));
+                }
+                crate::learn::text::safety::check(texts.iter().map(String::as_str))
+            };
             let unsafe_fix = match outcome {
-                Outcome::Recovered => crate::learn::text::safety::check(
-                    between
-                        .iter()
-                        .copied()
-                        .chain(retry.map(|(k, _)| k))
-                        .map(|k| history.cmd(k)),
-                ),
+                Outcome::Recovered => judge(&mut between.iter().copied().chain(retry.map(|(k, _)| k))),
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
-                    crate::learn::text::safety::check(idx.into_iter().map(|k| history.cmd(k)))
+                    judge(&mut idx.into_iter())
                 }
                 _ => None,
             };

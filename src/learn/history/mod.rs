@@ -4,7 +4,8 @@
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
 //! ([`recovery_form`]), the key of an episode's fix ([`fix_key`]), failure texts that say
-//! the same thing ([`same_text`]) and trust by origin ([`origin_trust`]).
+//! the same thing ([`same_text`]), options switched on by config or environment
+//! ([`switch_spelling`]) and trust by origin ([`origin_trust`]).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
 
@@ -15,3 +16,4 @@ pub mod prepared;
 pub mod records;
 pub mod recovery_form;
 pub mod same_text;
+pub mod switch_spelling;
