@@ -97,6 +97,11 @@ pub struct Episode {
     /// Such a session neither supports nor contests a logged fix, and is no plain retry
     /// against one ([`crate::learn::propose::failure_class::plain_retries`]).
     pub unlogged_fix: bool,
+    /// Every variable the variant retry assigns (`make install PREFIX=~/.local`,
+    /// `VERSION=1.4.2 make release`) is a name the failure's text printed (`*** PREFIX is
+    /// not set`): the kind of change is "set the variable the error names", whatever the
+    /// name ([`Episode::fix_key`]: `<named>=<v>`).
+    pub sets_named: bool,
 }
 
 impl Episode {
@@ -109,6 +114,22 @@ impl Episode {
         v.dedup();
         v
     }
+}
+
+/// Does every variable a variant assigns (at least one) appear as a word of the
+/// failure's text? (`PREFIX=~/.local` after `*** PREFIX is not set.`)
+fn names_what_failed(variant: &[String], tail: &str) -> bool {
+    let names: Vec<&str> = variant
+        .iter()
+        .filter(|w| crate::learn::text::retry_context::is_env_assignment(w))
+        .filter_map(|w| w.split_once('=').map(|(k, _)| k))
+        .collect();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !names.is_empty()
+        && names.iter().all(|n| {
+            tail.match_indices(n)
+                .any(|(at, _)| !tail[..at].ends_with(word) && !tail[at + n.len()..].starts_with(word))
+        })
 }
 
 fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &H) -> FixStep {
@@ -321,6 +342,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 let b = prep.position[k].1;
                 prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
             });
+            let sets_named = names_what_failed(&variant, history.tail(i));
             out.push(Episode {
                 fail_idx: i,
                 attempts,
@@ -343,6 +365,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 unsafe_fix,
                 nested: false,
                 unlogged_fix,
+                sets_named,
             });
         }
     }

@@ -73,6 +73,8 @@ impl Episode {
                         &self.action,
                         w,
                     )),
+                    // The variable the failure named, whichever it was: one kind.
+                    None if is_env_assignment(w) && self.sets_named => NAMED.into(),
                     None if is_env_assignment(w) => mask_value(w),
                     None if w.starts_with("cd ") => "cd <v>".into(),
                     None => "<args>".into(),
@@ -124,6 +126,9 @@ fn one_flag_kind(v: &[String]) -> Option<String> {
         _ => None,
     }
 }
+
+/// A variant's assignment of the variable its failure named ([`Episode::sets_named`]).
+pub const NAMED: &str = "<named>=<v>";
 
 /// The fix key of every one-flag variant ([`one_flag_kind`]).
 pub const ONE_FLAG: &str = "variant:<one flag>";
@@ -195,5 +200,22 @@ mod tests {
         let k = keys(&h);
         assert_eq!(k[0], k[1]);
         assert_eq!(k[0], "variant:--edition <args>");
+    }
+
+    #[test]
+    fn setting_the_variable_the_error_named_is_one_kind_whatever_the_name() {
+        let h = vec![
+            rec("a", "make install", false, "Makefile:2: *** PREFIX is not set.  Stop."),
+            rec("a", "make install PREFIX=~/.local", true, "ok"),
+            rec("b", "make release", false, "Makefile:2: *** VERSION is not set.  Stop."),
+            rec("b", "VERSION=1.4.2 make release", true, "ok"),
+            // A variable the error did not name is that variable's own fix.
+            rec("c", "make deploy", false, "Makefile:2: *** ENV is not set.  Stop."),
+            rec("c", "make deploy DEBUG=1", true, "ok"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], format!("variant:{}", super::NAMED));
+        assert_eq!(k[1], k[0]);
+        assert_eq!(k[2], "variant:DEBUG=<v>");
     }
 }

@@ -186,7 +186,10 @@ pub fn directive_for(
             .retry_idx
             .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
             .unwrap_or_default();
+        let named = last.sets_named && key == format!("variant:{}", crate::learn::history::fix_key::NAMED);
         let said = match flags.strip_prefix("cd ") {
+            // Each session set the variable its own failure named: said as that kind.
+            _ if named => format!("retry {retry} with the variable the error names set: `<NAME>=<value>`"),
             // The directory was the problem: said as the shell runs it.
             Some(dir) => format!(
                 "run {retry} in its directory: {}",
