@@ -2,8 +2,8 @@
 //! candidate, contest and agreement stands on.
 //!
 //! Why apart from [`crate::learn::history::episodes`]: extracting what happened is one judgement,
-//! deciding which of those happenings are one lesson (masked values, canonical flag
-//! spellings, every directory wrapper one fix) is another.
+//! deciding which of those happenings are one lesson (masked values, one kind of change
+//! however spelt, every directory wrapper one fix) is another.
 
 use crate::learn::history::episodes::Episode;
 use crate::learn::text::retry_context::is_env_assignment;
@@ -68,11 +68,7 @@ impl Episode {
                         let (flag, _) = w.split_once('=').unwrap_or((w, ""));
                         flag.to_string()
                     }
-                    None if w.starts_with('-') => mask_value(crate::learn::text::spelling::canonical_flag(
-                        &self.domain,
-                        &self.action,
-                        w,
-                    )),
+                    None if w.starts_with('-') => mask_value(w),
                     // The variable the failure named, whichever it was: one kind.
                     None if is_env_assignment(w) && self.sets_named => NAMED.into(),
                     None if is_env_assignment(w) => mask_value(w),
@@ -110,21 +106,30 @@ fn mask_value(w: &str) -> String {
 
 /// The kind of change a variant made, when it is *one flag added* and nothing else
 /// (`cp -r`, `cp -R`, `cp -a` after `cp: -r not specified`; `curl -g`/`--globoff`;
-/// `grep -F`): one kind of fix, whatever flag spelt it. The sessions of a class that
-/// each added one bare flag to the failing command and then passed agree; the directive
-/// says the most common spelling and names the others
-/// ([`crate::learn::propose::fix_directive`]). No table of synonyms: what they share is
-/// the shape of the change. Not one kind: a flag with a value (`--cacert ca.pem`, its
-/// value is the fix), several flags, or a negation (`--no-rebase` against `--rebase` is
-/// the opposite choice, not another spelling: a `--no-` flag keeps its own key). An unsafe
-/// flag (`rm -rf`, `--no-verify`) is split off by its group key before any agreement.
+/// `grep -F`), or one flag with the same operands (`git push -u origin x` /
+/// `--set-upstream origin x`; `--edition 2021` / `--edition=2021`): one kind of fix,
+/// whatever flag spelt it. The sessions of a class that each made that change to the
+/// failing command and then passed agree; the directive says the most common spelling and
+/// names the others ([`crate::learn::propose::fix_directive`]). No table of synonyms: what
+/// they share is the shape of the change. Not one kind: a bare flag and a flag with an
+/// operand (other shapes), several flags, or a negation (`--no-rebase` against
+/// `--rebase` is the opposite choice, not another spelling: a `--no-` flag keeps its own
+/// key). An unsafe flag (`rm -rf`, `--no-verify`) is split off by its group key before any
+/// agreement.
 fn one_flag_kind(v: &[String]) -> Option<String> {
-    match v {
-        [f] if f.starts_with('-') && f.len() > 1 && !f.contains('=') && !f.starts_with("--no-") && f != "--" => {
-            Some(ONE_FLAG.to_string())
-        }
-        _ => None,
+    let flag = |f: &String| f.starts_with('-') && f.len() > 1 && !f.contains('=') && f != "--";
+    let mut flags = v.iter().filter(|w| flag(w));
+    let (Some(f), None) = (flags.next(), flags.next()) else {
+        return None;
+    };
+    if f.starts_with("--no-") || !v.iter().all(|w| w == f || w == "<args>") {
+        return None;
     }
+    Some(if v.len() == 1 {
+        ONE_FLAG.to_string()
+    } else {
+        format!("{ONE_FLAG} <args>")
+    })
 }
 
 /// A variant's assignment of the variable its failure named ([`Episode::sets_named`]).
@@ -168,7 +173,7 @@ mod tests {
     }
 
     #[test]
-    fn a_value_a_negation_or_two_flags_are_their_own_kind() {
+    fn a_negation_two_flags_or_another_shape_are_their_own_kind() {
         let h = vec![
             rec(
                 "a",
@@ -184,8 +189,12 @@ mod tests {
         ];
         let k = keys(&h);
         assert_eq!(k[0], "variant:--no-rebase", "the opposite choice keeps its key");
-        assert!(k[1].starts_with("variant:--cacert"), "{}", k[1]);
-        assert!(k.iter().all(|k| k != ONE_FLAG), "{k:?}");
+        assert_eq!(
+            k[1],
+            format!("{ONE_FLAG} <args>"),
+            "a flag with its operand: not a bare flag"
+        );
+        assert!(!k[2].starts_with(ONE_FLAG), "two flags: {}", k[2]);
     }
 
     #[test]
@@ -196,10 +205,25 @@ mod tests {
             rec("a", "rustc --edition 2021 main.rs", true, ""),
             rec("b", "rustc src/main.rs", false, e),
             rec("b", "rustc --edition=2021 src/main.rs", true, ""),
+            rec(
+                "c",
+                "git push",
+                false,
+                "fatal: The current branch x has no upstream branch.",
+            ),
+            rec("c", "git push -u origin x", true, ""),
+            rec(
+                "d",
+                "git push",
+                false,
+                "fatal: The current branch y has no upstream branch.",
+            ),
+            rec("d", "git push --set-upstream origin y", true, ""),
         ];
         let k = keys(&h);
         assert_eq!(k[0], k[1]);
-        assert_eq!(k[0], "variant:--edition <args>");
+        assert_eq!(k[0], format!("{ONE_FLAG} <args>"));
+        assert_eq!(k[2], k[3], "-u and --set-upstream: one kind, no synonym table");
     }
 
     #[test]
