@@ -25,20 +25,40 @@ fn name_like(w: &str) -> bool {
     w.chars().any(|c| c.is_ascii_alphabetic()) && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// Every text with one name-like word made a hole.
-fn generalisations(text: &str) -> Vec<String> {
+/// Words that turn a message into its opposite: never part of a hole (`X is set` and `X
+/// is not set` say opposite things).
+const NEGATIONS: &[&str] = &["not", "no", "cannot", "never", "none", "nothing", "without"];
+
+/// Longest run of words a hole may stand for (`pull with` in `cannot pull with rebase:`
+/// against `cannot rebase:`, one cause worded by two commands of one tool).
+pub const MAX_HOLE: usize = 2;
+
+/// Every text with a run of 0 to [`MAX_HOLE`] name-like words made a hole (a hole of no
+/// words is where another text says one or two more). What stays around the hole must be
+/// at least `MIN_WORDS - 1` words.
+fn generalisations(text: &str) -> Vec<(usize, usize, String)> {
     let words: Vec<&str> = text.split(' ').collect();
     if words.iter().filter(|w| !w.is_empty()).count() < MIN_WORDS {
         return Vec::new();
     }
-    (1..words.len())
-        .filter(|&i| name_like(words[i]))
-        .map(|i| {
-            let mut g: Vec<&str> = words.clone();
-            g[i] = HOLE;
-            g.join(" ")
-        })
-        .collect()
+    let mut out = Vec::new();
+    for i in 1..=words.len() {
+        for len in 0..=MAX_HOLE {
+            let Some(run) = words.get(i..i + len) else { break };
+            if !run
+                .iter()
+                .all(|w| name_like(w) && !NEGATIONS.contains(&w.to_ascii_lowercase().as_str()))
+                || words.len() - len < MIN_WORDS - 1
+            {
+                break;
+            }
+            let mut g: Vec<&str> = words[..i].to_vec();
+            g.push(HOLE);
+            g.extend_from_slice(&words[i + len..]);
+            out.push((len, i, g.join(" ")));
+        }
+    }
+    out
 }
 
 /// For the given distinct texts: text → the anti-unified text of its class, for every
@@ -49,21 +69,27 @@ pub fn merged<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashMap<String, S
     let mut distinct: Vec<&str> = texts.into_iter().filter(|t| !t.is_empty()).collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let gens: Vec<Vec<String>> = distinct.iter().map(|t| generalisations(t)).collect();
+    let gens: Vec<Vec<(usize, usize, String)>> = distinct.iter().map(|t| generalisations(t)).collect();
     let mut count: HashMap<&str, usize> = HashMap::new();
-    for g in gens.iter().flatten() {
-        *count.entry(g.as_str()).or_default() += 1;
+    for g in gens.iter() {
+        // A text counts once per generalisation (a hole of no words at two places can
+        // give one text twice).
+        let mut mine: Vec<&str> = g.iter().map(|(_, _, s)| s.as_str()).collect();
+        mine.sort_unstable();
+        mine.dedup();
+        for s in mine {
+            *count.entry(s).or_default() += 1;
+        }
     }
     let mut out = HashMap::new();
     for (t, gs) in distinct.iter().zip(&gens) {
-        // Highest count first; `max_by_key` keeps the last of equals, so walk reversed
-        // to keep the earliest hole.
+        // The hole most texts share; of equals the smallest (the most said), then the
+        // earliest.
         let best = gs
             .iter()
-            .rev()
-            .filter(|g| count[g.as_str()] >= 2)
-            .max_by_key(|g| count[g.as_str()]);
-        if let Some(g) = best {
+            .filter(|(_, _, g)| count[g.as_str()] >= 2)
+            .min_by_key(|(len, i, g)| (std::cmp::Reverse(count[g.as_str()]), *len, *i));
+        if let Some((_, _, g)) = best {
             out.insert(t.to_string(), g.clone());
         }
     }
@@ -120,5 +146,20 @@ mod tests {
         assert_eq!(m[a[1]], "e: no such column: <name> in table users");
         // The third agrees with the second only at the table's name: its own class.
         assert_eq!(m[a[2]], "e: no such column: ann in table <name>");
+    }
+
+    #[test]
+    fn one_cause_worded_by_two_commands_merges_but_a_negation_never_is_a_hole() {
+        let pull = "error: cannot pull with rebase: you have unstaged changes. | error: please commit or stash them.";
+        let rebase = "error: cannot rebase: you have unstaged changes. | error: please commit or stash them.";
+        let m = merged([pull, rebase]);
+        assert_eq!(m.get(pull), m.get(rebase), "{m:?}");
+        assert!(m[pull].contains("cannot <name> rebase:"), "{m:?}");
+        // `is set` / `is not set`: opposite messages stay apart.
+        let m = merged([
+            "warning: the variable prefix is set here",
+            "warning: the variable prefix is not set here",
+        ]);
+        assert!(m.is_empty(), "{m:?}");
     }
 }
