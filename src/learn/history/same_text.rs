@@ -12,6 +12,7 @@
 //! (fewer than [`MIN_WORDS`] words) never merge: there one word is most of what they say.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// Fewest words a text must have before one differing word may be a hole in it.
 pub const MIN_WORDS: usize = 5;
@@ -34,10 +35,11 @@ const NEGATIONS: &[&str] = &["not", "no", "cannot", "never", "none", "nothing", 
 pub const MAX_HOLE: usize = 2;
 
 /// Every text with a run of 0 to [`MAX_HOLE`] name-like words made a hole (a hole of no
-/// words is where another text says one or two more). What stays around the hole must be
-/// at least `MIN_WORDS - 1` words.
-fn generalisations(text: &str) -> Vec<(usize, usize, String)> {
-    let words: Vec<&str> = text.split(' ').collect();
+/// words is where another text says one or two more), as (hole length, position, hash of
+/// the text with the hole): hashes, not strings, so a history of many distinct texts
+/// costs a few bytes per generalisation. What stays around the hole must be at least
+/// `MIN_WORDS - 1` words.
+fn generalisations(words: &[&str]) -> Vec<(usize, usize, u64)> {
     if words.iter().filter(|w| !w.is_empty()).count() < MIN_WORDS {
         return Vec::new();
     }
@@ -52,45 +54,54 @@ fn generalisations(text: &str) -> Vec<(usize, usize, String)> {
             {
                 break;
             }
-            let mut g: Vec<&str> = words[..i].to_vec();
-            g.push(HOLE);
-            g.extend_from_slice(&words[i + len..]);
-            out.push((len, i, g.join(" ")));
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for w in words[..i].iter().chain([&HOLE]).chain(&words[i + len..]) {
+                w.hash(&mut h);
+            }
+            out.push((len, i, h.finish()));
         }
     }
     out
 }
 
+/// The text with words `i..i + len` made the hole.
+fn spell(words: &[&str], i: usize, len: usize) -> String {
+    let mut g: Vec<&str> = words[..i].to_vec();
+    g.push(HOLE);
+    g.extend_from_slice(&words[i + len..]);
+    g.join(" ")
+}
+
 /// For the given distinct texts: text → the anti-unified text of its class, for every
 /// text that shares its generalisation with another one. A text with several candidate
-/// holes takes the one most texts share (then the earliest word). Deterministic: the
-/// result depends on the set of texts, not their order.
+/// holes takes the one most texts share (of equals the smallest hole, then the earliest).
+/// Deterministic: the result depends on the set of texts, not their order.
 pub fn merged<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashMap<String, String> {
     let mut distinct: Vec<&str> = texts.into_iter().filter(|t| !t.is_empty()).collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let gens: Vec<Vec<(usize, usize, String)>> = distinct.iter().map(|t| generalisations(t)).collect();
-    let mut count: HashMap<&str, usize> = HashMap::new();
-    for g in gens.iter() {
+    // Two passes over the generalisations (counted, then chosen from): none is kept.
+    let mut count: HashMap<u64, u32> = HashMap::new();
+    for t in &distinct {
+        let words: Vec<&str> = t.split(' ').collect();
         // A text counts once per generalisation (a hole of no words at two places can
         // give one text twice).
-        let mut mine: Vec<&str> = g.iter().map(|(_, _, s)| s.as_str()).collect();
+        let mut mine: Vec<u64> = generalisations(&words).into_iter().map(|g| g.2).collect();
         mine.sort_unstable();
         mine.dedup();
-        for s in mine {
-            *count.entry(s).or_default() += 1;
+        for g in mine {
+            *count.entry(g).or_default() += 1;
         }
     }
     let mut out = HashMap::new();
-    for (t, gs) in distinct.iter().zip(&gens) {
-        // The hole most texts share; of equals the smallest (the most said), then the
-        // earliest.
-        let best = gs
-            .iter()
-            .filter(|(_, _, g)| count[g.as_str()] >= 2)
-            .min_by_key(|(len, i, g)| (std::cmp::Reverse(count[g.as_str()]), *len, *i));
-        if let Some((_, _, g)) = best {
-            out.insert(t.to_string(), g.clone());
+    for t in &distinct {
+        let words: Vec<&str> = t.split(' ').collect();
+        let best = generalisations(&words)
+            .into_iter()
+            .filter(|g| count[&g.2] >= 2)
+            .min_by_key(|&(len, i, g)| (std::cmp::Reverse(count[&g]), len, i));
+        if let Some((len, i, _)) = best {
+            out.insert(t.to_string(), spell(&words, i, len));
         }
     }
     out
