@@ -181,6 +181,10 @@ pub fn directive_for(
             // Alone in its spelling: its values are one session's.
             toks = render::holes_for_values(&best, toks);
         }
+        // Where the sessions differ but most of them typed one word (`npm run` twice,
+        // `npm run-script` once), that word is the fix's common spelling: said, and the
+        // others named, rather than a placeholder that says nothing.
+        let (toks, spelt_otherwise) = render::most_common_words(&spelled, toks, lead.len());
         let flags = render::render(toks.get(lead.len()..).unwrap_or_default());
         let cmd = last
             .retry_idx
@@ -198,7 +202,7 @@ pub fn directive_for(
             None => format!(
                 "retry {retry} with {}{}",
                 quote_cmd(&flags),
-                also_seen(&group, &best, shape)
+                also_seen(&group, &best, shape, &spelt_otherwise)
             ),
         };
         (
@@ -211,12 +215,26 @@ pub fn directive_for(
 }
 
 /// The other spellings a fix group's sessions used when the group is one kind of change
-/// spelt several ways ([`crate::learn::history::fix_key::ONE_FLAG`]), most common first
+/// spelt several ways ([`crate::learn::history::fix_key::ONE_FLAG`]), and the other words
+/// typed where a common one is said (`words`: (sessions, word)), most common first
 /// (equals: the most recent first):
 /// ` (also seen: `-R`, `-a`)`. Empty when every session spelt it alike.
-fn also_seen(group: &[Vec<String>], best: &[String], shape: impl Fn(&[String]) -> Vec<String>) -> String {
+fn also_seen(
+    group: &[Vec<String>],
+    best: &[String],
+    shape: impl Fn(&[String]) -> Vec<String>,
+    words: &[(usize, String)],
+) -> String {
     let best = shape(best);
     let mut others: Vec<(usize, usize, String)> = Vec::new();
+    // Other words typed where the common one is said ([`render::most_common_words`]).
+    for (n, w) in words {
+        others.push((
+            *n,
+            usize::MAX - 1 - others.len(),
+            render::quote_words(std::slice::from_ref(w)),
+        ));
+    }
     for (i, g) in group.iter().enumerate() {
         let sh = shape(g);
         if sh == best || sh.is_empty() {
