@@ -295,7 +295,11 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))
                     } else if steps.is_empty() {
-                        (Outcome::Recovered, added, Some(k))
+                        // One operand edited by insertion is said as what was inserted.
+                        let v = crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added)
+                            .map(|x| vec![x])
+                            .unwrap_or(added);
+                        (Outcome::Recovered, v, Some(k))
                     } else {
                         (Outcome::Recovered, Vec::new(), Some(k))
                     }

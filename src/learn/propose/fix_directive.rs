@@ -91,6 +91,21 @@ pub fn directive_for(
             q.join(" ")
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
+        // The same text put into the operand in every session: said, not the operands.
+        let pieces: Vec<&str> = last
+            .variant
+            .iter()
+            .flat_map(|w| w.trim_start_matches("insert:").split('…'))
+            .collect();
+        let text = match pieces.as_slice() {
+            [one] => format!("retry {retry} with {} inserted into its operand", quote_cmd(one)),
+            _ => format!(
+                "retry {retry} with part of its operand enclosed in {}",
+                quote_cmd(&pieces.join("…"))
+            ),
+        };
+        (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.steps.is_empty() {
         // The gates see the concrete commands; the directive shows the fix as the
         // group's sessions share it ([`render`]: placeholders where they differ).
