@@ -263,4 +263,37 @@ mod tests {
         assert_eq!(p.sessions.len(), 10);
         assert_eq!(p.after(0, 3), &[1, 2, 3]);
     }
+
+    #[test]
+    fn failures_whose_texts_differ_in_one_bare_name_are_one_cluster() {
+        let h = vec![
+            rec("a", "make install", false, "Makefile:2: *** PREFIX is not set.  Stop."),
+            rec("b", "make release", false, "Makefile:2: *** VERSION is not set.  Stop."),
+            rec("c", "make deploy", false, "Makefile:9: *** missing separator.  Stop."),
+            rec(
+                "d",
+                "git pull --rebase",
+                false,
+                "error: cannot pull with rebase: You have unstaged changes.\nerror: Please commit or stash them.",
+            ),
+            rec(
+                "e",
+                "git rebase main",
+                false,
+                "error: cannot rebase: You have unstaged changes.\nerror: Please commit or stash them.",
+            ),
+        ];
+        let p = Prepared::new(&h);
+        assert_eq!(p.cluster_key(0), p.cluster_key(1), "one cause, two names");
+        assert!(p.cluster_key(0).contains("<name> is not set"), "{}", p.cluster_key(0));
+        assert_ne!(p.cluster_key(0), p.cluster_key(2), "another message");
+        assert_eq!(p.cluster_key(3), p.cluster_key(4), "one cause worded by two commands");
+        // Streamed or not, the same clusters: the merge is made once the history is seen.
+        let mut b = PreparedBuilder::default();
+        for r in &h {
+            b.push(r);
+        }
+        let q = b.finish();
+        assert!((0..h.len()).all(|i| q.cluster_key(i) == p.cluster_key(i)));
+    }
 }
