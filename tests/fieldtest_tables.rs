@@ -3,9 +3,10 @@
 //! hand-written table of the learner off, and the report says per table what changed.
 //!
 //! Asserted on corpora where the answer is known: a spelling contest (three sessions fix
-//! `git push` with `-u`, two with `--set-upstream`: one fix only through the spelling
-//! table) loses its rule with spellings off and keeps it with every other table off that
-//! has nothing to do with it; the unsafe corpus accepts unsafe rules with the safety
+//! `git push` with `-u`, two with `--set-upstream`) is one fix by the kind of change it
+//! made (one flag with the same operands), so it keeps its rule with the spelling table
+//! off (until 2026-12-06 only that table made it one fix) and with every other table off
+//! that has nothing to do with it; the unsafe corpus accepts unsafe rules with the safety
 //! patterns off and none with them on. The honest side: with all tables on, the ablation's
 //! baseline is the plain field test's result, and without `--tables` the report has no
 //! `tables` field (formats.md §4 may only gain optional fields).
@@ -78,7 +79,7 @@ fn spelling_contest(dir: &Path) -> PathBuf {
 }
 
 #[test]
-fn spellings_off_loses_the_spelling_contest_rule_and_only_spellings_does() {
+fn the_spelling_contest_is_one_kind_of_change_with_or_without_any_table() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = spelling_contest(tmp.path());
     let r = fieldtest(std::slice::from_ref(&corpus), &["--tables"]);
@@ -94,10 +95,11 @@ fn spellings_off_loses_the_spelling_contest_rule_and_only_spellings_does() {
     assert_eq!(r["tables"]["promotion_n"], 5);
     let s = line(&r, "spellings");
     assert_eq!(s["accepted_with"], 1);
-    assert_eq!(s["accepted_without"], 0, "two spellings contest each other: {s}");
-    assert_eq!(s["depend"], 1);
-    assert_eq!(s["promoted_without"], 0);
+    assert_eq!(s["accepted_without"], 1, "one kind of change, no synonym table: {s}");
+    assert_eq!(s["depend"], 0);
+    assert_eq!(s["promoted_without"], s["promoted_with"]);
     for other in [
+        "spellings",
         "listings",
         "read_only",
         "dir_flags",

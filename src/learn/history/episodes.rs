@@ -97,6 +97,11 @@ pub struct Episode {
     /// Such a session neither supports nor contests a logged fix, and is no plain retry
     /// against one ([`crate::learn::propose::failure_class::plain_retries`]).
     pub unlogged_fix: bool,
+    /// Every variable the variant retry assigns (`make install PREFIX=~/.local`,
+    /// `VERSION=1.4.2 make release`) is a name the failure's text printed (`*** PREFIX is
+    /// not set`): the kind of change is "set the variable the error names", whatever the
+    /// name ([`Episode::fix_key`]: `<named>=<v>`).
+    pub sets_named: bool,
 }
 
 impl Episode {
@@ -109,6 +114,22 @@ impl Episode {
         v.dedup();
         v
     }
+}
+
+/// Does every variable a variant assigns (at least one) appear as a word of the
+/// failure's text? (`PREFIX=~/.local` after `*** PREFIX is not set.`)
+fn names_what_failed(variant: &[String], tail: &str) -> bool {
+    let names: Vec<&str> = variant
+        .iter()
+        .filter(|w| crate::learn::text::retry_context::is_env_assignment(w))
+        .filter_map(|w| w.split_once('=').map(|(k, _)| k))
+        .collect();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !names.is_empty()
+        && names.iter().all(|n| {
+            tail.match_indices(n)
+                .any(|(at, _)| !tail[..at].ends_with(word) && !tail[at + n.len()..].starts_with(word))
+        })
 }
 
 fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &H) -> FixStep {
@@ -274,7 +295,11 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))
                     } else if steps.is_empty() {
-                        (Outcome::Recovered, added, Some(k))
+                        // One operand edited by insertion is said as what was inserted.
+                        let v = crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added)
+                            .map(|x| vec![x])
+                            .unwrap_or(added);
+                        (Outcome::Recovered, v, Some(k))
                     } else {
                         (Outcome::Recovered, Vec::new(), Some(k))
                     }
@@ -295,18 +320,23 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             }
             // What to check: a recovery's whole span (it is short: it ends at the retry);
             // for a session that moved on, the records of the steps it tried.
+            // A check switched off through configuration or the environment is judged as
+            // the flag it spells ([`crate::learn::history::switch_spelling`]).
+            let judge = |idx: &mut dyn Iterator<Item = usize>| {
+                let mut texts: Vec<String> = Vec::new();
+                for k in idx {
+                    let c = history.cmd(k);
+                    texts.push(c.to_string());
+                    texts.extend(crate::learn::history::switch_spelling::as_flag_text(c));
+                }
+                crate::learn::text::safety::check(texts.iter().map(String::as_str))
+            };
             let unsafe_fix = match outcome {
-                Outcome::Recovered => crate::learn::text::safety::check(
-                    between
-                        .iter()
-                        .copied()
-                        .chain(retry.map(|(k, _)| k))
-                        .map(|k| history.cmd(k)),
-                ),
+                Outcome::Recovered => judge(&mut between.iter().copied().chain(retry.map(|(k, _)| k))),
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
-                    crate::learn::text::safety::check(idx.into_iter().map(|k| history.cmd(k)))
+                    judge(&mut idx.into_iter())
                 }
                 _ => None,
             };
@@ -316,6 +346,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 let b = prep.position[k].1;
                 prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
             });
+            let sets_named = names_what_failed(&variant, history.tail(i));
             out.push(Episode {
                 fail_idx: i,
                 attempts,
@@ -338,6 +369,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 unsafe_fix,
                 nested: false,
                 unlogged_fix,
+                sets_named,
             });
         }
     }

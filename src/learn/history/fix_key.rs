@@ -2,8 +2,8 @@
 //! candidate, contest and agreement stands on.
 //!
 //! Why apart from [`crate::learn::history::episodes`]: extracting what happened is one judgement,
-//! deciding which of those happenings are one lesson (masked values, canonical flag
-//! spellings, every directory wrapper one fix) is another.
+//! deciding which of those happenings are one lesson (masked values, one kind of change
+//! however spelt, every directory wrapper one fix) is another.
 
 use crate::learn::history::episodes::Episode;
 use crate::learn::text::retry_context::is_env_assignment;
@@ -52,6 +52,7 @@ impl Episode {
             let mut v: Vec<String> = Vec::new();
             let mut words = self.variant.iter();
             while let Some(w) = words.next() {
+                let long_value = w.starts_with("--") && w.contains('=');
                 v.push(match crate::learn::text::inspection::dir_flag(w) {
                     Some(takes_value) => {
                         if takes_value {
@@ -61,18 +62,30 @@ impl Episode {
                     }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
-                    None if w.starts_with('-') => mask_value(crate::learn::text::spelling::canonical_flag(
-                        &self.domain,
-                        &self.action,
-                        w,
-                    )),
+                    // What was inserted into the operand is the fix itself: kept as is.
+                    None if w.starts_with("insert:") => w.clone(),
+                    // GNU long options take their value either way (`--edition=2021`,
+                    // `--edition 2021`): one spelling of one fix, keyed as the second.
+                    None if long_value => {
+                        let (flag, _) = w.split_once('=').unwrap_or((w, ""));
+                        flag.to_string()
+                    }
+                    None if w.starts_with('-') => mask_value(w),
+                    // The variable the failure named, whichever it was: one kind.
+                    None if is_env_assignment(w) && self.sets_named => NAMED.into(),
                     None if is_env_assignment(w) => mask_value(w),
                     None if w.starts_with("cd ") => "cd <v>".into(),
                     None => "<args>".into(),
                 });
+                if long_value && v.last().is_none_or(|l| l != "cd <v>") {
+                    v.push("<args>".into());
+                }
             }
             v.sort();
             v.dedup();
+            if let Some(kind) = one_flag_kind(&v) {
+                return kind;
+            }
             return format!("variant:{}", v.join(" "));
         }
         String::new()
@@ -91,4 +104,144 @@ fn mask_value(w: &str) -> String {
         return "<v>".to_string();
     }
     w.to_string()
+}
+
+/// The kind of change a variant made, when it is *one flag added* and nothing else
+/// (`cp -r`, `cp -R`, `cp -a` after `cp: -r not specified`; `curl -g`/`--globoff`;
+/// `grep -F`), or one flag with the same operands (`git push -u origin x` /
+/// `--set-upstream origin x`; `--edition 2021` / `--edition=2021`): one kind of fix,
+/// whatever flag spelt it. The sessions of a class that each made that change to the
+/// failing command and then passed agree; the directive says the most common spelling and
+/// names the others ([`crate::learn::propose::fix_directive`]). No table of synonyms: what
+/// they share is the shape of the change. Not one kind: a bare flag and a flag with an
+/// operand (other shapes), several flags, or a negation (`--no-rebase` against
+/// `--rebase` is the opposite choice, not another spelling: a `--no-` flag keeps its own
+/// key). An unsafe flag (`rm -rf`, `--no-verify`) is split off by its group key before any
+/// agreement.
+fn one_flag_kind(v: &[String]) -> Option<String> {
+    let flag = |f: &String| f.starts_with('-') && f.len() > 1 && !f.contains('=') && f != "--";
+    let mut flags = v.iter().filter(|w| flag(w));
+    let (Some(f), None) = (flags.next(), flags.next()) else {
+        return None;
+    };
+    if f.starts_with("--no-") || !v.iter().all(|w| w == f || w == "<args>") {
+        return None;
+    }
+    Some(if v.len() == 1 {
+        ONE_FLAG.to_string()
+    } else {
+        format!("{ONE_FLAG} <args>")
+    })
+}
+
+/// A variant's assignment of the variable its failure named ([`Episode::sets_named`]).
+pub const NAMED: &str = "<named>=<v>";
+
+/// The fix key of every one-flag variant ([`one_flag_kind`]).
+pub const ONE_FLAG: &str = "variant:<one flag>";
+
+#[cfg(test)]
+mod tests {
+    use super::ONE_FLAG;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::history::episodes::{extract, Outcome, Prepared, WINDOW};
+
+    fn keys(h: &[crate::evidence::Record]) -> Vec<String> {
+        let p = Prepared::new(h);
+        let e = extract(h, &p, WINDOW);
+        assert!(e.iter().all(|e| e.outcome == Outcome::Recovered), "{e:#?}");
+        e.iter().map(|e| e.fix_key()).collect()
+    }
+
+    #[test]
+    fn one_flag_added_is_one_kind_of_change_whatever_its_spelling() {
+        let cp = "cp: -r not specified; omitting directory 'x'";
+        let h = vec![
+            rec("a", "cp config backup/config", false, cp),
+            rec("a", "cp -r config backup/config", true, ""),
+            rec("b", "cp templates snap/templates", false, cp),
+            rec("b", "cp -R templates snap/templates", true, ""),
+            rec("c", "cp assets out/assets", false, cp),
+            rec("c", "cp -a assets out/assets", true, ""),
+            rec(
+                "d",
+                "curl -sS 'http://h/x?ids=[1,2]'",
+                false,
+                "curl: (3) bad range in URL",
+            ),
+            rec("d", "curl -sS --globoff 'http://h/x?ids=[1,2]'", true, "ok"),
+        ];
+        assert_eq!(keys(&h), vec![ONE_FLAG; 4]);
+    }
+
+    #[test]
+    fn a_negation_two_flags_or_another_shape_are_their_own_kind() {
+        let h = vec![
+            rec(
+                "a",
+                "git pull",
+                false,
+                "fatal: Need to specify how to reconcile divergent branches.",
+            ),
+            rec("a", "git pull --no-rebase", true, "Merge made"),
+            rec("b", "curl -sS https://h/", false, "curl: (60) SSL certificate problem"),
+            rec("b", "curl -sS --cacert ca.pem https://h/", true, "ok"),
+            rec("c", "grep -rn 'a(' src/", false, "grep: Unmatched ( or \\("),
+            rec("c", "grep -rn -F -w 'a(' src/", true, "src/x:1:a("),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], "variant:--no-rebase", "the opposite choice keeps its key");
+        assert_eq!(
+            k[1],
+            format!("{ONE_FLAG} <args>"),
+            "a flag with its operand: not a bare flag"
+        );
+        assert!(!k[2].starts_with(ONE_FLAG), "two flags: {}", k[2]);
+    }
+
+    #[test]
+    fn a_long_option_takes_its_value_either_way() {
+        let e = "error[E0670]: `async fn` is not permitted in Rust 2015";
+        let h = vec![
+            rec("a", "rustc main.rs", false, e),
+            rec("a", "rustc --edition 2021 main.rs", true, ""),
+            rec("b", "rustc src/main.rs", false, e),
+            rec("b", "rustc --edition=2021 src/main.rs", true, ""),
+            rec(
+                "c",
+                "git push",
+                false,
+                "fatal: The current branch x has no upstream branch.",
+            ),
+            rec("c", "git push -u origin x", true, ""),
+            rec(
+                "d",
+                "git push",
+                false,
+                "fatal: The current branch y has no upstream branch.",
+            ),
+            rec("d", "git push --set-upstream origin y", true, ""),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], k[1]);
+        assert_eq!(k[0], format!("{ONE_FLAG} <args>"));
+        assert_eq!(k[2], k[3], "-u and --set-upstream: one kind, no synonym table");
+    }
+
+    #[test]
+    fn setting_the_variable_the_error_named_is_one_kind_whatever_the_name() {
+        let h = vec![
+            rec("a", "make install", false, "Makefile:2: *** PREFIX is not set.  Stop."),
+            rec("a", "make install PREFIX=~/.local", true, "ok"),
+            rec("b", "make release", false, "Makefile:2: *** VERSION is not set.  Stop."),
+            rec("b", "VERSION=1.4.2 make release", true, "ok"),
+            // A variable the error did not name is that variable's own fix.
+            rec("c", "make deploy", false, "Makefile:2: *** ENV is not set.  Stop."),
+            rec("c", "make deploy DEBUG=1", true, "ok"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], format!("variant:{}", super::NAMED));
+        assert_eq!(k[1], k[0]);
+        assert_eq!(k[2], "variant:DEBUG=<v>");
+    }
 }

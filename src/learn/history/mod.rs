@@ -3,8 +3,9 @@
 //!
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
-//! ([`recovery_form`]), the key of an episode's fix ([`fix_key`]) and trust by origin
-//! ([`origin_trust`]).
+//! ([`recovery_form`]), the key of an episode's fix ([`fix_key`]), failure texts that say
+//! the same thing ([`same_text`]), options switched on by config or environment
+//! ([`switch_spelling`]) and trust by origin ([`origin_trust`]).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
 
@@ -14,3 +15,5 @@ pub mod origin_trust;
 pub mod prepared;
 pub mod records;
 pub mod recovery_form;
+pub mod same_text;
+pub mod switch_spelling;

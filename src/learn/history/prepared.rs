@@ -91,6 +91,10 @@ pub struct Prepared {
     /// coincidence test's classes. Only records with some (most have none: no memory per
     /// record).
     pub beyond: HashMap<usize, Vec<String>>,
+    /// Anchorless failure texts (lowercased templates) that say the same thing as
+    /// another but for one name → their anti-unified text
+    /// ([`crate::learn::history::same_text`]); built once the whole history is seen.
+    pub same_text: HashMap<String, String>,
 }
 
 impl Prepared {
@@ -113,7 +117,8 @@ impl Prepared {
 
     /// Cluster key of a failure record: its failure class — the tool (domain) and the
     /// failure signature (primary anchor, or the masked template when it has no anchor),
-    /// not the subcommand. `cargo build`, `cargo test` and `cargo check` failing with the
+    /// not the subcommand. Texts that differ in one bare name (`*** PREFIX is not set`,
+    /// `*** VERSION is not set`) are one class ([`crate::learn::history::same_text`]). `cargo build`, `cargo test` and `cargo check` failing with the
     /// same "could not find `Cargo.toml`" are one class (before, four one-session
     /// clusters, each below the recurrence minimum); so are `git status`/`log`/`pull`
     /// outside a repository and `git checkout`/`git switch` over local changes.
@@ -122,7 +127,13 @@ impl Prepared {
         let s = &self.sigs[i];
         match s.primary() {
             Some(a) => format!("{}|{}", n.domain(), a),
-            None => format!("{}|tpl:{}", n.domain(), s.template.to_lowercase()),
+            None => {
+                let t = s.template.to_lowercase();
+                match self.same_text.get(&t) {
+                    Some(g) => format!("{}|tpl:{g}", n.domain()),
+                    None => format!("{}|tpl:{t}", n.domain()),
+                }
+            }
         }
     }
 }
@@ -202,6 +213,14 @@ impl PreparedBuilder {
     pub fn finish(self) -> Prepared {
         let mut p = self.prep;
         p.idf = p.vocab.idf();
+        let texts: Vec<String> = p
+            .sigs
+            .values
+            .iter()
+            .filter(|s| s.primary().is_none())
+            .map(|s| s.template.to_lowercase())
+            .collect();
+        p.same_text = crate::learn::history::same_text::merged(texts.iter().map(String::as_str));
         for (_, idxs) in &mut p.sessions {
             idxs.shrink_to_fit();
         }
@@ -243,5 +262,38 @@ mod tests {
         assert!(p.views.distinct() <= 3, "{}", p.views.distinct());
         assert_eq!(p.sessions.len(), 10);
         assert_eq!(p.after(0, 3), &[1, 2, 3]);
+    }
+
+    #[test]
+    fn failures_whose_texts_differ_in_one_bare_name_are_one_cluster() {
+        let h = vec![
+            rec("a", "make install", false, "Makefile:2: *** PREFIX is not set.  Stop."),
+            rec("b", "make release", false, "Makefile:2: *** VERSION is not set.  Stop."),
+            rec("c", "make deploy", false, "Makefile:9: *** missing separator.  Stop."),
+            rec(
+                "d",
+                "git pull --rebase",
+                false,
+                "error: cannot pull with rebase: You have unstaged changes.\nerror: Please commit or stash them.",
+            ),
+            rec(
+                "e",
+                "git rebase main",
+                false,
+                "error: cannot rebase: You have unstaged changes.\nerror: Please commit or stash them.",
+            ),
+        ];
+        let p = Prepared::new(&h);
+        assert_eq!(p.cluster_key(0), p.cluster_key(1), "one cause, two names");
+        assert!(p.cluster_key(0).contains("<name> is not set"), "{}", p.cluster_key(0));
+        assert_ne!(p.cluster_key(0), p.cluster_key(2), "another message");
+        assert_eq!(p.cluster_key(3), p.cluster_key(4), "one cause worded by two commands");
+        // Streamed or not, the same clusters: the merge is made once the history is seen.
+        let mut b = PreparedBuilder::default();
+        for r in &h {
+            b.push(r);
+        }
+        let q = b.finish();
+        assert!((0..h.len()).all(|i| q.cluster_key(i) == p.cluster_key(i)));
     }
 }

@@ -143,6 +143,51 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
         .collect()
 }
 
+/// An operand the retry *edited by insertion*: the one operand that disappeared reappears
+/// inside the one word the retry added, with text put in (`feature/x` → `origin/feature/x`;
+/// the shell-eaten `name = bob` → `name = 'bob'`). Said as `insert:` and the inserted
+/// pieces joined by `…` (`insert:origin/`, `insert:'…'`): the inserted text *is* the fix,
+/// the same in every session of the kind whatever the operand was. `None` when the change
+/// is not one operand edited by one or two insertions.
+pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
+    let [new] = added else { return None };
+    if new.starts_with('-') {
+        return None;
+    }
+    let gone: Vec<&String> = fail_words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.is_empty() && !w.starts_with('-') && !retry_words.contains(w))
+        .collect();
+    let [old] = gone.as_slice() else { return None };
+    if old.len() >= new.len() {
+        return None;
+    }
+    // By characters, never bytes: no slice may fall inside a character.
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    let p = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let s = o[p..]
+        .iter()
+        .rev()
+        .zip(n[p..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mid_old: String = o[p..o.len() - s].iter().collect();
+    let mid_new: String = n[p..n.len() - s].iter().collect();
+    let pieces: Vec<String> = if mid_old.is_empty() {
+        vec![mid_new]
+    } else {
+        // The kept middle inside the new middle: text before and after it.
+        let (before, after) = mid_new.split_once(mid_old.as_str())?;
+        [before, after]
+            .into_iter()
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then(|| format!("insert:{}", pieces.join("…")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +290,37 @@ mod tests {
         assert!(!retry("jq '.name' users.json", "jq '.[].name' users.json"));
         assert!(!retry("npm ci", "npm install"));
         assert!(!retry("node server.js", "deno server.js"));
+    }
+
+    #[test]
+    fn an_operand_edited_by_insertion_is_said_as_what_was_inserted() {
+        let ins = |fail: &str, later: &str| {
+            let (f, l) = (normalize(fail), normalize(later));
+            let (fw, lw) = (&f.primary().unwrap().words, &l.primary().unwrap().words);
+            inserted(fw, lw, &added(fw, lw, later))
+        };
+        assert_eq!(
+            ins("git log --oneline feat/x", "git log --oneline origin/feat/x").as_deref(),
+            Some("insert:origin/")
+        );
+        assert_eq!(
+            ins("git diff main..fix/y", "git diff main..origin/fix/y").as_deref(),
+            Some("insert:origin/"),
+            "the same insertion inside a range"
+        );
+        // The shell ate the double quotes; the retry puts single ones inside.
+        assert_eq!(
+            ins(
+                r#"sqlite3 a.db "SELECT 1 FROM t WHERE n = "bob"""#,
+                r#"sqlite3 a.db "SELECT 1 FROM t WHERE n = 'bob'""#
+            )
+            .as_deref(),
+            Some("insert:'…'")
+        );
+        // Another operand altogether, a flag added, or text removed: no insertion.
+        assert_eq!(ins("git log feat/x", "git log main"), None);
+        assert_eq!(ins("cp a b", "cp -r a b"), None);
+        assert_eq!(ins("cat notes.txt.bak", "cat notes.txt"), None);
+        assert_eq!(ins("echo é", "echo éé"), Some("insert:é".to_string()), "by characters");
     }
 }

@@ -91,6 +91,21 @@ pub fn directive_for(
             q.join(" ")
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
+        // The same text put into the operand in every session: said, not the operands.
+        let pieces: Vec<&str> = last
+            .variant
+            .iter()
+            .flat_map(|w| w.trim_start_matches("insert:").split('…'))
+            .collect();
+        let text = match pieces.as_slice() {
+            [one] => format!("retry {retry} with {} inserted into its operand", quote_cmd(one)),
+            _ => format!(
+                "retry {retry} with part of its operand enclosed in {}",
+                quote_cmd(&pieces.join("…"))
+            ),
+        };
+        (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.steps.is_empty() {
         // The gates see the concrete commands; the directive shows the fix as the
         // group's sessions share it ([`render`]: placeholders where they differ).
@@ -181,18 +196,29 @@ pub fn directive_for(
             // Alone in its spelling: its values are one session's.
             toks = render::holes_for_values(&best, toks);
         }
+        // Where the sessions differ but most of them typed one word (`npm run` twice,
+        // `npm run-script` once), that word is the fix's common spelling: said, and the
+        // others named, rather than a placeholder that says nothing.
+        let (toks, spelt_otherwise) = render::most_common_words(&spelled, toks, lead.len());
         let flags = render::render(toks.get(lead.len()..).unwrap_or_default());
         let cmd = last
             .retry_idx
             .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
             .unwrap_or_default();
+        let named = last.sets_named && key == format!("variant:{}", crate::learn::history::fix_key::NAMED);
         let said = match flags.strip_prefix("cd ") {
+            // Each session set the variable its own failure named: said as that kind.
+            _ if named => format!("retry {retry} with the variable the error names set: `<NAME>=<value>`"),
             // The directory was the problem: said as the shell runs it.
             Some(dir) => format!(
                 "run {retry} in its directory: {}",
                 quote_cmd(&format!("cd {dir} && {label}"))
             ),
-            None => format!("retry {retry} with {}", quote_cmd(&flags)),
+            None => format!(
+                "retry {retry} with {}{}",
+                quote_cmd(&flags),
+                also_seen(&group, &best, shape, &spelt_otherwise)
+            ),
         };
         (
             said,
@@ -201,4 +227,44 @@ pub fn directive_for(
             Some(DirectiveAction::AddFlags(last.variant.clone())),
         )
     }
+}
+
+/// The other spellings a fix group's sessions used when the group is one kind of change
+/// spelt several ways ([`crate::learn::history::fix_key::ONE_FLAG`]), and the other words
+/// typed where a common one is said (`words`: (sessions, word)), most common first
+/// (equals: the most recent first):
+/// ` (also seen: `-R`, `-a`)`. Empty when every session spelt it alike.
+fn also_seen(
+    group: &[Vec<String>],
+    best: &[String],
+    shape: impl Fn(&[String]) -> Vec<String>,
+    words: &[(usize, String)],
+) -> String {
+    let best = shape(best);
+    let mut others: Vec<(usize, usize, String)> = Vec::new();
+    // Other words typed where the common one is said ([`render::most_common_words`]).
+    for (n, w) in words {
+        others.push((
+            *n,
+            usize::MAX - 1 - others.len(),
+            render::quote_words(std::slice::from_ref(w)),
+        ));
+    }
+    for (i, g) in group.iter().enumerate() {
+        let sh = shape(g);
+        if sh == best || sh.is_empty() {
+            continue;
+        }
+        let said = render::quote_words(&sh);
+        match others.iter_mut().find(|o| o.2 == said) {
+            Some(o) => o.0 += 1,
+            None => others.push((1, i, said)),
+        }
+    }
+    if others.is_empty() {
+        return String::new();
+    }
+    others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
+    format!(" (also seen: {})", list.join(", "))
 }

@@ -10,6 +10,8 @@
 //! [`crate::evidence`].
 
 pub mod agreement;
+#[cfg(test)]
+mod agreement_tests;
 pub mod candidates;
 pub mod core_pack;
 pub mod directive;

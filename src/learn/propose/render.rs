@@ -107,6 +107,49 @@ fn hole_for(words: &[String], i: usize, values: &[&str]) -> &'static str {
     "value"
 }
 
+/// Where the spellings differ at a placeholder of the added words (positions from
+/// `from`), the word most of them typed — at least two sessions and more than half — is
+/// said instead of the placeholder (`npm run` ×2 against `npm run-script`: `run`), unless
+/// it looks private (a path, an e-mail). Returns the tokens and the other words typed
+/// there, with how many sessions typed each (most first), for the directive to name.
+/// Only same-length spellings count, as in [`anti_unify`].
+pub fn most_common_words(spellings: &[&[String]], mut toks: Vec<Tok>, from: usize) -> (Vec<Tok>, Vec<(usize, String)>) {
+    let Some(reference) = spellings.first() else {
+        return (toks, Vec::new());
+    };
+    let same: Vec<&[String]> = spellings
+        .iter()
+        .copied()
+        .filter(|s| s.len() == reference.len())
+        .collect();
+    let mut others = Vec::new();
+    for (i, t) in toks.iter_mut().enumerate().skip(from) {
+        // A person's name and an e-mail stay placeholders, however many sessions agree.
+        if !matches!(t, Tok::Hole(h) if *h != "name" && *h != "email") || i >= reference.len() {
+            continue;
+        }
+        let mut counts: Vec<(usize, &str)> = Vec::new();
+        for s in &same {
+            match counts.iter_mut().find(|c| c.1 == s[i]) {
+                Some(c) => c.0 += 1,
+                None => counts.push((1, s[i].as_str())),
+            }
+        }
+        counts.sort_by_key(|c| std::cmp::Reverse(c.0));
+        let (n, word) = counts[0];
+        if n >= 2 && 2 * n > same.len() && !private_looking(word) && !is_email(word) {
+            *t = Tok::Literal(word.to_string());
+            others.extend(
+                counts[1..]
+                    .iter()
+                    .filter(|(_, w)| !private_looking(w) && !is_email(w))
+                    .map(|(k, w)| (*k, w.to_string())),
+            );
+        }
+    }
+    (toks, others)
+}
+
 /// A value private to one session when nothing else vouches for it: an absolute or home
 /// path, an e-mail address.
 fn private_looking(w: &str) -> bool {
@@ -372,5 +415,26 @@ mod tests {
         let out = std::process::Command::new("sh").arg(&f).output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "one\ntwo\n");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_word_most_sessions_typed_is_said_and_the_others_named() {
+        let (a, b, c) = (w("npm run"), w("npm run-script"), w("npm run"));
+        let spelled: Vec<&[String]> = vec![&a, &b, &c];
+        let (toks, others) = most_common_words(&spelled, anti_unify(&spelled), 1);
+        assert_eq!(render(&toks), "npm run");
+        assert_eq!(others, vec![(1, "run-script".to_string())]);
+        // No majority (each session its own value): the placeholder stays.
+        let (a, b, c) = (w("jq --arg a 1"), w("jq --arg b 2"), w("jq --arg c 3"));
+        let spelled: Vec<&[String]> = vec![&a, &b, &c];
+        let (toks, others) = most_common_words(&spelled, anti_unify(&spelled), 1);
+        assert_eq!(render(&toks), "jq --arg <value> <n>");
+        assert!(others.is_empty());
+        // A home path typed twice is still private.
+        let (a, b) = (w("cp -r x ~/backup"), w("cp -r x ~/backup"));
+        let c = w("cp -r x /srv/b");
+        let spelled: Vec<&[String]> = vec![&a, &b, &c];
+        let (toks, _) = most_common_words(&spelled, anti_unify(&spelled), 1);
+        assert!(!render(&toks).contains("backup"), "{}", render(&toks));
     }
 }

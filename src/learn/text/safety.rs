@@ -55,7 +55,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "destroy_data",
-        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
+        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
     ),
     (
         "disable_guard",
@@ -159,6 +159,7 @@ mod tests {
             ("destroy_data", "git reset --hard origin/main"),
             ("destroy_data", "git checkout -f release"),
             ("destroy_data", "git switch --discard-changes main"),
+            ("destroy_data", "git checkout -- ."),
             ("disable_guard", "disable firewall permanently"),
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),

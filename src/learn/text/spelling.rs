@@ -1,23 +1,14 @@
-//! Canonical spellings of flags: one fix typed two ways is one fix.
+//! Equivalent spellings of one *command* that no change of shape shows: `git switch -c X`
+//! is `git checkout -b X` (another subcommand and another flag at once).
 //!
-//! Why its own file: a fix is keyed by its flags ([`crate::learn::history::episodes::Episode::fix_key`]),
-//! so `git push -u origin x` and `git push --set-upstream origin x` were two fixes that
-//! contested each other in one failure class. Only synonyms the tool itself documents.
-
-/// The long spelling of a short flag, for the tool and action it belongs to.
-pub fn canonical_flag<'a>(domain: &str, action: &str, flag: &'a str) -> &'a str {
-    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Spellings) {
-        return flag;
-    }
-    match (domain, action, flag) {
-        ("git", "push", "-u") => "--set-upstream",
-        ("git", "push", "-f") => "--force",
-        ("git", "push" | "pull" | "commit", "-q") => "--quiet",
-        ("git", "checkout" | "switch" | "stash push" | "stash pop", "-q") => "--quiet",
-        ("cargo", _, "-q") => "--quiet",
-        _ => flag,
-    }
-}
+//! Why its own file, and why so short: a fix is keyed by the kind of change it made
+//! ([`crate::learn::history::episodes::Episode::fix_key`]), so one flag added however it is
+//! spelt (`git push -u`/`--set-upstream`, `cp -r`/`-R`/`-a`, `--edition=2021`/`--edition
+//! 2021`) is one fix without a list of synonyms. Until 2026-12-06 a table of flag synonyms
+//! per tool lived here (`-u` = `--set-upstream`, `-q` = `--quiet`, `-f` = `--force`); the
+//! kind-of-change key made it decide nothing on any corpus, and it was removed. What stays
+//! is what the shape cannot see: a subcommand renamed together with its flags. Only
+//! synonyms the tool itself documents.
 
 /// `git switch …` in `git checkout`'s words: `-c`/`--create` → `-b`, `-C`/`--force-create`
 /// → `-B`, `--discard-changes` → `-f` (git-switch(1) documents each as the same).
@@ -48,15 +39,18 @@ pub fn switch_as_checkout(words: Vec<String>) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn w(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
     #[test]
-    fn synonyms_are_per_tool() {
-        assert_eq!(canonical_flag("git", "push", "-u"), "--set-upstream");
-        assert_eq!(canonical_flag("git", "push", "--set-upstream"), "--set-upstream");
+    fn switch_is_said_in_checkouts_words() {
+        assert_eq!(switch_as_checkout(w("switch -c feat/x")), w("checkout -b feat/x"));
+        assert_eq!(switch_as_checkout(w("switch --force-create x")), w("checkout -B x"));
         assert_eq!(
-            canonical_flag("npm", "install", "-u"),
-            "-u",
-            "another tool's -u is its own"
+            switch_as_checkout(w("checkout -c x")),
+            w("checkout -c x"),
+            "-c is switch's, not checkout's"
         );
-        assert_eq!(canonical_flag("git", "commit", "-u"), "-u");
     }
 }

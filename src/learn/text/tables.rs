@@ -16,7 +16,8 @@ use std::cell::Cell;
 /// One hand-written table, named where it is looked up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Table {
-    /// Canonical flag spellings (`-u` = `--set-upstream`), `text/spelling.rs`.
+    /// Command spellings the shape of a change cannot see (`git switch -c` = `git checkout
+    /// -b`), `text/spelling.rs`.
     Spellings,
     /// Listings and inspections (`make help`, `git fsck`, `--version`), `text/inspection.rs`.
     Listings,

@@ -1,0 +1,66 @@
+//! Kind-of-change agreement, through the candidates it builds: one kind of change spelt
+//! several ways is one fix ([`crate::learn::history::fix_key::ONE_FLAG`]); opposite
+//! choices still contest. (Its own file: the candidates' file is at its size limit.)
+
+use crate::learn::history::episodes::tests::rec;
+use crate::learn::history::episodes::{extract, Prepared, WINDOW};
+use crate::learn::propose::candidates::{build, Candidate};
+
+fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
+    let p = Prepared::new(h);
+    let e = extract(h, &p, WINDOW);
+    build(&e, &p, true)
+}
+
+#[test]
+fn one_kind_of_change_spelt_three_ways_agrees_and_names_the_others() {
+    // `cp -r`, `-R`, `-a`: before, three fixes of one class contesting each other (2
+    // of 4 < 3/4). One flag added is one kind of change: every session supports one
+    // candidate, the most common spelling is said, the others are named.
+    let cp = "cp: -r not specified; omitting directory 'x'";
+    let mut h = Vec::new();
+    for (s, flag) in [("a", "-r"), ("b", "-R"), ("c", "-r"), ("d", "-a")] {
+        h.push(rec(s, &format!("cp d{s} out/d{s}"), false, cp));
+        h.push(rec(s, &format!("cp {flag} d{s} out/d{s}"), true, ""));
+    }
+    let c = cands(&h);
+    let fixes: Vec<&Candidate> = c
+        .iter()
+        .filter(|c| c.directive_cmds.iter().any(|d| d.starts_with("cp ")))
+        .collect();
+    assert_eq!(fixes.len(), 1, "{c:#?}");
+    let f = fixes[0];
+    assert_eq!(f.episodes.len(), 4);
+    assert_eq!(
+        (f.covered, f.recovered_in_cluster, f.fix_keys_in_cluster),
+        (Some(4), 4, 1)
+    );
+    // Equally common spellings: the most recent first.
+    assert_eq!(f.directive, "retry `cp` with `-r` (also seen: `-a`, `-R`)");
+}
+
+#[test]
+fn opposite_choices_still_contest() {
+    // `--rebase` against `--no-rebase`: two choices, not two spellings of one.
+    let msg = "fatal: Need to specify how to reconcile divergent branches.";
+    let mut h = Vec::new();
+    for (s, flag) in [
+        ("a", "--rebase"),
+        ("b", "--no-rebase"),
+        ("c", "--rebase"),
+        ("d", "--no-rebase"),
+    ] {
+        h.push(rec(s, "git pull origin main", false, msg));
+        h.push(rec(s, &format!("git pull {flag} origin main"), true, "ok"));
+    }
+    let c = cands(&h);
+    let fixes: Vec<&Candidate> = c
+        .iter()
+        .filter(|c| c.covered.is_some() && !c.key.ends_with("template"))
+        .collect();
+    assert_eq!(fixes.len(), 2, "{c:#?}");
+    assert!(
+        fixes.iter().all(|f| f.covered == Some(2) && f.fix_keys_in_cluster == 2),
+        "{fixes:#?}"
+    );
+}
