@@ -5,7 +5,7 @@
 //! `PAUSED` with a reason of at least 3 characters), but stricter where the ancestor was
 //! loose: a note marker (`evidence:`, `tried:`, `deferred:` and the Chinese markers) counts
 //! only inside a *note* — after ` -- ` on the card line, or on an indented continuation
-//! line under the card — never in the card's title ("- [x] add evidence: loader" is a
+//! line under the card — never in the card's title (`- [x] add evidence: loader` is a
 //! title, not evidence). Lines inside fenced code blocks are examples, not state.
 //!
 //! Parsing never fails: a line that fits no rule is ignored, so a half-edited ledger can

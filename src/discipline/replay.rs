@@ -13,7 +13,7 @@
 //! NBSP becomes a space), and only the log holds what really ran; a record whose text was
 //! redacted is not run at all. Each command runs with `sh -c` in the folder its newest
 //! record ran in, in its own process group; when it is over (exit or timeout) the
-//! [`reaper`](crate::discipline::reaper) kills the group and every process it left
+//! [`reaper`] kills the group and every process it left
 //! behind, even those that left the group, so nothing outlives the hook. Per-command
 //! timeout and a total budget keep the Stop hook inside its registered host timeout (180 s
 //! in `hooks/hooks.json`).

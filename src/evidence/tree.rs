@@ -195,7 +195,7 @@ fn walk(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
     walk_under(root, "")
 }
 
-/// [`walk`] of the folder `start` (relative, no trailing `/`; `""` is the root): its
+/// `walk` of the folder `start` (relative, no trailing `/`; `""` is the root): its
 /// files and every folder entered, `start` itself included.
 pub fn walk_under(root: &Path, start: &str) -> Option<(Vec<String>, Vec<String>)> {
     let mut files = Vec::new();

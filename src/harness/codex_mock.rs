@@ -1,7 +1,7 @@
 //! The scripted mock of the OpenAI Responses API that Codex talks to, on the same server
-//! as the Messages API's ([`mock`](super::mock): connections, log, limits):
+//! as the Messages API's ([`mock`]: connections, log, limits):
 //! `POST /v1/responses` (SSE when the request streams, JSON otherwise), `GET /v1/models`,
-//! a 404 for anything else. The answers come from [`responses`](super::responses).
+//! a 404 for anything else. The answers come from [`responses`].
 
 use super::mock::{self, Mock, Request, Shared};
 use super::responses;

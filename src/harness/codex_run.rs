@@ -1,14 +1,14 @@
 //! One session of the real OpenAI Codex CLI: a throw-away project, HOME and CODEX_HOME
 //! under `out/`, the pre commands (an installer writing the hooks), then `codex exec`
 //! with a cleared environment pointed at the Responses-API mock
-//! ([`codex_mock`](super::codex_mock)) as a custom model provider, inside a private
+//! ([`codex_mock`]) as a custom model provider, inside a private
 //! network namespace when the process may create one, bounded by a timeout.
 //!
 //! `out/` afterwards: `proj/`, `home/` (HOME; CODEX_HOME is `home/.codex`, the rollouts
 //! under `home/.codex/sessions/`), `mock/` (every API request and its answer), `hooks/`
 //! (payloads the recorder stored), `pre.log`, `codex.stdout` (the `--json` event stream),
 //! `codex.stderr`, `codex.rc`, `last-message.txt`, `script.json`, `summary.json`
-//! ([`codex_summary`](super::codex_summary)).
+//! ([`codex_summary`]).
 
 use super::run::{io, isolate_and_listen, renew_run_folders, run_pre, seed_project, wait_bounded};
 use super::{codex_mock, codex_summary, record};

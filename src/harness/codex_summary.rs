@@ -1,7 +1,7 @@
 //! What a Codex run left, as one JSON (`out/summary.json`), for the tests' assertions:
 //! `codex_rc`, `thread_id`, `last_message` (what `codex exec -o` wrote), `items` (the
 //! `--json` stream's completed items: `command_execution` with its `exit_code`,
-//! `agent_message`, `error` notices), `hooks` (as [`summary`](super::summary) collects
+//! `agent_message`, `error` notices), `hooks` (as [`summary`] collects
 //! them), and `requests` (every API request: `n`, `kind`, `step`, `thread_id`, `answer`,
 //! `n_input`, `new_input` — what Codex added since the model's last item — `expect`).
 

@@ -7,7 +7,7 @@
 //! transcripts), `mock/NNN-<kind>.json` and `mock/requests.jsonl` (every API request and
 //! its answer), `hooks/` (payloads a capture hook stored, if any), `pre.log`,
 //! `claude.stdout` (the `--output-format json` result), `claude.stderr`, `claude.rc`,
-//! `debug.log`, `script.json`, `summary.json` ([`summary`](super::summary)).
+//! `debug.log`, `script.json`, `summary.json` ([`summary`]).
 
 use super::{mock::Mock, netns, record, summary};
 use serde_json::Value;

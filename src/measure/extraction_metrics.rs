@@ -63,7 +63,7 @@ const CAUTERULE_STOP: [&str; 22] = [
 ];
 
 /// CauterRule-style token F1: token *sets* split on non-alphanumerics, a stop-list
-/// (its published list is elided; ours is [`CAUTERULE_STOP`]) and 1-character tokens dropped.
+/// (its published list is elided; ours is `CAUTERULE_STOP`) and 1-character tokens dropped.
 pub fn cauterule_set_f1(pred: &str, gold: &str) -> f64 {
     let set = |s: &str| -> Vec<String> {
         let mut v: Vec<String> = s

@@ -13,7 +13,7 @@
 //! - pool: history only, not scored.
 //!
 //! Sources: `--packs none|core` chooses whether the curated core pack
-//! ([`crate::learn::core_pack`]) is applied (default: the config's `packs`, i.e. on, as in
+//! (`learn::propose::core_pack`) is applied (default: the config's `packs`, i.e. on, as in
 //! production), the report says which (`packs`), and each corpus counts its accepted
 //! rules and passed trajectories by `directive_source` (`accepted_by_source`,
 //! `passed_by_source`): `fix`/`variant` are learned, `pack` is curated, `template` is the

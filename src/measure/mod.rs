@@ -4,7 +4,7 @@
 //! [`fieldtest`]) with its per-class results ([`classes`]) and extraction metrics
 //! ([`extraction_metrics`]), the threshold × margin sweep ([`sweep`]) and its chart
 //! ([`chart`]), recurrence after promotion ([`recurrence`]) and the benchmarks
-//! ([`bench`], [`bench_learn`], the freshness repository [`bench_fresh`]) and which
+//! ([`bench`](mod@bench), [`bench_learn`], the freshness repository [`bench_fresh`]) and which
 //! hand-written table of the learner decides what ([`ablation`]).
 //!
 //! May use: everything below it ([`crate::learn`], [`crate::evidence`],

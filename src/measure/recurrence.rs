@@ -12,7 +12,7 @@
 //! in: rules are injected at session start, so a session that began before the rule
 //! existed never saw it). For each part:
 //! `rate = sessions with a matched failure / sessions in the part`, with its 95% Wilson
-//! interval ([`wilson::wilson`], no continuity correction). A part with no sessions has
+//! interval (`wilson`, no continuity correction). A part with no sessions has
 //! rate and interval `null`, never 0. `overall` does the same for "any of the measured
 //! rules matched a failure in the session".
 //!

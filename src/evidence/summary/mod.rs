@@ -12,9 +12,9 @@
 //! gated by a literal `contains` before any line is looked at, and the few regexes compile
 //! once per process, only behind their gate.
 //!
-//! Families: [`rust`] (cargo test, compile errors, nextest), [`python`] (pytest,
-//! unittest), [`js`] (jest, vitest, mocha, node:test, tsc, eslint), [`compiled`] (go test,
-//! CTest, Maven, Gradle), [`scripting`] (RSpec, Minitest, PHPUnit); [`counts`] holds the
+//! Families: `rust` (cargo test, compile errors, nextest), `python` (pytest,
+//! unittest), `js` (jest, vitest, mocha, node:test, tsc, eslint), `compiled` (go test,
+//! CTest, Maven, Gradle), `scripting` (RSpec, Minitest, PHPUnit); `counts` holds the
 //! [`Summary`] value and shared helpers.
 
 mod compiled;

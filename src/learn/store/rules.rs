@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// What the hooks' index keeps of a rule.
 impl Rule {
-    /// What the hooks' index ([`crate::learn::store::rule_index`]) keeps of the rule.
+    /// What the hooks' index (`learn::store::rule_index`) keeps of the rule.
     pub fn head(&self) -> crate::learn::store::rule_index::Head<'_> {
         crate::learn::store::rule_index::Head {
             id: &self.id,
