@@ -10,10 +10,12 @@
 use crate::evidence::seal::Key;
 use crate::evidence::Record;
 use crate::learn::judge::rule::Rule;
-use crate::learn::matching::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
+use crate::learn::matching::matcher::{
+    anchors_rule_out, record_text, score, RecordView, TriggerSpec, Vocab, NO_ANCHOR_CAP,
+};
 use crate::learn::store::rule_index::{Entry, Index};
-use crate::learn::text::command_norm::normalize;
-use crate::learn::text::signature::signature;
+use crate::learn::text::command_norm::{normalize, CmdNorm};
+use crate::learn::text::signature::{signature, Signature};
 use crate::project::Project;
 use std::path::PathBuf;
 
@@ -264,22 +266,35 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
         return Vec::new();
     }
     let norm = normalize(&failure.cmd);
-    let domain = norm.domain().to_string();
-    let candidates: Vec<(usize, &Rule)> = rules
+    let domain = norm.domain();
+    if !rules.iter().any(|r| r.domain.is_empty() || r.domain == domain) {
+        return Vec::new();
+    }
+    ranked_in(rules, &norm, &signature(&failure.tail), threshold, true)
+}
+
+/// [`ranked`] for a failure's normalised command and signature. `gate`: pass over a rule
+/// whose match anchors ([`crate::learn::store::rule_index::match_anchors`]) share none of
+/// the failure's before building its spec, as [`anchors_rule_out`] allows (the scores of
+/// the others do not move, see [`ranked`]); `false` only for the test that compares both.
+fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, gate: bool) -> Vec<(usize, f64)> {
+    let domain = norm.domain();
+    let candidates = rules
         .iter()
         .enumerate()
         .filter(|(_, r)| r.domain.is_empty() || r.domain == domain)
-        .collect();
-    if candidates.is_empty() {
-        return Vec::new();
-    }
+        .filter(|(_, r)| {
+            let anchors = crate::learn::store::rule_index::match_anchors(
+                &r.anchors,
+                r.compiled.as_ref().map(|c| c.anchors.as_slice()),
+            );
+            !(gate && anchors.is_some_and(|a| anchors_rule_out(a, &sig.anchors, threshold)))
+        });
     let mut vocab = Vocab::default();
-    let sig = signature(&failure.tail);
-    let terms = vocab.add_doc(&record_text(&norm, &sig));
-    let view = RecordView::new(&norm, &sig, terms, false);
-    let specs: Vec<TriggerSpec> = candidates
-        .iter()
-        .map(|(_, r)| {
+    let terms = vocab.add_doc(&record_text(norm, sig));
+    let view = RecordView::new(norm, sig, terms, false);
+    let specs: Vec<(usize, TriggerSpec)> = candidates
+        .map(|(i, r)| {
             // A sealed rule carries its trigger compiled (and the seal covers it); an
             // older seal or an unsealed caller's rule is compiled here.
             let mut spec: TriggerSpec = match &r.compiled {
@@ -298,14 +313,16 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
                 spec.terms.sort_unstable();
                 spec.terms.dedup();
             }
-            spec
+            (i, spec)
         })
         .collect();
+    if specs.is_empty() {
+        return Vec::new();
+    }
     let idf = vocab.idf();
-    let mut out: Vec<(usize, f64)> = candidates
+    let mut out: Vec<(usize, f64)> = specs
         .iter()
-        .zip(&specs)
-        .map(|((i, _), spec)| (*i, score(spec, &view, &idf)))
+        .map(|(i, spec)| (*i, score(spec, &view, &idf)))
         .filter(|(_, s)| *s >= threshold)
         .collect();
     // Stable: equal scores keep the store's order.
@@ -320,28 +337,39 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     }
     // The domain gate of `matching_rule`, applied before any rule is parsed from an index
     // or any seal is checked.
-    let domain = normalize(&failure.cmd).domain().to_string();
+    let norm = normalize(&failure.cmd);
+    let domain = norm.domain();
     let wanted = |d: &str| d.is_empty() || d == domain;
     let sealing = Sealing::of(project, get)?;
     let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
-    let rules: Vec<Rule> = match Promoted::load(project, &sealing) {
+    let promoted = Promoted::load(project, &sealing);
+    let any = match &promoted {
+        Promoted::Indexed(_, ix) => ix.entries.iter().any(|e| wanted(&e.domain)),
+        Promoted::Parsed(rules) => rules.iter().any(|r| wanted(&r.domain)),
+    };
+    if !any {
+        return None;
+    }
+    let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
+    let sig = signature(&failure.tail);
+    let rules: Vec<Rule> = match promoted {
         Promoted::Indexed(bytes, ix) => {
+            // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:
+            // a rule that cannot reach the threshold is not parsed.
+            let hexed = crate::learn::store::rule_index::hexed(&sig.anchors);
+            let apart = |e: &Entry| threshold > NO_ANCHOR_CAP && e.anchored_apart(&hexed);
             let spans: Option<Vec<Rule>> = ix
                 .entries
                 .iter()
-                .filter(|e| wanted(&e.domain))
+                .filter(|e| wanted(&e.domain) && !apart(e))
                 .map(|e| span_rule(&bytes, e))
                 .collect();
             spans.unwrap_or_else(|| of_domain(whole(bytes)))
         }
         Promoted::Parsed(rules) => of_domain(rules),
     };
-    if rules.is_empty() {
-        return None;
-    }
-    let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
     // The best match whose seal was made here (seals checked best first, usually one).
-    let r = ranked(&rules, failure, threshold)
+    let r = ranked_in(&rules, &norm, &sig, threshold, true)
         .into_iter()
         .map(|(i, _)| &rules[i])
         .find(|r| sealing.here(r))?;
@@ -462,3 +490,8 @@ mod tests {
 #[cfg(test)]
 #[path = "rules_inject_index_tests.rs"]
 mod index_tests;
+
+/// The anchor gate against ranking every rule.
+#[cfg(test)]
+#[path = "rules_inject_gate_tests.rs"]
+mod gate_tests;

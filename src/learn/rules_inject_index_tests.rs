@@ -70,10 +70,23 @@ impl Fixture {
                 if i % 7 == 3 {
                     r.origin = Some("pack:core".into());
                 }
+                // Matched by the compiled trigger's anchors alone.
+                if i % 10 == 5 {
+                    r.anchors.clear();
+                }
                 match i % 5 {
                     0..=2 => crate::learn::store::rule_seal::seal(&mut r, &self.key, &scope),
                     3 => crate::learn::store::rule_seal::seal(&mut r, &self.key, &foreign),
                     _ => {}
+                }
+                // A seal made before triggers were compiled (it still holds): its anchors
+                // are known only from the rule's own, or not at all.
+                if (i % 10 == 7 || i % 20 == 5) && r.compiled.take().is_some() && i % 5 <= 2 {
+                    let anchors = r.anchors.join("\u{1f}");
+                    let action = r.action.clone().unwrap_or_default();
+                    let fields = [&r.id, &r.domain, &r.trigger, &r.directive, &action, &anchors];
+                    let fields: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
+                    r.seal = Some(self.key.mac_fields(&scope, &fields));
                 }
                 r
             })
@@ -188,7 +201,7 @@ fn a_stale_malformed_or_foreign_index_is_ignored() {
     let other = crate::evidence::seal::Key::from_bytes([7; 32]);
     let foreign = format!(
         "{}\n{body}",
-        other.mac_fields(&f.scope(), &["fable-rule-index 1", body])
+        other.mac_fields(&f.scope(), &["fable-rule-index 2", body])
     );
     for bad in [
         &good[..good.len() / 2],

@@ -38,7 +38,7 @@ pub fn path(fable_dir: &Path) -> PathBuf {
     fable_dir.join("state").join("rules.index")
 }
 
-const MAGIC: &str = "fable-rule-index 1";
+const MAGIC: &str = "fable-rule-index 2";
 
 /// What the index needs of one rule of the store (built by [`crate::learn::judge::rule::Rule::head`]).
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +49,32 @@ pub struct Head<'a> {
     pub seal: Option<&'a str>,
     pub prevented: u64,
     pub rank: Option<f64>,
+    /// The anchors the failure hook matches the rule with, when known without compiling
+    /// its trigger ([`match_anchors`]).
+    pub match_anchors: Option<&'a [String]>,
+}
+
+/// The anchors a rule is matched with, as `rules_inject::ranked` takes them: the rule's
+/// own when it has some, else its compiled trigger's; `None` when they are empty or would
+/// need the trigger compiled (an older seal). A trigger with anchors that shares none of
+/// a failure's scores at most [`crate::learn::matching::matcher::NO_ANCHOR_CAP`], so
+/// the failure hook passes over such a rule without parsing it.
+pub fn match_anchors<'a>(anchors: &'a [String], compiled: Option<&'a [String]>) -> Option<&'a [String]> {
+    let a = if anchors.is_empty() { compiled? } else { anchors };
+    (!a.is_empty()).then_some(a)
+}
+
+/// Anchors as the index writes them: each in hex, comma-separated; `*` for none known.
+fn anchors_field(anchors: Option<&[String]>) -> String {
+    match anchors {
+        Some(a) => a.iter().map(|x| hex(x)).collect::<Vec<_>>().join(","),
+        None => "*".into(),
+    }
+}
+
+/// A record's anchors in the index's spelling, for [`Entry::anchored_apart`].
+pub fn hexed(anchors: &[String]) -> Vec<String> {
+    anchors.iter().map(|a| hex(a)).collect()
 }
 
 impl Head<'_> {
@@ -95,13 +121,25 @@ impl Identity {
     }
 }
 
-/// One listed rule: where its object lies in the store's bytes, its domain and seal print.
+/// One listed rule: where its object lies in the store's bytes, its domain, seal print
+/// and match anchors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub start: usize,
     pub end: usize,
     pub domain: String,
     pub seal: u64,
+    /// The rule's [`match_anchors`] as written ([`anchors_field`]): compared in that
+    /// spelling, never decoded.
+    pub anchors: String,
+}
+
+impl Entry {
+    /// Whether the rule has match anchors and none of them is among a record's
+    /// (`hexed`, from [`hexed`]).
+    pub fn anchored_apart(&self, hexed: &[String]) -> bool {
+        self.anchors != "*" && !self.anchors.split(',').any(|a| hexed.iter().any(|h| h == a))
+    }
 }
 
 /// A verified index for the bytes read.
@@ -177,6 +215,7 @@ fn parse(text: &[u8], key: &Key, scope: &Path, id: Identity, len: usize) -> Opti
         let n: usize = f.next()?.parse().ok()?;
         let domain = domains.get(f.next()?.parse::<usize>().ok()?)?.clone();
         let seal = u64::from_str_radix(f.next()?, 16).ok()?;
+        let anchors = f.next()?.to_string();
         let end = start.checked_add(n)?;
         if f.next().is_some() || n == 0 || end > len {
             return None;
@@ -186,6 +225,7 @@ fn parse(text: &[u8], key: &Key, scope: &Path, id: Identity, len: usize) -> Opti
             end,
             domain,
             seal,
+            anchors,
         });
     }
     if order.len() != entries.len() || order.iter().any(|&i| i >= entries.len()) {
@@ -302,7 +342,8 @@ pub fn build(bytes: &[u8], heads: &[Head], id: Identity, key: &Key, scope: &Path
     for (k, &i) in listed.iter().enumerate() {
         let (s, e) = spans[i];
         let seal = seal_print(heads[i].seal.unwrap_or(""));
-        let _ = write!(body, "\n{s} {} {} {seal:016x}", e - s, domain_of[k]);
+        let anchors = anchors_field(heads[i].match_anchors);
+        let _ = write!(body, "\n{s} {} {} {seal:016x} {anchors}", e - s, domain_of[k]);
     }
     let mac = key.mac_fields(scope, &[MAGIC, &body]);
     Some(format!("{mac}\n{body}"))

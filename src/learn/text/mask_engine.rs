@@ -44,6 +44,12 @@ pub fn engine() -> Engine {
     }
 }
 
+/// Whether the next text would still be masked by `regex_lite` (a hook's few lines): other
+/// scanners built for many lines ([`crate::learn::text::error_words`]) switch with the masks.
+pub fn lite_now() -> bool {
+    USES.load(Ordering::Relaxed) < LITE_USES
+}
+
 impl LazyRe {
     pub const fn new(src: &'static str) -> LazyRe {
         LazyRe {

@@ -12,8 +12,6 @@
 //! *not* anchors: every failure has them, so they identify nothing.
 
 use crate::learn::text::mask_engine::{engine, Engine, LazyRe};
-use aho_corasick::AhoCorasick;
-use std::sync::OnceLock;
 
 /// The signature of one output.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -53,79 +51,10 @@ struct Masks {
     http: LazyRe,
 }
 
-/// Words that make a line an error line (matched case-insensitively anywhere).
-const ERROR_WORDS: &[&str] = &[
-    "error",
-    "fatal",
-    "fail",
-    "exception",
-    "denied",
-    "refused",
-    "not found",
-    "rejected",
-    "conflict",
-    "timed out",
-    "timedout",
-    "timeout",
-    "time out",
-    "cannot",
-    "can't",
-    "could not",
-    "couldn't",
-    "unable",
-    "invalid",
-    "missing",
-    "no such",
-    "panic",
-    "abort",
-    "traceback",
-    "killed",
-    "undefined",
-    "unresolved",
-    "unrecognized",
-    "no space",
-    "in use",
-    "deadlock",
-    "unhealthy",
-    "crash",
-    "expired",
-    "forbidden",
-    "unauthori",
-    "too many",
-    "exceeded",
-    "err!",
-    "[rejected]",
-    "backoff",
-    "errimage",
-    "stale",
-    "flaky",
-    "no tests",
-    "not executable",
-    "unsupported",
-    "deprecated",
-    "oom",
-];
-
-/// One automaton over [`ERROR_WORDS`], ASCII case-insensitive, built once per process.
-/// A large case-insensitive regex alternation cost more to compile than a whole hook run;
-/// 51 `contains` calls on a lowered copy of every line were a third of learning time on
-/// 100k records. Aho-Corasick scans each line once. A contiguous NFA, not the DFA the
-/// builder picks for so few words: the DFA cost 1.7M instructions to build, a tenth of a
-/// fail-streak failure, to scan the few lines a hook reads.
-fn error_words() -> &'static AhoCorasick {
-    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
-            .ascii_case_insensitive(true)
-            .build(ERROR_WORDS)
-            .expect("error words compile")
-    })
-}
-
 /// Whether a line reads as an error line.
 fn errorish(line: &str) -> bool {
-    (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords) && error_words().is_match(line))
+    (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords)
+        && crate::learn::text::error_words::any_in(line))
         || line.starts_with("hint:")
         || line.starts_with('!')
         || line
