@@ -159,12 +159,12 @@ impl Used {
 
 /// The rule an index entry names, parsed from its span: `None` unless it is that entry's
 /// rule (promoted, its domain, its seal).
-fn span_rule(bytes: &[u8], e: &Entry) -> Option<Rule> {
+fn span_rule(bytes: &[u8], ix: &Index, e: &Entry) -> Option<Rule> {
     let r = serde_json::from_slice::<Used>(bytes.get(e.start..e.end)?)
         .ok()?
         .into_rule();
     let same = r.status == "promoted"
-        && r.domain == e.domain
+        && r.domain == ix.domain(e)
         && r.seal.as_deref().map(crate::learn::store::rule_index::seal_print) == Some(e.seal);
     same.then_some(r)
 }
@@ -183,7 +183,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
     let sealing = Sealing::of(project, get)?;
     let picked = match Promoted::load(project, &sealing) {
         Promoted::Indexed(bytes, ix) => {
-            let at = |pos: usize| span_rule(&bytes, &ix.entries[ix.order[pos]]);
+            let at = |pos: usize| span_rule(&bytes, &ix, &ix.entries[ix.order[pos]]);
             // An index that does not hold for a span: the full parse decides.
             pick(ix.order.len(), max, at, |r| sealing.here(r))
                 .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
@@ -344,7 +344,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
     let promoted = Promoted::load(project, &sealing);
     let any = match &promoted {
-        Promoted::Indexed(_, ix) => ix.entries.iter().any(|e| wanted(&e.domain)),
+        Promoted::Indexed(_, ix) => ix.entries.iter().any(|e| wanted(ix.domain(e))),
         Promoted::Parsed(rules) => rules.iter().any(|r| wanted(&r.domain)),
     };
     if !any {
@@ -356,13 +356,13 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         Promoted::Indexed(bytes, ix) => {
             // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:
             // a rule that cannot reach the threshold is not parsed.
-            let hexed = crate::learn::store::rule_index::hexed(&sig.anchors);
-            let apart = |e: &Entry| threshold > NO_ANCHOR_CAP && e.anchored_apart(&hexed);
+            let spelled = crate::learn::store::rule_index::spelled(&sig.anchors);
+            let apart = |e: &Entry| threshold > NO_ANCHOR_CAP && ix.anchored_apart(e, &spelled);
             let spans: Option<Vec<Rule>> = ix
                 .entries
                 .iter()
-                .filter(|e| wanted(&e.domain) && !apart(e))
-                .map(|e| span_rule(&bytes, e))
+                .filter(|e| wanted(ix.domain(e)) && !apart(e))
+                .map(|e| span_rule(&bytes, &ix, e))
                 .collect();
             spans.unwrap_or_else(|| of_domain(whole(bytes)))
         }
