@@ -75,6 +75,7 @@ impl LazyRe {
     }
 
     /// The pattern's gate, if it has one.
+    #[cfg(test)]
     pub fn gate(&self) -> Option<fn(&[u8]) -> bool> {
         self.gate
     }
