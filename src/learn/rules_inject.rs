@@ -13,7 +13,7 @@ use crate::learn::judge::rule::Rule;
 use crate::learn::matching::matcher::{
     anchors_rule_out, record_text, score, RecordView, TriggerSpec, Vocab, NO_ANCHOR_CAP,
 };
-use crate::learn::store::rule_index::{Entry, Index};
+use crate::learn::store::rule_index::{Entry, Index, Snapshot};
 use crate::learn::text::command_norm::{normalize, CmdNorm};
 use crate::learn::text::signature::{signature, Signature};
 use crate::project::Project;
@@ -29,9 +29,10 @@ use std::path::PathBuf;
 enum Promoted {
     /// Parsed whole: those rules, in store order.
     Parsed(Vec<Rule>),
-    /// A verified index ([`crate::learn::store::rule_index`]) and the store's bytes it describes:
-    /// only the rules needed are parsed.
-    Indexed(Vec<u8>, Index),
+    /// A verified index ([`crate::learn::store::rule_index`]) and the store it describes,
+    /// its bytes read when a rule is needed ([`Snapshot::fill`]): only the rules needed are
+    /// parsed.
+    Indexed(Box<Snapshot>, Index),
 }
 
 /// What checks a seal: this user's key (none is created by a reader) and the project's scope.
@@ -68,11 +69,11 @@ impl Promoted {
     /// Any failure to read or parse is an empty store, as it always was.
     fn load(project: &Project, sealing: &Sealing) -> Promoted {
         let dir = &project.fable_dir;
-        let Ok(Some(snap)) = crate::learn::store::rule_index::read(dir, &sealing.key, &sealing.scope) else {
+        let Ok(Some(mut snap)) = crate::learn::store::rule_index::read(dir, &sealing.key, &sealing.scope) else {
             return Promoted::Parsed(Vec::new());
         };
-        if let Some(index) = snap.index {
-            return Promoted::Indexed(snap.bytes, index);
+        if let Some(index) = snap.index.take() {
+            return Promoted::Indexed(Box::new(snap), index);
         }
         let (bytes, identity) = (snap.bytes, snap.identity);
         let copy = identity.map(|_| bytes.clone());
@@ -182,11 +183,17 @@ pub fn shown(text: &str) -> String {
 pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Option<String>) -> Option<String> {
     let sealing = Sealing::of(project, get)?;
     let picked = match Promoted::load(project, &sealing) {
-        Promoted::Indexed(bytes, ix) => {
-            let at = |pos: usize| span_rule(&bytes, &ix, &ix.entries[ix.order[pos]]);
-            // An index that does not hold for a span: the full parse decides.
-            pick(ix.order.len(), max, at, |r| sealing.here(r))
-                .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
+        Promoted::Indexed(mut snap, ix) => {
+            if snap.fill() {
+                let bytes = snap.bytes;
+                let at = |pos: usize| span_rule(&bytes, &ix, &ix.entries[ix.order[pos]]);
+                // An index that does not hold for a span: the full parse decides.
+                pick(ix.order.len(), max, at, |r| sealing.here(r))
+                    .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
+            } else {
+                // The store moved since its index was checked: the full parse of what was read.
+                pick_parsed(whole(snap.bytes), max, &sealing)
+            }
         }
         Promoted::Parsed(rules) => pick_parsed(rules, max, &sealing),
     };
@@ -353,18 +360,26 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
     let sig = signature(&failure.tail);
     let rules: Vec<Rule> = match promoted {
-        Promoted::Indexed(bytes, ix) => {
+        Promoted::Indexed(mut snap, ix) => {
             // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:
-            // a rule that cannot reach the threshold is not parsed.
+            // a rule that cannot reach the threshold is not parsed, and with none left the
+            // store is not even read.
             let spelled = crate::learn::store::rule_index::spelled(&sig.anchors);
             let apart = |e: &Entry| threshold > NO_ANCHOR_CAP && ix.anchored_apart(e, &spelled);
-            let spans: Option<Vec<Rule>> = ix
+            let needed: Vec<&Entry> = ix
                 .entries
                 .iter()
                 .filter(|e| wanted(ix.domain(e)) && !apart(e))
-                .map(|e| span_rule(&bytes, &ix, e))
                 .collect();
-            spans.unwrap_or_else(|| of_domain(whole(bytes)))
+            if needed.is_empty() {
+                Vec::new()
+            } else if !snap.fill() {
+                // The store moved since its index was checked: the full parse of what was read.
+                of_domain(whole(snap.bytes))
+            } else {
+                let spans: Option<Vec<Rule>> = needed.iter().map(|e| span_rule(&snap.bytes, &ix, e)).collect();
+                spans.unwrap_or_else(|| of_domain(whole(snap.bytes)))
+            }
         }
         Promoted::Parsed(rules) => of_domain(rules),
     };

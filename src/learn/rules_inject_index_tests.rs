@@ -281,3 +281,35 @@ fn a_forged_index_entry_shows_nothing_the_full_parse_would_not() {
     // A store whose spans no longer match its rules (one rule fewer): no index at all.
     assert!(rule_index::build(&bytes, &heads[1..], id, &f.key, &f.scope()).is_none());
 }
+
+/// With a valid index the store's bytes are read only when a rule is needed, and they are
+/// the index's only if the store kept the identity the index was checked against.
+#[test]
+fn the_store_read_after_its_index_must_still_be_the_indexed_one() {
+    let f = Fixture::new();
+    f.store(40);
+    let whole = f.shown_whole();
+    f.shown();
+    let store = f.p.fable_dir.join("rules.json");
+    let bytes = std::fs::read(&store).unwrap();
+    let read = || rule_index::read(&f.p.fable_dir, &f.key, &f.scope()).unwrap().unwrap();
+    let mut snap = read();
+    assert!(
+        snap.index.is_some() && snap.bytes.is_empty(),
+        "index first, bytes unread"
+    );
+    assert!(snap.fill() && snap.bytes == bytes && snap.identity.is_some());
+    // The store rewritten between the index check and the read: what was read is
+    // returned for the full parse, with no identity (no index used or written for it).
+    let mut snap = read();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let edited = String::from_utf8(bytes.clone())
+        .unwrap()
+        .replacen("\"promoted\"", "\"retired\"", 1);
+    std::fs::write(&store, &edited).unwrap();
+    assert!(!snap.fill());
+    assert_eq!((snap.bytes.as_slice(), snap.identity), (edited.as_bytes(), None));
+    // The hooks then agree with the full parse of the new store.
+    assert_eq!(f.shown(), f.shown_whole());
+    assert_ne!(f.shown(), whole);
+}
