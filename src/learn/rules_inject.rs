@@ -10,10 +10,12 @@
 use crate::evidence::seal::Key;
 use crate::evidence::Record;
 use crate::learn::judge::rule::Rule;
-use crate::learn::matching::matcher::{record_text, score, RecordView, TriggerSpec, Vocab};
-use crate::learn::store::rule_index::{Entry, Index};
-use crate::learn::text::command_norm::normalize;
-use crate::learn::text::signature::signature;
+use crate::learn::matching::matcher::{
+    anchors_rule_out, record_text, score, RecordView, TriggerSpec, Vocab, NO_ANCHOR_CAP,
+};
+use crate::learn::store::rule_index::{Entry, Index, Snapshot};
+use crate::learn::text::command_norm::{normalize, CmdNorm};
+use crate::learn::text::signature::{signature, Signature};
 use crate::project::Project;
 use std::path::PathBuf;
 
@@ -27,9 +29,10 @@ use std::path::PathBuf;
 enum Promoted {
     /// Parsed whole: those rules, in store order.
     Parsed(Vec<Rule>),
-    /// A verified index ([`crate::learn::store::rule_index`]) and the store's bytes it describes:
-    /// only the rules needed are parsed.
-    Indexed(Vec<u8>, Index),
+    /// A verified index ([`crate::learn::store::rule_index`]) and the store it describes,
+    /// its bytes read when a rule is needed ([`Snapshot::fill`]): only the rules needed are
+    /// parsed.
+    Indexed(Box<Snapshot>, Index),
 }
 
 /// What checks a seal: this user's key (none is created by a reader) and the project's scope.
@@ -66,11 +69,11 @@ impl Promoted {
     /// Any failure to read or parse is an empty store, as it always was.
     fn load(project: &Project, sealing: &Sealing) -> Promoted {
         let dir = &project.fable_dir;
-        let Ok(Some(snap)) = crate::learn::store::rule_index::read(dir, &sealing.key, &sealing.scope) else {
+        let Ok(Some(mut snap)) = crate::learn::store::rule_index::read(dir, &sealing.key, &sealing.scope) else {
             return Promoted::Parsed(Vec::new());
         };
-        if let Some(index) = snap.index {
-            return Promoted::Indexed(snap.bytes, index);
+        if let Some(index) = snap.index.take() {
+            return Promoted::Indexed(Box::new(snap), index);
         }
         let (bytes, identity) = (snap.bytes, snap.identity);
         let copy = identity.map(|_| bytes.clone());
@@ -157,12 +160,12 @@ impl Used {
 
 /// The rule an index entry names, parsed from its span: `None` unless it is that entry's
 /// rule (promoted, its domain, its seal).
-fn span_rule(bytes: &[u8], e: &Entry) -> Option<Rule> {
+fn span_rule(bytes: &[u8], ix: &Index, e: &Entry) -> Option<Rule> {
     let r = serde_json::from_slice::<Used>(bytes.get(e.start..e.end)?)
         .ok()?
         .into_rule();
     let same = r.status == "promoted"
-        && r.domain == e.domain
+        && r.domain == ix.domain(e)
         && r.seal.as_deref().map(crate::learn::store::rule_index::seal_print) == Some(e.seal);
     same.then_some(r)
 }
@@ -180,11 +183,17 @@ pub fn shown(text: &str) -> String {
 pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Option<String>) -> Option<String> {
     let sealing = Sealing::of(project, get)?;
     let picked = match Promoted::load(project, &sealing) {
-        Promoted::Indexed(bytes, ix) => {
-            let at = |pos: usize| span_rule(&bytes, &ix.entries[ix.order[pos]]);
-            // An index that does not hold for a span: the full parse decides.
-            pick(ix.order.len(), max, at, |r| sealing.here(r))
-                .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
+        Promoted::Indexed(mut snap, ix) => {
+            if snap.fill() {
+                let bytes = snap.bytes;
+                let at = |pos: usize| span_rule(&bytes, &ix, &ix.entries[ix.order[pos]]);
+                // An index that does not hold for a span: the full parse decides.
+                pick(ix.order.len(), max, at, |r| sealing.here(r))
+                    .or_else(|| pick_parsed(whole(bytes.clone()), max, &sealing))
+            } else {
+                // The store moved since its index was checked: the full parse of what was read.
+                pick_parsed(whole(snap.bytes), max, &sealing)
+            }
         }
         Promoted::Parsed(rules) => pick_parsed(rules, max, &sealing),
     };
@@ -264,22 +273,35 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
         return Vec::new();
     }
     let norm = normalize(&failure.cmd);
-    let domain = norm.domain().to_string();
-    let candidates: Vec<(usize, &Rule)> = rules
+    let domain = norm.domain();
+    if !rules.iter().any(|r| r.domain.is_empty() || r.domain == domain) {
+        return Vec::new();
+    }
+    ranked_in(rules, &norm, &signature(&failure.tail), threshold, true)
+}
+
+/// [`ranked`] for a failure's normalised command and signature. `gate`: pass over a rule
+/// whose match anchors ([`crate::learn::store::rule_index::match_anchors`]) share none of
+/// the failure's before building its spec, as [`anchors_rule_out`] allows (the scores of
+/// the others do not move, see [`ranked`]); `false` only for the test that compares both.
+fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, gate: bool) -> Vec<(usize, f64)> {
+    let domain = norm.domain();
+    let candidates = rules
         .iter()
         .enumerate()
         .filter(|(_, r)| r.domain.is_empty() || r.domain == domain)
-        .collect();
-    if candidates.is_empty() {
-        return Vec::new();
-    }
+        .filter(|(_, r)| {
+            let anchors = crate::learn::store::rule_index::match_anchors(
+                &r.anchors,
+                r.compiled.as_ref().map(|c| c.anchors.as_slice()),
+            );
+            !(gate && anchors.is_some_and(|a| anchors_rule_out(a, &sig.anchors, threshold)))
+        });
     let mut vocab = Vocab::default();
-    let sig = signature(&failure.tail);
-    let terms = vocab.add_doc(&record_text(&norm, &sig));
-    let view = RecordView::new(&norm, &sig, terms, false);
-    let specs: Vec<TriggerSpec> = candidates
-        .iter()
-        .map(|(_, r)| {
+    let terms = vocab.add_doc(&record_text(norm, sig));
+    let view = RecordView::new(norm, sig, terms, false);
+    let specs: Vec<(usize, TriggerSpec)> = candidates
+        .map(|(i, r)| {
             // A sealed rule carries its trigger compiled (and the seal covers it); an
             // older seal or an unsealed caller's rule is compiled here.
             let mut spec: TriggerSpec = match &r.compiled {
@@ -298,14 +320,16 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
                 spec.terms.sort_unstable();
                 spec.terms.dedup();
             }
-            spec
+            (i, spec)
         })
         .collect();
+    if specs.is_empty() {
+        return Vec::new();
+    }
     let idf = vocab.idf();
-    let mut out: Vec<(usize, f64)> = candidates
+    let mut out: Vec<(usize, f64)> = specs
         .iter()
-        .zip(&specs)
-        .map(|((i, _), spec)| (*i, score(spec, &view, &idf)))
+        .map(|(i, spec)| (*i, score(spec, &view, &idf)))
         .filter(|(_, s)| *s >= threshold)
         .collect();
     // Stable: equal scores keep the store's order.
@@ -320,28 +344,47 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     }
     // The domain gate of `matching_rule`, applied before any rule is parsed from an index
     // or any seal is checked.
-    let domain = normalize(&failure.cmd).domain().to_string();
+    let norm = normalize(&failure.cmd);
+    let domain = norm.domain();
     let wanted = |d: &str| d.is_empty() || d == domain;
     let sealing = Sealing::of(project, get)?;
     let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
-    let rules: Vec<Rule> = match Promoted::load(project, &sealing) {
-        Promoted::Indexed(bytes, ix) => {
-            let spans: Option<Vec<Rule>> = ix
-                .entries
-                .iter()
-                .filter(|e| wanted(&e.domain))
-                .map(|e| span_rule(&bytes, e))
-                .collect();
-            spans.unwrap_or_else(|| of_domain(whole(bytes)))
-        }
-        Promoted::Parsed(rules) => of_domain(rules),
+    let promoted = Promoted::load(project, &sealing);
+    let any = match &promoted {
+        Promoted::Indexed(_, ix) => ix.entries.iter().any(|e| wanted(ix.domain(e))),
+        Promoted::Parsed(rules) => rules.iter().any(|r| wanted(&r.domain)),
     };
-    if rules.is_empty() {
+    if !any {
         return None;
     }
     let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
+    let sig = signature(&failure.tail);
+    let rules: Vec<Rule> = match promoted {
+        Promoted::Indexed(mut snap, ix) => {
+            // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:
+            // a rule that cannot reach the threshold is not parsed, and with none left the
+            // store is not even read.
+            let spelled = crate::learn::store::rule_index::spelled(&sig.anchors);
+            let apart = |e: &Entry| threshold > NO_ANCHOR_CAP && ix.anchored_apart(e, &spelled);
+            let needed: Vec<&Entry> = ix
+                .entries
+                .iter()
+                .filter(|e| wanted(ix.domain(e)) && !apart(e))
+                .collect();
+            if needed.is_empty() {
+                Vec::new()
+            } else if !snap.fill() {
+                // The store moved since its index was checked: the full parse of what was read.
+                of_domain(whole(snap.bytes))
+            } else {
+                let spans: Option<Vec<Rule>> = needed.iter().map(|e| span_rule(&snap.bytes, &ix, e)).collect();
+                spans.unwrap_or_else(|| of_domain(whole(snap.bytes)))
+            }
+        }
+        Promoted::Parsed(rules) => of_domain(rules),
+    };
     // The best match whose seal was made here (seals checked best first, usually one).
-    let r = ranked(&rules, failure, threshold)
+    let r = ranked_in(&rules, &norm, &sig, threshold, true)
         .into_iter()
         .map(|(i, _)| &rules[i])
         .find(|r| sealing.here(r))?;
@@ -462,3 +505,8 @@ mod tests {
 #[cfg(test)]
 #[path = "rules_inject_index_tests.rs"]
 mod index_tests;
+
+/// The anchor gate against ranking every rule.
+#[cfg(test)]
+#[path = "rules_inject_gate_tests.rs"]
+mod gate_tests;

@@ -70,10 +70,23 @@ impl Fixture {
                 if i % 7 == 3 {
                     r.origin = Some("pack:core".into());
                 }
+                // Matched by the compiled trigger's anchors alone.
+                if i % 10 == 5 {
+                    r.anchors.clear();
+                }
                 match i % 5 {
                     0..=2 => crate::learn::store::rule_seal::seal(&mut r, &self.key, &scope),
                     3 => crate::learn::store::rule_seal::seal(&mut r, &self.key, &foreign),
                     _ => {}
+                }
+                // A seal made before triggers were compiled (it still holds): its anchors
+                // are known only from the rule's own, or not at all.
+                if (i % 10 == 7 || i % 20 == 5) && r.compiled.take().is_some() && i % 5 <= 2 {
+                    let anchors = r.anchors.join("\u{1f}");
+                    let action = r.action.clone().unwrap_or_default();
+                    let fields = [&r.id, &r.domain, &r.trigger, &r.directive, &action, &anchors];
+                    let fields: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
+                    r.seal = Some(self.key.mac_fields(&scope, &fields));
                 }
                 r
             })
@@ -188,7 +201,7 @@ fn a_stale_malformed_or_foreign_index_is_ignored() {
     let other = crate::evidence::seal::Key::from_bytes([7; 32]);
     let foreign = format!(
         "{}\n{body}",
-        other.mac_fields(&f.scope(), &["fable-rule-index 1", body])
+        other.mac_fields(&f.scope(), &["fable-rule-index 2", body])
     );
     for bad in [
         &good[..good.len() / 2],
@@ -267,4 +280,36 @@ fn a_forged_index_entry_shows_nothing_the_full_parse_would_not() {
     assert!(whole[0].as_deref().unwrap().contains("(up to 5 more"), "{whole:?}");
     // A store whose spans no longer match its rules (one rule fewer): no index at all.
     assert!(rule_index::build(&bytes, &heads[1..], id, &f.key, &f.scope()).is_none());
+}
+
+/// With a valid index the store's bytes are read only when a rule is needed, and they are
+/// the index's only if the store kept the identity the index was checked against.
+#[test]
+fn the_store_read_after_its_index_must_still_be_the_indexed_one() {
+    let f = Fixture::new();
+    f.store(40);
+    let whole = f.shown_whole();
+    f.shown();
+    let store = f.p.fable_dir.join("rules.json");
+    let bytes = std::fs::read(&store).unwrap();
+    let read = || rule_index::read(&f.p.fable_dir, &f.key, &f.scope()).unwrap().unwrap();
+    let mut snap = read();
+    assert!(
+        snap.index.is_some() && snap.bytes.is_empty(),
+        "index first, bytes unread"
+    );
+    assert!(snap.fill() && snap.bytes == bytes && snap.identity.is_some());
+    // The store rewritten between the index check and the read: what was read is
+    // returned for the full parse, with no identity (no index used or written for it).
+    let mut snap = read();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let edited = String::from_utf8(bytes.clone())
+        .unwrap()
+        .replacen("\"promoted\"", "\"retired\"", 1);
+    std::fs::write(&store, &edited).unwrap();
+    assert!(!snap.fill());
+    assert_eq!((snap.bytes.as_slice(), snap.identity), (edited.as_bytes(), None));
+    // The hooks then agree with the full parse of the new store.
+    assert_eq!(f.shown(), f.shown_whole());
+    assert_ne!(f.shown(), whole);
 }

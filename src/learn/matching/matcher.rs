@@ -215,6 +215,13 @@ fn failure_text_shared(failure_terms: &[u32], r: &[u32], idf: &Idf) -> bool {
     total > 0.0 && overlap(failure_terms, r, idf) >= FAILURE_TEXT_SHARE * total - 1e-9
 }
 
+/// Whether a trigger with `anchors` cannot reach `threshold` against a record with
+/// `record_anchors`: it shares none of them, so [`score`] caps it at [`NO_ANCHOR_CAP`],
+/// below any threshold above that cap. The failure hook passes over such rules unbuilt.
+pub fn anchors_rule_out(anchors: &[String], record_anchors: &[String], threshold: f64) -> bool {
+    threshold > NO_ANCHOR_CAP && !anchors.is_empty() && !anchors.iter().any(|a| record_anchors.contains(a))
+}
+
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     let lex = lexical(&t.terms, &r.terms, idf);

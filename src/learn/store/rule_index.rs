@@ -38,7 +38,7 @@ pub fn path(fable_dir: &Path) -> PathBuf {
     fable_dir.join("state").join("rules.index")
 }
 
-const MAGIC: &str = "fable-rule-index 1";
+const MAGIC: &str = "fable-rule-index 2";
 
 /// What the index needs of one rule of the store (built by [`crate::learn::judge::rule::Rule::head`]).
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +49,47 @@ pub struct Head<'a> {
     pub seal: Option<&'a str>,
     pub prevented: u64,
     pub rank: Option<f64>,
+    /// The anchors the failure hook matches the rule with, when known without compiling
+    /// its trigger ([`match_anchors`]).
+    pub match_anchors: Option<&'a [String]>,
+}
+
+/// The anchors a rule is matched with, as `rules_inject::ranked` takes them: the rule's
+/// own when it has some, else its compiled trigger's; `None` when they are empty or would
+/// need the trigger compiled (an older seal). A trigger with anchors that shares none of
+/// a failure's scores at most [`crate::learn::matching::matcher::NO_ANCHOR_CAP`], so
+/// the failure hook passes over such a rule without parsing it.
+pub fn match_anchors<'a>(anchors: &'a [String], compiled: Option<&'a [String]>) -> Option<&'a [String]> {
+    let a = if anchors.is_empty() { compiled? } else { anchors };
+    (!a.is_empty()).then_some(a)
+}
+
+/// Anchors as the index writes them: each in [`anchor_spelling`], comma-separated; `*`
+/// for none known.
+fn anchors_field(anchors: Option<&[String]>) -> String {
+    match anchors {
+        Some(a) if !a.is_empty() => a.iter().map(|x| anchor_spelling(x)).collect::<Vec<_>>().join(","),
+        _ => "*".into(),
+    }
+}
+
+/// One anchor as the index spells it, one spelling per anchor and no two alike: as it is
+/// when it is made only of `A-Za-z0-9_.:-` (error codes, class names, phrases: half the
+/// bytes of hex, and the index is hashed whole at every read), else `%` and its hex.
+pub fn anchor_spelling(a: &str) -> String {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-');
+    if !a.is_empty() && a.bytes().all(plain) {
+        a.to_string()
+    } else {
+        let mut s = String::from("%");
+        s.push_str(&hex(a).replace('-', ""));
+        s
+    }
+}
+
+/// A record's anchors in the index's spelling, for [`Index::anchored_apart`].
+pub fn spelled(anchors: &[String]) -> Vec<String> {
+    anchors.iter().map(|a| anchor_spelling(a)).collect()
 }
 
 impl Head<'_> {
@@ -95,37 +136,93 @@ impl Identity {
     }
 }
 
-/// One listed rule: where its object lies in the store's bytes, its domain and seal print.
+/// One listed rule: where its object lies in the store's bytes, its domain (a position
+/// in [`Index::domains`]), seal print and match anchors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub start: usize,
     pub end: usize,
-    pub domain: String,
+    pub domain: usize,
     pub seal: u64,
+    /// Where the rule's [`match_anchors`] field ([`anchors_field`]) lies in the index
+    /// text: compared in that spelling, never decoded.
+    anchors: (usize, usize),
 }
 
 /// A verified index for the bytes read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Index {
+    /// The store's domains, each once.
+    pub domains: Vec<String>,
     /// The listed rules, in store order.
     pub entries: Vec<Entry>,
     /// Indices into `entries` in SessionStart's order ([`session_cmp`]).
     pub order: Vec<usize>,
+    /// The index body the entries' anchor fields lie in.
+    text: String,
+}
+
+impl Index {
+    /// An entry's domain.
+    pub fn domain(&self, e: &Entry) -> &str {
+        self.domains.get(e.domain).map_or("", String::as_str)
+    }
+
+    /// Whether an entry's rule has match anchors and none of them is among a record's
+    /// (`spelled`, from [`spelled`]).
+    pub fn anchored_apart(&self, e: &Entry, spelled: &[String]) -> bool {
+        let field = self.text.get(e.anchors.0..e.anchors.1).unwrap_or("*");
+        field != "*" && !field.split(',').any(|a| spelled.iter().any(|h| h == a))
+    }
 }
 
 /// The store as one read saw it.
 pub struct Snapshot {
+    /// The store's bytes; with a valid index, empty until [`Snapshot::fill`] reads them.
     pub bytes: Vec<u8>,
     /// The store's identity, when it held still during the read (else no index is used
     /// or written for these bytes).
     pub identity: Option<Identity>,
-    /// A valid index for exactly these bytes, if there is one.
+    /// A valid index for the store as opened, if there is one.
     pub index: Option<Index>,
+    /// The open store, its bytes not read yet (a valid index was found first).
+    unread: Option<crate::fable_dir::Bounded>,
 }
 
-/// Reads `rules.json` through the `.fable/` door and its index when it is valid for the
-/// bytes read. `Ok(None)` when there is no store. `scope` is the canonical `.fable/` path
+impl Snapshot {
+    /// Reads the store's bytes behind an index found first ([`read`]); `true` when they
+    /// are the bytes the index describes (the store still has the identity the index was
+    /// checked against, after the read). On `false`, `bytes` holds what was read (nothing
+    /// after a read error, as a failed read was an empty store) for the full parse, and
+    /// `identity` is cleared: no index is used or written for them.
+    pub fn fill(&mut self) -> bool {
+        let Some(mut b) = self.unread.take() else {
+            return self.identity.is_some();
+        };
+        let mut bytes = Vec::with_capacity(b.len + 1);
+        let read = b.reader.read_to_end(&mut bytes).is_ok();
+        let after = b.reader.get_ref().metadata().ok().map(|m| Identity::of(&m));
+        if !read {
+            bytes.clear();
+        }
+        self.bytes = bytes;
+        if !read || after != self.identity {
+            self.identity = None;
+        }
+        self.identity.is_some()
+    }
+}
+
+/// Opens `rules.json` through the `.fable/` door and reads its index when it is valid for
+/// the store as opened; the store's bytes are read now only when there is no such index,
+/// else when first needed ([`Snapshot::fill`]): a failure whose domain has no rule that
+/// could match reads only the index (the store is 151 KB in the bench, the index 8 KB).
+/// `Ok(None)` when there is no store. `scope` is the canonical `.fable/` path
 /// (`rule_seal::scope`), which the index MAC binds to as rule seals do.
+///
+/// An index is trusted for a store it was not read beside because it is bound to the
+/// store's identity, taken here on the open file (a write moves the ctime); bytes read
+/// later are checked against that identity again ([`Snapshot::fill`]).
 pub fn read(fable_dir: &Path, key: &Key, scope: &Path) -> std::io::Result<Option<Snapshot>> {
     let store = fable_dir.join("rules.json");
     let Some(mut b) = crate::fable_dir::open_read(&store, crate::fable_dir::Kind::Document)? else {
@@ -139,46 +236,67 @@ pub fn read(fable_dir: &Path, key: &Key, scope: &Path) -> std::io::Result<Option
         ));
     }
     let before = Identity::of(&b.reader.get_ref().metadata()?);
+    let index = usize::try_from(before.0[2]).ok().and_then(|len| {
+        let text = crate::fable_dir::read(&path(fable_dir), crate::fable_dir::Kind::State).ok()??;
+        parse(&text, key, scope, before, len)
+    });
+    if index.is_some() {
+        return Ok(Some(Snapshot {
+            bytes: Vec::new(),
+            identity: Some(before),
+            index,
+            unread: Some(b),
+        }));
+    }
     let mut bytes = Vec::with_capacity(b.len + 1);
     b.reader.read_to_end(&mut bytes)?;
     let after = Identity::of(&b.reader.get_ref().metadata()?);
     let identity = (before == after).then_some(before);
-    let index = identity.and_then(|id| {
-        let text = crate::fable_dir::read(&path(fable_dir), crate::fable_dir::Kind::State).ok()??;
-        parse(&text, key, scope, id, bytes.len())
-    });
-    Ok(Some(Snapshot { bytes, identity, index }))
+    Ok(Some(Snapshot {
+        bytes,
+        identity,
+        index: None,
+        unread: None,
+    }))
 }
 
 /// Verifies and parses an index file: `None` unless its MAC is this key's for this
-/// project, it names exactly `id`, and every span and order position is in range.
+/// project, it names exactly `id`, and every span and order position is in range. Read
+/// byte by byte, without a `String` per entry: `str::split` and `parse` over 200 entries
+/// cost 0.4 M instructions, more than the rest of the read.
 fn parse(text: &[u8], key: &Key, scope: &Path, id: Identity, len: usize) -> Option<Index> {
     let text = std::str::from_utf8(text).ok()?;
     let (mac, body) = text.split_once('\n')?;
     if !key.verify_fields(scope, &[MAGIC, body], mac) {
         return None;
     }
-    let mut lines = body.lines();
-    (lines.next()? == MAGIC).then_some(())?;
-    let ident: Vec<i64> = numbers(lines.next()?.strip_prefix("store ")?)?;
+    let mut lines = body.as_bytes().split(|&b| b == b'\n');
+    (lines.next()? == MAGIC.as_bytes()).then_some(())?;
+    let ident: Vec<i64> = numbers(lines.next()?.strip_prefix(b"store")?, |f| {
+        let (neg, digits) = match f.strip_prefix(b"-") {
+            Some(d) => (true, d),
+            None => (false, f),
+        };
+        let v = i64::try_from(decimal(digits)?).ok()?;
+        Some(if neg { -v } else { v })
+    })?;
     (ident.as_slice() == id.0.as_slice()).then_some(())?;
-    let domains: Option<Vec<String>> = lines
-        .next()?
-        .strip_prefix("domains")?
-        .split_ascii_whitespace()
-        .map(unhex)
-        .collect();
-    let domains = domains?;
-    let order: Vec<usize> = numbers(lines.next()?.strip_prefix("order")?)?;
-    let mut entries = Vec::new();
+    let domains: Vec<String> = numbers(lines.next()?.strip_prefix(b"domains")?, |f| {
+        unhex(std::str::from_utf8(f).ok()?)
+    })?;
+    let order: Vec<usize> = numbers(lines.next()?.strip_prefix(b"order")?, decimal)?;
+    let mut entries = Vec::with_capacity(order.len());
     for line in lines {
-        let mut f = line.split(' ');
-        let start: usize = f.next()?.parse().ok()?;
-        let n: usize = f.next()?.parse().ok()?;
-        let domain = domains.get(f.next()?.parse::<usize>().ok()?)?.clone();
-        let seal = u64::from_str_radix(f.next()?, 16).ok()?;
+        let mut f = line.split(|&b| b == b' ');
+        let start = decimal(f.next()?)?;
+        let n = decimal(f.next()?)?;
+        let domain = decimal(f.next()?)?;
+        let seal = hex64(f.next()?)?;
+        let field = f.next()?;
+        // Where the field lies in `body` (it is a sub-slice of it).
+        let from = field.as_ptr() as usize - body.as_ptr() as usize;
         let end = start.checked_add(n)?;
-        if f.next().is_some() || n == 0 || end > len {
+        if f.next().is_some() || n == 0 || end > len || domain >= domains.len() || field.is_empty() {
             return None;
         }
         entries.push(Entry {
@@ -186,16 +304,51 @@ fn parse(text: &[u8], key: &Key, scope: &Path, id: Identity, len: usize) -> Opti
             end,
             domain,
             seal,
+            anchors: (from, from + field.len()),
         });
     }
     if order.len() != entries.len() || order.iter().any(|&i| i >= entries.len()) {
         return None;
     }
-    Some(Index { entries, order })
+    Some(Index {
+        domains,
+        entries,
+        order,
+        text: body.to_string(),
+    })
 }
 
-fn numbers<T: std::str::FromStr>(s: &str) -> Option<Vec<T>> {
-    s.split_ascii_whitespace().map(|x| x.parse().ok()).collect()
+/// The space-separated fields after a line's label, each read by `one`.
+fn numbers<T>(rest: &[u8], one: impl Fn(&[u8]) -> Option<T>) -> Option<Vec<T>> {
+    if rest.is_empty() {
+        return Some(Vec::new());
+    }
+    rest.strip_prefix(b" ")?.split(|&b| b == b' ').map(one).collect()
+}
+
+/// A decimal number as the index writes it: digits only, no sign, no overflow.
+fn decimal(f: &[u8]) -> Option<usize> {
+    if f.is_empty() || f.len() > 19 {
+        return None;
+    }
+    f.iter().try_fold(0usize, |v, &b| {
+        b.is_ascii_digit().then(|| v * 10 + usize::from(b - b'0'))
+    })
+}
+
+/// Sixteen lower-case hex digits at most, as a seal print is written.
+fn hex64(f: &[u8]) -> Option<u64> {
+    if f.is_empty() || f.len() > 16 {
+        return None;
+    }
+    f.iter().try_fold(0u64, |v, &b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            _ => return None,
+        };
+        Some(v << 4 | u64::from(d))
+    })
 }
 
 /// A domain as hex (`-` when empty), so any text fits one space-separated field.
@@ -302,7 +455,8 @@ pub fn build(bytes: &[u8], heads: &[Head], id: Identity, key: &Key, scope: &Path
     for (k, &i) in listed.iter().enumerate() {
         let (s, e) = spans[i];
         let seal = seal_print(heads[i].seal.unwrap_or(""));
-        let _ = write!(body, "\n{s} {} {} {seal:016x}", e - s, domain_of[k]);
+        let anchors = anchors_field(heads[i].match_anchors);
+        let _ = write!(body, "\n{s} {} {} {seal:016x} {anchors}", e - s, domain_of[k]);
     }
     let mac = key.mac_fields(scope, &[MAGIC, &body]);
     Some(format!("{mac}\n{body}"))
@@ -350,6 +504,88 @@ mod tests {
         let second: serde_json::Value = serde_json::from_slice(&text[spans[1].0..spans[1].1]).unwrap();
         assert_eq!(second["t"], "ends in a backslash \\");
         assert_eq!(&text[spans[2].0..spans[2].1], br#"{"id": "c"}"#);
+    }
+
+    /// Each entry's domain and match anchors read back as written, whatever their bytes;
+    /// a record's anchors are compared in the index's spelling.
+    #[test]
+    fn domains_and_anchors_read_back() {
+        let key = Key::from_bytes([3; 32]);
+        let scope = Path::new("/p/.fable");
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+        let a = [s(&["E0432", "non-fast-forward"]), s(&["a,b", "", "%41", "ü *"]), s(&[])];
+        let heads: Vec<Head> = [
+            ("git", Some(&a[0][..])),
+            ("", Some(&a[1][..])),
+            ("a b\nc", None),
+            ("git", Some(&a[2][..])),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, &(domain, match_anchors))| Head {
+            id: ["R-0", "R-1", "R-2", "R-3"][i],
+            domain,
+            status: "promoted",
+            seal: Some("ab"),
+            prevented: i as u64,
+            rank: None,
+            match_anchors,
+        })
+        .collect();
+        let bytes = br#"[{"a": 1}, {"b": [2]}, {"c": "}"}, {"d": 4}]"#;
+        let id = Identity([1, 2, bytes.len() as i64, -5, 6, 7, 8]);
+        let text = build(bytes, &heads, id, &key, scope).unwrap();
+        let ix = parse(text.as_bytes(), &key, scope, id, bytes.len()).expect("reads back");
+        assert_eq!(ix.order, vec![3, 2, 1, 0]);
+        let doms: Vec<&str> = ix.entries.iter().map(|e| ix.domain(e)).collect();
+        assert_eq!(doms, ["git", "", "a b\nc", "git"]);
+        assert_eq!(&bytes[ix.entries[2].start..ix.entries[2].end], br#"{"c": "}"}"#);
+        let apart = |e: usize, rec: &[&str]| ix.anchored_apart(&ix.entries[e], &spelled(&s(rec)));
+        assert!(!apart(0, &["x", "non-fast-forward"]) && !apart(0, &["E0432"]));
+        assert!(apart(0, &["E0433", "e0432", "non"]) && apart(0, &[]));
+        for one in ["a,b", "", "%41", "ü *"] {
+            assert!(!apart(1, &[one]), "{one:?}");
+        }
+        assert!(apart(1, &["a", "b", "A", "41", "ü", "*"]));
+        // No anchors known, or none at all: never apart.
+        assert!(!apart(2, &["E0432"]) && !apart(3, &["E0432"]) && !apart(2, &[]));
+        // One spelling per anchor, no two alike.
+        let all = ["E0432", "a,b", "", "%41", "A", "41", "-", "%", "ü *", "x y"];
+        let sp: std::collections::HashSet<String> = all.iter().map(|x| anchor_spelling(x)).collect();
+        assert_eq!(sp.len(), all.len());
+        assert!(
+            sp.iter().all(|x| !x.is_empty() && !x.contains([',', ' ', '*', '\n'])),
+            "{sp:?}"
+        );
+        // Another identity, length or key: no index.
+        assert!(parse(
+            text.as_bytes(),
+            &key,
+            scope,
+            Identity([1, 2, 3, 4, 5, 6, 7]),
+            bytes.len()
+        )
+        .is_none());
+        assert!(parse(text.as_bytes(), &key, scope, id, 10).is_none());
+        assert!(parse(text.as_bytes(), &Key::from_bytes([4; 32]), scope, id, bytes.len()).is_none());
+    }
+
+    #[test]
+    fn numbers_are_read_strictly() {
+        assert_eq!(decimal(b"0"), Some(0));
+        assert_eq!(decimal(b"1234567890123456789"), Some(1234567890123456789));
+        for bad in [&b""[..], b"+1", b"-1", b"1a", b" 1", b"12345678901234567890"] {
+            assert_eq!(decimal(bad), None, "{bad:?}");
+        }
+        assert_eq!(hex64(b"00ff"), Some(255));
+        assert_eq!(hex64(b"ffffffffffffffff"), Some(u64::MAX));
+        for bad in [&b""[..], b"FF", b"g", b"1ffffffffffffffff"] {
+            assert_eq!(hex64(bad), None, "{bad:?}");
+        }
+        assert_eq!(numbers(b"", decimal), Some(vec![]));
+        assert_eq!(numbers(b" 1 22", decimal), Some(vec![1, 22]));
+        assert_eq!(numbers(b"1", decimal), None);
+        assert_eq!(numbers(b" 1  2", decimal), None);
     }
 
     #[test]

@@ -23,6 +23,10 @@ impl Rule {
             seal: self.seal.as_deref(),
             prevented: self.prevented,
             rank: self.rank,
+            match_anchors: crate::learn::store::rule_index::match_anchors(
+                &self.anchors,
+                self.compiled.as_ref().map(|c| c.anchors.as_slice()),
+            ),
         }
     }
 }

@@ -18,6 +18,10 @@ use std::sync::OnceLock;
 /// compares them on every corpus tail.
 pub struct LazyRe {
     src: &'static str,
+    /// A byte scan that must say yes wherever the pattern matches: with the light engine,
+    /// a text it says no to is not searched, and the pattern not compiled for it
+    /// ([`crate::learn::text::mask_gates`]).
+    gate: Option<fn(&[u8]) -> bool>,
     cell: OnceLock<Regex>,
     lite: OnceLock<regex_lite::Regex>,
 }
@@ -44,13 +48,41 @@ pub fn engine() -> Engine {
     }
 }
 
+/// Whether the next text would still be masked by `regex_lite` (a hook's few lines): other
+/// scanners built for many lines ([`crate::learn::text::error_words`]) switch with the masks.
+pub fn lite_now() -> bool {
+    USES.load(Ordering::Relaxed) < LITE_USES
+}
+
 impl LazyRe {
     pub const fn new(src: &'static str) -> LazyRe {
         LazyRe {
             src,
+            gate: None,
             cell: OnceLock::new(),
             lite: OnceLock::new(),
         }
+    }
+
+    /// A pattern with a gate (see the field).
+    pub const fn gated(gate: fn(&[u8]) -> bool, src: &'static str) -> LazyRe {
+        LazyRe {
+            src,
+            gate: Some(gate),
+            cell: OnceLock::new(),
+            lite: OnceLock::new(),
+        }
+    }
+
+    /// The pattern's gate, if it has one.
+    #[cfg(test)]
+    pub fn gate(&self) -> Option<fn(&[u8]) -> bool> {
+        self.gate
+    }
+
+    /// Whether the light engine can skip `s`: its gate says the pattern cannot match.
+    fn shut(&self, s: &str) -> bool {
+        self.gate.is_some_and(|g| !g(s.as_bytes()))
     }
 
     pub fn get(&self) -> &Regex {
@@ -65,6 +97,7 @@ impl LazyRe {
     /// Byte spans of every match, left to right (as `find_iter`).
     pub fn spans(&self, e: Engine, s: &str) -> Vec<(usize, usize)> {
         match e {
+            Engine::Lite if self.shut(s) => Vec::new(),
             Engine::Lite => self.lite().find_iter(s).map(|m| (m.start(), m.end())).collect(),
             Engine::Full => self.get().find_iter(s).map(|m| (m.start(), m.end())).collect(),
         }
@@ -78,6 +111,7 @@ impl LazyRe {
     /// The first group of every match (as `captures_iter`; group 1 always takes part).
     pub fn group1s<'a>(&self, e: Engine, s: &'a str) -> Vec<&'a str> {
         match e {
+            Engine::Lite if self.shut(s) => Vec::new(),
             Engine::Lite => self
                 .lite()
                 .captures_iter(s)

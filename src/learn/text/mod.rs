@@ -4,16 +4,19 @@
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], its regex engines
-//! in [`mask_engine`]), the safety patterns ([`safety`]) and the switch that turns one
+//! in [`mask_engine`], its error words in [`error_words`], its masks'
+//! gates in [`mask_gates`]), the safety patterns ([`safety`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
 //!
 //! May use: the crate root and [`crate::evidence`] (text helpers). Nothing else in
 //! [`crate::learn`]: every later stage reads text through this folder.
 
 pub mod command_norm;
+pub mod error_words;
 pub mod inspection;
 pub mod intent;
 pub mod mask_engine;
+pub mod mask_gates;
 pub mod read_only;
 pub mod retry_context;
 pub mod safety;

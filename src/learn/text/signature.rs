@@ -12,8 +12,7 @@
 //! *not* anchors: every failure has them, so they identify nothing.
 
 use crate::learn::text::mask_engine::{engine, Engine, LazyRe};
-use aho_corasick::AhoCorasick;
-use std::sync::OnceLock;
+use crate::learn::text::mask_gates as gate;
 
 /// The signature of one output.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -53,79 +52,10 @@ struct Masks {
     http: LazyRe,
 }
 
-/// Words that make a line an error line (matched case-insensitively anywhere).
-const ERROR_WORDS: &[&str] = &[
-    "error",
-    "fatal",
-    "fail",
-    "exception",
-    "denied",
-    "refused",
-    "not found",
-    "rejected",
-    "conflict",
-    "timed out",
-    "timedout",
-    "timeout",
-    "time out",
-    "cannot",
-    "can't",
-    "could not",
-    "couldn't",
-    "unable",
-    "invalid",
-    "missing",
-    "no such",
-    "panic",
-    "abort",
-    "traceback",
-    "killed",
-    "undefined",
-    "unresolved",
-    "unrecognized",
-    "no space",
-    "in use",
-    "deadlock",
-    "unhealthy",
-    "crash",
-    "expired",
-    "forbidden",
-    "unauthori",
-    "too many",
-    "exceeded",
-    "err!",
-    "[rejected]",
-    "backoff",
-    "errimage",
-    "stale",
-    "flaky",
-    "no tests",
-    "not executable",
-    "unsupported",
-    "deprecated",
-    "oom",
-];
-
-/// One automaton over [`ERROR_WORDS`], ASCII case-insensitive, built once per process.
-/// A large case-insensitive regex alternation cost more to compile than a whole hook run;
-/// 51 `contains` calls on a lowered copy of every line were a third of learning time on
-/// 100k records. Aho-Corasick scans each line once. A contiguous NFA, not the DFA the
-/// builder picks for so few words: the DFA cost 1.7M instructions to build, a tenth of a
-/// fail-streak failure, to scan the few lines a hook reads.
-fn error_words() -> &'static AhoCorasick {
-    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
-            .ascii_case_insensitive(true)
-            .build(ERROR_WORDS)
-            .expect("error words compile")
-    })
-}
-
 /// Whether a line reads as an error line.
 fn errorish(line: &str) -> bool {
-    (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords) && error_words().is_match(line))
+    (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords)
+        && crate::learn::text::error_words::any_in(line))
         || line.starts_with("hint:")
         || line.starts_with('!')
         || line
@@ -146,20 +76,23 @@ static MASKS: Masks = Masks {
     path: LazyRe::new(
         r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b",
     ),
-    hash: LazyRe::new(r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
-    dur: LazyRe::new(
+    hash: LazyRe::gated(gate::hash, r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
+    dur: LazyRe::gated(
+        gate::dur,
         r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b",
     ),
-    num: LazyRe::new(r"\b\d+(?:[.,]\d+)*\b"),
-    code_e: LazyRe::new(r"\bE[A-Z]{3,}[A-Z0-9_]*\b"),
-    code_errno: LazyRe::new(r"(?i)\berrno\s*(\d+)"),
-    code_letter: LazyRe::new(r"\b(?:[A-Z]{1,3}\d{3,5})\b"),
+    num: LazyRe::gated(gate::num, r"\b\d+(?:[.,]\d+)*\b"),
+    code_e: LazyRe::gated(gate::code_e, r"\bE[A-Z]{3,}[A-Z0-9_]*\b"),
+    code_errno: LazyRe::gated(gate::code_errno, r"(?i)\berrno\s*(\d+)"),
+    code_letter: LazyRe::gated(gate::code_letter, r"\b(?:[A-Z]{1,3}\d{3,5})\b"),
     code_snake: LazyRe::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b"),
     snake_ident: LazyRe::new(r"\b\w*[a-z0-9]_\w+\b"),
-    camel: LazyRe::new(
+    camel: LazyRe::gated(
+        gate::camel,
         r"\b(?:[A-Z][a-z0-9]+){2,}(?:\.[A-Z][A-Za-z]+)?\b|\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Denied|NotFound)\b",
     ),
-    http: LazyRe::new(
+    http: LazyRe::gated(
+        gate::http,
         r"\b([45]\d\d)\b\s*(?:-\s*)?(?:[A-Z][a-z]|too|rate|token|gateway|internal|not|unauthori|forbidden|bad|service)",
     ),
 };
@@ -666,6 +599,91 @@ mod tests {
             files.len()
         );
         eprintln!("{} files, {texts} texts, {lines} lines", files.len());
+    }
+
+    /// Each mask's gate says yes wherever the mask matches, under both engines, on every
+    /// corpus line and on edge lines (see `mask_gates`).
+    #[test]
+    fn gates_hold_wherever_their_mask_matches() {
+        let m = masks();
+        let all = [
+            &m.url,
+            &m.quoted,
+            &m.var,
+            &m.path,
+            &m.hash,
+            &m.dur,
+            &m.num,
+            &m.code_e,
+            &m.code_errno,
+            &m.code_letter,
+            &m.code_snake,
+            &m.snake_ident,
+            &m.camel,
+            &m.http,
+        ];
+        let gated: Vec<_> = all.into_iter().filter_map(|r| Some((r, r.gate()?))).collect();
+        assert_eq!(gated.len(), 8);
+        let (mut lines, mut shut) = (0usize, 0usize);
+        let mut check = |l: &str| {
+            lines += 1;
+            for (r, gate) in &gated {
+                let open = gate(l.as_bytes());
+                assert!(
+                    open || !(r.get().is_match(l) || r.lite().is_match(l)),
+                    "{:?} matches {l:?}",
+                    r.get()
+                );
+                shut += usize::from(!open);
+            }
+        };
+        for l in [
+            "",
+            "E",
+            "EABC",
+            "xEABC",
+            "E0432",
+            "Errno 13",
+            "ERRNO:7",
+            "errno",
+            "429 Too",
+            "x429 Too",
+            "4290 not",
+            "3.2s",
+            "3. s",
+            "12:03",
+            "1:2",
+            "5 ms",
+            "5\x0bms",
+            "a1b2c3d",
+            "abcdef",
+            "sha256:",
+            "ModuleNotFoundError",
+            "AbCd",
+            "A1B2",
+            "Ab",
+            "ÉError",
+            "_12",
+            "é12",
+            "12é",
+            "1,234.5",
+            "ms5",
+            "deadbeef",
+            "500 - Internal",
+        ] {
+            check(l);
+        }
+        for f in crate::learn::text::mask_engine::corpus_files() {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            for l in text.lines().flat_map(|row| row.split("\\n").chain([row])) {
+                check(l);
+            }
+        }
+        assert!(
+            lines > 10_000 && shut > lines,
+            "{shut} of {} checks shut",
+            lines * gated.len()
+        );
     }
 
     #[test]

@@ -1,0 +1,123 @@
+//! The anchor gate of [`super::ranked_in`] (a rule whose anchors share none of the
+//! failure's is passed over before its spec is built) against ranking every rule: the
+//! same rules, scores and order, on the corpora's failures and triggers.
+
+use super::*;
+use crate::learn::history::episodes::tests::rec;
+use crate::learn::matching::compiled_trigger::compile;
+use crate::learn::store::rules::tests::rule;
+
+/// Every failing record (`cmd`, `tail`, `ok: false`) and every `trigger` text of the corpora.
+fn corpus_failures_and_triggers() -> (Vec<Record>, Vec<String>) {
+    let (mut failures, mut triggers) = (Vec::new(), Vec::new());
+    for f in crate::learn::text::mask_engine::corpus_files() {
+        for row in std::fs::read_to_string(&f).unwrap_or_default().lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(row) else {
+                continue;
+            };
+            let mut stack = vec![&v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::Array(a) => stack.extend(a),
+                    serde_json::Value::Object(o) => {
+                        if let (Some(cmd), Some(tail), Some(false)) = (
+                            o.get("cmd").and_then(|x| x.as_str()),
+                            o.get("tail").and_then(|x| x.as_str()),
+                            o.get("ok").and_then(|x| x.as_bool()),
+                        ) {
+                            failures.push(rec("s", cmd, false, tail));
+                        }
+                        if let Some(t) = o.get("trigger").and_then(|x| x.as_str()) {
+                            triggers.push(t.to_string());
+                        }
+                        stack.extend(o.values());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (failures, triggers)
+}
+
+/// Rules as the learner writes them (trigger from a failure's signature, its anchors) and
+/// from the corpora's triggers, in every shape `ranked_in` reads: own anchors with a
+/// compiled trigger, compiled anchors only, no compiled trigger (an older seal), an
+/// action, a signature, the empty domain.
+fn rules_from(failures: &[Record], triggers: &[String]) -> Vec<Rule> {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for f in failures.iter().step_by(7).take(90) {
+        let n = normalize(&f.cmd);
+        let s = signature(&f.tail);
+        let t = format!("`{}` fails with {}", f.cmd, s.template);
+        texts.push((n.domain().to_string(), t));
+    }
+    for t in triggers.iter().step_by(5).take(60) {
+        let cmd = t.split('`').nth(1).unwrap_or("");
+        texts.push((normalize(cmd).domain().to_string(), t.clone()));
+    }
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, (domain, trigger))| {
+            let mut r = rule(&format!("g{i}"), "promoted");
+            r.id = format!("R-{i}");
+            r.domain = if i % 11 == 4 { String::new() } else { domain };
+            let c = compile(&trigger, &r.domain);
+            r.anchors = match i % 4 {
+                0 | 1 => c.anchors.clone(),
+                2 => Vec::new(),
+                _ => vec!["EOTHER".into(), c.anchors.first().cloned().unwrap_or_default()],
+            };
+            r.compiled = (i % 5 != 3).then_some(c);
+            r.action = (i % 6 == 1).then(|| "push".to_string());
+            r.signature = (i % 9 == 2).then(|| "unable to resolve <q>".to_string());
+            r.trigger = trigger;
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn the_anchor_gate_keeps_every_rule_that_reaches_the_threshold() {
+    let (failures, triggers) = corpus_failures_and_triggers();
+    assert!(
+        failures.len() > 300 && triggers.len() > 50,
+        "{} {}",
+        failures.len(),
+        triggers.len()
+    );
+    let rules = rules_from(&failures, &triggers);
+    let (mut matched, mut passed_over, mut compared) = (0usize, 0usize, 0usize);
+    for f in failures.iter().step_by(3).take(400) {
+        let norm = normalize(&f.cmd);
+        let sig = signature(&f.tail);
+        // Every rule's score, ungated (a threshold no score is below).
+        let all = ranked_in(&rules, &norm, &sig, f64::NEG_INFINITY, false);
+        for t in [0.2, NO_ANCHOR_CAP, NO_ANCHOR_CAP + 1e-9, 0.45, 0.55] {
+            let want: Vec<(usize, f64)> = all.iter().copied().filter(|(_, s)| *s >= t).collect();
+            assert_eq!(ranked_in(&rules, &norm, &sig, t, true), want, "{} / {t}", f.cmd);
+            compared += 1;
+            if t == 0.45 {
+                matched += want.len();
+                passed_over += rules
+                    .iter()
+                    .filter(|r| r.domain.is_empty() || r.domain == norm.domain())
+                    .filter(|r| {
+                        crate::learn::store::rule_index::match_anchors(
+                            &r.anchors,
+                            r.compiled.as_ref().map(|c| c.anchors.as_slice()),
+                        )
+                        .is_some_and(|a| anchors_rule_out(a, &sig.anchors, t))
+                    })
+                    .count();
+            }
+        }
+    }
+    // Not vacuous: rules matched, and rules were passed over.
+    assert!(
+        matched > 50 && passed_over > 500,
+        "{matched} matched, {passed_over} passed over"
+    );
+    eprintln!("{compared} rankings, {matched} matches at 0.45, {passed_over} rules passed over");
+}
