@@ -1638,14 +1638,27 @@ fn run_all_through_sh(doc: &Value, cwd: &Path, env: &[(&str, String)]) {
     let cmds = commands(doc);
     assert_eq!(cmds.len(), 11, "{doc}");
     for c in cmds {
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(&c)
-            .env_clear()
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-            .current_dir(cwd)
-            .output()
-            .unwrap();
+        let run = || {
+            std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&c)
+                .env_clear()
+                .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+                .current_dir(cwd)
+                .output()
+                .unwrap()
+        };
+        // The scripts were just written: a process another test thread forked at that
+        // moment holds the write handle until it execs, and exec then fails with
+        // ETXTBSY. Not the installer's doing: try again.
+        let mut out = run();
+        for _ in 0..20 {
+            if out.status.success() || !stderr_of(&out).contains("Text file busy") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+            out = run();
+        }
         assert!(out.status.success(), "`{c}` failed: {}", stderr_of(&out));
         let name = Path::new(&program(&c))
             .file_name()
