@@ -1,6 +1,7 @@
 //! Kind-of-change agreement, through the candidates it builds: one kind of change spelt
 //! several ways is one fix ([`crate::learn::history::fix_key::ONE_FLAG`]); opposite
-//! choices still contest. (Its own file: the candidates' file is at its size limit.)
+//! choices still contest; a step inserted by hand agrees with the flag whose name spells
+//! it (`git stash` / `--autostash`). (Its own file: the candidates' file is at its size limit.)
 
 use crate::learn::history::episodes::tests::rec;
 use crate::learn::history::episodes::{extract, Prepared, WINDOW};
@@ -63,4 +64,70 @@ fn opposite_choices_still_contest() {
         fixes.iter().all(|f| f.covered == Some(2) && f.fix_keys_in_cluster == 2),
         "{fixes:#?}"
     );
+}
+
+#[test]
+fn a_step_inserted_by_hand_agrees_with_the_flag_that_does_it() {
+    // Three sessions retry with `--autostash`, one stashes by hand around the same retry:
+    // before, two fixes of one class (3 of 4 covered, the stash session on a contested
+    // rule of its own). The flag's name spells the step it automates: one fix, the
+    // other way named.
+    let msg = "error: cannot pull with rebase: You have unstaged changes.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "git pull --rebase", false, msg));
+        h.push(rec(s, "git pull --rebase --autostash", true, "ok"));
+    }
+    h.push(rec("d", "git pull --rebase origin main", false, msg));
+    h.push(rec("d", "git stash", true, "Saved working directory"));
+    h.push(rec("d", "git pull --rebase origin main", true, "ok"));
+    h.push(rec("d", "git stash pop", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("--autostash"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(f.episodes.len(), 4, "{f:#?}");
+    assert_eq!(f.covered, Some(4));
+    assert_eq!(
+        f.directive,
+        "retry `git pull` with `--autostash` (or: `git stash` before it, `git stash pop` after)"
+    );
+}
+
+#[test]
+fn another_programs_step_or_a_flag_that_does_not_spell_it_stays_apart() {
+    // `mkdir out` before `make` is no `make` flag; `git fetch` is not spelt in
+    // `--autostash`: each stays its own fix and the flag covers only its own sessions.
+    let msg = "error: cannot pull with rebase: You have unstaged changes.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "git pull --rebase", false, msg));
+        h.push(rec(s, "git pull --rebase --autostash", true, "ok"));
+    }
+    h.push(rec("d", "git pull --rebase", false, msg));
+    h.push(rec("d", "git fetch origin", true, "ok"));
+    h.push(rec("d", "git pull --rebase", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("--autostash"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((f.episodes.len(), f.covered), (3, Some(3)), "{f:#?}");
+    assert_eq!(f.directive, "retry `git pull` with `--autostash`");
+    let make = "make: *** No rule to make target 'out/app.o'.  Stop.";
+    let mut h = Vec::new();
+    for s in ["a", "b"] {
+        h.push(rec(s, "make", false, make));
+        h.push(rec(s, "make -k", true, "ok"));
+    }
+    h.push(rec("c", "make", false, make));
+    h.push(rec("c", "mkdir out", true, ""));
+    h.push(rec("c", "make", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("`-k`"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(f.episodes.len(), 2, "{f:#?}");
 }

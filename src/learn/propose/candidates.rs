@@ -318,6 +318,17 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     )
                 })
                 .count();
+            // Sessions that took the fix's other way (the step its flag automates) are
+            // named beside it.
+            let directive = directive
+                + &crate::learn::propose::fix_directive::steps_instead(
+                    episodes,
+                    &support,
+                    &keys,
+                    fix,
+                    act.as_ref(),
+                    prep,
+                );
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
             c.covered = Some(covered);

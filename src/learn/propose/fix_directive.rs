@@ -268,3 +268,67 @@ fn also_seen(
     let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
     format!(" (also seen: {})", list.join(", "))
 }
+
+/// The step(s) some supporting sessions inserted by hand where the directive's flag does
+/// it for them ([`crate::learn::propose::agreement::step_the_flag_does`]), named as the
+/// other way of the same fix, with the step that undid it after the retry when one did
+/// (`git stash pop` after `git stash`): ` (or: `git stash` before it, `git stash pop`
+/// after)`. Empty when no session took that way. `keys[ei]` is each episode's group key,
+/// `fix` this candidate's.
+pub fn steps_instead(
+    episodes: &[Episode],
+    support: &[usize],
+    keys: &[String],
+    fix: &str,
+    act: Option<&DirectiveAction>,
+    prep: &Prepared,
+) -> String {
+    let Some(DirectiveAction::AddFlags(v)) = act else {
+        return String::new();
+    };
+    let Some(flag) = v.iter().find(|w| w.starts_with('-')) else {
+        return String::new();
+    };
+    let mut said: Vec<String> = Vec::new();
+    for &ei in support.iter().filter(|&&ei| keys[ei] != fix) {
+        let e = &episodes[ei];
+        let Some(st) = crate::learn::propose::agreement::step_the_flag_does(e, flag) else {
+            continue;
+        };
+        let Some(words) = prep.norms[st.idx]
+            .segments
+            .iter()
+            .find(|g| g.text() == st.text)
+            .map(|g| g.words.clone())
+        else {
+            continue;
+        };
+        // The same program's step that continues the inserted one (`git stash pop`),
+        // among the few records after the retry.
+        let undone = e.retry_idx.and_then(|r| {
+            let (slot, pos) = prep.position[r];
+            prep.sessions[slot].1.iter().skip(pos + 1).take(3).find_map(|&k| {
+                prep.norms[k]
+                    .segments
+                    .iter()
+                    .find(|g| g.words.len() > words.len() && g.words.starts_with(&words))
+                    .map(|g| g.words.clone())
+            })
+        });
+        let text = match undone {
+            Some(u) => format!(
+                "{} before it, {} after",
+                quote_cmd(&render::quote_words(&words)),
+                quote_cmd(&render::quote_words(&u))
+            ),
+            None => format!("{} before it", quote_cmd(&render::quote_words(&words))),
+        };
+        if !said.contains(&text) {
+            said.push(text);
+        }
+    }
+    if said.is_empty() {
+        return String::new();
+    }
+    format!(" (or: {})", said.join("; "))
+}
