@@ -266,7 +266,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let retry_words = &prep.norms[k].segments[sp].words;
                     let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, history.cmd(k));
                     let context = if steps.is_empty() && added.is_empty() {
-                        context_added(history.cmd(i), history.cmd(k))
+                        // A `cd` path with a space, quoted whole by the retry: the quoting
+                        // is the fix, not the directory.
+                        let c = context_added(history.cmd(i), history.cmd(k));
+                        match crate::learn::history::recovery_form::cd_path_quoted(history.cmd(i), history.cmd(k)) {
+                            Some(q) if !c.is_empty() => vec![q],
+                            _ => c,
+                        }
                     } else {
                         Vec::new()
                     };

@@ -62,6 +62,8 @@ impl Episode {
                     }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
+                    // A `cd` path with a space quoted whole: one kind, whatever the path.
+                    None if w.starts_with("spaced:") => "spaced:<v>".into(),
                     // What was inserted into the operand is the fix itself: kept as is.
                     None if w.starts_with("insert:") => w.clone(),
                     // GNU long options take their value either way (`--edition=2021`,

@@ -188,6 +188,28 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
     (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then(|| format!("insert:{}", pieces.join("…")))
 }
 
+/// The directory a failing line's `cd` was given as several words (`cd test data && …`:
+/// a path holding a space, split by the shell into `cd: too many arguments`) and the retry
+/// gave as one (`cd "test data"`, `cd 'My Project'`, `cd Q1\ reports`): the fix is the
+/// quoting of that path, not the directory. Said as `spaced:<the path>`; `None` when the
+/// retry's `cd` operand holds no space or the failing line's words after `cd` are not it.
+pub fn cd_path_quoted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    let retry = shell_words::split(retry_cmd).ok()?;
+    let dir = retry
+        .iter()
+        .position(|w| w == "cd")
+        .and_then(|i| retry.get(i + 1))
+        .filter(|d| d.contains(' '))?;
+    let fail: Vec<&str> = fail_cmd.split_whitespace().collect();
+    let at = fail.iter().position(|w| *w == "cd")?;
+    let spread: Vec<&str> = fail[at + 1..]
+        .iter()
+        .take_while(|w| !matches!(**w, "&&" | "||" | ";" | "|"))
+        .map(|w| w.trim_end_matches(';'))
+        .collect();
+    (spread.len() > 1 && spread.join(" ") == *dir).then(|| format!("spaced:{dir}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +344,27 @@ mod tests {
         assert_eq!(ins("cp a b", "cp -r a b"), None);
         assert_eq!(ins("cat notes.txt.bak", "cat notes.txt"), None);
         assert_eq!(ins("echo é", "echo éé"), Some("insert:é".to_string()), "by characters");
+    }
+
+    #[test]
+    fn a_cd_path_quoted_whole_is_the_quoting_not_the_directory() {
+        for retry in [
+            "cd \"test data\" && cat x.txt",
+            "cd 'test data' && cat x.txt",
+            "cd test\\ data && cat x.txt",
+        ] {
+            assert_eq!(
+                cd_path_quoted("cd test data && cat x.txt", retry).as_deref(),
+                Some("spaced:test data"),
+                "{retry}"
+            );
+        }
+        // Another directory, or one word all along: the directory is the fix.
+        assert_eq!(
+            cd_path_quoted("cd test data && cat x.txt", "cd 'other dir' && cat x.txt"),
+            None
+        );
+        assert_eq!(cd_path_quoted("cat x.txt", "cd web && cat x.txt"), None);
+        assert_eq!(cd_path_quoted("cd a && make", "cd b && make"), None);
     }
 }

@@ -91,6 +91,13 @@ pub fn directive_for(
             q.join(" ")
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("spaced:")) {
+        // The shell split a path with a space: said as the quoting, never the folder.
+        let text = format!(
+            "quote the path given to `cd` (it holds a space), then retry {retry}: {}",
+            quote_cmd(&format!("cd \"<dir>\" && {label}"))
+        );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
         // The same text put into the operand in every session: said, not the operands.
         let pieces: Vec<&str> = last
@@ -122,7 +129,7 @@ pub fn directive_for(
             .map(|i| {
                 // The step's words as the shell parsed them (quoting removed),
                 // looked up in the normalised record rather than stored per step.
-                let spellings: Vec<&[String]> = group
+                let typed: Vec<Vec<String>> = group
                     .iter()
                     .filter_map(|e| {
                         let st = &e.steps[i];
@@ -130,9 +137,10 @@ pub fn directive_for(
                             .segments
                             .iter()
                             .find(|g| g.text() == st.text)
-                            .map(|g| g.words.as_slice())
+                            .map(|g| as_typed(&st.raw, &g.words))
                     })
                     .collect();
+                let spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
                 quote_cmd(&render::render(&render::anti_unify(&spellings)))
             })
             .collect::<Vec<_>>()
@@ -331,4 +339,52 @@ pub fn steps_instead(
         return String::new();
     }
     format!(" (or: {})", said.join("; "))
+}
+
+/// A step's words as the session typed its launcher: normalisation runs `python3 -m venv
+/// .venv` as `venv .venv` and `npx tsc` as `tsc` (the module or package is the tool), but
+/// said that way the step does not run (`venv` is no program). `raw`: the record's
+/// programs as typed ([`crate::learn::history::episodes::FixStep::raw`]); only a record of
+/// one command is said back, and only for the launchers whose unwrapping loses no other
+/// word (a Python interpreter with `-m`, `npx`/`bunx`/`pnpx`).
+fn as_typed(raw: &[String], words: &[String]) -> Vec<String> {
+    let (Some(prog), [_]) = (raw.first(), raw) else {
+        return words.to_vec();
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let Some(first) = words.first() else {
+        return words.to_vec();
+    };
+    if base(first) == base(prog) {
+        return words.to_vec();
+    }
+    let launcher: &[&str] = match base(prog).as_str() {
+        "python" => &["-m"],
+        "npx" | "bunx" | "pnpx" => &[],
+        _ => return words.to_vec(),
+    };
+    std::iter::once(prog.as_str())
+        .chain(launcher.iter().copied())
+        .map(str::to_string)
+        .chain(words.iter().cloned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::as_typed;
+
+    fn w(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_step_run_through_its_launcher_is_said_as_typed() {
+        assert_eq!(as_typed(&w("python3"), &w("venv .venv")), w("python3 -m venv .venv"));
+        assert_eq!(as_typed(&w("npx"), &w("tsc --noEmit")), w("npx tsc --noEmit"));
+        // The program itself, or a line of several commands: the words as they are.
+        assert_eq!(as_typed(&w("python3"), &w("python3 setup.py")), w("python3 setup.py"));
+        assert_eq!(as_typed(&w("mkdir"), &w("mkdir out")), w("mkdir out"));
+        assert_eq!(as_typed(&w("python3 venv"), &w("venv .venv")), w("venv .venv"));
+    }
 }
