@@ -39,6 +39,19 @@ fn same_word(w: &str, x: &str, cds: &[String]) -> bool {
     w == x || cds.iter().any(|d| w.strip_prefix(d.as_str()) == Some(x))
 }
 
+/// A relative file name with a letter-led extension (`server.js`, `main.py`), not a
+/// path from the root or home, nor a flag.
+fn file_name(w: &str) -> bool {
+    !w.starts_with(['/', '~', '-'])
+        && w.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && !stem.ends_with('/')
+                && ext.len() <= 5
+                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
 /// Does `later` (on the line `later_line`) run the failing command's program on all of its
 /// operands, in order? Needs at least one operand: a bare `npm ci` and `npm install`
 /// share nothing to see.
@@ -49,7 +62,17 @@ pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
     }
     let cds = cd_prefixes(later_line);
     let mut rest = later.words.iter().skip(1);
-    need.iter().all(|w| rest.any(|x| same_word(w, x, &cds)))
+    need.iter()
+        .all(|w| rest.any(|x| same_word(w, x, &cds) || in_its_directory(w, x)))
+}
+
+/// Is the later word `x` the failing file name `w` named from its directory (`node
+/// server.js` → `node src/server.js`: the file where it is)? A retry, whose change is then
+/// the directory put before it ([`inserted`]).
+fn in_its_directory(w: &str, x: &str) -> bool {
+    file_name(w)
+        && x.strip_suffix(w)
+            .is_some_and(|d| d.len() > 1 && d.ends_with('/') && !d.starts_with('-'))
 }
 
 /// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
@@ -148,7 +171,11 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
 /// the shell-eaten `name = bob` → `name = 'bob'`). Said as `insert:` and the inserted
 /// pieces joined by `…` (`insert:origin/`, `insert:'…'`): the inserted text *is* the fix,
 /// the same in every session of the kind whatever the operand was. `None` when the change
-/// is not one operand edited by one or two insertions.
+/// is not one operand edited by one or two insertions. A file name given the directory it
+/// sits in (`node server.js` → `node src/server.js`) is the same kind of change as running
+/// it from there (`cd src && node server.js`), as `--manifest-path X/Cargo.toml` is `cd X`:
+/// said `cd src`, one fix with the sessions that changed directory. A remote put before a
+/// branch (`feature/x` → `origin/feature/x`: no file name) stays an insertion.
 pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
     let [new] = added else { return None };
     if new.starts_with('-') {
@@ -162,6 +189,10 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
     let [old] = gone.as_slice() else { return None };
     if old.len() >= new.len() {
         return None;
+    }
+    if in_its_directory(old, new) {
+        let dir = new[..new.len() - old.len()].trim_end_matches('/');
+        return Some(format!("cd {dir}"));
     }
     // By characters, never bytes: no slice may fall inside a character.
     let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
@@ -366,5 +397,34 @@ mod tests {
         );
         assert_eq!(cd_path_quoted("cat x.txt", "cd web && cat x.txt"), None);
         assert_eq!(cd_path_quoted("cd a && make", "cd b && make"), None);
+    }
+
+    #[test]
+    fn a_file_given_its_directory_is_running_it_from_there() {
+        let w = |s: &str| -> Vec<String> { s.split(' ').map(str::to_string).collect() };
+        let ins = |f: &str, r: &str, a: &str| inserted(&w(f), &w(r), &[a.to_string()]);
+        assert_eq!(
+            ins("node server.js", "node src/server.js", "src/server.js").as_deref(),
+            Some("cd src")
+        );
+        assert_eq!(
+            ins("node cli.js --port 0", "node lib/bin/cli.js --port 0", "lib/bin/cli.js").as_deref(),
+            Some("cd lib/bin")
+        );
+        // A remote before a branch, a version, text inside a name: insertions still.
+        assert_eq!(
+            ins(
+                "git checkout feature/x",
+                "git checkout origin/feature/x",
+                "origin/feature/x"
+            )
+            .as_deref(),
+            Some("insert:origin/")
+        );
+        assert_eq!(
+            ins("git checkout v1.2", "git checkout origin/v1.2", "origin/v1.2").as_deref(),
+            Some("insert:origin/")
+        );
+        assert_eq!(ins("cat a.txt", "cat ba.txt", "ba.txt").as_deref(), Some("insert:b"));
     }
 }
