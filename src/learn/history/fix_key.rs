@@ -13,6 +13,10 @@ impl Episode {
     /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
     pub fn fix_key(&self) -> String {
         if let Some(v) = &self.verb {
+            if self.unwrapped {
+                // The missing wrapper dropped: one kind, whatever it wrapped.
+                return format!("unwrap:{}", v.domain);
+            }
             return format!("verb:{} {}", v.domain, v.action);
         }
         if let Some(l) = &self.listing {

@@ -219,6 +219,28 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
     (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then(|| format!("insert:{}", pieces.join("…")))
 }
 
+/// Does `later` run what the failing subcommand only wrapped? The failure's text names
+/// the failing subcommand as unknown, quoted (cargo's ``no such command: `watch` ``),
+/// and the later command is the same program with another subcommand whose words all
+/// appear, in order, among the words the failing one was given (`cargo watch -x test`
+/// → `cargo test`, `cargo watch -x 'test -q'` → `cargo test -q`, `cargo make test` →
+/// `cargo test`): the missing plugin dropped, its payload run directly. A word the text
+/// merely mentions unquoted, or a later command with a word of its own, is not it.
+pub fn unwraps(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
+    let Some(sub) = fail.words.get(1).filter(|w| !w.starts_with('-') && w.len() >= 2) else {
+        return false;
+    };
+    let named = [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
+        .iter()
+        .any(|(o, c)| fail_text.contains(&format!("{o}{sub}{c}")));
+    if !named || later.program != fail.program || later.words.get(1) == Some(sub) || later.words.len() < 2 {
+        return false;
+    }
+    let given: Vec<&str> = fail.words[2..].iter().flat_map(|w| w.split_whitespace()).collect();
+    let mut rest = given.iter();
+    later.words[1..].iter().all(|w| rest.any(|g| g == w))
+}
+
 /// The directory a failing line's `cd` was given as several words (`cd test data && …`:
 /// a path holding a space, split by the shell into `cd: too many arguments`) and the retry
 /// gave as one (`cd "test data"`, `cd 'My Project'`, `cd Q1\ reports`): the fix is the
@@ -426,5 +448,31 @@ mod tests {
             Some("insert:origin/")
         );
         assert_eq!(ins("cat a.txt", "cat ba.txt", "ba.txt").as_deref(), Some("insert:b"));
+    }
+
+    #[test]
+    fn the_payload_of_a_missing_subcommand_run_directly() {
+        let n = |c: &str| {
+            crate::learn::text::command_norm::normalize(c)
+                .primary()
+                .unwrap()
+                .clone()
+        };
+        let missing = "error: no such command: `watch`\n\nhelp: a command with a similar name exists: `fetch`";
+        assert!(unwraps(&n("cargo watch -x test"), &n("cargo test"), missing));
+        assert!(unwraps(&n("cargo watch -x 'test -q'"), &n("cargo test -q"), missing));
+        assert!(unwraps(
+            &n("cargo make test"),
+            &n("cargo test"),
+            "error: no such command: `make`"
+        ));
+        // Not named by the failure, a word of its own, another program: no.
+        assert!(!unwraps(
+            &n("cargo watch -x test"),
+            &n("cargo test"),
+            "error: could not compile"
+        ));
+        assert!(!unwraps(&n("cargo watch -x test"), &n("cargo test --release"), missing));
+        assert!(!unwraps(&n("cargo watch -x test"), &n("make test"), missing));
     }
 }

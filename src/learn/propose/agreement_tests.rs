@@ -131,3 +131,31 @@ fn another_programs_step_or_a_flag_that_does_not_spell_it_stays_apart() {
         .unwrap_or_else(|| panic!("{c:#?}"));
     assert_eq!(f.episodes.len(), 2, "{f:#?}");
 }
+
+#[test]
+fn a_missing_wrapper_dropped_is_one_fix_whatever_it_wrapped() {
+    // `cargo watch -x test` / `cargo make test` fail (no such command); the sessions ran
+    // the payload directly: `cargo test` three times, `cargo check` once. One kind of
+    // change (the wrapper dropped), the common payload said, the other named.
+    let mut h = Vec::new();
+    for (s, fail, ok) in [
+        ("a", "cargo watch -x test", "cargo test"),
+        ("b", "cargo watch -x check", "cargo check"),
+        ("c", "cargo make test", "cargo test"),
+        ("d", "cargo watch -x test", "cargo test"),
+    ] {
+        let sub = fail.split(' ').nth(1).unwrap_or_default();
+        h.push(rec(s, fail, false, &format!("error: no such command: `{sub}`")));
+        h.push(rec(s, ok, true, "test result: ok"));
+    }
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.key.ends_with("unwrap:cargo"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((f.episodes.len(), f.covered), (4, Some(4)), "{f:#?}");
+    assert_eq!(
+        f.directive,
+        "run what the missing `cargo` subcommand wraps directly: `cargo test` (also seen: `check`)"
+    );
+}

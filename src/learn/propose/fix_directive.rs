@@ -44,11 +44,39 @@ pub fn directive_for(
                     .map(|g| g.words.as_slice())
             })
             .collect();
-        let said = render::render(&render::anti_unify(&spellings));
         let failed = prep.norms[last.fail_idx]
             .primary()
             .map(|s| s.label())
             .unwrap_or_default();
+        if last.unwrapped {
+            // The payload most sessions ran is said (`cargo test`), the others named;
+            // the reference is a spelling of the most common length (most recent first).
+            let len_count = |n: usize| spellings.iter().filter(|s| s.len() == n).count();
+            let mut spellings = spellings.clone();
+            if let Some(i) = (0..spellings.len()).max_by_key(|&i| (len_count(spellings[i].len()), usize::MAX - i)) {
+                let r = spellings.remove(i);
+                spellings.insert(0, r);
+            }
+            let toks = render::anti_unify(&spellings);
+            let (toks, others) = render::most_common_words(&spellings, toks, 1);
+            let also: Vec<String> = others.iter().map(|(_, w)| quote_cmd(w)).collect();
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                format!(" (also seen: {})", also.join(", "))
+            };
+            return (
+                format!(
+                    "run what the missing {} subcommand wraps directly: {}{also}",
+                    quote_cmd(label.split(' ').next().unwrap_or(label)),
+                    quote_cmd(&render::render(&toks))
+                ),
+                DirectiveSource::Substitution,
+                vec![v.text.clone()],
+                None,
+            );
+        }
+        let said = render::render(&render::anti_unify(&spellings));
         (
             format!("use {} instead of {}", quote_cmd(&said), quote_cmd(&failed)),
             DirectiveSource::Substitution,
