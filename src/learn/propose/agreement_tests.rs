@@ -159,3 +159,34 @@ fn a_missing_wrapper_dropped_is_one_fix_whatever_it_wrapped() {
         "run what the missing `cargo` subcommand wraps directly: `cargo test` (also seen: `check`)"
     );
 }
+
+#[test]
+fn a_step_one_session_spelt_alone_is_said_as_those_agreeing_spelt_it() {
+    // Three sessions `mkdir -p <dir>`, one `mkdir out`: the bare step's candidate is
+    // supported by all four (their steps include it), so it is said as most of them
+    // spelt it, not with the one session's folder.
+    let mut h = Vec::new();
+    for (s, step, dir) in [
+        ("a", "mkdir -p build", "build"),
+        ("b", "mkdir -p dist", "dist"),
+        ("c", "mkdir -p bin", "bin"),
+        ("d", "mkdir out", "out"),
+    ] {
+        let msg = format!("/usr/bin/ld: cannot open output file {dir}/app: No such file or directory");
+        h.push(rec(s, "make", false, &msg));
+        h.push(rec(s, step, true, ""));
+        h.push(rec(s, "make", true, "cc -o app main.c"));
+    }
+    let c = cands(&h);
+    let bare = c
+        .iter()
+        .find(|c| c.key.ends_with("steps:mkdir"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(bare.episodes.len(), 4, "{bare:#?}");
+    assert_eq!(bare.directive, "run `mkdir -p <dir>`, then retry `make all`");
+    let p = c
+        .iter()
+        .find(|c| c.key.ends_with("steps:mkdir  -p"))
+        .unwrap_or_else(|| panic!("{:#?}", c.iter().map(|c| &c.key).collect::<Vec<_>>()));
+    assert_eq!(p.directive, "run `mkdir -p <dir>`, then retry `make all`");
+}

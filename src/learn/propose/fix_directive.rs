@@ -51,12 +51,8 @@ pub fn directive_for(
         if last.unwrapped {
             // The payload most sessions ran is said (`cargo test`), the others named;
             // the reference is a spelling of the most common length (most recent first).
-            let len_count = |n: usize| spellings.iter().filter(|s| s.len() == n).count();
             let mut spellings = spellings.clone();
-            if let Some(i) = (0..spellings.len()).max_by_key(|&i| (len_count(spellings[i].len()), usize::MAX - i)) {
-                let r = spellings.remove(i);
-                spellings.insert(0, r);
-            }
+            render::most_common_length_first(&mut spellings);
             let toks = render::anti_unify(&spellings);
             let (toks, others) = render::most_common_words(&spellings, toks, 1);
             let also: Vec<String> = others.iter().map(|(_, w)| quote_cmd(w)).collect();
@@ -168,7 +164,10 @@ pub fn directive_for(
                             .map(|g| as_typed(&st.raw, &g.words))
                     })
                     .collect();
-                let spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
+                let mut spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
+                // Said as most sessions spelt it (`mkdir -p <dir>` three times against
+                // `mkdir out` once), never the newest session's alone.
+                render::most_common_length_first(&mut spellings);
                 quote_cmd(&render::render(&render::anti_unify(&spellings)))
             })
             .collect::<Vec<_>>()
