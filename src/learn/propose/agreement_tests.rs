@@ -190,3 +190,26 @@ fn a_step_one_session_spelt_alone_is_said_as_those_agreeing_spelt_it() {
         .unwrap_or_else(|| panic!("{:#?}", c.iter().map(|c| &c.key).collect::<Vec<_>>()));
     assert_eq!(p.directive, "run `mkdir -p <dir>`, then retry `make all`");
 }
+
+#[test]
+fn several_project_environments_are_a_placeholder_and_named() {
+    let msg = "ModuleNotFoundError: No module named 'requests'";
+    let mut h = Vec::new();
+    for (s, ok) in [
+        ("a", ".venv/bin/python app.py"),
+        ("b", "venv/bin/python app.py"),
+        ("c", ". .venv/bin/activate && python app.py"),
+    ] {
+        h.push(rec(s, "python3 app.py", false, msg));
+        h.push(rec(s, ok, true, "ok"));
+    }
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.key.ends_with("substitution:<env>/bin/python"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(
+        f.directive,
+        "use the project environment's `<env>/bin/python` instead of `python3` (seen: `.venv`, `venv`)"
+    );
+}
