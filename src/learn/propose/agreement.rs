@@ -57,13 +57,28 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
         Some(DirectiveAction::AddFlags(v)) if key.starts_with(crate::learn::history::fix_key::ONE_FLAG) => v
             .iter()
             .find(|w| w.starts_with('-'))
-            .is_some_and(|f| step_the_flag_does(e, f).is_some()),
+            .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v)),
+        Some(DirectiveAction::AddFlags(v)) => the_change_and_a_flag(e, v),
         Some(DirectiveAction::Step { domain, action, flags }) => e
             .steps
             .iter()
             .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
         _ => false,
     }
+}
+
+/// Did the session make the directive's change and add one flag of its own (`npm run -s
+/// build` against `npm run build` after `npm build`)? The same fix, said a little louder
+/// or quieter: it agrees. Not: a `--no-` flag (an opposite choice), more than one extra
+/// word, an extra operand.
+fn the_change_and_a_flag(e: &Episode, v: &[String]) -> bool {
+    if v.is_empty() || e.variant.len() != v.len() + 1 || !v.iter().all(|w| e.variant.contains(w)) {
+        return false;
+    }
+    e.variant
+        .iter()
+        .filter(|w| !v.contains(w))
+        .all(|w| w.starts_with('-') && w.len() > 1 && !w.starts_with("--no-") && !w.contains('='))
 }
 
 /// The step a one-flag fix does itself, when a session inserted it by hand instead: the

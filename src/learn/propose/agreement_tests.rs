@@ -213,3 +213,29 @@ fn several_project_environments_are_a_placeholder_and_named() {
         "use the project environment's `<env>/bin/python` instead of `python3` (seen: `.venv`, `venv`)"
     );
 }
+
+#[test]
+fn the_same_change_with_a_flag_of_its_own_agrees_but_not_an_opposite_one() {
+    // `npm run build` ×3 after `npm build`; one session `npm run -s build`: the same
+    // change, quieter — it supports the rule. `--no-…` would be another choice.
+    let msg = "Unknown command: \"build\"\n\nDid you mean this?\n    npm run build";
+    let mut h = Vec::new();
+    for (s, ok) in [
+        ("a", "npm run build"),
+        ("b", "npm run build"),
+        ("c", "npm run build"),
+        ("d", "npm run -s build"),
+        ("e", "npm run --no-color build"),
+    ] {
+        h.push(rec(s, "npm build", false, msg));
+        h.push(rec(s, ok, true, "built"));
+    }
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.key.ends_with("||variant:<args>"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(f.episodes.len(), 4, "{f:#?}");
+    // Three sessions typed `run` alike: said, not a placeholder.
+    assert_eq!(f.directive, "retry `npm build` with `run`");
+}

@@ -223,11 +223,15 @@ pub fn directive_for(
             .cloned()
             .unwrap_or_default();
         let mut spelled: Vec<&[String]> = vec![best.as_slice()];
+        // Every other session of the best shape, the ones that typed it identically
+        // included: three sessions typing `run` are three, not one alone.
+        let at = group.iter().position(|g| *g == best);
         spelled.extend(
             group
                 .iter()
-                .filter(|g| **g != best && shape(g) == shape(&best))
-                .map(Vec::as_slice),
+                .enumerate()
+                .filter(|(i, g)| Some(*i) != at && shape(g) == shape(&best))
+                .map(|(_, g)| g.as_slice()),
         );
         let mut toks = render::anti_unify(&spelled);
         if spelled.len() == 1 && group.len() > 1 {
