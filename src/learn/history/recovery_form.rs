@@ -70,9 +70,10 @@ pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
 /// server.js` → `node src/server.js`: the file where it is)? A retry, whose change is then
 /// the directory put before it ([`inserted`]).
 fn in_its_directory(w: &str, x: &str) -> bool {
-    file_name(w)
-        && x.strip_suffix(w)
-            .is_some_and(|d| d.len() > 1 && d.ends_with('/') && !d.starts_with('-'))
+    // The cheap test first: asked of every later word for every failure in the window.
+    x.strip_suffix(w)
+        .is_some_and(|d| d.len() > 1 && d.ends_with('/') && !d.starts_with('-'))
+        && file_name(w)
 }
 
 /// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
@@ -230,10 +231,15 @@ pub fn unwraps(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
     let Some(sub) = fail.words.get(1).filter(|w| !w.starts_with('-') && w.len() >= 2) else {
         return false;
     };
-    let named = [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
-        .iter()
-        .any(|(o, c)| fail_text.contains(&format!("{o}{sub}{c}")));
-    if !named || later.program != fail.program || later.words.get(1) == Some(sub) || later.words.len() < 2 {
+    // The cheap tests first: this is asked of every passing command after a failure.
+    if later.program != fail.program || later.words.get(1) == Some(sub) || later.words.len() < 2 {
+        return false;
+    }
+    let named = fail_text.contains(sub.as_str())
+        && [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
+            .iter()
+            .any(|(o, c)| fail_text.contains(&format!("{o}{sub}{c}")));
+    if !named {
         return false;
     }
     let given: Vec<&str> = fail.words[2..].iter().flat_map(|w| w.split_whitespace()).collect();
