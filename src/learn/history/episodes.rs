@@ -102,6 +102,11 @@ pub struct Episode {
     /// not set`): the kind of change is "set the variable the error names", whatever the
     /// name ([`Episode::fix_key`]: `<named>=<v>`).
     pub sets_named: bool,
+    /// Recovered by running what the failing subcommand only wrapped (`cargo test` after
+    /// ``cargo watch -x test``: ``no such command: `watch` ``), the `verb` being that command
+    /// ([`crate::learn::history::recovery_form::unwraps`]): one kind of change whatever
+    /// the payload, keyed `unwrap:<domain>`.
+    pub unwrapped: bool,
 }
 
 impl Episode {
@@ -199,7 +204,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                             same_prog(s)
                                 && s.action != a
                                 && !(s.is_filter() || s.is_read_only())
-                                && crate::learn::text::intent::same_operands(seg, s)
+                                && (crate::learn::text::intent::same_operands(seg, s)
+                                    || crate::learn::history::recovery_form::unwraps(seg, s, history.tail(i)))
                         });
                         // Only if the failing action itself never passes later: `git pull
                         // --rebase origin main` after `git push origin main` is a fix step.
@@ -266,7 +272,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let retry_words = &prep.norms[k].segments[sp].words;
                     let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, history.cmd(k));
                     let context = if steps.is_empty() && added.is_empty() {
-                        context_added(history.cmd(i), history.cmd(k))
+                        // A `cd` path with a space, quoted whole by the retry: the quoting
+                        // is the fix, not the directory.
+                        let c = context_added(history.cmd(i), history.cmd(k));
+                        match crate::learn::history::recovery_form::cd_path_quoted(history.cmd(i), history.cmd(k)) {
+                            Some(q) if !c.is_empty() => vec![q],
+                            _ => c,
+                        }
                     } else {
                         Vec::new()
                     };
@@ -347,6 +359,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
             });
             let sets_named = names_what_failed(&variant, history.tail(i));
+            let unwrapped = verb.as_ref().is_some_and(|v| {
+                prep.norms[v.idx]
+                    .segments
+                    .iter()
+                    .find(|g| g.text() == v.text)
+                    .is_some_and(|g| crate::learn::history::recovery_form::unwraps(seg, g, history.tail(i)))
+            });
             out.push(Episode {
                 fail_idx: i,
                 attempts,
@@ -370,6 +389,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 nested: false,
                 unlogged_fix,
                 sets_named,
+                unwrapped,
             });
         }
     }

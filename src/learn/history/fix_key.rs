@@ -13,6 +13,10 @@ impl Episode {
     /// `steps:git pull --rebase`, `variant:--network=host`, or `""` for none.
     pub fn fix_key(&self) -> String {
         if let Some(v) = &self.verb {
+            if self.unwrapped {
+                // The missing wrapper dropped: one kind, whatever it wrapped.
+                return format!("unwrap:{}", v.domain);
+            }
             return format!("verb:{} {}", v.domain, v.action);
         }
         if let Some(l) = &self.listing {
@@ -62,6 +66,8 @@ impl Episode {
                     }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
+                    // A `cd` path with a space quoted whole: one kind, whatever the path.
+                    None if w.starts_with("spaced:") => "spaced:<v>".into(),
                     // What was inserted into the operand is the fix itself: kept as is.
                     None if w.starts_with("insert:") => w.clone(),
                     // GNU long options take their value either way (`--edition=2021`,

@@ -39,6 +39,19 @@ fn same_word(w: &str, x: &str, cds: &[String]) -> bool {
     w == x || cds.iter().any(|d| w.strip_prefix(d.as_str()) == Some(x))
 }
 
+/// A relative file name with a letter-led extension (`server.js`, `main.py`), not a
+/// path from the root or home, nor a flag.
+fn file_name(w: &str) -> bool {
+    !w.starts_with(['/', '~', '-'])
+        && w.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && !stem.ends_with('/')
+                && ext.len() <= 5
+                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
 /// Does `later` (on the line `later_line`) run the failing command's program on all of its
 /// operands, in order? Needs at least one operand: a bare `npm ci` and `npm install`
 /// share nothing to see.
@@ -49,7 +62,18 @@ pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
     }
     let cds = cd_prefixes(later_line);
     let mut rest = later.words.iter().skip(1);
-    need.iter().all(|w| rest.any(|x| same_word(w, x, &cds)))
+    need.iter()
+        .all(|w| rest.any(|x| same_word(w, x, &cds) || in_its_directory(w, x)))
+}
+
+/// Is the later word `x` the failing file name `w` named from its directory (`node
+/// server.js` → `node src/server.js`: the file where it is)? A retry, whose change is then
+/// the directory put before it ([`inserted`]).
+fn in_its_directory(w: &str, x: &str) -> bool {
+    // The cheap test first: asked of every later word for every failure in the window.
+    x.strip_suffix(w)
+        .is_some_and(|d| d.len() > 1 && d.ends_with('/') && !d.starts_with('-'))
+        && file_name(w)
 }
 
 /// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
@@ -148,7 +172,11 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
 /// the shell-eaten `name = bob` → `name = 'bob'`). Said as `insert:` and the inserted
 /// pieces joined by `…` (`insert:origin/`, `insert:'…'`): the inserted text *is* the fix,
 /// the same in every session of the kind whatever the operand was. `None` when the change
-/// is not one operand edited by one or two insertions.
+/// is not one operand edited by one or two insertions. A file name given the directory it
+/// sits in (`node server.js` → `node src/server.js`) is the same kind of change as running
+/// it from there (`cd src && node server.js`), as `--manifest-path X/Cargo.toml` is `cd X`:
+/// said `cd src`, one fix with the sessions that changed directory. A remote put before a
+/// branch (`feature/x` → `origin/feature/x`: no file name) stays an insertion.
 pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
     let [new] = added else { return None };
     if new.starts_with('-') {
@@ -162,6 +190,10 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
     let [old] = gone.as_slice() else { return None };
     if old.len() >= new.len() {
         return None;
+    }
+    if in_its_directory(old, new) {
+        let dir = new[..new.len() - old.len()].trim_end_matches('/');
+        return Some(format!("cd {dir}"));
     }
     // By characters, never bytes: no slice may fall inside a character.
     let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
@@ -186,6 +218,55 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
             .collect()
     };
     (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then(|| format!("insert:{}", pieces.join("…")))
+}
+
+/// Does `later` run what the failing subcommand only wrapped? The failure's text names
+/// the failing subcommand as unknown, quoted (cargo's ``no such command: `watch` ``),
+/// and the later command is the same program with another subcommand whose words all
+/// appear, in order, among the words the failing one was given (`cargo watch -x test`
+/// → `cargo test`, `cargo watch -x 'test -q'` → `cargo test -q`, `cargo make test` →
+/// `cargo test`): the missing plugin dropped, its payload run directly. A word the text
+/// merely mentions unquoted, or a later command with a word of its own, is not it.
+pub fn unwraps(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
+    let Some(sub) = fail.words.get(1).filter(|w| !w.starts_with('-') && w.len() >= 2) else {
+        return false;
+    };
+    // The cheap tests first: this is asked of every passing command after a failure.
+    if later.program != fail.program || later.words.get(1) == Some(sub) || later.words.len() < 2 {
+        return false;
+    }
+    let named = fail_text.contains(sub.as_str())
+        && [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
+            .iter()
+            .any(|(o, c)| fail_text.contains(&format!("{o}{sub}{c}")));
+    if !named {
+        return false;
+    }
+    let given: Vec<&str> = fail.words[2..].iter().flat_map(|w| w.split_whitespace()).collect();
+    let mut rest = given.iter();
+    later.words[1..].iter().all(|w| rest.any(|g| g == w))
+}
+
+/// The directory a failing line's `cd` was given as several words (`cd test data && …`:
+/// a path holding a space, split by the shell into `cd: too many arguments`) and the retry
+/// gave as one (`cd "test data"`, `cd 'My Project'`, `cd Q1\ reports`): the fix is the
+/// quoting of that path, not the directory. Said as `spaced:<the path>`; `None` when the
+/// retry's `cd` operand holds no space or the failing line's words after `cd` are not it.
+pub fn cd_path_quoted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    let retry = shell_words::split(retry_cmd).ok()?;
+    let dir = retry
+        .iter()
+        .position(|w| w == "cd")
+        .and_then(|i| retry.get(i + 1))
+        .filter(|d| d.contains(' '))?;
+    let fail: Vec<&str> = fail_cmd.split_whitespace().collect();
+    let at = fail.iter().position(|w| *w == "cd")?;
+    let spread: Vec<&str> = fail[at + 1..]
+        .iter()
+        .take_while(|w| !matches!(**w, "&&" | "||" | ";" | "|"))
+        .map(|w| w.trim_end_matches(';'))
+        .collect();
+    (spread.len() > 1 && spread.join(" ") == *dir).then(|| format!("spaced:{dir}"))
 }
 
 #[cfg(test)]
@@ -322,5 +403,82 @@ mod tests {
         assert_eq!(ins("cp a b", "cp -r a b"), None);
         assert_eq!(ins("cat notes.txt.bak", "cat notes.txt"), None);
         assert_eq!(ins("echo é", "echo éé"), Some("insert:é".to_string()), "by characters");
+    }
+
+    #[test]
+    fn a_cd_path_quoted_whole_is_the_quoting_not_the_directory() {
+        for retry in [
+            "cd \"test data\" && cat x.txt",
+            "cd 'test data' && cat x.txt",
+            "cd test\\ data && cat x.txt",
+        ] {
+            assert_eq!(
+                cd_path_quoted("cd test data && cat x.txt", retry).as_deref(),
+                Some("spaced:test data"),
+                "{retry}"
+            );
+        }
+        // Another directory, or one word all along: the directory is the fix.
+        assert_eq!(
+            cd_path_quoted("cd test data && cat x.txt", "cd 'other dir' && cat x.txt"),
+            None
+        );
+        assert_eq!(cd_path_quoted("cat x.txt", "cd web && cat x.txt"), None);
+        assert_eq!(cd_path_quoted("cd a && make", "cd b && make"), None);
+    }
+
+    #[test]
+    fn a_file_given_its_directory_is_running_it_from_there() {
+        let w = |s: &str| -> Vec<String> { s.split(' ').map(str::to_string).collect() };
+        let ins = |f: &str, r: &str, a: &str| inserted(&w(f), &w(r), &[a.to_string()]);
+        assert_eq!(
+            ins("node server.js", "node src/server.js", "src/server.js").as_deref(),
+            Some("cd src")
+        );
+        assert_eq!(
+            ins("node cli.js --port 0", "node lib/bin/cli.js --port 0", "lib/bin/cli.js").as_deref(),
+            Some("cd lib/bin")
+        );
+        // A remote before a branch, a version, text inside a name: insertions still.
+        assert_eq!(
+            ins(
+                "git checkout feature/x",
+                "git checkout origin/feature/x",
+                "origin/feature/x"
+            )
+            .as_deref(),
+            Some("insert:origin/")
+        );
+        assert_eq!(
+            ins("git checkout v1.2", "git checkout origin/v1.2", "origin/v1.2").as_deref(),
+            Some("insert:origin/")
+        );
+        assert_eq!(ins("cat a.txt", "cat ba.txt", "ba.txt").as_deref(), Some("insert:b"));
+    }
+
+    #[test]
+    fn the_payload_of_a_missing_subcommand_run_directly() {
+        let n = |c: &str| {
+            crate::learn::text::command_norm::normalize(c)
+                .primary()
+                .unwrap()
+                .clone()
+        };
+        let missing = "error: no such command: `watch`\n\nhelp: a command with a similar name exists: `fetch`";
+        assert!(unwraps(&n("cargo watch -x test"), &n("cargo test"), missing));
+        assert!(unwraps(&n("cargo watch -x 'test -q'"), &n("cargo test -q"), missing));
+        assert!(unwraps(
+            &n("cargo make test"),
+            &n("cargo test"),
+            "error: no such command: `make`"
+        ));
+        // Not named by the failure, a word of its own, another program: no.
+        assert!(!unwraps(
+            &n("cargo watch -x test"),
+            &n("cargo test"),
+            "error: could not compile"
+        ));
+        assert!(!unwraps(&n("cargo watch -x test"), &n("cargo test --release"), missing));
+        assert!(!unwraps(&n("cargo watch -x test"), &n("make test"), missing));
     }
 }

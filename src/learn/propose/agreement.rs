@@ -52,12 +52,60 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
         return false;
     }
     match act {
+        // The step the flag does for you, inserted by hand (`git stash` before the retry
+        // against `--autostash`): one fix spelt as a flag or as a step.
+        Some(DirectiveAction::AddFlags(v)) if key.starts_with(crate::learn::history::fix_key::ONE_FLAG) => v
+            .iter()
+            .find(|w| w.starts_with('-'))
+            .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v)),
+        Some(DirectiveAction::AddFlags(v)) => the_change_and_a_flag(e, v),
         Some(DirectiveAction::Step { domain, action, flags }) => e
             .steps
             .iter()
             .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
         _ => false,
     }
+}
+
+/// Did the session make the directive's change and add one flag of its own (`npm run -s
+/// build` against `npm run build` after `npm build`)? The same fix, said a little louder
+/// or quieter: it agrees. Not: a `--no-` flag (an opposite choice), more than one extra
+/// word, an extra operand.
+fn the_change_and_a_flag(e: &Episode, v: &[String]) -> bool {
+    if v.is_empty() || e.variant.len() != v.len() + 1 || !v.iter().all(|w| e.variant.contains(w)) {
+        return false;
+    }
+    e.variant
+        .iter()
+        .filter(|w| !v.contains(w))
+        .all(|w| w.starts_with('-') && w.len() > 1 && !w.starts_with("--no-") && !w.contains('='))
+}
+
+/// The step a one-flag fix does itself, when a session inserted it by hand instead: the
+/// session's retry is the failing command unchanged, every step it ran before it is the
+/// failing program's own, and one step's subcommand (4 letters or more, not the failing
+/// one's) is spelt inside the flag's name: `git stash`, then `git pull --rebase` again,
+/// against `git pull --rebase --autostash`. No table of such pairs: the tool's own flag
+/// names the step it automates. Not: another program's step (`mkdir out` is no `make`
+/// flag), a retry that also changed its words, a `--no-` flag (the opposite choice).
+pub(crate) fn step_the_flag_does<'a>(
+    e: &'a Episode,
+    flag: &str,
+) -> Option<&'a crate::learn::history::episodes::FixStep> {
+    if e.outcome != crate::learn::history::episodes::Outcome::Recovered || !e.variant.is_empty() || e.steps.is_empty() {
+        return None;
+    }
+    if flag.starts_with("--no-") || e.steps.iter().any(|s| s.domain != e.domain) {
+        return None;
+    }
+    let name: String = flag.trim_start_matches('-').chars().filter(|c| *c != '-').collect();
+    e.steps.iter().find(|s| {
+        let sub = s.action.split(' ').next().unwrap_or("");
+        sub.len() >= 4
+            && sub.chars().all(|c| c.is_ascii_alphabetic())
+            && sub != e.action.split(' ').next().unwrap_or("")
+            && name.contains(sub)
+    })
 }
 
 /// Does a recovered episode's fix agree with a directive command (same domain and

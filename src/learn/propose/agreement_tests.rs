@@ -1,6 +1,7 @@
 //! Kind-of-change agreement, through the candidates it builds: one kind of change spelt
 //! several ways is one fix ([`crate::learn::history::fix_key::ONE_FLAG`]); opposite
-//! choices still contest. (Its own file: the candidates' file is at its size limit.)
+//! choices still contest; a step inserted by hand agrees with the flag whose name spells
+//! it (`git stash` / `--autostash`). (Its own file: the candidates' file is at its size limit.)
 
 use crate::learn::history::episodes::tests::rec;
 use crate::learn::history::episodes::{extract, Prepared, WINDOW};
@@ -63,4 +64,178 @@ fn opposite_choices_still_contest() {
         fixes.iter().all(|f| f.covered == Some(2) && f.fix_keys_in_cluster == 2),
         "{fixes:#?}"
     );
+}
+
+#[test]
+fn a_step_inserted_by_hand_agrees_with_the_flag_that_does_it() {
+    // Three sessions retry with `--autostash`, one stashes by hand around the same retry:
+    // before, two fixes of one class (3 of 4 covered, the stash session on a contested
+    // rule of its own). The flag's name spells the step it automates: one fix, the
+    // other way named.
+    let msg = "error: cannot pull with rebase: You have unstaged changes.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "git pull --rebase", false, msg));
+        h.push(rec(s, "git pull --rebase --autostash", true, "ok"));
+    }
+    h.push(rec("d", "git pull --rebase origin main", false, msg));
+    h.push(rec("d", "git stash", true, "Saved working directory"));
+    h.push(rec("d", "git pull --rebase origin main", true, "ok"));
+    h.push(rec("d", "git stash pop", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("--autostash"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(f.episodes.len(), 4, "{f:#?}");
+    assert_eq!(f.covered, Some(4));
+    assert_eq!(
+        f.directive,
+        "retry `git pull` with `--autostash` (or: `git stash` before it, `git stash pop` after)"
+    );
+}
+
+#[test]
+fn another_programs_step_or_a_flag_that_does_not_spell_it_stays_apart() {
+    // `mkdir out` before `make` is no `make` flag; `git fetch` is not spelt in
+    // `--autostash`: each stays its own fix and the flag covers only its own sessions.
+    let msg = "error: cannot pull with rebase: You have unstaged changes.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "git pull --rebase", false, msg));
+        h.push(rec(s, "git pull --rebase --autostash", true, "ok"));
+    }
+    h.push(rec("d", "git pull --rebase", false, msg));
+    h.push(rec("d", "git fetch origin", true, "ok"));
+    h.push(rec("d", "git pull --rebase", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("--autostash"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((f.episodes.len(), f.covered), (3, Some(3)), "{f:#?}");
+    assert_eq!(f.directive, "retry `git pull` with `--autostash`");
+    let make = "make: *** No rule to make target 'out/app.o'.  Stop.";
+    let mut h = Vec::new();
+    for s in ["a", "b"] {
+        h.push(rec(s, "make", false, make));
+        h.push(rec(s, "make -k", true, "ok"));
+    }
+    h.push(rec("c", "make", false, make));
+    h.push(rec("c", "mkdir out", true, ""));
+    h.push(rec("c", "make", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("`-k`"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(f.episodes.len(), 2, "{f:#?}");
+}
+
+#[test]
+fn a_missing_wrapper_dropped_is_one_fix_whatever_it_wrapped() {
+    // `cargo watch -x test` / `cargo make test` fail (no such command); the sessions ran
+    // the payload directly: `cargo test` three times, `cargo check` once. One kind of
+    // change (the wrapper dropped), the common payload said, the other named.
+    let mut h = Vec::new();
+    for (s, fail, ok) in [
+        ("a", "cargo watch -x test", "cargo test"),
+        ("b", "cargo watch -x check", "cargo check"),
+        ("c", "cargo make test", "cargo test"),
+        ("d", "cargo watch -x test", "cargo test"),
+    ] {
+        let sub = fail.split(' ').nth(1).unwrap_or_default();
+        h.push(rec(s, fail, false, &format!("error: no such command: `{sub}`")));
+        h.push(rec(s, ok, true, "test result: ok"));
+    }
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.key.ends_with("unwrap:cargo"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((f.episodes.len(), f.covered), (4, Some(4)), "{f:#?}");
+    assert_eq!(
+        f.directive,
+        "run what the missing `cargo` subcommand wraps directly: `cargo test` (also seen: `check`)"
+    );
+}
+
+#[test]
+fn a_step_one_session_spelt_alone_is_said_as_those_agreeing_spelt_it() {
+    // Three sessions `mkdir -p <dir>`, one `mkdir out`: the bare step's candidate is
+    // supported by all four (their steps include it), so it is said as most of them
+    // spelt it, not with the one session's folder.
+    let mut h = Vec::new();
+    for (s, step, dir) in [
+        ("a", "mkdir -p build", "build"),
+        ("b", "mkdir -p dist", "dist"),
+        ("c", "mkdir -p bin", "bin"),
+        ("d", "mkdir out", "out"),
+    ] {
+        let msg = format!("/usr/bin/ld: cannot open output file {dir}/app: No such file or directory");
+        h.push(rec(s, "make", false, &msg));
+        h.push(rec(s, step, true, ""));
+        h.push(rec(s, "make", true, "cc -o app main.c"));
+    }
+    let c = cands(&h);
+    let bare = c
+        .iter()
+        .find(|c| c.key.ends_with("steps:mkdir"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(bare.episodes.len(), 4, "{bare:#?}");
+    assert_eq!(bare.directive, "run `mkdir -p <dir>`, then retry `make all`");
+    let p = c
+        .iter()
+        .find(|c| c.key.ends_with("steps:mkdir  -p"))
+        .unwrap_or_else(|| panic!("{:#?}", c.iter().map(|c| &c.key).collect::<Vec<_>>()));
+    assert_eq!(p.directive, "run `mkdir -p <dir>`, then retry `make all`");
+}
+
+#[test]
+fn several_project_environments_are_a_placeholder_and_named() {
+    let msg = "ModuleNotFoundError: No module named 'requests'";
+    let mut h = Vec::new();
+    for (s, ok) in [
+        ("a", ".venv/bin/python app.py"),
+        ("b", "venv/bin/python app.py"),
+        ("c", ". .venv/bin/activate && python app.py"),
+    ] {
+        h.push(rec(s, "python3 app.py", false, msg));
+        h.push(rec(s, ok, true, "ok"));
+    }
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.key.ends_with("substitution:<env>/bin/python"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(
+        f.directive,
+        "use the project environment's `<env>/bin/python` instead of `python3` (seen: `.venv`, `venv`)"
+    );
+}
+
+#[test]
+fn the_same_change_with_a_flag_of_its_own_agrees_but_not_an_opposite_one() {
+    // `npm run build` ×3 after `npm build`; one session `npm run -s build`: the same
+    // change, quieter — it supports the rule. `--no-…` would be another choice.
+    let msg = "Unknown command: \"build\"\n\nDid you mean this?\n    npm run build";
+    let mut h = Vec::new();
+    for (s, ok) in [
+        ("a", "npm run build"),
+        ("b", "npm run build"),
+        ("c", "npm run build"),
+        ("d", "npm run -s build"),
+        ("e", "npm run --no-color build"),
+    ] {
+        h.push(rec(s, "npm build", false, msg));
+        h.push(rec(s, ok, true, "built"));
+    }
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.key.ends_with("||variant:<args>"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(f.episodes.len(), 4, "{f:#?}");
+    // Three sessions typed `run` alike: said, not a placeholder.
+    assert_eq!(f.directive, "retry `npm build` with `run`");
 }

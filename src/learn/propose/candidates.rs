@@ -318,6 +318,26 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     )
                 })
                 .count();
+            // A fix step only one session spelt this way is said as the sessions that
+            // agree with it spelt it (`mkdir out` alone, `mkdir -p <dir>` by three that
+            // agree with it: the most common spelling), never with that one session's
+            // values. A group of several keeps its own spelling.
+            let directive = if source == DirectiveSource::Fix && eps.len() == 1 && support.len() > 1 {
+                crate::learn::propose::fix_directive::directive_for(episodes, &support, last_ei, &label, prep).0
+            } else {
+                directive
+            };
+            // Sessions that took the fix's other way (the step its flag automates) are
+            // named beside it.
+            let directive = directive
+                + &crate::learn::propose::fix_directive::steps_instead(
+                    episodes,
+                    &support,
+                    &keys,
+                    fix,
+                    act.as_ref(),
+                    prep,
+                );
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
             c.covered = Some(covered);

@@ -44,11 +44,35 @@ pub fn directive_for(
                     .map(|g| g.words.as_slice())
             })
             .collect();
-        let said = render::render(&render::anti_unify(&spellings));
         let failed = prep.norms[last.fail_idx]
             .primary()
             .map(|s| s.label())
             .unwrap_or_default();
+        if last.unwrapped {
+            // The payload most sessions ran is said (`cargo test`), the others named;
+            // the reference is a spelling of the most common length (most recent first).
+            let mut spellings = spellings.clone();
+            render::most_common_length_first(&mut spellings);
+            let toks = render::anti_unify(&spellings);
+            let (toks, others) = render::most_common_words(&spellings, toks, 1);
+            let also: Vec<String> = others.iter().map(|(_, w)| quote_cmd(w)).collect();
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                format!(" (also seen: {})", also.join(", "))
+            };
+            return (
+                format!(
+                    "run what the missing {} subcommand wraps directly: {}{also}",
+                    quote_cmd(label.split(' ').next().unwrap_or(label)),
+                    quote_cmd(&render::render(&toks))
+                ),
+                DirectiveSource::Substitution,
+                vec![v.text.clone()],
+                None,
+            );
+        }
+        let said = render::render(&render::anti_unify(&spellings));
         (
             format!("use {} instead of {}", quote_cmd(&said), quote_cmd(&failed)),
             DirectiveSource::Substitution,
@@ -67,7 +91,10 @@ pub fn directive_for(
         )
     } else if let Some(p) = &last.substitute {
         (
-            format!("use {} instead of {}", quote_cmd(p), quote_cmd(&last.raw_program)),
+            {
+                let (said, seen) = environment_said(episodes, eps, p);
+                format!("use {said} instead of {}{seen}", quote_cmd(&last.raw_program))
+            },
             DirectiveSource::Substitution,
             vec![retry_text],
             None,
@@ -89,6 +116,13 @@ pub fn directive_for(
         let text = format!(
             "retry {retry} with the pattern quoted so the shell does not expand it: {}",
             q.join(" ")
+        );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("spaced:")) {
+        // The shell split a path with a space: said as the quoting, never the folder.
+        let text = format!(
+            "quote the path given to `cd` (it holds a space), then retry {retry}: {}",
+            quote_cmd(&format!("cd \"<dir>\" && {label}"))
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
@@ -122,7 +156,7 @@ pub fn directive_for(
             .map(|i| {
                 // The step's words as the shell parsed them (quoting removed),
                 // looked up in the normalised record rather than stored per step.
-                let spellings: Vec<&[String]> = group
+                let typed: Vec<Vec<String>> = group
                     .iter()
                     .filter_map(|e| {
                         let st = &e.steps[i];
@@ -130,9 +164,13 @@ pub fn directive_for(
                             .segments
                             .iter()
                             .find(|g| g.text() == st.text)
-                            .map(|g| g.words.as_slice())
+                            .map(|g| as_typed(&st.raw, &g.words))
                     })
                     .collect();
+                let mut spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
+                // Said as most sessions spelt it (`mkdir -p <dir>` three times against
+                // `mkdir out` once), never the newest session's alone.
+                render::most_common_length_first(&mut spellings);
                 quote_cmd(&render::render(&render::anti_unify(&spellings)))
             })
             .collect::<Vec<_>>()
@@ -185,11 +223,15 @@ pub fn directive_for(
             .cloned()
             .unwrap_or_default();
         let mut spelled: Vec<&[String]> = vec![best.as_slice()];
+        // Every other session of the best shape, the ones that typed it identically
+        // included: three sessions typing `run` are three, not one alone.
+        let at = group.iter().position(|g| *g == best);
         spelled.extend(
             group
                 .iter()
-                .filter(|g| **g != best && shape(g) == shape(&best))
-                .map(Vec::as_slice),
+                .enumerate()
+                .filter(|(i, g)| Some(*i) != at && shape(g) == shape(&best))
+                .map(|(_, g)| g.as_slice()),
         );
         let mut toks = render::anti_unify(&spelled);
         if spelled.len() == 1 && group.len() > 1 {
@@ -267,4 +309,152 @@ fn also_seen(
     others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
     format!(" (also seen: {})", list.join(", "))
+}
+
+/// The step(s) some supporting sessions inserted by hand where the directive's flag does
+/// it for them ([`crate::learn::propose::agreement::step_the_flag_does`]), named as the
+/// other way of the same fix, with the step that undid it after the retry when one did
+/// (`git stash pop` after `git stash`): ` (or: `git stash` before it, `git stash pop`
+/// after)`. Empty when no session took that way. `keys[ei]` is each episode's group key,
+/// `fix` this candidate's.
+pub fn steps_instead(
+    episodes: &[Episode],
+    support: &[usize],
+    keys: &[String],
+    fix: &str,
+    act: Option<&DirectiveAction>,
+    prep: &Prepared,
+) -> String {
+    let Some(DirectiveAction::AddFlags(v)) = act else {
+        return String::new();
+    };
+    let Some(flag) = v.iter().find(|w| w.starts_with('-')) else {
+        return String::new();
+    };
+    let mut said: Vec<String> = Vec::new();
+    for &ei in support.iter().filter(|&&ei| keys[ei] != fix) {
+        let e = &episodes[ei];
+        let Some(st) = crate::learn::propose::agreement::step_the_flag_does(e, flag) else {
+            continue;
+        };
+        let Some(words) = prep.norms[st.idx]
+            .segments
+            .iter()
+            .find(|g| g.text() == st.text)
+            .map(|g| g.words.clone())
+        else {
+            continue;
+        };
+        // The same program's step that continues the inserted one (`git stash pop`),
+        // among the few records after the retry.
+        let undone = e.retry_idx.and_then(|r| {
+            let (slot, pos) = prep.position[r];
+            prep.sessions[slot].1.iter().skip(pos + 1).take(3).find_map(|&k| {
+                prep.norms[k]
+                    .segments
+                    .iter()
+                    .find(|g| g.words.len() > words.len() && g.words.starts_with(&words))
+                    .map(|g| g.words.clone())
+            })
+        });
+        let text = match undone {
+            Some(u) => format!(
+                "{} before it, {} after",
+                quote_cmd(&render::quote_words(&words)),
+                quote_cmd(&render::quote_words(&u))
+            ),
+            None => format!("{} before it", quote_cmd(&render::quote_words(&words))),
+        };
+        if !said.contains(&text) {
+            said.push(text);
+        }
+    }
+    if said.is_empty() {
+        return String::new();
+    }
+    format!(" (or: {})", said.join("; "))
+}
+
+/// A substitute program as the group's sessions share it: when they ran it from
+/// several project environments (`.venv/bin/python`, `venv/bin/python`,
+/// `.env/bin/python3`), the environment is a placeholder and the ones seen are named,
+/// most common first: ("the project environment's `<env>/bin/python`", " (seen: `.venv`,
+/// `venv`, `.env`)"); one environment (or one session) is said as it is.
+fn environment_said(episodes: &[Episode], eps: &[usize], p: &str) -> (String, String) {
+    let base = |x: &str| x.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let split: Vec<(String, String)> = eps
+        .iter()
+        .filter_map(|&ei| episodes[ei].substitute.as_deref())
+        .filter_map(|s| s.rsplit_once("/bin/").map(|(env, prog)| (env.to_string(), base(prog))))
+        .collect();
+    let Some((_, prog)) = p.rsplit_once("/bin/") else {
+        return (quote_cmd(p), String::new());
+    };
+    let mut envs: Vec<(usize, String)> = Vec::new();
+    for (env, _) in &split {
+        match envs.iter_mut().find(|e| e.1 == *env) {
+            Some(e) => e.0 += 1,
+            None => envs.push((1, env.clone())),
+        }
+    }
+    if envs.len() < 2 || split.iter().any(|(_, pr)| *pr != base(prog)) {
+        return (quote_cmd(p), String::new());
+    }
+    envs.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let seen: Vec<String> = envs.iter().map(|e| quote_cmd(&e.1)).collect();
+    (
+        format!(
+            "the project environment's {}",
+            quote_cmd(&format!("<env>/bin/{}", base(prog)))
+        ),
+        format!(" (seen: {})", seen.join(", ")),
+    )
+}
+
+/// A step's words as the session typed its launcher: normalisation runs `python3 -m venv
+/// .venv` as `venv .venv` and `npx tsc` as `tsc` (the module or package is the tool), but
+/// said that way the step does not run (`venv` is no program). `raw`: the record's
+/// programs as typed ([`crate::learn::history::episodes::FixStep::raw`]); only a record of
+/// one command is said back, and only for the launchers whose unwrapping loses no other
+/// word (a Python interpreter with `-m`, `npx`/`bunx`/`pnpx`).
+fn as_typed(raw: &[String], words: &[String]) -> Vec<String> {
+    let (Some(prog), [_]) = (raw.first(), raw) else {
+        return words.to_vec();
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let Some(first) = words.first() else {
+        return words.to_vec();
+    };
+    if base(first) == base(prog) {
+        return words.to_vec();
+    }
+    let launcher: &[&str] = match base(prog).as_str() {
+        "python" => &["-m"],
+        "npx" | "bunx" | "pnpx" => &[],
+        _ => return words.to_vec(),
+    };
+    std::iter::once(prog.as_str())
+        .chain(launcher.iter().copied())
+        .map(str::to_string)
+        .chain(words.iter().cloned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::as_typed;
+
+    fn w(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_step_run_through_its_launcher_is_said_as_typed() {
+        assert_eq!(as_typed(&w("python3"), &w("venv .venv")), w("python3 -m venv .venv"));
+        assert_eq!(as_typed(&w("npx"), &w("tsc --noEmit")), w("npx tsc --noEmit"));
+        // The program itself, or a line of several commands: the words as they are.
+        assert_eq!(as_typed(&w("python3"), &w("python3 setup.py")), w("python3 setup.py"));
+        assert_eq!(as_typed(&w("mkdir"), &w("mkdir out")), w("mkdir out"));
+        assert_eq!(as_typed(&w("python3 venv"), &w("venv .venv")), w("venv .venv"));
+    }
 }

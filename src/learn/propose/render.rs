@@ -150,6 +150,18 @@ pub fn most_common_words(spellings: &[&[String]], mut toks: Vec<Tok>, from: usiz
     (toks, others)
 }
 
+/// Puts first a spelling of the most common word count (the most recent among equals:
+/// `spellings` comes most recent first), the reference [`anti_unify`] aligns the others
+/// on: three `mkdir -p <dir>` and one `mkdir out` are said `mkdir -p <dir>`, not the
+/// newest session's `mkdir out` with its private folder.
+pub fn most_common_length_first(spellings: &mut Vec<&[String]>) {
+    let count = |n: usize| spellings.iter().filter(|s| s.len() == n).count();
+    if let Some(i) = (0..spellings.len()).max_by_key(|&i| (count(spellings[i].len()), usize::MAX - i)) {
+        let r = spellings.remove(i);
+        spellings.insert(0, r);
+    }
+}
+
 /// A value private to one session when nothing else vouches for it: an absolute or home
 /// path, an e-mail address.
 fn private_looking(w: &str) -> bool {
