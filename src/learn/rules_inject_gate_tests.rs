@@ -10,33 +10,18 @@ use crate::learn::store::rules::tests::rule;
 /// Every failing record (`cmd`, `tail`, `ok: false`) and every `trigger` text of the corpora.
 fn corpus_failures_and_triggers() -> (Vec<Record>, Vec<String>) {
     let (mut failures, mut triggers) = (Vec::new(), Vec::new());
-    for f in crate::learn::text::mask_engine::corpus_files() {
-        for row in std::fs::read_to_string(&f).unwrap_or_default().lines() {
-            let Ok(v) = serde_json::from_str::<serde_json::Value>(row) else {
-                continue;
-            };
-            let mut stack = vec![&v];
-            while let Some(v) = stack.pop() {
-                match v {
-                    serde_json::Value::Array(a) => stack.extend(a),
-                    serde_json::Value::Object(o) => {
-                        if let (Some(cmd), Some(tail), Some(false)) = (
-                            o.get("cmd").and_then(|x| x.as_str()),
-                            o.get("tail").and_then(|x| x.as_str()),
-                            o.get("ok").and_then(|x| x.as_bool()),
-                        ) {
-                            failures.push(rec("s", cmd, false, tail));
-                        }
-                        if let Some(t) = o.get("trigger").and_then(|x| x.as_str()) {
-                            triggers.push(t.to_string());
-                        }
-                        stack.extend(o.values());
-                    }
-                    _ => {}
-                }
-            }
+    crate::learn::text::mask_engine::corpus_objects(|o| {
+        if let (Some(cmd), Some(tail), Some(false)) = (
+            o.get("cmd").and_then(|x| x.as_str()),
+            o.get("tail").and_then(|x| x.as_str()),
+            o.get("ok").and_then(|x| x.as_bool()),
+        ) {
+            failures.push(rec("s", cmd, false, tail));
         }
-    }
+        if let Some(t) = o.get("trigger").and_then(|x| x.as_str()) {
+            triggers.push(t.to_string());
+        }
+    });
     (failures, triggers)
 }
 

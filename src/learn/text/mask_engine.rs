@@ -192,6 +192,30 @@ pub fn re(p: &str) -> Regex {
     Regex::new(&ascii_pattern(p)).expect("mask pattern compiles")
 }
 
+/// Calls `f` on every JSON object of every corpus file ([`corpus_files`]), nested ones
+/// included: records, trajectories, rules.
+#[cfg(test)]
+pub(crate) fn corpus_objects(mut f: impl FnMut(&serde_json::Map<String, serde_json::Value>)) {
+    for file in corpus_files() {
+        for row in std::fs::read_to_string(&file).unwrap_or_default().lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(row) else {
+                continue;
+            };
+            let mut stack = vec![&v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::Array(a) => stack.extend(a),
+                    serde_json::Value::Object(o) => {
+                        f(o);
+                        stack.extend(o.values());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
 /// Every `.jsonl` file under the `tests/corpora*` folders: the texts the tests that compare
 /// two implementations (mask engines, term forms) run over.
 #[cfg(test)]

@@ -52,6 +52,29 @@ struct Masks {
     http: LazyRe,
 }
 
+#[cfg(test)]
+impl Masks {
+    /// Every mask, for the tests that check each one.
+    fn all(&self) -> [&LazyRe; 14] {
+        [
+            &self.url,
+            &self.quoted,
+            &self.var,
+            &self.path,
+            &self.hash,
+            &self.dur,
+            &self.num,
+            &self.code_e,
+            &self.code_errno,
+            &self.code_letter,
+            &self.code_snake,
+            &self.snake_ident,
+            &self.camel,
+            &self.http,
+        ]
+    }
+}
+
 /// Whether a line reads as an error line.
 fn errorish(line: &str) -> bool {
     (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords)
@@ -442,23 +465,8 @@ mod tests {
             crate::learn::text::mask_engine::ascii_pattern(r"[^\s'\]]\.\\"),
             r"[^\t\n\x0B\x0C\r '\]]\.\\"
         );
-        let m = super::masks(); // every mask compiles in its ASCII form
-        for r in [
-            &m.url,
-            &m.quoted,
-            &m.path,
-            &m.hash,
-            &m.dur,
-            &m.num,
-            &m.code_e,
-            &m.code_errno,
-            &m.code_letter,
-            &m.code_snake,
-            &m.snake_ident,
-            &m.camel,
-            &m.http,
-        ] {
-            let _ = r.get();
+        for r in super::masks().all() {
+            let _ = r.get(); // every mask compiles in its ASCII form
         }
     }
 
@@ -560,31 +568,17 @@ mod tests {
                 assert_eq!(mask_line_in(Engine::Lite, l), mask_line_in(Engine::Full, l), "{l}");
             }
         };
-        for f in &files {
-            for row in std::fs::read_to_string(f).unwrap_or_default().lines() {
-                let Ok(v) = serde_json::from_str::<serde_json::Value>(row) else {
-                    continue;
-                };
-                let mut stack = vec![&v];
-                while let Some(v) = stack.pop() {
-                    match v {
-                        serde_json::Value::Array(a) => stack.extend(a),
-                        serde_json::Value::Object(o) => {
-                            for (k, x) in o {
-                                match x.as_str() {
-                                    Some(t) if matches!(k.as_str(), "tail" | "trigger" | "directive") => {
-                                        check(t);
-                                        check(&unescape(t));
-                                    }
-                                    _ => stack.push(x),
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
+        crate::learn::text::mask_engine::corpus_objects(|o| {
+            for (k, x) in o {
+                if let Some(t) = x
+                    .as_str()
+                    .filter(|_| matches!(k.as_str(), "tail" | "trigger" | "directive"))
+                {
+                    check(t);
+                    check(&unescape(t));
                 }
             }
-        }
+        });
         for extra in [
             "error: ‘quoted’ at https://x.org/a/b.git 12:03:04 3.2s 0xdeadbeef sha256:abc E0432 errno 13 Errno  7",
             "Ünïcødé wörd_ERROR_CODE 503 Service Unavailable 429 too many",
@@ -605,23 +599,7 @@ mod tests {
     /// corpus line and on edge lines (see `mask_gates`).
     #[test]
     fn gates_hold_wherever_their_mask_matches() {
-        let m = masks();
-        let all = [
-            &m.url,
-            &m.quoted,
-            &m.var,
-            &m.path,
-            &m.hash,
-            &m.dur,
-            &m.num,
-            &m.code_e,
-            &m.code_errno,
-            &m.code_letter,
-            &m.code_snake,
-            &m.snake_ident,
-            &m.camel,
-            &m.http,
-        ];
+        let all = masks().all();
         let gated: Vec<_> = all.into_iter().filter_map(|r| Some((r, r.gate()?))).collect();
         assert_eq!(gated.len(), 8);
         let (mut lines, mut shut) = (0usize, 0usize);
