@@ -238,30 +238,29 @@ pub fn walk_under(root: &Path, start: &str) -> Option<(Vec<String>, Vec<String>)
     Some((files, dirs))
 }
 
+/// git as a hook runs it in `root`: the repository named by `root` alone (no `GIT_DIR`,
+/// `GIT_WORK_TREE` or `GIT_INDEX_FILE` of the session's), paths unquoted, and no
+/// `core.fsmonitor` command — a repository's own configuration must not run a command of
+/// its choosing in a hook (`ls-files` would start it). `-C`, not `current_dir`: with a
+/// working folder to set, the static hook forked itself (strace: `clone(…SIGCHLD)`, its
+/// page tables copied, faults after); without one std starts git with `posix_spawn`
+/// (`clone3(CLONE_VM|CLONE_VFORK)`).
+pub(crate) fn git_in(root: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new("git");
+    c.arg("-C")
+        .arg(root)
+        .args(["-c", "core.fsmonitor=false", "-c", "core.quotepath=off"])
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE");
+    c
+}
+
 /// Tracked and untracked-not-ignored files by git's rules, relative to `root`; `None`
 /// when `root` is not in a git work tree (or git is missing).
 fn git_listing(root: &Path) -> Option<Vec<String>> {
-    // `-C`, not `current_dir`: with a working folder to set, the static hook forked itself
-    // (strace: `clone(…SIGCHLD)`, its page tables copied, faults after); without one std
-    // starts git with `posix_spawn` (`clone3(CLONE_VM|CLONE_VFORK)`).
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        // A repository's own configuration must not run a command of its choosing in a
-        // hook: `core.fsmonitor` names one that `ls-files` would start.
-        .args([
-            "-c",
-            "core.fsmonitor=false",
-            "-c",
-            "core.quotepath=off",
-            "ls-files",
-            "-z",
-            "-co",
-            "--exclude-standard",
-        ])
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
+    let out = git_in(root)
+        .args(["ls-files", "-z", "-co", "--exclude-standard"])
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .output()

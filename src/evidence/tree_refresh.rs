@@ -210,23 +210,8 @@ pub(crate) fn git_ignored<R>(
     paths: &[String],
     meanwhile: impl FnOnce() -> R,
 ) -> Option<(HashSet<String>, R)> {
-    // `-C` rather than `current_dir`: see `tree::git_listing`.
-    let mut child = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        // As `tree::git_listing`: no `core.fsmonitor` command of the repository's.
-        .args([
-            "-c",
-            "core.fsmonitor=false",
-            "-c",
-            "core.quotepath=off",
-            "check-ignore",
-            "-z",
-            "--stdin",
-        ])
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
+    let mut child = crate::evidence::tree::git_in(root)
+        .args(["check-ignore", "-z", "--stdin"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
