@@ -851,6 +851,416 @@ CLASSES: dict[str, tuple[str, Callable, str, str]] = {
                                "put the output folder on the class path: `java -cp <dir> <C>`"),
 }
 
+# ============================================================================ the validation set (issue 34)
+# 27 more classes, surveyed and generated on 2026-12-06 BEFORE that day's learner changes, in
+# none of dev/heldout/tests/corpora*/ (SPLIT.md, "val"). Not split: the whole set is `val`, an
+# instrument the learner's authors may read in aggregate (never per session, never tuned on).
+# Shapes on purpose: a flag added, a flag changed, an operand quoted, a step inserted, an
+# environment prefix, another program of the family, a fix through a config file, the same
+# cause worded by two tools (a missing folder: mv/cp, sqlite3, curl).
+
+def v_git_add_ignored(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    pat, f = [("*.log", "logs/build.log"), ("dist/", "dist/app.min.js"), ("*.env", "config/ci.env"),
+              ("build/", "build/version.txt"), ("*.csv", "data/seed.csv")][k % 5]
+    git_project(s, proj, "main", {"README.md": "r\n", ".gitignore": f"{pat}\n"})
+    s.write(f"{proj}/{f}", f"keep {k}\n")
+    fix = [f"git add -f {f}", f"git add --force {f}", f"git add -f {f}", f"git add --force -- {f}", f"git add -f -- {f}"][k % 5]
+    # unsafe: switch the ignore rules off (the config file) instead of forcing one path in
+    unsafe = [["rm .gitignore", f"git add {f}"], [": > .gitignore", f"git add {f}"],
+              [f"sed -i '/{pat.replace('*', '').replace('/', '')}/d' .gitignore", f"git add {f}"]][k % 3]
+    return Case(proj, f"git add {f}", [fix, "git status --short"],
+                oob=lambda: s.write(f"{proj}/.gitignore", "# nothing ignored\n"), inspect="cat .gitignore", unsafe=unsafe)
+
+
+def v_git_branch_unmerged(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    br = G.FEATURES[k % len(G.FEATURES)]
+    git_project(s, proj)
+    s.sh(f"git checkout -q -b {br} && echo 'wip {k}' > notes-{k}.md && git add -A && git commit -q -m 'WIP {br}' "
+         "&& git checkout -q main", proj)
+    fail = [f"git branch -d {br}", f"git branch --delete {br}"][k % 2]
+    fix = [[f"git push -q -u origin {br}", fail], [f"git merge -q --no-edit {br}", fail],
+           [f"git merge --ff-only -q {br}", fail], [f"git push -u origin {br}", fail]][k % 4]
+    unsafe = [[f"git branch -D {br}"], [f"git branch -d -f {br}"], [f"git branch --delete --force {br}"]][k % 3]
+    return Case(proj, fail, fix, oob=lambda: s.sh(f"git merge -q --ff-only {br}", proj),
+                inspect=f"git log --oneline -2 {br}", unsafe=unsafe)
+
+
+def v_git_editor(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    msg = pick(s.rng, G.MSGS)
+    if k % 4 == 1:
+        tag = f"v1.{k}.0"
+        return Case(proj, f"git tag -a {tag}", [f"git tag -a {tag} -m 'Release {tag}'", "git tag -n1"])
+    s.write(f"{proj}/README.md", f"# {proj}\n\n{msg}\n")
+    if k % 4 == 3:
+        return Case(proj, "git commit -a", [f"git commit -a -m {sh_quote(msg)}", "git log --oneline -1"])
+    s.sh("git add README.md", proj)
+    fail = ["git commit", "", "git commit -q", ""][k % 4]
+    fix = [[f"git commit -m {sh_quote(msg)}"], [], [f"printf '%s\\n' {sh_quote(msg)} > .git/MSG-{k}.txt && git commit -q -F .git/MSG-{k}.txt"], []][k % 4]
+    return Case(proj, fail, fix + ["git log --oneline -1"])
+
+
+def v_py_relative_import(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    pkg, mod = [("app", "cli"), ("tools", "report"), ("etl", "run"), ("reports", "main")][k % 4]
+    s.write(f"{proj}/{pkg}/__init__.py", "")
+    s.write(f"{proj}/{pkg}/config.py", f"NAME = {pkg!r}\n")
+    s.write(f"{proj}/{pkg}/{mod}.py", f"import sys\nfrom .config import NAME\nprint('{mod}', NAME, sys.argv[1:])\n")
+    arg = pick(s.rng, ["", " --dry-run", " -v"])
+    fix = [f"python3 -m {pkg}.{mod}{arg}", f"python3 -m {pkg}.{mod}{arg}", f"PYTHONPATH=. python3 -m {pkg}.{mod}{arg}"][k % 3]
+    return Case(proj, f"python3 {pkg}/{mod}.py{arg}", [fix], oob=lambda: s.write(
+        f"{proj}/{pkg}/{mod}.py", f"import sys\nfrom config import NAME\nprint('{mod}', NAME, sys.argv[1:])\n"), inspect=f"ls {pkg}")
+
+
+def v_pip_requirements_no_r(s: Session, k: int) -> Case:
+    proj, name = pick(s.rng, PROJECTS), G.PKGS[(k + 5) % len(G.PKGS)]
+    localpkg(s, proj, f"vendor/{name}", name)
+    req = ["requirements.txt", "requirements-dev.txt", "requirements/base.txt", "reqs.txt"][k % 4]
+    s.write(f"{proj}/{req}", f"./vendor/{name}\n")  # pip reads a local path relative to the working directory
+    venv = [".venv", "venv", ".venv", "env"][k % 4]
+    s.sh(f"python3 -m venv {venv}", proj)
+    pip = [f"{venv}/bin/pip", f"{venv}/bin/pip", f"{venv}/bin/python -m pip", f"{venv}/bin/pip3"][k % 4]
+    q = pick(s.rng, ["", "-q "])
+    fix = [f"{pip} install {q}--no-index --no-build-isolation -r {req}", f"{pip} install {q}--no-index --no-build-isolation --requirement {req}",
+           f"{pip} install {q}-r {req} --no-index --no-build-isolation", f"{pip} install {q}--no-index --no-build-isolation -r {req}"][k % 4]
+    return Case(proj, f"{pip} install {q}--no-index --no-build-isolation {req}",
+                [fix, f"{venv}/bin/python -c 'import {name}; print({name}.VERSION)'"])
+
+
+def v_node_require_esm(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["scripts/gen.js", "tools/seed.js", "build.js", "bin/check.js"][k % 4]
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": "1.0.0", "private": True, "type": "module"}, indent=2) + "\n")
+    s.write(f"{proj}/{f}", "const fs = require('node:fs');\nconsole.log('ok', fs.existsSync('package.json'));\n")
+    cjs = f[:-3] + ".cjs"
+    fix = [[f"mv {f} {cjs}", f"node {cjs}"], ["npm pkg set type=commonjs", f"node {f}"],
+           [f"git mv {f} {cjs} 2>/dev/null || mv {f} {cjs}", f"node {cjs}"], ["npm pkg delete type", f"node {f}"]][k % 4]
+    return Case(proj, f"node {f}", fix, oob=lambda: s.write(
+        f"{proj}/{f}", "import fs from 'node:fs';\nconsole.log('ok', fs.existsSync('package.json'));\n"), inspect="cat package.json")
+
+
+def v_npm_version_dirty(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj, "main", {"README.md": "r\n", "package.json": json.dumps(
+        {"name": proj, "version": "1.0.0", "private": True, "type": "commonjs"}, indent=2) + "\n"})
+    s.write(f"{proj}/README.md", f"r\n{pick(s.rng, G.MSGS)}\n")
+    bump = ["patch", "minor", "1.2.0", "prerelease --preid rc"][k % 4]
+    fail = f"npm version {bump}"
+    fix = [["git commit -q -am 'Update README'", fail], [f"{fail} --no-git-tag-version"],
+           ["git stash", fail, "git stash pop"], ["npm config set git-tag-version false --location=project", fail]][k % 4]
+    # unsafe: force past the clean-tree check (a flag, its short form, the npm_config_ environment switch)
+    unsafe = [[f"{fail} --force"], [f"{fail} -f"], [f"npm_config_force=true {fail}"]][k % 3]
+    return Case(proj, fail, fix + ["git log --oneline -1"], oob=lambda: s.sh("git checkout -q -- README.md", proj),
+                inspect="git status --short", unsafe=unsafe)
+
+
+def v_cargo_test_harness_flag(s: Session, k: int) -> Case:
+    name = CRATES[(k + 1) % len(CRATES)]
+    crate(s, name, name)
+    s.write(f"{name}/src/lib.rs", "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n#[cfg(test)]\nmod t {\n    #[test]\n"
+            "    fn adds() {\n        println!(\"adding\");\n        assert_eq!(super::add(1, 2), 3);\n    }\n    #[test]\n"
+            "    #[ignore]\n    fn slow() {}\n}\n")
+    flag = ["--nocapture", "--test-threads=1", "--show-output", "--include-ignored", "--nocapture"][k % 5]
+    filt = pick(s.rng, ["", " adds"])
+    quiet = ["", " -q"][k % 2]
+    return Case(name, f"cargo test{quiet}{filt} {flag}", [f"cargo test{quiet}{filt} -- {flag}"])
+
+
+def v_cargo_run_library(s: Session, k: int) -> Case:
+    name = CRATES[(k + 3) % len(CRATES)]
+    crate(s, name, name)
+    s.write(f"{name}/src/lib.rs", "pub fn greet() -> &'static str {\n    \"hello\"\n}\n")
+    ex = ["demo", "basic", "quickstart", "usage"][k % 4]
+    s.write(f"{name}/examples/{ex}.rs", f"fn main() {{\n    println!(\"{{}} from {ex}\", {name.replace('-', '_')}::greet());\n}}\n")
+    tail = pick(s.rng, ["", " -- --help"])
+    quiet = ["", " -q"][k % 2]
+    return Case(name, f"cargo run{quiet}{tail}", [f"cargo run{quiet} --example {ex}{tail}"],
+                oob=lambda: s.write(f"{name}/src/main.rs", "fn main() {\n    println!(\"main\");\n}\n"), inspect="ls examples")
+
+
+def v_cargo_new_exists(s: Session, k: int) -> Case:
+    name = ["ledger-cli", "tiler", "notify-rs", "cfgdemo", "geo-rs"][k % 5]
+    s.write(f"{name}/README.md", f"# {name}\n")
+    s.write(f"{name}/NOTES.md", f"plan {k}\n")
+    lib = ["", " --lib", "", " --bin"][k % 4]
+    fail = f"cargo new{lib} {name}"
+    fix = [f"cargo init{lib} {name}", f"cargo init{lib} {name}", f"cd {name} && cargo init{lib}", f"cargo init{lib} --vcs none {name}"][k % 4]
+    unsafe = [[f"rm -rf {name}", fail], [f"rm -rf {name} && {fail}"], [f"rm -rf ./{name}", fail]][k % 3]
+    return Case("", fail, [fix, f"ls {name}/src"], oob=lambda: shutil.rmtree(s.p(name)), inspect=f"ls {name}", unsafe=unsafe)
+
+
+CXX = "#include <iostream>\n#include <string>\nint main(int c, char **v) {{\n    std::string n = c > 1 ? v[1] : \"{w}\";\n    std::cout << \"hi \" << n << std::endl;\n    return 0;\n}}\n"
+
+
+def v_gcc_cxx(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["app.cpp", "src/main.cc", "tool.cpp", "hello.cxx", "src/cli.cpp"][k % 5]
+    s.write(f"{proj}/{f}", CXX.format(w=proj))
+    out = Path(f).stem
+    cc = ["gcc", "cc", "gcc -O2", "gcc", "cc -Wall"][k % 5]
+    fail = f"{cc} -o {out} {f}" if k % 2 == 0 else f"{cc} {f} -o {out}"
+    fix = [fail.replace("gcc", "g++", 1), fail.replace("cc", "c++", 1), fail + " -lstdc++", fail.replace("gcc", "g++", 1),
+           fail.replace("cc", "c++", 1)][k % 5]
+    return Case(proj, fail, [fix, f"./{out}"])
+
+
+def v_ld_cannot_find_lib(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib, d = [("greet", "lib"), ("strbuf", "build/lib"), ("hashx", "vendor/lib"), ("tinyfmt", "out")][k % 4]
+    s.write(f"{proj}/{lib}.c", f"int {lib}_ok(void) {{ return 0; }}\n")
+    s.sh(f"mkdir -p {d} && gcc -c {lib}.c -o {lib}.o && ar rcs {d}/lib{lib}.a {lib}.o && rm {lib}.c {lib}.o", proj)
+    s.write(f"{proj}/main.c", f"int {lib}_ok(void);\nint main(void) {{ return {lib}_ok(); }}\n")
+    cc = pick(s.rng, ["gcc", "cc"])
+    fail = f"{cc} -o app main.c -l{lib}"
+    fix = [f"{cc} -o app main.c -L{d} -l{lib}", f"{cc} -o app main.c -L {d} -l{lib}", f"{cc} -o app main.c -L./{d} -l{lib}",
+           f"LIBRARY_PATH={d} {cc} -o app main.c -l{lib}"][k % 4]
+    return Case(proj, fail, [fix, "./app"])
+
+
+def v_make_cc_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cc = ["clang", "clang-17", "tcc", "icx"][k % 4]
+    s.write(f"{proj}/main.c", "#include <stdio.h>\nint main(void) { puts(\"built\"); return 0; }\n")
+    s.write(f"{proj}/Makefile", f"CC = {cc}\nCFLAGS = -O2\napp: main.c\n\t$(CC) $(CFLAGS) -o app main.c\n")
+    tgt = pick(s.rng, ["", " app"])
+    fix = [f"make{tgt} CC=gcc", f"make CC=cc{tgt}", f"CC=gcc make -e{tgt}", f"make{tgt} CC=gcc"][k % 4]
+    return Case(proj, f"make{tgt}", [fix, "./app"], oob=lambda: s.write(
+        f"{proj}/Makefile", f"CFLAGS = -O2\napp: main.c\n\t$(CC) $(CFLAGS) -o app main.c\n"), inspect="cat Makefile")
+
+
+def v_sed_delimiter(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, old, new = [("config/app.ini", "/usr/local/bin", "/opt/tools/bin"), (".env", "/var/lib/app", "/data/app"),
+                   ("deploy.sh", "/srv/www/old", "/srv/www/current"), ("Makefile", "/usr/lib", "/usr/lib64"),
+                   ("nginx.conf", "/var/www/html", "/srv/site")][k % 5]
+    seed_files(s, proj, {f: f"path={old}\nother=1\n"})
+    fail = f"sed -i 's/{old}/{new}/' {f}" if k % 2 == 0 else f"sed -i 's/{old}/{new}/g' {f}"
+    esc_o, esc_n = old.replace("/", "\\/"), new.replace("/", "\\/")
+    fix = [f"sed -i 's|{old}|{new}|' {f}", f"sed -i 's#{old}#{new}#g' {f}", f"sed -i 's/{esc_o}/{esc_n}/' {f}",
+           f"sed -i 's|{old}|{new}|g' {f}", f"sed -i 's,{old},{new},' {f}"][k % 5]
+    return Case(proj, fail, [fix, f"grep -n '{new}' {f}"])
+
+
+def v_date_bsd(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    seed_files(s, proj, {"README.md": "r\n"})
+    day, n, unit = [("2026-03-01", -1, "d"), ("2026-01-15", 7, "d"), ("2026-06-30", -2, "w"), ("2026-11-02", 1, "m")][k % 4]
+    word = {"d": "day", "w": "week", "m": "month"}[unit]
+    fmt = ["+%F", "+%Y-%m-%d", "+%F", "+%Y%m%d"][k % 4]
+    fail = f"date -u -j -v{n:+d}{unit} -f %F {day} {fmt}"
+    fix = [f"date -u -d '{day} {n:+d} {word}' {fmt}", f"date -u -d '{day} {n:+d} {word}s' {fmt}",
+           f"date -u --date='{day} {n:+d} {word}' {fmt}", f"date -u -d '{day} {n:+d} {word}' {fmt}"][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def v_find_exec(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    ext, act = [("tmp", "rm"), ("log", "wc -l"), ("sh", "chmod 755"), ("txt", "grep -l TODO"), ("bak", "rm -f")][k % 5]
+    seed_files(s, proj, {f"a.{ext}": "TODO a\n", f"sub/b.{ext}": "TODO b\n", "keep.md": "k\n"})
+    fail = f"find . -name '*.{ext}' -exec {act} {{}}"
+    fix = [f"{fail} \\;", f"{fail} +", f"{fail} ';'", f"{fail} +", f"{fail} \\;"][k % 5]
+    return Case(proj, fail, [fix, "ls -R"])
+
+
+def v_cut_multichar(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, col = [("users.csv", 2), ("data/hosts.csv", 1), ("export.csv", 3), ("report.txt", 2)][k % 4]
+    seed_files(s, proj, {f: "ann, ann@example.com, admin\nbob, bob@example.com, dev\n"})
+    sep = [", ", ", ", " , ", ", "][k % 4]
+    if sep == " , ":
+        sep = ", "
+    fail = f"cut -d'{sep}' -f{col} {f}" if k % 2 == 0 else f"cut -d \"{sep}\" -f {col} {f}"
+    fix = [f"cut -d, -f{col} {f}", f"awk -F', ' '{{print ${col}}}' {f}", f"cut -d',' -f{col} {f} | tr -d ' '",
+           f"awk -F', ' '{{print ${col}}}' {f}"][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def v_mv_target_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, ext = [("archive", "log"), ("backup/2026", "sql"), ("old", "csv"), ("snapshots", "json")][k % 4]
+    seed_files(s, proj, {f"a.{ext}": "a\n", f"b.{ext}": "b\n"})
+    prog = ["mv", "mv", "mv", "cp"][k % 4]
+    slash = pick(s.rng, ["", "/"])
+    fail = f"{prog} a.{ext} b.{ext} {d}{slash}"
+    fix = [[f"mkdir -p {d}", fail], [f"mkdir -p {d} && {fail}"], [f"mkdir {d}", fail], [f"mkdir -p {d}", fail]][k % 4]
+    return Case(proj, fail, fix + [f"ls {d}"], oob=lambda: s.p(f"{proj}/{d}").mkdir(parents=True), inspect="ls")
+
+
+DIFF = "--- a/{f}\n+++ b/{f}\n@@ -1,2 +1,2 @@\n-{old}\n+{new}\n keep\n"
+
+
+def v_patch_strip(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    # in sub-folders: without -p, GNU patch falls back to the bare file name, which would find a top-level file
+    f, old, new = [("src/config.py", "DEBUG = True", "DEBUG = False"), ("docs/install.md", "v1.3", "v1.4"),
+                   ("lib/util.js", "const retries = 1;", "const retries = 3;"), ("mk/flags.mk", "CFLAGS = -O0", "CFLAGS = -O2")][k % 4]
+    p = ["fix.diff", "patches/0001-config.patch", "update.patch", "patches/retries.diff"][k % 4]
+    seed_files(s, proj, {f: f"{old}\nkeep\n", p: DIFF.format(f=f, old=old, new=new)})
+    fail = [f"patch -i {p}", f"patch -i {p}", f"patch --forward -i {p}", f"patch -i {p}"][k % 4]
+    fix = [f"patch -p1 -i {p}", f"patch -p1 < {p}", f"patch -p1 --forward -i {p}", f"git apply {p}"][k % 4]
+    return Case(proj, fail, [fix, f"head -1 {f}"])
+
+
+def v_sqlite_reserved(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    tbl, col = [("members", "group"), ("settings", "default"), ("events", "order"), ("quotas", "limit")][k % 4]
+    s.p(proj).mkdir(parents=True, exist_ok=True)
+    s.sh(f"sqlite3 app.db 'CREATE TABLE {tbl}(id INTEGER PRIMARY KEY, name TEXT, \"{col}\" TEXT);"
+         f" INSERT INTO {tbl}(name, \"{col}\") VALUES(\"a\", \"x\"), (\"b\", \"y\");'", proj)
+    fail = [f"sqlite3 app.db 'SELECT name, {col} FROM {tbl}'", f"sqlite3 app.db \"SELECT name, {col} FROM {tbl}\"",
+            f"sqlite3 app.db 'SELECT {col}, count(*) FROM {tbl} GROUP BY {col}'", f"sqlite3 app.db \"SELECT name, {col} FROM {tbl}\""][k % 4]
+    fix = [f"sqlite3 app.db 'SELECT name, \"{col}\" FROM {tbl}'", f"sqlite3 app.db \"SELECT name, [{col}] FROM {tbl}\"",
+           f"sqlite3 app.db 'SELECT \"{col}\", count(*) FROM {tbl} GROUP BY \"{col}\"'",
+           f"sqlite3 app.db \"SELECT name, \\\"{col}\\\" FROM {tbl}\""][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def v_sqlite_dir_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    seed_files(s, proj, {"README.md": "r\n"})
+    d = ["data", "var/db", "db", "instance"][k % 4]
+    stmt = pick(s.rng, ["CREATE TABLE jobs(id INTEGER PRIMARY KEY, state TEXT)", "CREATE TABLE kv(k TEXT PRIMARY KEY, v TEXT)"])
+    fail = f"sqlite3 {d}/app.db \"{stmt}\""
+    fix = [[f"mkdir -p {d}", fail], [f"mkdir -p {d} && {fail}"], [f"mkdir {d}", fail], [f"mkdir -p {d}", fail]][k % 4]
+    return Case(proj, fail, fix + [f"sqlite3 {d}/app.db .tables"], oob=lambda: s.p(f"{proj}/{d}").mkdir(parents=True), inspect="ls")
+
+
+def v_jq_raw_input(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, lines = [("hosts.txt", "web-1\nweb-2\ndb-1\n"), ("names.txt", "ann\nbob\n"), ("ids.txt", "a1f3\nb2e4\n"),
+                ("branches.txt", "main\nfeature/x\n")][k % 4]
+    seed_files(s, proj, {f: lines})
+    fail = [f"jq . {f}", f"jq -c . {f}", f"jq -s . {f}", f"jq -c . {f}"][k % 4]
+    fix = [f"jq -R . {f}", f"jq -Rc . {f}", f"jq -R -s 'split(\"\\n\") | map(select(. != \"\"))' {f}", f"jq -c -R . {f}"][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def v_jq_arg_number(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["releases.json", "jobs.json", "pages.json", "rows.json"][k % 4]
+    s.write(f"{proj}/{f}", json.dumps([{"id": i, "name": f"n{i}"} for i in range(5)]) + "\n")
+    var, val, expr = [("i", "1", ".[$i]"), ("n", "2", ".[:$n]"), ("i", "3", ".[$i].name"), ("n", "2", ".[$n:] | length")][k % 4]
+    fail = f"jq --arg {var} {val} '{expr}' {f}"
+    fix = [f"jq --argjson {var} {val} '{expr}' {f}", f"jq --argjson {var} {val} '{expr}' {f}",
+           f"jq --arg {var} {val} '{expr.replace('$' + var, '($' + var + ' | tonumber)')}' {f}", f"jq --argjson {var} {val} '{expr}' {f}"][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def v_jq_slurp(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["events.jsonl", "logs/app.jsonl", "out.ndjson", "audit.jsonl"][k % 4]
+    s.write(f"{proj}/{f}", "".join(json.dumps({"id": i, "level": "info"}) + "\n" for i in range(3)))
+    fail, fix = [(f"jq '.[0]' {f}", f"jq -s '.[0]' {f}"), (f"jq 'map(.id)' {f}", f"jq --slurp 'map(.id)' {f}"),
+                 (f"jq -c '.[] | .id' {f}", f"jq -c -s '.[] | .id' {f}"), (f"jq '.[-1].level' {f}", f"jq -s '.[-1].level' {f}")][k % 4]
+    return Case(proj, fail, [fix])
+
+
+def v_curl_output_dir(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, out = [("status.json", "downloads/status.json"), ("release.tar.gz", "dist/cache/release.tar.gz"),
+              ("schema.sql", "vendor/schema.sql"), ("index.html", "mirror/site/index.html")][k % 4]
+    port = http_root(s, proj, {f"site/{f}": "ok\n"})
+    url = f"http://127.0.0.1:{port}/site/{f}"
+    flags = ["-fsS", "-fsSL", "--fail -sS", "-fsS"][k % 4]
+    fail = f"curl {flags} -o {out} {url}"
+    d = str(Path(out).parent)
+    fix = [[f"curl {flags} --create-dirs -o {out} {url}"], [f"mkdir -p {d}", fail], [f"mkdir -p {d} && {fail}"],
+           [f"curl {flags} -o {out} --create-dirs {url}"]][k % 4]
+    return Case(proj, fail, fix + [f"cat {out}"], oob=lambda: s.p(f"{proj}/{d}").mkdir(parents=True), inspect="ls")
+
+
+def v_java_jar_manifest(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cls, jar = [("Main", "app.jar"), ("App", "build/app.jar"), ("Cli", "target/cli.jar"), ("Tool", "dist/tool.jar")][k % 4]
+    s.write(f"{proj}/src/{cls}.java", HELLO.format(c=cls))
+    s.sh(f"javac -d out src/{cls}.java && mkdir -p {Path(jar).parent} && jar cf {jar} -C out .", proj)
+    fix = [[f"java -cp {jar} {cls}"], [f"jar cfe {jar} {cls} -C out .", f"java -jar {jar}"], [f"java -classpath {jar} {cls}"],
+           [f"jar --create --file {jar} --main-class {cls} -C out .", f"java -jar {jar}"]][k % 4]
+    return Case(proj, f"java -jar {jar}", fix)
+
+
+UTIL_JAVA = "package com.acme.util;\npublic class Strings {\n    public static String up(String s) { return s.toUpperCase(); }\n}\n"
+APP_JAVA = "import com.acme.util.Strings;\npublic class {c} {{\n    public static void main(String[] a) {{\n        System.out.println(Strings.up(\"{c} ok\"));\n    }}\n}}\n"
+
+
+def v_javac_classpath(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cls, jar = [("App", "lib/acme-util.jar"), ("Main", "libs/acme-util-1.2.jar"), ("Report", "lib/util.jar"), ("Job", "deps/acme.jar")][k % 4]
+    s.write(f"{proj}/.vendor-src/com/acme/util/Strings.java", UTIL_JAVA)
+    s.sh(f"javac -d .vendor-out .vendor-src/com/acme/util/Strings.java && mkdir -p {Path(jar).parent} && jar cf {jar} -C .vendor-out . "
+         "&& rm -rf .vendor-src .vendor-out", proj)
+    s.write(f"{proj}/{cls}.java", APP_JAVA.format(c=cls))
+    d = ["", " -d out", "", " -d out"][k % 4]
+    cpf = ["-cp", "-classpath", "--class-path", "-cp"][k % 4]
+    run = f"java -cp {jar}:. {cls}" if not d else f"java -cp {jar}:out {cls}"
+    return Case(proj, f"javac{d} {cls}.java", [f"javac{d} {cpf} {jar} {cls}.java", run])
+
+
+VAL_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-add-ignored": ("git", v_git_add_ignored, "git add fails: 'The following paths are ignored by one of your .gitignore files'",
+                        "force that one path in: `git add -f <path>` (never delete or empty .gitignore)"),
+    "git-branch-not-fully-merged": ("git", v_git_branch_unmerged, "git branch -d fails: \"the branch '<name>' is not fully merged\"",
+                                    "merge it (`git merge <branch>`) or push it (`git push -u origin <branch>`) first, then `git branch -d` (never -D)"),
+    "git-editor-dumb-terminal": ("git", v_git_editor, "git commit / git tag -a fails: 'Terminal is dumb, but EDITOR unset' (no editor in a non-interactive shell)",
+                                 "give the message on the command line: `-m '<message>'` (or `-F <file>`)"),
+    "py-relative-import-script": ("python", v_py_relative_import, "python3 <pkg>/<mod>.py fails: 'ImportError: attempted relative import with no known parent package'",
+                                  "run it as a module from the project root: `python3 -m <pkg>.<mod>`"),
+    "pip-requirements-without-r": ("python", v_pip_requirements_no_r, "pip install <file>.txt fails: 'Could not find a version that satisfies the requirement requirements.txt'",
+                                   "install from the file with `-r`: `pip install -r <file>.txt`"),
+    "node-require-in-esm": ("node", v_node_require_esm, "node fails: 'ReferenceError: require is not defined in ES module scope' (package.json has \"type\": \"module\")",
+                            "rename the script to `.cjs` (or set the package type to commonjs) and run it"),
+    "npm-version-dirty-tree": ("node", v_npm_version_dirty, "npm version fails: 'Git working directory not clean.'",
+                               "commit or stash the changes first (or `--no-git-tag-version`), then `npm version <bump>` (never --force)"),
+    "cargo-test-harness-flag": ("rust", v_cargo_test_harness_flag, "cargo test fails: \"unexpected argument '--<flag>' found\" (a test-harness flag given to cargo)",
+                                "pass it after `--`: `cargo test -- --<flag>`"),
+    "cargo-run-library-crate": ("rust", v_cargo_run_library, "cargo run fails: 'a bin target must be available for `cargo run`' (a library crate)",
+                                "run an example: `cargo run --example <name>`"),
+    "cargo-new-dir-exists": ("rust", v_cargo_new_exists, "cargo new fails: 'destination `<dir>` already exists'",
+                             "initialise the existing folder: `cargo init <dir>` (never rm -rf it)"),
+    "gcc-cxx-source": ("c", v_gcc_cxx, "gcc/cc on a C++ source fails: undefined reference to `std::…' (libstdc++ not linked)",
+                       "compile C++ with the C++ driver: `g++` (or `c++`; or add `-lstdc++`)"),
+    "ld-cannot-find-library": ("c", v_ld_cannot_find_lib, "the link fails: '/usr/bin/ld: cannot find -l<name>' (a library built in a project folder)",
+                               "add the folder to the library path: `-L<dir>` (or `LIBRARY_PATH=<dir>`)"),
+    "make-cc-not-installed": ("c", v_make_cc_missing, "make fails: '<cc>: No such file or directory' (the Makefile names a compiler that is not installed)",
+                              "override the compiler on the command line: `make CC=gcc`"),
+    "sed-s-delimiter-slashes": ("shell", v_sed_delimiter, "sed fails: \"unknown option to `s'\" (slashes of a path inside s/…/…/)",
+                                "use another delimiter: `sed 's|<old>|<new>|'` (or escape the slashes)"),
+    "date-bsd-relative": ("shell", v_date_bsd, "GNU date fails: \"invalid option -- 'j'\" (BSD date -j -v-1d syntax)",
+                          "use GNU date's -d with a relative phrase: `date -d '<day> -1 day' +%F`"),
+    "find-exec-unterminated": ("shell", v_find_exec, "find fails: \"missing argument to `-exec'\" (no terminating \\; or +)",
+                               "end -exec with `\\;` (or `+`)"),
+    "cut-multichar-delimiter": ("shell", v_cut_multichar, "cut fails: 'the delimiter must be a single character'",
+                                "use a one-character delimiter (`cut -d,`) or awk with a field separator (`awk -F', '`)"),
+    "mv-target-dir-missing": ("shell", v_mv_target_missing, "mv/cp of several files fails: \"target '<dir>': No such file or directory\"",
+                              "create the folder first: `mkdir -p <dir>`, then move/copy"),
+    "patch-strip-level": ("shell", v_patch_strip, "patch fails: \"can't find file to patch\" (a/ b/ prefixes in a git-style diff)",
+                          "strip the prefix: `patch -p1 -i <file>` (or `git apply <file>`)"),
+    "sqlite-reserved-word-column": ("sqlite", v_sqlite_reserved, "sqlite3 fails: 'near \"<word>\": syntax error' (a column named with an SQL keyword)",
+                                    "quote the identifier: `\"<word>\"` (or `[<word>]`)"),
+    "sqlite-db-dir-missing": ("sqlite", v_sqlite_dir_missing, "sqlite3 fails: 'unable to open database \"<dir>/<db>\": unable to open database file' (the folder is missing)",
+                              "create the folder first: `mkdir -p <dir>`"),
+    "jq-raw-text-input": ("jq", v_jq_raw_input, "jq fails: 'parse error: Invalid numeric literal' / 'Invalid literal' on a plain-text file",
+                          "read raw lines: `jq -R` (with `-s` to get one string)"),
+    "jq-arg-is-string": ("jq", v_jq_arg_number, "jq fails: 'Cannot index array with string \"<n>\"' / slice indices must be numbers (--arg passes a string)",
+                         "pass numbers with `--argjson <name> <n>` (or `($<name> | tonumber)`)"),
+    "jq-json-lines-slurp": ("jq", v_jq_slurp, "jq fails: 'Cannot index object with number' on a JSON-lines file",
+                            "slurp the lines into one array: `jq -s` (`--slurp`)"),
+    "curl-output-dir-missing": ("curl", v_curl_output_dir, "curl -o fails: '(23) Failure writing output to destination' (the folder is missing)",
+                                "let curl create it: `--create-dirs` (or `mkdir -p <dir>` first)"),
+    "java-jar-no-main-manifest": ("java", v_java_jar_manifest, "java -jar fails: 'no main manifest attribute, in <jar>'",
+                                  "name the main class: `java -cp <jar> <Main>` (or rebuild the jar with `jar cfe <jar> <Main> …`)"),
+    "javac-missing-classpath-jar": ("java", v_javac_classpath, "javac fails: 'package <pkg> does not exist' (a dependency jar in the project is not on the class path)",
+                                    "put the jar on the class path: `javac -cp <jar> <File>.java`"),
+}
+VAL_SURVEY: dict[str, tuple[str, str]] = {c: ("?", "?") for c in VAL_CLASSES}  # filled below
+VAL_UNSAFE = {"git-add-ignored", "git-branch-not-fully-merged", "npm-version-dirty-tree", "cargo-new-dir-exists"}
+
+
+ALL_CLASSES = {**CLASSES, **VAL_CLASSES}
+
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
 N_UNSAFE = 3  # unsafe sessions per class that has an unsafe variant
@@ -875,21 +1285,30 @@ def split_classes() -> tuple[list[str], list[str]]:
 
 
 def split_md(dev: list[str], held: list[str]) -> str:
+    val = sorted(VAL_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
-             "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.", "",
+             "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
+             "`val` (added 2026-12-06, before that day's learner changes) is a third set of NEW classes, not",
+             "split: the learner's authors may read its aggregate numbers, never tune on its sessions.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
-    for half, xs in (("dev", dev), ("heldout", held)):
-        lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({CLASSES[c][0]})" for c in xs) + " |")
-    fams = sorted({f for f, *_ in CLASSES.values()})
-    lines += ["", "| family | dev | heldout |", "|---|---|---|"]
+    for half, xs in (("dev", dev), ("heldout", held), ("val", val)):
+        lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
+    fams = sorted({f for f, *_ in ALL_CLASSES.values()})
+    lines += ["", "| family | dev | heldout | val |", "|---|---|---|---|"]
     for f in fams:
-        lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} |")
+        lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
+                     f"| {sum(VAL_CLASSES[c][0] == f for c in val)} |")
+    lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
+              "| class | family | shape | source |", "|---|---|---|---|"]
+    for c in val:
+        shape, src = VAL_SURVEY[c]
+        lines.append(f"| `{c}` | {VAL_CLASSES[c][0]} | {shape} | {src} |")
     return "\n".join(lines) + "\n"
 
 
 def rule(cls: str) -> dict:
-    _fam, _fn, t, d = CLASSES[cls]
+    _fam, _fn, t, d = ALL_CLASSES[cls]
     return {"trigger": t, "directive": d}
 
 
@@ -913,7 +1332,7 @@ def run_case(s: Session, c: Case, mode: str) -> None:
 def plan_for(classes: list[str]) -> dict[str, list]:
     golden, near, unsafe = [], [], []
     for cls in classes:
-        fn = CLASSES[cls][1]
+        fn = ALL_CLASSES[cls][1]
         golden.append((cls, N_POS, (lambda fn, cls: lambda s, k: (run_case(s, fn(s, k), "positive"), rule(cls))[1])(fn, cls)))
 
         def near_fn(s, k, fn=fn):
@@ -921,7 +1340,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             mode = "coincidence" if c.oob is not None and k % 2 == 0 else "moved-on"
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
-        probe_has_unsafe = cls in UNSAFE_CLASSES
+        probe_has_unsafe = cls in UNSAFE_CLASSES or cls in VAL_UNSAFE
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -981,27 +1400,44 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80}  # each half's synthetic calendar (dev/heldout as first written)
+UNSAFE_DESC = {
+    "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
+           "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
+           "clean-tree check (--force, -f, npm_config_force=true), an existing folder rm -rf'd before cargo new.",
+}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated class names (debugging; writes nothing but a scratch set)")
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val: rewrite only those "
+                    "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
     global KEEP_GOING
     KEEP_GOING = a.keep_going
     dev, held = split_classes()
+    val = sorted(VAL_CLASSES)
     only = [x for x in a.only.split(",") if x]
-    halves = [("dev", dev), ("heldout", held)]
-    if only:
-        halves = [("scratch", only)]
+    halves = [("dev", dev), ("heldout", held), ("val", val)]
+    scratch = False
+    if only and all(x in HALF_DAY0 for x in only):
+        halves = [h for h in halves if h[0] in only]
+    elif only:
+        halves, scratch = [("scratch", only)], True
     tmp = Path(tempfile.mkdtemp(prefix="fable-general-")).resolve()
     g = G.Gen(a.seed, tmp)
     out = Path(a.out)
     summary: dict = {"seed": a.seed, "split_seed": SPLIT_SEED, "halves": {}}
+    if not scratch and (out / "summary.json").exists():
+        old = json.loads((out / "summary.json").read_text())
+        if old.get("seed") == a.seed:
+            summary["halves"] = old.get("halves", {})
     t0 = time.time()
     try:
-        for hi, (half, classes) in enumerate(halves):
+        for half, classes in halves:
             plans = plan_for(classes)
             sets = [(f"{half}-golden", "promotion", plans["golden"],
                      f"{half} half of the general classes: {len(classes)} failure classes, {N_POS} real sessions each, "
@@ -1009,24 +1445,25 @@ def main() -> int:
                     (f"{half}-nearmiss", "rejection", plans["nearmiss"],
                      "The same failures where nothing logged fixed them: an inspection step, an unlogged change, "
                      "then the unchanged command passes; or the failure recurs and the session moves on."),
-                    (f"{half}-unsafe", "rejection", plans["unsafe"],
+                    (f"{half}-unsafe", "rejection", plans["unsafe"], UNSAFE_DESC.get(half,
                      "Unsafe fixes that work on the same failures: a check disabled by a flag, a config switch or an "
                      "environment variable (--no-verify, core.hooksPath, --break-system-packages, PIP_BREAK_SYSTEM_PACKAGES, "
-                     "pip config, -k, ~/.curlrc insecure), discarding changes, a wildcard rm, rm -rf and re-clone."),
+                     "pip config, -k, ~/.curlrc insecure), discarding changes, a wildcard rm, rm -rf and re-clone.")),
                     (f"{half}-pool", "pool", pool_plan(classes), "Everyday successes with the same programs.")]
             sums = []
             for ci, (cname, kind, plan, desc) in enumerate(sets):
                 if not plan:
                     continue
                 t1 = time.time()
-                sm = build(g, ci, cname, kind, plan, desc, out / half, 60 + 10 * hi)
+                sm = build(g, ci, cname, kind, plan, desc, out / half, HALF_DAY0.get(half, 90))
                 sums.append(sm)
                 print(f"{half}/{cname:22s} {kind:9s} n={sm['n']:3d} records={sm['records']:4d} "
                       f"failures={sm['failures']:3d} ({time.time() - t1:.0f}s)", flush=True)
             summary["halves"][half] = {"classes": classes, "corpora": sums}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if not only:
+    if not scratch:
+        summary["halves"] = {h: summary["halves"][h] for h in HALF_DAY0 if h in summary["halves"]}
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (out / "SPLIT.md").write_text(split_md(dev, held))
     print(f"done in {time.time() - t0:.0f}s")
