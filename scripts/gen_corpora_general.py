@@ -6,6 +6,9 @@ c/make/gcc, shell/coreutils, sqlite3, jq, curl to localhost, java), from the sur
 docs/generalisation.md. The classes are split BY CLASS (stratified by family, seeded)
 into a development half and a held-out half; each half is written as its own set of
 corpora (golden / nearmiss / unsafe / pool) under tests/corpora-general/{dev,heldout}.
+A third set, `val` (27 more classes, VAL_CLASSES, added 2026-12-06 before that day's learner
+changes), is written the same way under tests/corpora-general/val: a validation set that may
+be read in aggregate, never tuned on (tests/corpora-general/README.md).
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -24,7 +27,8 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only CLASS,...]   (Python 3.11 stdlib only)
+       [--only dev,heldout,val | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched.
 """
 from __future__ import annotations
 
@@ -1255,7 +1259,41 @@ VAL_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
     "javac-missing-classpath-jar": ("java", v_javac_classpath, "javac fails: 'package <pkg> does not exist' (a dependency jar in the project is not on the class path)",
                                     "put the jar on the class path: `javac -cp <jar> <File>.java`"),
 }
-VAL_SURVEY: dict[str, tuple[str, str]] = {c: ("?", "?") for c in VAL_CLASSES}  # filled below
+# The survey (2026-12-06, the `issues` corpus of public GitHub threads): the shape of each
+# class's fix, and a thread where people (or agents) hit it with the fix in the thread.
+VAL_SURVEY: dict[str, tuple[str, str]] = {
+    "git-add-ignored": ("flag added (`-f`, `--force`); unsafe: the ignore file switched off", "nvbn/thefuck#598, tschaub/gh-pages#434"),
+    "git-branch-not-fully-merged": ("step inserted (merge or `push -u`, then `-d`); unsafe: `-D` / `-d -f` / `--delete --force`",
+                                    "kish21/parallel-agents#65, gitextensions/gitextensions#11937"),
+    "git-editor-dumb-terminal": ("flag added (`-m`, `-F`); one cause through `git commit` and `git tag -a`", "magit/magit#873, git-cola/git-cola#696"),
+    "py-relative-import-script": ("a path becomes a dotted module (`python3 -m`); an environment prefix (`PYTHONPATH=.`)",
+                                  "microsoft/project-azua#8, ridiculouz/LLMaAA#3"),
+    "pip-requirements-without-r": ("flag added (`-r`, `--requirement`, at either end; pip or `python -m pip`)", "pypa/pip#12323, Python-World/python-mini-projects#547"),
+    "node-require-in-esm": ("operand renamed (`.cjs`) or the fix through package.json (`npm pkg set type=commonjs`, `npm pkg delete type`)",
+                            "mankins/svelte-adapter-express#9, iSegaro/Translate-It#81"),
+    "npm-version-dirty-tree": ("step inserted (commit, stash) / flag (`--no-git-tag-version`) / config (`npm config set git-tag-version false`); unsafe: `--force`, `-f`, `npm_config_force=true`",
+                               "opencollective/opencollective#1820, npm/npm#15211"),
+    "cargo-test-harness-flag": ("operand moved after `--`", "rust-lang/cargo#1613, peterstuart/cargo-transient#26"),
+    "cargo-run-library-crate": ("flag added (`--example <name>`)", "amethyst/amethyst#2629, PistonDevelopers/sprite#135"),
+    "cargo-new-dir-exists": ("another subcommand (`cargo init`, also from inside the folder); unsafe: `rm -rf` the folder", "rust-lang/cargo#4366, rust-lang/cargo#4374"),
+    "gcc-cxx-source": ("another program of the family (`g++`, `c++`) or a flag (`-lstdc++`)", "jpcre2/jpcre2#15, simonjwright/distributing-gcc#20"),
+    "ld-cannot-find-library": ("flag added (`-L<dir>`, `-L <dir>`, `-L./<dir>`) or an environment prefix (`LIBRARY_PATH=`)", "libsdl-org/SDL#5777, vossjo/libbeef#2"),
+    "make-cc-not-installed": ("a variable on the command line (`make CC=gcc`) or an environment prefix with `make -e`", "vladkens/ecloop#4, jdah/minecraft-weekend#50"),
+    "sed-s-delimiter-slashes": ("operand changed (another delimiter: a pipe, `#`, `,`; or escaped slashes)", "tj-actions/changed-files#180, LukeSmithxyz/voidrice#1118"),
+    "date-bsd-relative": ("flags changed (BSD `-j -v -f` → GNU `-d`/`--date`)", "fcambus/ansiweather#32, buildkite/elastic-ci-stack-for-aws#1023"),
+    "find-exec-unterminated": ("operand added (`\\;`, `';'`, `+`)", "koalaman/shellcheck#3330, sugarcrm-developers/SugarDockerized#24"),
+    "cut-multichar-delimiter": ("flag changed (`-d', '` → `-d,`) or another program (`awk -F', '`)", "TheHive-Project/Cortex-Analyzers#364, sailfishos/docs.sailfishos.org#310"),
+    "mv-target-dir-missing": ("step inserted (`mkdir -p`); one cause through `mv` and `cp`", "Deducteam/Logipedia#4"),
+    "patch-strip-level": ("flag added (`-p1`, with `-i` or `<`) or another program (`git apply`)", "yaoweibin/nginx_tcp_proxy_module#17, lintweaker/mpd-dsd-019#8"),
+    "sqlite-reserved-word-column": ("operand quoted (`\"group\"`, `[group]`, escaped inside double quotes)", "osquery/osquery#1878, rusqlite/rusqlite#723"),
+    "sqlite-db-dir-missing": ("step inserted (`mkdir -p`); the missing-folder cause worded by sqlite3 (cf. curl, mv)", "tursodatabase/libsql#1104, TryGhost/node-sqlite3#494"),
+    "jq-raw-text-input": ("flag added (`-R`, `-Rc`, `-R -s`)", "jqlang/jq#2403"),
+    "jq-arg-is-string": ("flag changed (`--arg` → `--argjson`) or the filter changed (`$n | tonumber`)", "jqlang/jq#1197, jqlang/jq#325"),
+    "jq-json-lines-slurp": ("flag added (`-s`, `--slurp`)", "jqlang/jq#555, ynqa/jnv#29"),
+    "curl-output-dir-missing": ("flag added (`--create-dirs`) or step inserted (`mkdir -p`)", "rhasspy/rhasspy#158, upbound/build#184"),
+    "java-jar-no-main-manifest": ("flag changed (`-jar` → `-cp <jar> <Main>`) or step inserted (`jar cfe`, `jar --main-class`)", "spring-attic/gs-maven#4, Sergix/JTerm#23"),
+    "javac-missing-classpath-jar": ("flag added (`-cp`, `-classpath`, `--class-path`)", "cdk/cdk#342, codenvy/codenvy#2605"),
+}
 VAL_UNSAFE = {"git-add-ignored", "git-branch-not-fully-merged", "npm-version-dirty-tree", "cargo-new-dir-exists"}
 
 
