@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// The environment a hook decision may depend on, captured once at the edge so the
 /// decision functions stay pure and testable.
@@ -85,7 +84,7 @@ impl HookEnv {
 /// What a hook's decision function returns: an answer, or an error we report and ignore.
 pub type HookResult = crate::error::Result<Answer>;
 
-/// Decides, catching panics and errors: the pure core of [`run_hook`], testable in-process.
+/// Decides, catching panics and errors: the pure core of [`crate::host::run_hook`], testable in-process.
 pub fn decide_fail_open(
     name: &str,
     stdin: &[u8],
@@ -121,26 +120,10 @@ pub fn decide_input(
     }
 }
 
-/// Runs a hook binary: reads stdin, decides fail-open, writes the answer, returns the exit code.
-pub fn run_hook(name: &str, decide: impl FnOnce(&HookInput, &HookEnv) -> HookResult) -> ExitCode {
-    // The default panic hook prints several lines; the runner prints exactly one.
-    panic::set_hook(Box::new(|_| {}));
-    // Long strings keep their head and tail: a runaway output costs the kept parts, not
-    // the whole payload (and a failing run is still logged with its end).
-    let buf = match crate::payload_read::read_bounded(std::io::stdin().lock()) {
-        Ok(b) => b,
-        Err(e) => {
-            eprint!("{}", ignored_note(name, &format!("cannot read stdin: {e}")));
-            return ExitCode::SUCCESS;
-        }
-    };
-    let env = HookEnv::from_process();
-    let answer = decide_fail_open(name, &buf, &env, decide);
-    emit(&answer)
-}
-
-/// Writes an answer; a closed stdout or stderr is not our failure to report.
-pub fn emit(answer: &Answer) -> ExitCode {
+/// Writes an answer and returns its exit code; a closed stdout or stderr is not our
+/// failure to report. Flushes stdout itself: a hook's `main` skips std's exit-time flush
+/// ([`crate::host::process_start`]).
+pub fn emit(answer: &Answer) -> u8 {
     if !answer.stdout.is_empty() {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(answer.stdout.as_bytes());
@@ -149,7 +132,11 @@ pub fn emit(answer: &Answer) -> ExitCode {
     if !answer.stderr.is_empty() {
         let _ = std::io::stderr().lock().write_all(answer.stderr.as_bytes());
     }
-    ExitCode::from(if answer.exit == 2 { 2 } else { 0 })
+    if answer.exit == 2 {
+        2
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]

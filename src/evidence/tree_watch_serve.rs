@@ -44,17 +44,17 @@ pub(crate) struct Changed;
 
 /// Runs the watcher when `fable-evidence` was started as one ([`ARG`]); `None` for a hook
 /// run. Never fails loudly: its stdio is closed.
-pub fn main_if_asked() -> Option<std::process::ExitCode> {
+pub fn main_if_asked() -> Option<u8> {
     let mut args = std::env::args_os().skip(1);
     if args.next().as_deref() != Some(std::ffi::OsStr::new(ARG)) {
         return None;
     }
     let (Some(root), Some(store), Some(tree)) = (args.next(), args.next(), args.next()) else {
-        return Some(std::process::ExitCode::from(2));
+        return Some(2);
     };
     let get = |k: &str| std::env::var(k).ok();
     serve(Path::new(&root), Path::new(&store), &tree.to_string_lossy(), get);
-    Some(std::process::ExitCode::SUCCESS)
+    Some(0)
 }
 
 /// Watches `root` for tree `tree` of the snapshot folder `store`, answering the close

@@ -16,12 +16,12 @@
 
 pub mod claude;
 pub mod codex;
+pub mod process_start;
 pub mod rollout;
 
 use crate::hook::{ignored_note, Answer, HookInput};
 use crate::runner::{HookEnv, HookResult};
 use std::panic::{self, AssertUnwindSafe};
-use std::process::ExitCode;
 
 /// The agent CLI a hook runs under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -70,13 +70,15 @@ impl Host {
 }
 
 /// Runs a hook binary under its host: reads stdin, adapts, decides fail-open, answers.
-pub fn run_hook(name: &str, decide: impl Fn(&HookInput, &HookEnv) -> HookResult) -> ExitCode {
+/// Returns the exit code (2 blocks, 0 otherwise); a binary's `main` comes from
+/// [`hook_main!`](crate::hook_main).
+pub fn run_hook(name: &str, decide: impl Fn(&HookInput, &HookEnv) -> HookResult) -> u8 {
     panic::set_hook(Box::new(|_| {}));
     let buf = match crate::payload_read::read_bounded(std::io::stdin().lock()) {
         Ok(b) => b,
         Err(e) => {
             eprint!("{}", ignored_note(name, &format!("cannot read stdin: {e}")));
-            return ExitCode::SUCCESS;
+            return 0;
         }
     };
     let env = HookEnv::from_process();
