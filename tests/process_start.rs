@@ -131,3 +131,24 @@ fn a_block_still_exits_2_and_arguments_still_reach_the_hook() {
     let rec = p.records().pop().expect("a record");
     assert_eq!(rec["host"], "codex", "{rec}");
 }
+
+#[test]
+fn a_variable_that_is_not_utf8_anywhere_in_the_environment_is_no_failure() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Proj::new();
+    let mut v = success("ps-5", "python3 -m unittest");
+    v["cwd"] = json!(p.root.to_string_lossy());
+    // A Latin-1 value in an unrelated variable (std's `env::vars` panics on it) and in one
+    // fable reads (skipped, as if unset).
+    let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9");
+    let o = p
+        .cmd("fable-evidence")
+        .env("LC_NAME_OF_SHOP", latin1)
+        .env("FABLE_SCOPE_NOTE", latin1)
+        .write_stdin(v.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0);
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    assert_eq!(p.records().len(), 1);
+}
