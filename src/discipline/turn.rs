@@ -7,14 +7,17 @@
 //! with their ids. Six probes sent in one message are one attempt, not six failures in a
 //! row — the fail streak counts turns, not calls.
 //!
-//! Only the transcript's tail is read (the call was just made); no transcript, no match
-//! (a sub-agent's calls live in a transcript of their own) or a line that does not parse
-//! → `None`, and the call counts on its own, as before.
+//! Only the transcript's tail is read (the call was just made): its last 64 KiB, and only
+//! when the call is not there (parallel calls' results written since), the last 512 KiB. No
+//! transcript, no match (a sub-agent's calls live in a transcript of their own) or a line
+//! that does not parse → `None`, and the call counts on its own, as before.
 
 use std::io::{Read, Seek, SeekFrom};
 
-/// How much of the transcript's end is searched.
-const TAIL: u64 = 512 * 1024;
+/// How much of the transcript's end is searched: first, then at most. The call's message
+/// is almost always in the first window; reading and checking 512 KiB on every failure
+/// cost more than the rest of the hook's decision (a real transcript is megabytes).
+const WINDOWS: [u64; 2] = [64 * 1024, 512 * 1024];
 
 /// The assistant message id that carried `tool_use_id`, from the transcript's tail.
 pub fn of(transcript_path: &str, tool_use_id: &str) -> Option<String> {
@@ -23,12 +26,21 @@ pub fn of(transcript_path: &str, tool_use_id: &str) -> Option<String> {
     }
     let mut f = std::fs::File::open(transcript_path).ok()?;
     let len = f.metadata().ok()?.len();
-    let start = len.saturating_sub(TAIL);
-    f.seek(SeekFrom::Start(start)).ok()?;
-    let mut buf = Vec::with_capacity((len - start) as usize);
-    f.take(TAIL).read_to_end(&mut buf).ok()?;
-    let text = String::from_utf8_lossy(&buf);
-    message_of(&text, tool_use_id)
+    for window in WINDOWS {
+        let start = len.saturating_sub(window);
+        f.seek(SeekFrom::Start(start)).ok()?;
+        // One read of the known size (`read_to_end` grows from 8 KiB: seven reads for 512 KiB).
+        let mut buf = vec![0; usize::try_from(len - start).ok()?];
+        f.read_exact(&mut buf).ok()?;
+        // A line cut at the window's start does not parse, so it never answers.
+        if let Some(id) = message_of(&String::from_utf8_lossy(&buf), tool_use_id) {
+            return Some(id);
+        }
+        if start == 0 {
+            break;
+        }
+    }
+    None
 }
 
 /// The pure part: the newest transcript line whose `tool_use` block has this id, and its
@@ -82,5 +94,31 @@ mod tests {
         assert_eq!(message_of(t, "toolu_x"), None);
         assert_eq!(of("", "toolu_a"), None);
         assert_eq!(of("/nonexistent/t.jsonl", "toolu_a"), None);
+    }
+
+    #[test]
+    fn a_call_beyond_the_first_window_is_found_in_the_second_and_no_further() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("t.jsonl");
+        let carrying = |call: &str, msg: &str| {
+            format!(
+                r#"{{"type":"assistant","message":{{"id":"{msg}","content":[{{"type":"tool_use","id":"{call}"}}]}}}}"#
+            ) + "\n"
+        };
+        let results = |bytes: usize| {
+            let line = format!(r#"{{"type":"user","message":{{"content":"{}"}}}}"#, "x".repeat(1000)) + "\n";
+            line.repeat(bytes / line.len() + 1)
+        };
+        let text = carrying("toolu_far", "msg_far")
+            + &results(600 * 1024)
+            + &carrying("toolu_mid", "msg_mid")
+            + &results(100 * 1024)
+            + &carrying("toolu_near", "msg_near")
+            + &results(10 * 1024);
+        std::fs::write(&p, text).unwrap();
+        let of = |call: &str| of(p.to_str().unwrap(), call);
+        assert_eq!(of("toolu_near").as_deref(), Some("msg_near"));
+        assert_eq!(of("toolu_mid").as_deref(), Some("msg_mid"));
+        assert_eq!(of("toolu_far"), None, "beyond the last window");
     }
 }

@@ -191,12 +191,13 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
     }
     let p = fable.join("rules.json");
     std::fs::write(&p, serde_json::to_string_pretty(&rules).unwrap_or_default()).at(&p)?;
-    Ok(())
+    crate::measure::bench_transcript::build(root)
 }
 
 fn payload(hook: &str, root: &Path, n: usize) -> Value {
     let cwd = root.display().to_string();
-    let common = |event: &str| json!({"session_id": "bench-session", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "hook_event_name": event});
+    let transcript = crate::measure::bench_transcript::path(root).display().to_string();
+    let common = |event: &str| json!({"session_id": "bench-session", "transcript_path": transcript, "cwd": cwd, "hook_event_name": event});
     let mut v = match hook {
         h if alternates(h) && n.is_multiple_of(2) => {
             let mut v = common("PostToolUse");
@@ -392,6 +393,9 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
         let mut rss = 0;
         let mut codes = std::collections::BTreeSet::new();
         for n in 0..runs {
+            if alternates(hook) {
+                crate::measure::bench_transcript::turn(&root, n)?;
+            }
             let p = payload(hook, &root, n).to_string();
             let (ms, code, r) = spawn_once(&bin, &root, p.as_bytes(), &env)?;
             samples.push(ms);
@@ -531,6 +535,9 @@ fn keep(bin_dir: &Path, dir: &Path) -> Result<i32> {
             &[("", 0)]
         };
         for (suffix, n) in halves {
+            if alternates(hook) {
+                crate::measure::bench_transcript::turn(&root, *n)?;
+            }
             let p = dir.join(format!("payload.{hook}{suffix}"));
             std::fs::write(&p, payload(hook, &root, *n).to_string()).at(&p)?;
         }

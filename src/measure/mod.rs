@@ -15,6 +15,7 @@ pub mod bench;
 pub mod bench_codex;
 pub mod bench_fresh;
 pub mod bench_learn;
+pub mod bench_transcript;
 pub mod chart;
 pub mod classes;
 pub mod corpus;

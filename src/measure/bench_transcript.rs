@@ -1,0 +1,53 @@
+//! The session transcript the bench's hooks read, shaped as Claude Code keeps it.
+//!
+//! A counted failure makes the fail streak look up its turn in the transcript's tail
+//! (`discipline::turn`): the assistant message that carried the call. A bench whose
+//! transcript does not exist times a hook that skips that read, so the bench writes one: a
+//! mebibyte of earlier turns (assistant messages with Bash calls, tool results with output),
+//! and, before each timed call, the assistant line that carries it — Claude Code writes that
+//! line before it runs the tool and its hooks.
+
+use crate::error::{IoContext, Result};
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Earlier turns written before the first timed call: more than the tail the hook reads.
+const HISTORY_BYTES: usize = 1024 * 1024;
+
+/// Where the bench project's transcript lives (beside the project, as under `~/.claude`).
+pub fn path(root: &Path) -> PathBuf {
+    root.parent().unwrap_or(root).join("transcript.jsonl")
+}
+
+/// Writes the earlier turns.
+pub fn build(root: &Path) -> Result<()> {
+    let p = path(root);
+    let mut text = String::with_capacity(HISTORY_BYTES + 16 * 1024);
+    let mut k = 0usize;
+    while text.len() < HISTORY_BYTES {
+        text.push_str(&assistant_line(&format!("toolu_hist_{k}"), &format!("msg_hist_{k}")));
+        let output = format!("test module_{k}::case ... ok\n").repeat(1 + k % 120);
+        let result = json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": format!("toolu_hist_{k}"), "content": output, "is_error": false}]}});
+        text.push_str(&result.to_string());
+        text.push('\n');
+        k += 1;
+    }
+    std::fs::write(&p, text).at(&p)
+}
+
+/// Appends the assistant message that carries the bench's call `n` (`toolu_bench_{n}`).
+pub fn turn(root: &Path, n: usize) -> Result<()> {
+    let p = path(root);
+    let mut f = std::fs::OpenOptions::new().append(true).create(true).open(&p).at(&p)?;
+    f.write_all(assistant_line(&format!("toolu_bench_{n}"), &format!("msg_bench_{n}")).as_bytes())
+        .at(&p)
+}
+
+fn assistant_line(call: &str, message: &str) -> String {
+    let v = json!({"type": "assistant", "message": {"id": message, "role": "assistant", "content": [
+        {"type": "text", "text": "Running the tests."},
+        {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test --workspace", "description": "run the tests"}}]}});
+    format!("{v}\n")
+}
