@@ -85,21 +85,7 @@ pub fn stop_key(input: &crate::hook::HookInput) -> Option<String> {
     if path.is_empty() {
         return None;
     }
-    let tail = read_tail(Path::new(path), TRANSCRIPT_TAIL)?;
-    last_assistant_uuid(&tail)
-}
-
-fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut f = std::fs::File::open(path).ok()?;
-    let m = f.metadata().ok()?;
-    if !m.is_file() {
-        return None;
-    }
-    f.seek(SeekFrom::Start(m.len().saturating_sub(max))).ok()?;
-    let mut buf = Vec::new();
-    f.take(max).read_to_end(&mut buf).ok()?;
-    Some(buf)
+    crate::discipline::transcript_tail::search(Path::new(path), TRANSCRIPT_TAIL, last_assistant_uuid)
 }
 
 /// The uuid of the last top-level assistant entry in transcript text. Claude Code writes
@@ -107,7 +93,7 @@ fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
 /// the quotes would be escaped, so the pattern cannot come from what a tool printed.
 pub fn last_assistant_uuid(tail: &[u8]) -> Option<String> {
     const NEEDLE: &[u8] = br#""type":"assistant","uuid":""#;
-    let at = tail.windows(NEEDLE.len()).rposition(|w| w == NEEDLE)? + NEEDLE.len();
+    let at = memchr::memmem::rfind(tail, NEEDLE)? + NEEDLE.len();
     let rest = &tail[at..];
     let end = rest.iter().position(|b| *b == b'"')?;
     let uuid = std::str::from_utf8(&rest[..end]).ok()?;

@@ -8,39 +8,23 @@
 //! row — the fail streak counts turns, not calls.
 //!
 //! Only the transcript's tail is read (the call was just made): its last 64 KiB, and only
-//! when the call is not there (parallel calls' results written since), the last 512 KiB. No
-//! transcript, no match (a sub-agent's calls live in a transcript of their own) or a line
-//! that does not parse → `None`, and the call counts on its own, as before.
+//! when the call is not there (parallel calls' results written since), its last 512 KiB
+//! ([`transcript_tail`](crate::discipline::transcript_tail)). No transcript, no match (a
+//! sub-agent's calls live in a transcript of their own) or a line that does not parse →
+//! `None`, and the call counts on its own, as before.
 
-use std::io::{Read, Seek, SeekFrom};
-
-/// How much of the transcript's end is searched: first, then at most. The call's message
-/// is almost always in the first window; reading and checking 512 KiB on every failure
-/// cost more than the rest of the hook's decision (a real transcript is megabytes).
-const WINDOWS: [u64; 2] = [64 * 1024, 512 * 1024];
+/// How much of the transcript's end is searched at most.
+const TAIL: u64 = 512 * 1024;
 
 /// The assistant message id that carried `tool_use_id`, from the transcript's tail.
 pub fn of(transcript_path: &str, tool_use_id: &str) -> Option<String> {
     if transcript_path.is_empty() || tool_use_id.is_empty() {
         return None;
     }
-    let mut f = std::fs::File::open(transcript_path).ok()?;
-    let len = f.metadata().ok()?.len();
-    for window in WINDOWS {
-        let start = len.saturating_sub(window);
-        f.seek(SeekFrom::Start(start)).ok()?;
-        // One read of the known size (`read_to_end` grows from 8 KiB: seven reads for 512 KiB).
-        let mut buf = vec![0; usize::try_from(len - start).ok()?];
-        f.read_exact(&mut buf).ok()?;
+    crate::discipline::transcript_tail::search(std::path::Path::new(transcript_path), TAIL, |tail| {
         // A line cut at the window's start does not parse, so it never answers.
-        if let Some(id) = message_of(&String::from_utf8_lossy(&buf), tool_use_id) {
-            return Some(id);
-        }
-        if start == 0 {
-            break;
-        }
-    }
-    None
+        message_of(&String::from_utf8_lossy(tail), tool_use_id)
+    })
 }
 
 /// The pure part: the newest transcript line whose `tool_use` block has this id, and its

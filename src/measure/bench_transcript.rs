@@ -28,8 +28,11 @@ pub fn build(root: &Path) -> Result<()> {
     while text.len() < HISTORY_BYTES {
         text.push_str(&assistant_line(&format!("toolu_hist_{k}"), &format!("msg_hist_{k}")));
         let output = format!("test module_{k}::case ... ok\n").repeat(1 + k % 120);
-        let result = json!({"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": format!("toolu_hist_{k}"), "content": output, "is_error": false}]}});
+        let result = json!({"parentUuid": format!("a-hist-{k}"), "isSidechain": false, "type": "user",
+            "message": {"role": "user", "content": [
+                {"tool_use_id": format!("toolu_hist_{k}"), "type": "tool_result", "content": output, "is_error": false}]},
+            "uuid": format!("u-hist-{k}"), "timestamp": "2026-12-06T09:47:42.221Z",
+            "toolUseResult": {"stdout": "", "stderr": "", "interrupted": false}});
         text.push_str(&result.to_string());
         text.push('\n');
         k += 1;
@@ -45,9 +48,15 @@ pub fn turn(root: &Path, n: usize) -> Result<()> {
         .at(&p)
 }
 
+/// An assistant entry in the CLI's key order (`type` and `uuid` after the message: the stop
+/// key's search depends on it, docs claude-code-hooks.md).
 fn assistant_line(call: &str, message: &str) -> String {
-    let v = json!({"type": "assistant", "message": {"id": message, "role": "assistant", "content": [
-        {"type": "text", "text": "Running the tests."},
-        {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test --workspace", "description": "run the tests"}}]}});
+    let v = json!({"parentUuid": format!("p-{call}"), "isSidechain": false,
+        "message": {"id": message, "type": "message", "role": "assistant", "content": [
+            {"type": "text", "text": "Running the tests."},
+            {"type": "tool_use", "id": call, "name": "Bash",
+             "input": {"command": "cargo test --workspace", "description": "run the tests"}}],
+            "stop_reason": "tool_use"},
+        "type": "assistant", "uuid": format!("a-{call}"), "timestamp": "2026-12-06T09:47:41.118Z"});
     format!("{v}\n")
 }
