@@ -3,7 +3,8 @@
 //! Owns command normalisation ([`command_norm`]: segments, domain, action, flags), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
-//! raw words ([`intent`]), failure signatures and anchors ([`signature`], its regex engines
+//! raw words ([`intent`]), failure signatures and anchors ([`signature`], its phrase lexicon in
+//! [`anchor_phrases`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
 //! gates in [`mask_gates`]), the safety patterns ([`safety`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
@@ -11,6 +12,7 @@
 //! May use: the crate root and [`crate::evidence`] (text helpers). Nothing else in
 //! [`crate::learn`]: every later stage reads text through this folder.
 
+pub mod anchor_phrases;
 pub mod command_norm;
 pub mod error_words;
 pub mod inspection;
