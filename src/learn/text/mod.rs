@@ -1,6 +1,7 @@
 //! **Text**: one command line or one output, read on its own, before anything is compared.
 //!
-//! Owns command normalisation ([`command_norm`]: segments, domain, action, flags), what a
+//! Owns command normalisation ([`command_norm`]: segments, domain, action, flags; the
+//! program's family in [`program_family`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], its phrase lexicon in
@@ -19,6 +20,7 @@ pub mod inspection;
 pub mod intent;
 pub mod mask_engine;
 pub mod mask_gates;
+pub mod program_family;
 pub mod read_only;
 pub mod retry_context;
 pub mod safety;
