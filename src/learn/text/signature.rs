@@ -150,9 +150,18 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
     // A name the session chose is no anchor: `omitting directory 'fixtures'` is not a
     // missing pytest fixture, `cp: cannot stat 'timeout/x'` no timeout. A quoted word
     // (no space inside: a quoted *message* keeps its words) and a path are read as blank.
-    if let Some(n) = names_blanked(e, &clean) {
+    let mut names: Vec<String> = Vec::new();
+    if let Some((n, blanked)) = names_blanked(e, &clean) {
         clean = std::borrow::Cow::Owned(n);
+        names = blanked;
     }
+    // A class-like word the text also gives as a name (`class ReportJob is public, should
+    // be declared in a file named ReportJob.java`) is the session's name, said bare too.
+    let named = |w: &str| {
+        names
+            .iter()
+            .any(|n| n.split(|c: char| !c.is_alphanumeric()).any(|x| x == w))
+    };
     // Phrases are words of the message, not parts of identifiers: a task named
     // `floor_plan_unauthorized_acquisition` is not an "unauthorized" error.
     let lower = if clean.contains('_') {
@@ -196,7 +205,7 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
         }
     }
     for s in m.camel.finds(e, &clean) {
-        if !is_noise_class(s) {
+        if !is_noise_class(s) && !named(s) {
             let canon = if s.ends_with("ModuleNotFoundError") {
                 "ModuleNotFoundError"
             } else {
@@ -213,17 +222,20 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
     out
 }
 
-/// The text with its quoted names and paths blanked, or `None` when it holds neither (the
-/// masks run only when the text holds what they could match: this is on the hook's path).
-fn names_blanked(e: Engine, text: &str) -> Option<String> {
+/// The text with its quoted names and paths blanked, and the names blanked; `None` when
+/// it holds neither (the masks run only when the text holds what they could match: this
+/// is on the hook's path).
+fn names_blanked(e: Engine, text: &str) -> Option<(String, Vec<String>)> {
     let m = masks();
     let mut out: Option<String> = None;
+    let mut names: Vec<String> = Vec::new();
     if text.contains(['\'', '"', '`', '‘']) {
         let t = out.as_deref().unwrap_or(text);
         let blanked = m.quoted.replace_with(e, t, |a, b| {
             if t[a..b].chars().any(char::is_whitespace) {
                 t[a..b].to_string()
             } else {
+                names.push(t[a..b].to_string());
                 " ".to_string()
             }
         });
@@ -231,9 +243,13 @@ fn names_blanked(e: Engine, text: &str) -> Option<String> {
     }
     if text.contains(['/', '.']) {
         let t = out.as_deref().unwrap_or(text);
-        out = Some(m.path.replace(e, t, " "));
+        let blanked = m.path.replace_with(e, t, |a, b| {
+            names.push(t[a..b].to_string());
+            " ".to_string()
+        });
+        out = Some(blanked);
     }
-    out
+    out.map(|o| (o, names))
 }
 
 /// Masks the variable parts of one line.
@@ -466,7 +482,12 @@ mod tests {
         ] {
             assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
         }
+        assert!(anchors(
+            "Main.java:1: error: class ReportJob is public, should be declared in a file named ReportJob.java"
+        )
+        .is_empty());
         assert_eq!(anchors("E   fixture 'db' not found")[0], "fixture-not-found");
+        assert_eq!(anchors("CrashLoopBackOff: pod/web-1 in ns/app")[0], "CrashLoopBackOff");
         assert_eq!(anchors("cat: 'a b': No such file or directory")[0], "ENOENT");
         assert!(anchors("error: 'timed out' while reading").contains(&"timeout".to_string()));
     }
