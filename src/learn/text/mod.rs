@@ -5,7 +5,7 @@
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], its phrase lexicon in
-//! [`anchor_phrases`], its regex engines
+//! [`anchor_phrases`], the session's names it ignores in [`names`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
 //! gates in [`mask_gates`]), the safety patterns ([`safety`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
@@ -20,6 +20,7 @@ pub mod inspection;
 pub mod intent;
 pub mod mask_engine;
 pub mod mask_gates;
+pub mod names;
 pub mod program_family;
 pub mod read_only;
 pub mod retry_context;

@@ -150,10 +150,13 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
     // A name the session chose is no anchor: `omitting directory 'fixtures'` is not a
     // missing pytest fixture, `cp: cannot stat 'timeout/x'` no timeout. A quoted word
     // (no space inside: a quoted *message* keeps its words) and a path are read as blank.
-    let mut names: Vec<String> = Vec::new();
-    if let Some((n, blanked)) = names_blanked(e, &clean) {
+    let blanked = crate::learn::text::names::blanked(&clean);
+    let names: Vec<String> = blanked
+        .as_ref()
+        .map(|b| b.1.iter().map(|n| n.to_string()).collect())
+        .unwrap_or_default();
+    if let Some((n, _)) = blanked {
         clean = std::borrow::Cow::Owned(n);
-        names = blanked;
     }
     // A class-like word the text also gives as a name (`class ReportJob is public, should
     // be declared in a file named ReportJob.java`) is the session's name, said bare too.
@@ -220,36 +223,6 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// The text with its quoted names and paths blanked, and the names blanked; `None` when
-/// it holds neither (the masks run only when the text holds what they could match: this
-/// is on the hook's path).
-fn names_blanked(e: Engine, text: &str) -> Option<(String, Vec<String>)> {
-    let m = masks();
-    let mut out: Option<String> = None;
-    let mut names: Vec<String> = Vec::new();
-    if text.contains(['\'', '"', '`', '‘']) {
-        let t = out.as_deref().unwrap_or(text);
-        let blanked = m.quoted.replace_with(e, t, |a, b| {
-            if t[a..b].chars().any(char::is_whitespace) {
-                t[a..b].to_string()
-            } else {
-                names.push(t[a..b].to_string());
-                " ".to_string()
-            }
-        });
-        out = Some(blanked);
-    }
-    if text.contains(['/', '.']) {
-        let t = out.as_deref().unwrap_or(text);
-        let blanked = m.path.replace_with(e, t, |a, b| {
-            names.push(t[a..b].to_string());
-            " ".to_string()
-        });
-        out = Some(blanked);
-    }
-    out.map(|o| (o, names))
 }
 
 /// Masks the variable parts of one line.
