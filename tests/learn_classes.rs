@@ -159,3 +159,28 @@ fn a_folder_named_like_a_failure_is_no_anchor() {
     assert!(acc[0].rule.anchors.is_empty(), "{:#?}", acc[0].rule);
     assert_eq!(sessions(acc[0]).len(), 4, "{:#?}", acc[0]);
 }
+
+#[test]
+fn a_step_the_error_names_is_the_class_whatever_followed_it() {
+    // `cd` with an unquoted space fails before `cat` in three sessions and before `ls` in
+    // one: the error names `cd`, so the four are one class and the quoting one rule.
+    let cd = "bash: line 1: cd: too many arguments\n";
+    let mut h = Vec::new();
+    for (i, (dir, then)) in [
+        ("test data", "cat x.txt"),
+        ("My Project", "cat x.txt"),
+        ("Q1 reports", "cat x.txt"),
+        ("old backups", "ls"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let s = format!("d{i}");
+        h.push(rec(&s, &format!("cd {dir} && {then}"), false, cd));
+        h.push(rec(&s, &format!("cd \"{dir}\" && {then}"), true, "x\n"));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default()).candidates;
+    let acc = accepted(&out);
+    assert_eq!(acc.len(), 1, "{out:#?}");
+    assert_eq!(sessions(acc[0]), ["d0", "d1", "d2", "d3"], "{:#?}", acc[0]);
+}

@@ -500,6 +500,16 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
     }
 }
 
+/// Does the command line run `program` as a housekeeping step (`cd`, `source`, …), which
+/// [`normalize`] leaves out of its segments? Asked only of a failure whose error names
+/// such a program ([`crate::learn::text::failing_program`]).
+pub fn runs_as_housekeeping(cmd: &str, program: &str) -> bool {
+    split_segments(cmd).iter().any(|(piece, _)| {
+        let words = words_of(piece.trim_start_matches(['(', '{', '!', ' ']));
+        words.first().is_some_and(|w| w == program) && is_housekeeping(&words)
+    })
+}
+
 /// Normalises one command line. Never fails; an empty command has no segments.
 pub fn normalize(cmd: &str) -> CmdNorm {
     let mut segments = Vec::new();

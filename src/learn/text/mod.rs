@@ -1,7 +1,7 @@
 //! **Text**: one command line or one output, read on its own, before anything is compared.
 //!
 //! Owns command normalisation ([`command_norm`]: segments, domain, action, flags; the
-//! program's family in [`program_family`]), what a
+//! program's family in [`program_family`]; the step an error names in [`failing_program`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], its phrase lexicon in
@@ -16,6 +16,7 @@
 pub mod anchor_phrases;
 pub mod command_norm;
 pub mod error_words;
+pub mod failing_program;
 pub mod inspection;
 pub mod intent;
 pub mod mask_engine;
