@@ -8,36 +8,42 @@
 //! second regex pass for the anchors cost ~1% of a fail-streak failure (callgrind, debug
 //! build); this scan costs a walk over the text.
 
-/// A quote's possible closers (GNU's `name' closes a backquote with an apostrophe).
-fn closers(open: char) -> Option<&'static [char]> {
-    match open {
-        '\'' => Some(&['\'']),
-        '"' => Some(&['"']),
-        '`' => Some(&['`', '\'']),
-        '‘' => Some(&['’']),
+/// The byte length of the quote opening at `i` and its possible closers (GNU's `name'
+/// closes a backquote with an apostrophe); `None` when no quote opens there.
+fn opening(text: &str, i: usize) -> Option<(usize, &'static [&'static str])> {
+    let rest = &text.as_bytes()[i..];
+    match rest.first()? {
+        b'\'' => Some((1, &["'"])),
+        b'"' => Some((1, &["\""])),
+        b'`' => Some((1, &["`", "'"])),
+        0xE2 if rest.starts_with("‘".as_bytes()) => Some((3, &["’"])),
         _ => None,
     }
 }
 
 /// Byte spans of quoted words: a quote closed before any whitespace (a quoted *message*,
-/// with spaces, keeps its words).
+/// with spaces, keeps its words). Bytes, not chars: every byte it stops at is ASCII or a
+/// whole quote mark, so spans fall on character boundaries.
 fn quoted(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while let Some(c) = text[i..].chars().next() {
-        let after = i + c.len_utf8();
-        if let Some(close) = closers(c) {
-            let end = text[after..]
-                .char_indices()
-                .find(|&(_, d)| d.is_whitespace() || close.contains(&d));
-            if let Some((j, d)) = end.filter(|&(_, d)| close.contains(&d)) {
-                let stop = after + j + d.len_utf8();
-                out.push((i, stop));
-                i = stop;
-                continue;
+    while let Some(k) = bytes[i..].iter().position(|b| matches!(b, b'\'' | b'"' | b'`' | 0xE2)) {
+        let at = i + k;
+        i = at + 1;
+        let Some((len, close)) = opening(text, at) else {
+            continue;
+        };
+        let body = at + len;
+        let mut j = body;
+        while j < bytes.len() && !bytes[j].is_ascii_whitespace() {
+            if let Some(c) = close.iter().find(|c| bytes[j..].starts_with(c.as_bytes())) {
+                out.push((at, j + c.len()));
+                i = j + c.len();
+                break;
             }
+            j += 1;
         }
-        i = after;
     }
     out
 }
@@ -62,22 +68,46 @@ fn is_name(tok: &str) -> bool {
         })
 }
 
-/// The text with its names blanked, and the names; `None` when it names nothing.
+/// A byte that ends a token (ASCII only: a multi-byte character never splits one).
+fn delimiter(b: u8) -> bool {
+    b.is_ascii_whitespace()
+        || matches!(
+            b,
+            b':' | b','
+                | b';'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'<'
+                | b'>'
+                | b'='
+                | b'|'
+                | b'"'
+                | b'\''
+                | b'`'
+        )
+}
+
+/// The text with its names blanked, and the names; `None` when it names nothing. Only
+/// the tokens around a `/` or a `.` are read as paths or file names.
 pub fn blanked(text: &str) -> Option<(String, Vec<&str>)> {
+    let bytes = text.as_bytes();
     let mut spans = quoted(text);
-    let delimiter = |c: char| c.is_whitespace() || ":,;()[]{}<>=|\"'`‘’".contains(c);
-    let mut start = None;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-        match (delimiter(c), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                if is_name(&text[s..i]) && !spans.iter().any(|&(a, b)| a <= s && i <= b) {
-                    spans.push((s, i));
-                }
-                start = None;
-            }
-            _ => {}
+    let mut i = 0;
+    while let Some(k) = bytes[i..].iter().position(|&b| b == b'/' || b == b'.') {
+        let at = i + k;
+        let start = bytes[..at].iter().rposition(|&b| delimiter(b)).map_or(0, |p| p + 1);
+        let end = bytes[at..]
+            .iter()
+            .position(|&b| delimiter(b))
+            .map_or(bytes.len(), |p| at + p);
+        if is_name(&text[start..end]) && !spans.iter().any(|&(a, b)| a <= start && end <= b) {
+            spans.push((start, end));
         }
+        i = end.max(at + 1);
     }
     if spans.is_empty() {
         return None;
@@ -120,6 +150,7 @@ mod tests {
         assert!(blanked("error: 'timed out' while reading. Stop.").is_none());
         assert!(blanked("requires rustc 1.70.0 or newer").is_none());
         assert!(blanked("").is_none());
-        assert!(blanked("unterminated 'quote and ‘ünï’").is_some());
+        assert_eq!(blanked("unterminated 'quote and ‘ünï’").unwrap().1, ["‘ünï’"]);
+        assert_eq!(blanked("naïve/é.py: x").unwrap().1, ["naïve/é.py"]);
     }
 }
