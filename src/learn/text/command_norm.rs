@@ -502,7 +502,7 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
 
 /// Does the command line run `program` as a housekeeping step (`cd`, `source`, …), which
 /// [`normalize`] leaves out of its segments? Asked only of a failure whose error names
-/// such a program ([`crate::learn::text::failing_program`]).
+/// such a program (`learn::text::failing_program`).
 pub fn runs_as_housekeeping(cmd: &str, program: &str) -> bool {
     split_segments(cmd).iter().any(|(piece, _)| {
         let words = words_of(piece.trim_start_matches(['(', '{', '!', ' ']));
