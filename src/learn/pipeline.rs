@@ -68,8 +68,10 @@
 //!   rejected as non-fast-forward → `git pull --rebase`" contested, and no rule is
 //!   accepted for it; force-push sessions no longer do (they only block themselves).
 //! - *Generic*: a trigger without an anchor is generic unless its directive is an
-//!   observed fix and its failure text has ≥ `generic_min_terms` terms (then it needs the
-//!   unanchored recurrence above); an anchorless template is always generic.
+//!   observed fix and its failure text has ≥ `generic_min_terms` terms, or fewer terms
+//!   but a failure term of its own and a replay that fires on its own class only
+//!   ([`crate::learn::matching::specificity`]); it then needs the unanchored recurrence
+//!   above. An anchorless template is always generic.
 //!
 //! - *Coincidental* (`coincidental`): a learned fix whose class's failures also cleared
 //!   on a plain retry (literally unchanged, nothing state-changing between) needs the

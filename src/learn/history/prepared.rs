@@ -95,6 +95,9 @@ pub struct Prepared {
     /// another but for one name → their anti-unified text
     /// ([`crate::learn::history::same_text`]); built once the whole history is seen.
     pub same_text: HashMap<String, String>,
+    /// Failing records whose error names another step of the command as the one that
+    /// failed, with that step's domain ([`crate::learn::text::failing_program`]); sparse.
+    pub named: HashMap<usize, String>,
 }
 
 impl Prepared {
@@ -125,13 +128,14 @@ impl Prepared {
     pub fn cluster_key(&self, i: usize) -> String {
         let n = &self.norms[i];
         let s = &self.sigs[i];
+        let domain = self.named.get(&i).map_or(n.domain(), String::as_str);
         match s.primary() {
-            Some(a) => format!("{}|{}", n.domain(), a),
+            Some(a) => format!("{domain}|{a}"),
             None => {
                 let t = s.template.to_lowercase();
                 match self.same_text.get(&t) {
-                    Some(g) => format!("{}|tpl:{g}", n.domain()),
-                    None => format!("{}|tpl:{t}", n.domain()),
+                    Some(g) => format!("{domain}|tpl:{g}"),
+                    None => format!("{domain}|tpl:{t}"),
                 }
             }
         }
@@ -194,6 +198,11 @@ impl PreparedBuilder {
         p.sigs.push_id(sig);
         if !cut.is_empty() {
             p.beyond.insert(i, cut);
+        }
+        if let Some(d) =
+            crate::learn::text::failing_program::named_domain(&r.cmd, n, &p.sigs.values[sig as usize].template)
+        {
+            p.named.insert(i, d);
         }
         let slot = match self.slot_of.get(r.session.as_str()) {
             Some(&s) => s,

@@ -10,6 +10,12 @@
 //! another at that hole joins one cluster ([`crate::learn::history::prepared::Prepared::cluster_key`]).
 //! Texts with anchors are not touched (the anchor is their class already); short texts
 //! (fewer than [`MIN_WORDS`] words) never merge: there one word is most of what they say.
+//!
+//! Texts that differ only in their symbols (`grep: Unmatched ( or \(` and `grep:
+//! Unmatched [, [^, [:, [., or [=`) say the same thing whatever their length: a token with
+//! no letter or digit is the offending input's characters echoed back, like a quoted
+//! name, never a word of the message. Each run of such tokens is a [`SYMBOLS`] hole; the
+//! words stay exactly as they were, so nothing a message *says* is generalised.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -40,7 +46,10 @@ pub const MAX_HOLE: usize = 2;
 /// costs a few bytes per generalisation. What stays around the hole must be at least
 /// `MIN_WORDS - 1` words.
 fn generalisations(words: &[&str]) -> Vec<(usize, usize, u64)> {
-    if words.iter().filter(|w| !w.is_empty()).count() < MIN_WORDS {
+    // Words, not symbols: `grep: Unmatched ( or \(` is three words, too short for one
+    // of them to be a hole (`Unmatched` against `Invalid` would be another message).
+    let said = words.iter().filter(|w| w.chars().any(char::is_alphanumeric)).count();
+    if said < MIN_WORDS {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -50,7 +59,7 @@ fn generalisations(words: &[&str]) -> Vec<(usize, usize, u64)> {
             if !run
                 .iter()
                 .all(|w| name_like(w) && !NEGATIONS.contains(&w.to_ascii_lowercase().as_str()))
-                || words.len() - len < MIN_WORDS - 1
+                || said - len < MIN_WORDS - 1
             {
                 break;
             }
@@ -72,6 +81,34 @@ fn spell(words: &[&str], i: usize, len: usize) -> String {
     g.join(" ")
 }
 
+/// The hole a run of symbol tokens becomes.
+pub const SYMBOLS: &str = "<sym>";
+
+/// Fewest word tokens (with a letter or digit) a text's skeleton must keep: a text of
+/// symbols and one word says nothing to agree on.
+const MIN_SKELETON_WORDS: usize = 3;
+
+/// The text with each run of symbol-only tokens made one [`SYMBOLS`] hole (the ` | `
+/// between error lines is no symbol: lines stay lines); `None` when it has no such token
+/// or too few words.
+fn skeleton(words: &[&str]) -> Option<String> {
+    let symbol = |w: &str| w != "|" && !w.is_empty() && !w.chars().any(char::is_alphanumeric);
+    if !words.iter().any(|w| symbol(w))
+        || words.iter().filter(|w| w.chars().any(char::is_alphanumeric)).count() < MIN_SKELETON_WORDS
+    {
+        return None;
+    }
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    for w in words {
+        if !symbol(w) {
+            out.push(w);
+        } else if out.last() != Some(&SYMBOLS) {
+            out.push(SYMBOLS);
+        }
+    }
+    Some(out.join(" "))
+}
+
 /// For the given distinct texts: text → the anti-unified text of its class, for every
 /// text that shares its generalisation with another one. A text with several candidate
 /// holes takes the one most texts share (of equals the smallest hole, then the earliest).
@@ -80,6 +117,20 @@ pub fn merged<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashMap<String, S
     let mut distinct: Vec<&str> = texts.into_iter().filter(|t| !t.is_empty()).collect();
     distinct.sort_unstable();
     distinct.dedup();
+    // Texts that differ only in symbols: one skeleton (counted first, it wins).
+    let mut skeletons: HashMap<String, Vec<&str>> = HashMap::new();
+    for t in &distinct {
+        let words: Vec<&str> = t.split(' ').collect();
+        if let Some(k) = skeleton(&words) {
+            skeletons.entry(k).or_default().push(t);
+        }
+    }
+    let mut out = HashMap::new();
+    for (k, ts) in skeletons.into_iter().filter(|(_, ts)| ts.len() >= 2) {
+        for t in ts {
+            out.insert(t.to_string(), k.clone());
+        }
+    }
     // Two passes over the generalisations (counted, then chosen from): none is kept.
     let mut count: HashMap<u64, u32> = HashMap::new();
     for t in &distinct {
@@ -93,8 +144,10 @@ pub fn merged<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashMap<String, S
             *count.entry(g).or_default() += 1;
         }
     }
-    let mut out = HashMap::new();
     for t in &distinct {
+        if out.contains_key(*t) {
+            continue;
+        }
         let words: Vec<&str> = t.split(' ').collect();
         let best = generalisations(&words)
             .into_iter()
@@ -125,6 +178,29 @@ mod tests {
             assert_eq!(m.get(*t).map(String::as_str), Some(said), "{t}");
         }
         assert!(!m.contains_key(texts[3]), "another message stays its own: {m:?}");
+    }
+
+    #[test]
+    fn texts_that_differ_only_in_symbols_merge_whatever_their_length() {
+        let paren = "grep: unmatched ( or \\(";
+        let bracket = "grep: unmatched [, [^, [:, [., or [=";
+        let m = merged([paren, bracket, "grep: unmatched ) or \\)"]);
+        assert_eq!(
+            m.get(paren).map(String::as_str),
+            Some("grep: unmatched <sym> or <sym>"),
+            "{m:?}"
+        );
+        assert_eq!(m.get(paren), m.get(bracket), "{m:?}");
+        // A word differing is no symbol; a text alone merges with nothing; symbols and
+        // too few words say nothing to agree on; a line break is no symbol.
+        for pair in [
+            ["grep: unmatched ( or \\(", "grep: invalid ( or \\("],
+            ["error: ( x", "error: [ x"],
+            ["grep: unmatched ( | or x", "grep: unmatched ( or x"],
+        ] {
+            assert!(merged(pair).is_empty(), "{pair:?}: {:?}", merged(pair));
+        }
+        assert!(merged(["grep: unmatched ( or \\("]).is_empty());
     }
 
     #[test]

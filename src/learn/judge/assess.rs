@@ -126,7 +126,11 @@ pub(crate) fn assess<H: Records + ?Sized>(
     // address") fixed the same way in several sessions is specific enough (it then needs
     // `min_sessions_unanchored` sessions, below). A template without an anchor is advice
     // from nothing: generic.
-    let generic = (s.spec.anchors.is_empty() && (!s.origin.observed_fix || s.spec.terms.len() < cfg.generic_min_terms))
+    // A thin text is still specific when its replay fired on its own class only
+    // ([`crate::learn::matching::specificity`]).
+    let thin = s.spec.terms.len() < cfg.generic_min_terms
+        && !crate::learn::matching::specificity::thin_but_distinct(s.spec, matched.len());
+    let generic = (s.spec.anchors.is_empty() && (!s.origin.observed_fix || thin))
         || (matched.len() as u64 >= cfg.generic_min_clusters
             && domain_clusters > 0.0
             && matched.len() as f64 / domain_clusters > cfg.generic_share);

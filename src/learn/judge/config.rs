@@ -32,7 +32,8 @@ pub struct LearnConfig {
     /// … and at least this many of them, is generic.
     pub generic_min_clusters: u64,
     /// A trigger without an anchor is generic unless its failure text has at least this
-    /// many distinct terms.
+    /// many distinct terms (or, thinner, fires on its own class only:
+    /// `learn::matching::specificity`).
     pub generic_min_terms: usize,
     /// Sessions a self-resolved lesson on an anchorless failure (a masked error line)
     /// must recur in.

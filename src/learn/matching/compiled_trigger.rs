@@ -105,4 +105,28 @@ mod tests {
         assert_eq!(score(&from_text, &v, &idf), score(&from_store, &v, &idf));
         assert!(score(&from_store, &v, &idf) > 0.0);
     }
+
+    /// A rule learned on `gcc` fires on the same failure met through `cc` or a versioned
+    /// `clang-15`: the program family is the domain on both sides (command_norm), so the
+    /// matcher needs no family of its own and costs nothing more.
+    #[test]
+    fn a_rule_of_one_spelling_of_a_program_fires_on_another() {
+        const LIBM: &str = "/usr/bin/ld: /tmp/ccStliE3.o: in function `main':\ncalc.c:(.text+0x50): undefined reference to `pow'\ncollect2: error: ld returned 1 exit status\n";
+        let trigger = "`gcc` fails with undefined reference";
+        let scored = |cmd: &str| {
+            let mut vocab = Vocab::default();
+            let (n, s) = (normalize(cmd), signature(LIBM));
+            let t = vocab.add_doc(&record_text(&n, &s));
+            let v = RecordView::new(&n, &s, t, false);
+            let spec = spec_from_text(trigger, "", &mut vocab);
+            score(&spec, &v, &vocab.idf())
+        };
+        let own = scored("gcc -O2 -o calc calc.c");
+        assert!(own >= DEFAULT_THRESHOLD, "{own}");
+        for cmd in ["cc -o calc calc.c", "clang-15 -o calc calc.c", "/usr/bin/gcc-12 calc.c"] {
+            assert!((scored(cmd) - own).abs() < 1e-9, "{cmd}: {} vs {own}", scored(cmd));
+        }
+        // Another program meeting the same text is only the text, not the command.
+        assert!(scored("make calc") < own - 0.1, "{} vs {own}", scored("make calc"));
+    }
 }

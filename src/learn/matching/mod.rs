@@ -1,10 +1,12 @@
 //! **Matching**: how strongly a trigger applies to a record.
 //!
-//! Owns the terms of a text ([`terms`]), the offline lexical matcher ([`matcher`]) and a
-//! trigger compiled once when its rule is sealed ([`compiled_trigger`]).
+//! Owns the terms of a text ([`terms`]), the offline lexical matcher ([`matcher`]), a
+//! trigger compiled once when its rule is sealed ([`compiled_trigger`]) and when a thin
+//! anchorless text is specific enough to be one ([`specificity`]).
 //!
 //! May use: [`crate::learn::text`].
 
 pub mod compiled_trigger;
 pub mod matcher;
+pub mod specificity;
 pub mod terms;

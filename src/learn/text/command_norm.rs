@@ -186,42 +186,6 @@ fn two_level(program: &str, first: &str) -> bool {
     )
 }
 
-/// Program → domain. Unknown programs are their own domain.
-pub fn domain_of(program: &str) -> String {
-    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Domains) {
-        return program.to_string();
-    }
-    let d = match program {
-        "git" => "git",
-        "gh" => "github",
-        "cargo" | "rustc" | "rustup" | "cargo-nextest" => "cargo",
-        "npm" | "yarn" | "pnpm" | "node" | "bun" | "deno" | "tsc" | "jest" | "vitest" | "eslint" => "npm",
-        "python" | "pip" | "uv" | "poetry" | "pipenv" | "conda" | "pdm" | "hatch" | "mypy" | "ruff" | "alembic" => {
-            "python"
-        }
-        "pytest" | "py.test" | "tox" | "nox" => "pytest",
-        "docker" | "docker-compose" | "podman" | "buildah" => "docker",
-        "kubectl" | "helm" | "minikube" | "kind" | "k9s" | "kustomize" => "kubectl",
-        "terraform" | "tofu" | "terragrunt" => "terraform",
-        "go" | "gofmt" => "go",
-        "mvn" | "gradle" | "java" | "javac" => "java",
-        "bundle" | "gem" | "ruby" | "rake" | "rails" => "ruby",
-        "psql" | "pg_dump" | "pg_restore" | "createdb" => "postgres",
-        "mysql" | "mysqldump" => "mysql",
-        "redis-cli" => "redis",
-        "ssh" | "scp" | "sftp" | "ssh-add" | "ssh-keygen" => "ssh",
-        "curl" | "wget" | "http" | "https" | "httpie" | "xh" | "web_fetch" | "http_fetch" | "fetch" => "http",
-        "bash" | "sh" | "zsh" | "dash" => "shell",
-        "make" | "cmake" | "ninja" => "make",
-        "aws" => "aws",
-        "gcloud" => "gcloud",
-        "selenium" | "playwright" | "browser" | "puppeteer" => "browser",
-        p if p.ends_with(".sh") => "shell",
-        p => p,
-    };
-    d.to_string()
-}
-
 /// Splits a command line into simple commands at `&&`, `||`, `;`, `|`, `&` and newlines,
 /// respecting quotes. Each piece is returned with whether it followed a pipe.
 fn split_segments(cmd: &str) -> Vec<(String, bool)> {
@@ -293,18 +257,6 @@ fn is_assignment(w: &str) -> bool {
     eq > 0
         && w[..eq].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !w.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// `python3.11` → `python`, `pip3` → `pip`, `/usr/bin/git` → `git`.
-fn program_name(w: &str) -> String {
-    let base = w.rsplit('/').next().unwrap_or(w);
-    let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let name = if trimmed.is_empty() { base } else { trimmed };
-    match name {
-        "py" => "python".to_string(),
-        n if n.ends_with(".sh") => base.to_string(),
-        n => n.to_string(),
-    }
 }
 
 /// Removes wrappers; returns the remaining words, whether `sudo` was seen, and an inner
@@ -415,7 +367,11 @@ fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: b
     // A program run by a relative path (`./bin/setup`, `scripts/deploy.sh`) is a project
     // script whatever its extension: one domain, so `bin/setup` and `ci/lint.sh` failing
     // alike are one class.
-    let local = first.contains('/') && !first.starts_with('/') && !first.starts_with('~');
+    // A program in an environment's `bin` (`.venv/bin/python3`, `node_modules/.bin/jest`)
+    // is that program, not a script of the project.
+    let env_copy = first.rsplit('/').nth(1).is_some_and(|d| matches!(d, "bin" | ".bin"))
+        && first.split('/').next().is_some_and(|d| !matches!(d, "" | "." | "bin"));
+    let local = first.contains('/') && !first.starts_with('/') && !first.starts_with('~') && !env_copy;
     let domain = match domain_of(&program) {
         d if local && d == program => "shell".to_string(),
         d => d,
@@ -544,6 +500,16 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
     }
 }
 
+/// Does the command line run `program` as a housekeeping step (`cd`, `source`, …), which
+/// [`normalize`] leaves out of its segments? Asked only of a failure whose error names
+/// such a program (`learn::text::failing_program`).
+pub fn runs_as_housekeeping(cmd: &str, program: &str) -> bool {
+    split_segments(cmd).iter().any(|(piece, _)| {
+        let words = words_of(piece.trim_start_matches(['(', '{', '!', ' ']));
+        words.first().is_some_and(|w| w == program) && is_housekeeping(&words)
+    })
+}
+
 /// Normalises one command line. Never fails; an empty command has no segments.
 pub fn normalize(cmd: &str) -> CmdNorm {
     let mut segments = Vec::new();
@@ -554,6 +520,9 @@ pub fn normalize(cmd: &str) -> CmdNorm {
     let canonical = segments.iter().map(Segment::text).collect::<Vec<_>>().join(" && ");
     CmdNorm { segments, canonical }
 }
+
+pub use crate::learn::text::program_family::domain_of;
+use crate::learn::text::program_family::program_name;
 
 #[cfg(test)]
 mod tests {
@@ -598,6 +567,18 @@ mod tests {
         assert_eq!(da("bash deploy.sh"), ("shell".into(), "".into()));
         assert_eq!(da("./run.sh"), ("shell".into(), "".into()));
         assert_eq!(da("sleep 5 && ssh user@server"), ("ssh".into(), "".into()));
+    }
+
+    /// A program in an environment's `bin` is that program; `./bin/setup` is a script.
+    #[test]
+    fn an_environments_copy_of_a_program_is_the_program() {
+        for (c, d) in [
+            (".venv/bin/python3 -V", "python"),
+            ("node_modules/.bin/jest", "npm"),
+            ("./bin/setup", "shell"),
+        ] {
+            assert_eq!(da(c).0, d, "{c}");
+        }
     }
 
     #[test]

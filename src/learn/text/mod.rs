@@ -1,9 +1,11 @@
 //! **Text**: one command line or one output, read on its own, before anything is compared.
 //!
-//! Owns command normalisation ([`command_norm`]: segments, domain, action, flags), what a
+//! Owns command normalisation ([`command_norm`]: segments, domain, action, flags; the
+//! program's family in [`program_family`]; the step an error names in [`failing_program`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
-//! raw words ([`intent`]), failure signatures and anchors ([`signature`], its regex engines
+//! raw words ([`intent`]), failure signatures and anchors ([`signature`], its phrase lexicon in
+//! [`anchor_phrases`], the session's names it ignores in [`names`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
 //! gates in [`mask_gates`]), the safety patterns ([`safety`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
@@ -11,12 +13,16 @@
 //! May use: the crate root and [`crate::evidence`] (text helpers). Nothing else in
 //! [`crate::learn`]: every later stage reads text through this folder.
 
+pub mod anchor_phrases;
 pub mod command_norm;
 pub mod error_words;
+pub mod failing_program;
 pub mod inspection;
 pub mod intent;
 pub mod mask_engine;
 pub mod mask_gates;
+pub mod names;
+pub mod program_family;
 pub mod read_only;
 pub mod retry_context;
 pub mod safety;

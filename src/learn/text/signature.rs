@@ -11,6 +11,8 @@
 //! `non-fast-forward`). Bare words like "error", "failed" or "fatal" are deliberately
 //! *not* anchors: every failure has them, so they identify nothing.
 
+pub use crate::learn::text::anchor_phrases::describe_anchor;
+use crate::learn::text::anchor_phrases::{is_noise_class, PHRASES};
 use crate::learn::text::mask_engine::{engine, Engine, LazyRe};
 use crate::learn::text::mask_gates as gate;
 
@@ -124,112 +126,6 @@ fn masks() -> &'static Masks {
     &MASKS
 }
 
-/// Failure phrases, most specific first, with the canonical anchor each maps to.
-/// Order matters: the first hit is the primary anchor when no code or class is present.
-const PHRASES: &[(&str, &str)] = &[
-    ("non-fast-forward", "non-fast-forward"),
-    ("fetch first", "non-fast-forward"),
-    ("remote contains work", "non-fast-forward"),
-    ("behind its remote", "non-fast-forward"),
-    ("tip of your current branch is behind", "non-fast-forward"),
-    ("no module named", "ModuleNotFoundError"),
-    ("cannot find module", "cannot-find-module"),
-    ("cannot import name", "ImportError"),
-    ("address already in use", "EADDRINUSE"),
-    ("port is already allocated", "EADDRINUSE"),
-    ("already allocated", "EADDRINUSE"),
-    ("no space left on device", "ENOSPC"),
-    ("command not found", "command-not-found"),
-    ("publickey", "publickey"),
-    ("permission denied", "permission-denied"),
-    ("access denied", "AccessDenied"),
-    ("connection refused", "ECONNREFUSED"),
-    ("could not resolve host", "ENOTFOUND"),
-    ("merge conflict", "conflict"),
-    ("conflict", "conflict"),
-    ("could not apply", "rebase-conflict"),
-    ("did not match any file", "pathspec"),
-    ("pathspec", "pathspec"),
-    ("detached head", "detached-head"),
-    ("not on a branch", "detached-head"),
-    ("unable to locate package", "package-not-found"),
-    ("no installation candidate", "package-not-found"),
-    ("no matches for kind", "no-matches-for-kind"),
-    ("unable to recognize", "no-matches-for-kind"),
-    ("state lock", "state-lock"),
-    ("acquiring the state lock", "state-lock"),
-    ("backend configuration changed", "backend-changed"),
-    ("unsupported argument", "unsupported-argument"),
-    ("multiple head", "multiple-heads"),
-    ("deadlock", "deadlock"),
-    ("peer dependency", "peer-dependency"),
-    ("could not find compatible versions", "version-conflict"),
-    ("dependency convergence", "version-conflict"),
-    ("version conflict", "version-conflict"),
-    ("versions conflict", "version-conflict"),
-    ("package versions conflict", "version-conflict"),
-    ("dependency resolver", "version-conflict"),
-    ("could not find a version that satisfies", "no-matching-version"),
-    ("undefined reference", "undefined-reference"),
-    ("linking with", "link-failed"),
-    ("undefined:", "undefined-symbol"),
-    ("cannot find symbol", "undefined-symbol"),
-    ("unresolved import", "unresolved-import"),
-    ("syntax error", "syntax-error"),
-    ("unexpected token", "syntax-error"),
-    ("segmentation fault", "segfault"),
-    ("out of memory", "oom"),
-    ("oomkilled", "oom"),
-    ("(oom)", "oom"),
-    ("rate limit", "rate-limit"),
-    ("too many requests", "rate-limit"),
-    ("token expired", "token-expired"),
-    ("expired", "token-expired"),
-    ("unauthorized", "unauthorized"),
-    ("forbidden", "forbidden"),
-    ("gateway timeout", "gateway-timeout"),
-    ("unhealthy", "unhealthy"),
-    ("stale element", "stale-element"),
-    ("stale build cache", "stale-cache"),
-    ("stale cache", "stale-cache"),
-    ("unexpected alert", "unexpected-alert"),
-    ("no such frame", "no-such-frame"),
-    ("no such element", "element-not-found"),
-    ("element not found", "element-not-found"),
-    ("unable to locate element", "element-not-found"),
-    ("waiting for selector", "selector-timeout"),
-    ("no tests ran", "no-tests"),
-    ("collected 0 items", "no-tests"),
-    ("fixture", "fixture-not-found"),
-    ("no such file or directory", "ENOENT"),
-    ("library stub", "missing-stub"),
-    ("not interactable", "not-interactable"),
-    ("not visible", "not-visible"),
-    ("no package matching", "package-not-found"),
-    ("is not available", "package-not-found"),
-    ("exceeds", "limit-exceeded"),
-    ("file too large", "limit-exceeded"),
-    ("not a git repository", "not-a-repo"),
-    ("crash", "crash"),
-    ("flaky", "flaky"),
-    ("timed out", "timeout"),
-    ("timeout", "timeout"),
-    ("connection reset", "ECONNRESET"),
-    ("not executable", "not-executable"),
-    ("--- fail", "go-test-fail"),
-    ("assert", "AssertionError"),
-    ("exit code 137", "oom"),
-    ("not found", "not-found"),
-];
-
-/// Class-like names that are not failure anchors (tool names, placeholders).
-fn is_noise_class(s: &str) -> bool {
-    matches!(
-        s,
-        "Traceback" | "Error" | "Exception" | "Lock" | "Info" | "Step" | "Task" | "Apply"
-    )
-}
-
 /// Anchors of a text, most specific first: error codes, then class names, then phrases.
 /// Exit status and tool names are carried separately by the caller (they are not
 /// failure-specific on their own).
@@ -246,10 +142,28 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
         }
     };
     // URLs and paths carry codes by accident (`.../E1234/...`): look at text without them.
-    let clean = if text.contains("://") || text.contains("git@") {
+    let mut clean = if text.contains("://") || text.contains("git@") {
         std::borrow::Cow::Owned(m.url.replace(e, text, " "))
     } else {
         std::borrow::Cow::Borrowed(text)
+    };
+    // A name the session chose is no anchor: `omitting directory 'fixtures'` is not a
+    // missing pytest fixture, `cp: cannot stat 'timeout/x'` no timeout. A quoted word
+    // (no space inside: a quoted *message* keeps its words) and a path are read as blank.
+    let blanked = crate::learn::text::names::blanked(&clean);
+    let names: Vec<String> = blanked
+        .as_ref()
+        .map(|b| b.1.iter().map(|n| n.to_string()).collect())
+        .unwrap_or_default();
+    if let Some((n, _)) = blanked {
+        clean = std::borrow::Cow::Owned(n);
+    }
+    // A class-like word the text also gives as a name (`class ReportJob is public, should
+    // be declared in a file named ReportJob.java`) is the session's name, said bare too.
+    let named = |w: &str| {
+        names
+            .iter()
+            .any(|n| n.split(|c: char| !c.is_alphanumeric()).any(|x| x == w))
     };
     // Phrases are words of the message, not parts of identifiers: a task named
     // `floor_plan_unauthorized_acquisition` is not an "unauthorized" error.
@@ -294,7 +208,7 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
         }
     }
     for s in m.camel.finds(e, &clean) {
-        if !is_noise_class(s) {
+        if !is_noise_class(s) && !named(s) {
             let canon = if s.ends_with("ModuleNotFoundError") {
                 "ModuleNotFoundError"
             } else {
@@ -434,25 +348,6 @@ fn of_lines(lines: &[String]) -> Signature {
     }
 }
 
-/// How an anchor reads in a trigger sentence.
-pub fn describe_anchor(a: &str) -> String {
-    match a {
-        "non-fast-forward" => "is rejected as non-fast-forward (the remote has commits you do not have)".into(),
-        "ModuleNotFoundError" => "fails with ModuleNotFoundError (a module is not installed)".into(),
-        "EADDRINUSE" => "fails because the address/port is already in use (EADDRINUSE)".into(),
-        "ENOSPC" => "fails with no space left on device (ENOSPC)".into(),
-        "command-not-found" => "fails because a command is not found".into(),
-        "permission-denied" => "fails with permission denied".into(),
-        "publickey" => "is denied (publickey)".into(),
-        "conflict" => "stops on a conflict".into(),
-        "rebase-conflict" => "stops because a commit could not be applied (conflict)".into(),
-        "timeout" => "times out".into(),
-        a if a.starts_with("http") && a.len() == 7 => format!("returns HTTP {}", &a[4..]),
-        a if a.starts_with("errno") => format!("fails with Errno {}", &a[5..]),
-        a => format!("fails with {}", a.replace('-', " ")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -545,6 +440,29 @@ mod tests {
         ] {
             assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
         }
+    }
+
+    /// A word of a name the session chose (a quoted folder, a path) is never an anchor;
+    /// the same word in the tool's own message still is.
+    #[test]
+    fn path_and_quoted_name_words_are_never_anchors() {
+        for t in [
+            "cp: -r not specified; omitting directory 'fixtures'",
+            "cp: -r not specified; omitting directory 'tests/fixtures'",
+            "cp: cannot copy tests/fixtures/timeout to out",
+            "mv: cannot move `conflict' to `x'",
+            "cat: flaky.txt: Is a directory",
+        ] {
+            assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
+        }
+        assert!(anchors(
+            "Main.java:1: error: class ReportJob is public, should be declared in a file named ReportJob.java"
+        )
+        .is_empty());
+        assert_eq!(anchors("E   fixture 'db' not found")[0], "fixture-not-found");
+        assert_eq!(anchors("CrashLoopBackOff: pod/web-1 in ns/app")[0], "CrashLoopBackOff");
+        assert_eq!(anchors("cat: 'a b': No such file or directory")[0], "ENOENT");
+        assert!(anchors("error: 'timed out' while reading").contains(&"timeout".to_string()));
     }
 
     #[test]

@@ -1,0 +1,94 @@
+//! The program an error names as the one that failed, when it is not the command's main
+//! one: `cd My Project && cat x.txt` fails with `bash: line 1: cd: too many arguments`,
+//! `printf 'a::b' | cut -d '::' -f1` with `cut: the delimiter must be a single character`.
+//!
+//! Why: a failure's class is keyed by its tool ([`crate::learn::history::prepared::Prepared::cluster_key`]),
+//! and the tool was read from the command alone — its last step (`cat`, `ls`), the one a
+//! chain prepares. When the error itself says which step failed (tools prefix their
+//! messages with their name; shells add `bash: line N:`), that step is the failure's tool:
+//! otherwise one `cd` failure is a class per program that followed it. Only a step the
+//! command line really runs counts (a segment, or a housekeeping step such as `cd`), and
+//! only a name the masked error line starts with.
+
+use crate::learn::text::command_norm::{domain_of, runs_as_housekeeping, CmdNorm};
+
+/// The name an error line starts with, after a shell's own prefix (`bash: line <n>: `,
+/// `sh: <n>: `): `cd` in `bash: line <n>: cd: too many arguments`.
+fn named(line: &str) -> Option<&str> {
+    let mut rest = line;
+    for shell in ["bash: ", "sh: ", "zsh: ", "dash: ", "<path>: "] {
+        if let Some(r) = rest.strip_prefix(shell) {
+            rest = r
+                .strip_prefix("line <n>: ")
+                .or_else(|| r.strip_prefix("<n>: "))
+                .unwrap_or(r);
+            break;
+        }
+    }
+    let (name, _) = rest.split_once(": ")?;
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '+'));
+    ok.then_some(name)
+}
+
+/// The domain of the step an error names as failing, when it is a step of the command
+/// other than its main one; `None` otherwise (the main program's own message, a name the
+/// command does not run). `template`: the failure's masked error lines.
+pub fn named_domain(cmd: &str, norm: &CmdNorm, template: &str) -> Option<String> {
+    let name = named(template.split(" | ").next()?)?;
+    let main = norm.primary()?;
+    if main.program == name {
+        return None;
+    }
+    let runs = norm.segments.iter().any(|s| s.program == name) || runs_as_housekeeping(cmd, name);
+    runs.then(|| domain_of(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::text::command_norm::normalize;
+    use crate::learn::text::signature::signature;
+
+    fn domain(cmd: &str, tail: &str) -> Option<String> {
+        named_domain(cmd, &normalize(cmd), &signature(tail).template)
+    }
+
+    #[test]
+    fn the_step_the_error_names_is_the_failures_tool() {
+        let cd = "bash: line 1: cd: too many arguments\n";
+        assert_eq!(domain("cd My Project && cat x.txt", cd).as_deref(), Some("cd"));
+        assert_eq!(domain("cd old backups && ls", cd).as_deref(), Some("cd"));
+        assert_eq!(
+            domain(
+                "cd services/web && make test",
+                "bash: line 1: cd: services/web: No such file or directory\n"
+            )
+            .as_deref(),
+            Some("cd")
+        );
+        assert_eq!(
+            domain(
+                "printf 'a::b' | cut -d '::' -f1",
+                "cut: the delimiter must be a single character\n"
+            )
+            .as_deref(),
+            Some("cut")
+        );
+    }
+
+    #[test]
+    fn the_main_programs_own_message_or_a_name_not_run_changes_nothing() {
+        assert_eq!(domain("cp a b", "cp: -r not specified; omitting directory 'a'\n"), None);
+        assert_eq!(domain("cd x && foo", "bash: line 1: foo: command not found\n"), None);
+        assert_eq!(
+            domain("make", "cc: error: no input files\n"),
+            None,
+            "make ran cc, the line did not"
+        );
+        assert_eq!(domain("git push", "error: failed to push some refs to 'x'\n"), None);
+        assert_eq!(domain("sudo apt install x", "sudo: unable to resolve host box\n"), None);
+    }
+}
