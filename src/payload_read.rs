@@ -1,4 +1,7 @@
-//! A hook's stdin, read with bounded memory: every JSON string longer than a limit keeps
+//! What the host hands a hook, read with bounded memory: its stdin payload, and the end of
+//! the session file the payload names ([`search_tail`]).
+//!
+//! The payload: every JSON string longer than a limit keeps
 //! its head and its **tail** (the output's end is what matters: the summary, the exit
 //! line), joined by a marker; everything else passes through.
 //!
@@ -130,6 +133,43 @@ fn push_unit(out: &mut Vec<u8>, s: &mut Str, unit: &[u8]) {
     }
 }
 
+/// The first window [`search_tail`] reads from a file's end; each next is four times larger.
+pub const TAIL_FIRST: u64 = 64 * 1024;
+
+/// Searches the end of a session file the host names (Claude Code's transcript, Codex's
+/// rollout) for something written recently: `find` runs on its last [`TAIL_FIRST`] bytes,
+/// then on windows four times larger up to `max`; the first answer ends the search. What
+/// the hooks look for (which turn a call belongs to, which stop this is, a command's exit
+/// code) is almost always in the last few KiB of a file that is megabytes.
+///
+/// `find` gets the window's bytes and whether the window starts mid-file (its first line
+/// may be cut: a JSON line cut short does not parse). `None` for a path that is not a
+/// regular file (a FIFO would hang the hook), cannot be read, or holds no answer in `max`.
+pub fn search_tail<T>(path: &std::path::Path, max: u64, find: impl Fn(&[u8], bool) -> Option<T>) -> Option<T> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let m = f.metadata().ok()?;
+    if !m.is_file() {
+        return None;
+    }
+    let len = m.len();
+    let mut window = TAIL_FIRST.min(max);
+    loop {
+        let start = len.saturating_sub(window);
+        f.seek(SeekFrom::Start(start)).ok()?;
+        // One read of the known size (`read_to_end` grows from 8 KiB: seven reads for 512 KiB).
+        let mut buf = vec![0; usize::try_from(len - start).ok()?];
+        f.read_exact(&mut buf).ok()?;
+        if let Some(found) = find(&buf, start > 0) {
+            return Some(found);
+        }
+        if start == 0 || window >= max {
+            return None;
+        }
+        window = window.saturating_mul(4).min(max);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +208,40 @@ mod tests {
         let out = v["out"].as_str().unwrap();
         assert!(out.starts_with("aaaa") && out.ends_with("éEND") && out.contains("cut by fable"));
         assert_eq!(v["x"], 1);
+    }
+
+    #[test]
+    fn a_tail_search_widens_fourfold_and_stops_at_its_bound() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("t.jsonl");
+        let mut text = b"FAR\n".to_vec();
+        text.resize(300 * 1024, b'.');
+        text.extend_from_slice(b"\nMID\n");
+        text.resize(text.len() + 100 * 1024, b'.');
+        text.extend_from_slice(b"\nNEAR\n");
+        text.resize(text.len() + 1024, b'.');
+        std::fs::write(&p, &text).unwrap();
+        let seen = std::cell::RefCell::new(Vec::new());
+        let look = |needle: &'static [u8]| {
+            search_tail(&p, 280 * 1024, |b, cut| {
+                seen.borrow_mut().push((b.len(), cut));
+                memchr::memmem::rfind(b, needle).map(|_| ())
+            })
+        };
+        assert_eq!(look(b"NEAR"), Some(()));
+        assert_eq!(seen.take(), [(64 * 1024, true)], "answered by the first window");
+        assert_eq!(look(b"MID"), Some(()));
+        assert_eq!(seen.take(), [(64 * 1024, true), (256 * 1024, true)]);
+        assert_eq!(look(b"FAR"), None, "beyond the bound");
+        assert_eq!(seen.take().last(), Some(&(280 * 1024, true)));
+        let small = t.path().join("small.jsonl");
+        std::fs::write(&small, b"FAR\n").unwrap();
+        assert_eq!(search_tail(&small, 1 << 20, |b, cut| (!cut).then_some(b.len())), Some(4));
+        assert_eq!(
+            search_tail(t.path(), 1024, |_, _| Some(())),
+            None,
+            "a folder is no session file"
+        );
+        assert_eq!(search_tail(&t.path().join("none"), 1024, |_, _| Some(())), None);
     }
 }

@@ -42,5 +42,4 @@ pub mod session_model;
 pub mod spawn_guard;
 pub mod stated_counts;
 pub mod status;
-pub mod transcript_tail;
 pub mod turn;

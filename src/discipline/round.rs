@@ -85,7 +85,7 @@ pub fn stop_key(input: &crate::hook::HookInput) -> Option<String> {
     if path.is_empty() {
         return None;
     }
-    crate::discipline::transcript_tail::search(Path::new(path), TRANSCRIPT_TAIL, last_assistant_uuid)
+    crate::payload_read::search_tail(Path::new(path), TRANSCRIPT_TAIL, |tail, _| last_assistant_uuid(tail))
 }
 
 /// The uuid of the last top-level assistant entry in transcript text. Claude Code writes

@@ -8,8 +8,8 @@
 //! row — the fail streak counts turns, not calls.
 //!
 //! Only the transcript's tail is read (the call was just made): its last 64 KiB, and only
-//! when the call is not there (parallel calls' results written since), its last 512 KiB
-//! ([`transcript_tail`](crate::discipline::transcript_tail)). No transcript, no match (a
+//! when the call is not there (parallel calls' results written since), up to 512 KiB
+//! ([`search_tail`](crate::payload_read::search_tail)). No transcript, no match (a
 //! sub-agent's calls live in a transcript of their own) or a line that does not parse →
 //! `None`, and the call counts on its own, as before.
 
@@ -21,7 +21,7 @@ pub fn of(transcript_path: &str, tool_use_id: &str) -> Option<String> {
     if transcript_path.is_empty() || tool_use_id.is_empty() {
         return None;
     }
-    crate::discipline::transcript_tail::search(std::path::Path::new(transcript_path), TAIL, |tail| {
+    crate::payload_read::search_tail(std::path::Path::new(transcript_path), TAIL, |tail, _| {
         // A line cut at the window's start does not parse, so it never answers.
         message_of(&String::from_utf8_lossy(tail), tool_use_id)
     })

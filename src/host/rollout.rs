@@ -12,10 +12,8 @@
 //! rollout, another shape, a line further back) is `None`: the status is unknown, which
 //! the record keeps as `exit: null`, never as a pass.
 
-use std::io::{Read, Seek, SeekFrom};
-
 /// First window read from the end of the rollout.
-pub const FIRST_WINDOW: u64 = 64 * 1024;
+pub const FIRST_WINDOW: u64 = crate::payload_read::TAIL_FIRST;
 /// The furthest back the search reads.
 pub const MAX_WINDOW: u64 = 4 * 1024 * 1024;
 
@@ -24,29 +22,16 @@ pub fn exit_code(path: &str, call_id: &str) -> Option<i64> {
     if path.is_empty() || call_id.is_empty() {
         return None;
     }
-    let mut f = std::fs::File::open(path).ok()?;
-    let len = f.metadata().ok()?.len();
-    let mut window = FIRST_WINDOW;
-    loop {
-        let start = len.saturating_sub(window);
-        f.seek(SeekFrom::Start(start)).ok()?;
-        let mut buf = Vec::with_capacity((len - start) as usize);
-        (&mut f).take(len - start).read_to_end(&mut buf).ok()?;
+    crate::payload_read::search_tail(std::path::Path::new(path), MAX_WINDOW, |buf, cut| {
         // A window that starts mid-line: its first (partial) line is not parsed.
-        let text = String::from_utf8_lossy(&buf);
-        let text = if start > 0 {
+        let text = String::from_utf8_lossy(buf);
+        let text = if cut {
             text.find('\n').map_or("", |i| &text[i + 1..])
         } else {
             &text
         };
-        if let Some(code) = exit_in(text, call_id) {
-            return Some(code);
-        }
-        if start == 0 || window >= MAX_WINDOW {
-            return None;
-        }
-        window = (window * 4).min(MAX_WINDOW);
-    }
+        exit_in(text, call_id)
+    })
 }
 
 /// The pure part: the newest `item_completed` line of a `CommandExecution` with this id,
