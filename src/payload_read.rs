@@ -236,7 +236,10 @@ mod tests {
         assert_eq!(seen.take().last(), Some(&(280 * 1024, true)));
         let small = t.path().join("small.jsonl");
         std::fs::write(&small, b"FAR\n").unwrap();
-        assert_eq!(search_tail(&small, 1 << 20, |b, cut| (!cut).then_some(b.len())), Some(4));
+        assert_eq!(
+            search_tail(&small, 1 << 20, |b, cut| (!cut).then_some(b.len())),
+            Some(4)
+        );
         assert_eq!(
             search_tail(t.path(), 1024, |_, _| Some(())),
             None,

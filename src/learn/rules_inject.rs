@@ -15,6 +15,7 @@ use crate::learn::matching::matcher::{
 };
 use crate::learn::store::rule_index::{Entry, Index, Snapshot};
 use crate::learn::text::command_norm::{normalize, CmdNorm};
+use crate::learn::text::program_family::same_domain;
 use crate::learn::text::signature::{signature, Signature};
 use crate::project::Project;
 use std::path::PathBuf;
@@ -274,7 +275,7 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
     }
     let norm = normalize(&failure.cmd);
     let domain = norm.domain();
-    if !rules.iter().any(|r| r.domain.is_empty() || r.domain == domain) {
+    if !rules.iter().any(|r| same_domain(&r.domain, domain)) {
         return Vec::new();
     }
     ranked_in(rules, &norm, &signature(&failure.tail), threshold, true)
@@ -289,7 +290,7 @@ fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, ga
     let candidates = rules
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.domain.is_empty() || r.domain == domain)
+        .filter(|(_, r)| same_domain(&r.domain, domain))
         .filter(|(_, r)| {
             let anchors = crate::learn::store::rule_index::match_anchors(
                 &r.anchors,
@@ -346,7 +347,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     // or any seal is checked.
     let norm = normalize(&failure.cmd);
     let domain = norm.domain();
-    let wanted = |d: &str| d.is_empty() || d == domain;
+    let wanted = |d: &str| same_domain(d, domain);
     let sealing = Sealing::of(project, get)?;
     let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
     let promoted = Promoted::load(project, &sealing);
@@ -491,6 +492,37 @@ mod tests {
         assert!(c.starts_with("Standing rule R-0 applies:"), "{c}");
         // The ranking alone puts the forged rule first: only the seal check drops it.
         assert_eq!(ranked(&rules, &f, 0.45).first().map(|x| x.0), Some(0));
+    }
+
+    #[test]
+    fn a_rule_stored_under_a_program_now_in_a_family_still_matches() {
+        let d = tempfile::tempdir().unwrap();
+        let state = d.path().join("state").to_string_lossy().into_owned();
+        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
+        let key = crate::evidence::seal::user_key(get).unwrap();
+        let p = Project::at(d.path().join("proj"));
+        std::fs::create_dir_all(&p.fable_dir).unwrap();
+        let scope = crate::learn::store::rule_seal::scope(&p.fable_dir);
+        // Learned before `gcc` and `cc` were one domain: stored, and sealed, as `gcc`.
+        let mut r = rule("libm", "promoted");
+        r.id = "R-9".into();
+        r.domain = "gcc".into();
+        r.action = None;
+        let tail = "/usr/bin/ld: /tmp/cc1.o: in function `main':\nm.c:(.text+0x1d): undefined reference to `sqrt'\ncollect2: error: ld returned 1 exit status";
+        r.anchors = signature(tail).anchors;
+        r.trigger = format!("`gcc` fails with {tail}");
+        r.directive = "link the math library: add `-lm` after the sources".into();
+        r.compiled = None;
+        crate::learn::store::rule_seal::seal(&mut r, &key, &scope);
+        Store::new(&p.fable_dir).save(&[r]).unwrap();
+        for cmd in ["gcc m.c -o m", "cc m.c -o m"] {
+            let c = failure_context(&p, &rec("s", cmd, false, tail), get);
+            assert!(
+                c.as_deref()
+                    .is_some_and(|c| c.starts_with("Standing rule R-9 applies:")),
+                "{cmd}: {c:?}"
+            );
+        }
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub struct CompiledTrigger {
 pub fn compile(trigger: &str, domain: &str) -> CompiledTrigger {
     let cmd = trigger.split('`').nth(1).unwrap_or("");
     let norm = crate::learn::text::command_norm::normalize(cmd);
-    let (d, a) = if !cmd.is_empty() && (domain.is_empty() || norm.domain() == domain) {
+    let (d, a) = if !cmd.is_empty() && crate::learn::text::program_family::same_domain(domain, norm.domain()) {
         (norm.domain().to_string(), norm.action().to_string())
     } else {
         (domain.to_string(), String::new())
@@ -49,7 +49,8 @@ impl CompiledTrigger {
         let terms = vocab.query(&self.masked);
         let label = vocab.query(&self.label);
         TriggerSpec {
-            domain: self.domain.clone(),
+            // A stored domain from before its program joined a family scores as the family.
+            domain: crate::learn::text::program_family::domain_of(&self.domain),
             action: self.action.clone(),
             anchors: self.anchors.clone(),
             actions: Vec::new(),

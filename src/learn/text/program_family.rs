@@ -25,6 +25,14 @@ pub(crate) fn program_name(w: &str) -> String {
     }
 }
 
+/// Whether a rule's stored domain is the domain `now` of a failure: the same, any (empty),
+/// or a program's name that is now part of a family (`gcc`, `clang`, `nodejs`: a rule
+/// learned before the family existed still matches). [`domain_of`] maps every domain name
+/// to itself, so applying it to a stored domain only ever joins a family.
+pub fn same_domain(stored: &str, now: &str) -> bool {
+    stored.is_empty() || stored == now || domain_of(stored) == now
+}
+
 /// Program → domain. Unknown programs are their own domain.
 pub fn domain_of(program: &str) -> String {
     if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Domains) {
@@ -83,5 +91,40 @@ mod tests {
         }
         assert_eq!(program_name("g++"), "g++", "a word is no version");
         assert_eq!(program_name("python3-config"), "python3-config");
+    }
+
+    /// A domain name is its own domain, so a stored domain read through `domain_of` can
+    /// only join a family; a rule stored under a program's name still matches its family.
+    #[test]
+    fn a_stored_domain_maps_to_itself_or_joins_its_family() {
+        for d in [
+            "git",
+            "github",
+            "cargo",
+            "npm",
+            "cc",
+            "python",
+            "pytest",
+            "docker",
+            "kubectl",
+            "terraform",
+            "go",
+            "java",
+            "ruby",
+            "postgres",
+            "mysql",
+            "redis",
+            "ssh",
+            "http",
+            "shell",
+            "make",
+            "aws",
+            "gcloud",
+            "browser",
+        ] {
+            assert_eq!(domain_of(d), d, "{d}");
+        }
+        assert!(same_domain("gcc", "cc") && same_domain("nodejs", "npm") && same_domain("", "git"));
+        assert!(!same_domain("cc", "gcc") && !same_domain("git", "cc"));
     }
 }
