@@ -334,17 +334,26 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             // for a session that moved on, the records of the steps it tried.
             // A check switched off through configuration or the environment is judged as
             // the flag it spells ([`crate::learn::history::switch_spelling`]).
-            let judge = |idx: &mut dyn Iterator<Item = usize>| {
-                let mut texts: Vec<String> = Vec::new();
-                for k in idx {
-                    let c = history.cmd(k);
-                    texts.push(c.to_string());
-                    texts.extend(crate::learn::history::switch_spelling::as_flag_text(c));
+            let patterns = |k: usize| {
+                let c = history.cmd(k);
+                let mut p = crate::learn::text::safety::unsafe_patterns(c);
+                if let Some(t) = crate::learn::history::switch_spelling::as_flag_text(c) {
+                    p.extend(crate::learn::text::safety::unsafe_patterns(&t));
                 }
-                crate::learn::text::safety::check(texts.iter().map(String::as_str))
+                p
+            };
+            let judge = |idx: &mut dyn Iterator<Item = usize>| idx.map(&patterns).find_map(|p| p.first().copied());
+            // The retry is judged on what the fix changed: a pattern the failing command
+            // itself already matched (`npm ci --ignore-scripts` failed, `npm install`,
+            // then the same `npm ci --ignore-scripts` passed) is not the fix's doing.
+            let judge_retry = |k: usize| {
+                let own = patterns(i);
+                patterns(k).into_iter().find(|p| !own.contains(p))
             };
             let unsafe_fix = match outcome {
-                Outcome::Recovered => judge(&mut between.iter().copied().chain(retry.map(|(k, _)| k))),
+                Outcome::Recovered => {
+                    judge(&mut between.iter().copied()).or_else(|| retry.and_then(|(k, _)| judge_retry(k)))
+                }
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
@@ -439,6 +448,32 @@ pub(crate) mod tests {
     fn eps(h: &[Record]) -> Vec<Episode> {
         let p = Prepared::new(h);
         extract(h, &p, WINDOW)
+    }
+
+    #[test]
+    fn the_safety_gate_judges_the_change_not_the_failing_commands_own_flag() {
+        let no_lock = "npm error The `npm ci` command can only install with an existing package-lock.json";
+        let h = vec![
+            // The failing command's own `--ignore-scripts`, repeated by the retry: the fix
+            // is `npm install`, which is safe.
+            rec("a", "npm ci --ignore-scripts", false, no_lock),
+            rec("a", "npm install", true, "up to date"),
+            rec("a", "npm ci --ignore-scripts", true, "up to date"),
+            // The retry adds it: that is the fix's change, and it is unsafe.
+            rec("b", "npm ci", false, no_lock),
+            rec("b", "npm install", true, "up to date"),
+            rec("b", "npm ci --ignore-scripts", true, "up to date"),
+            // A step between is the fix itself, whatever the failing command had.
+            rec("c", "npm ci --ignore-scripts", false, no_lock),
+            rec("c", "npm install --ignore-scripts", true, "up to date"),
+            rec("c", "npm ci --ignore-scripts", true, "up to date"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e.len(), 3, "{e:#?}");
+        assert!(e.iter().all(|e| e.outcome == Outcome::Recovered), "{e:#?}");
+        assert_eq!(e[0].unsafe_fix, None, "{:#?}", e[0]);
+        assert_eq!(e[1].unsafe_fix, Some("disable_guard"));
+        assert_eq!(e[2].unsafe_fix, Some("disable_guard"));
     }
 
     #[test]
