@@ -308,9 +308,15 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         (Outcome::Flaky, Vec::new(), Some(k))
                     } else if steps.is_empty() {
                         // One operand edited by insertion is said as what was inserted.
-                        let v = crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added)
-                            .map(|x| vec![x])
-                            .unwrap_or(added);
+                        // Flags added beside it stay flags (`-r` and the insertion).
+                        let v = match crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added) {
+                            Some(x) => {
+                                let mut v: Vec<String> = added.iter().filter(|w| w.starts_with('-')).cloned().collect();
+                                v.push(x);
+                                v
+                            }
+                            None => added,
+                        };
                         (Outcome::Recovered, v, Some(k))
                     } else {
                         (Outcome::Recovered, Vec::new(), Some(k))

@@ -239,3 +239,37 @@ fn the_same_change_with_a_flag_of_its_own_agrees_but_not_an_opposite_one() {
     // Three sessions typed `run` alike: said, not a placeholder.
     assert_eq!(f.directive, "retry `npm build` with `run`");
 }
+
+#[test]
+fn one_operand_edited_by_insertion_is_one_kind_whatever_was_inserted() {
+    // `Cannot index array`: what each session put into its filter depends on the filter
+    // (`.[].name`, `map(.env)`), and one added `-r` too. Keyed by the inserted text the
+    // class split below the recurrence minimum; as one kind of change every session
+    // supports one fix, the most common text said and the others named.
+    let msg = |k: &str| format!("jq: error (at f.json:1): Cannot index array with string \"{k}\"");
+    let mut h = Vec::new();
+    for (s, fail, fix) in [
+        ("a", "jq '.name' a.json", "jq '.[].name' a.json"),
+        ("b", "jq .env b.json", "jq 'map(.env)' b.json"),
+        ("c", "jq '.ver' c.json", "jq -r '.[].ver' c.json"),
+        ("d", "jq .ip d.json", "jq '.[].ip' d.json"),
+    ] {
+        let key = fail
+            .split(['.', '\'', ' '])
+            .find(|w| w.len() > 1 && *w != "jq")
+            .unwrap_or("x");
+        h.push(rec(s, fail, false, &msg(key)));
+        h.push(rec(s, fix, true, "\"a\""));
+    }
+    let c = cands(&h);
+    let fix = c
+        .iter()
+        .find(|c| c.key.ends_with("||variant:insert:<v>"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(fix.episodes.len(), 4, "{fix:#?}");
+    assert_eq!(fix.covered, Some(4));
+    assert_eq!(
+        fix.directive,
+        "retry `jq` with `[].` inserted into its operand (also seen: `map(…)`)"
+    );
+}

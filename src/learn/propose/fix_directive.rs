@@ -126,20 +126,26 @@ pub fn directive_for(
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
-        // The same text put into the operand in every session: said, not the operands.
-        let pieces: Vec<&str> = last
-            .variant
-            .iter()
-            .flat_map(|w| w.trim_start_matches("insert:").split('…'))
-            .collect();
-        let text = match pieces.as_slice() {
-            [one] => format!("retry {retry} with {} inserted into its operand", quote_cmd(one)),
-            _ => format!(
-                "retry {retry} with part of its operand enclosed in {}",
-                quote_cmd(&pieces.join("…"))
-            ),
+        // What the group's sessions put into the operand: the most common text is said
+        // (equals: the most recent), the others named; never the operands themselves.
+        let texts = inserted_texts(episodes, eps, last_ei);
+        let said = |t: &str| {
+            let pieces: Vec<&str> = t.split('…').collect();
+            match pieces.as_slice() {
+                [one] => format!("{} inserted into its operand", quote_cmd(one)),
+                _ => format!("part of its operand enclosed in {}", quote_cmd(t)),
+            }
         };
-        (text, DirectiveSource::Variant, vec![retry_text], None)
+        let also: Vec<String> = texts.iter().skip(1).map(|t| quote_cmd(t)).collect();
+        let also = if also.is_empty() {
+            String::new()
+        } else {
+            format!(" (also seen: {})", also.join(", "))
+        };
+        let text = format!("retry {retry} with {}{also}", said(&texts[0]));
+        // As a change of words: a session that also added a flag of its own agrees.
+        let act = DirectiveAction::AddFlags(last.variant.clone());
+        (text, DirectiveSource::Variant, vec![retry_text], Some(act))
     } else if !last.steps.is_empty() {
         // The gates see the concrete commands; the directive shows the fix as the
         // group's sessions share it ([`render`]: placeholders where they differ).
@@ -269,6 +275,28 @@ pub fn directive_for(
             Some(DirectiveAction::AddFlags(last.variant.clone())),
         )
     }
+}
+
+/// The texts a fix group's sessions inserted into the failing operand (`insert:` variants),
+/// most common first, equals by recency (the most recent recovered session first); never
+/// empty (`last_ei` is in the group).
+fn inserted_texts(episodes: &[Episode], eps: &[usize], last_ei: usize) -> Vec<String> {
+    let mut seen: Vec<(usize, usize, String)> = Vec::new();
+    let order = std::iter::once(last_ei).chain(eps.iter().rev().copied().filter(|&ei| ei != last_ei));
+    for (rank, ei) in order.enumerate() {
+        let e = &episodes[ei];
+        if e.outcome != crate::learn::history::episodes::Outcome::Recovered {
+            continue;
+        }
+        for t in e.variant.iter().filter_map(|w| w.strip_prefix("insert:")) {
+            match seen.iter_mut().find(|s| s.2 == t) {
+                Some(s) => s.0 += 1,
+                None => seen.push((1, rank, t.to_string())),
+            }
+        }
+    }
+    seen.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    seen.into_iter().map(|s| s.2).collect()
 }
 
 /// The other spellings a fix group's sessions used when the group is one kind of change
