@@ -107,6 +107,14 @@ pub struct Episode {
     /// ([`crate::learn::history::recovery_form::unwraps`]): one kind of change whatever
     /// the payload, keyed `unwrap:<domain>`.
     pub unwrapped: bool,
+    /// Recovered by a name a step between printed, put in place of the one that failed
+    /// (`.tables`, then `users` for `user`): that step, the look
+    /// ([`crate::learn::history::looked_up`]); the variant is `lookup:<name>`.
+    pub looked: Option<Box<FixStep>>,
+    /// The retry changed a word the failure's text named (`no such table: user` → `users`):
+    /// the fix acted on what the error pointed at
+    /// ([`crate::learn::history::looked_up::changes_what_failed_named`]).
+    pub aims_at_named: bool,
 }
 
 impl Episode {
@@ -256,6 +264,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 }
             }
             let mut substitute: Option<String> = None;
+            let (mut looked, mut added_lookup, mut aims_at_named) = (None, None, false);
             let listing = via_listing.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let verb = via_verb.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let (outcome, variant, retry_idx) = match retry {
@@ -271,6 +280,28 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
                     let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, history.cmd(k));
+                    aims_at_named = crate::learn::history::looked_up::changes_what_failed_named(
+                        &fail_words,
+                        retry_words,
+                        history.tail(i),
+                    );
+                    // A name a step between printed, used in place of the failing one: the
+                    // look is no fix step, the name is the change.
+                    let lookup = (!added.is_empty())
+                        .then(|| {
+                            crate::learn::history::looked_up::looked_up(
+                                history.cmd(i),
+                                history.cmd(k),
+                                between.iter().map(|&b| (b, history.tail(b))),
+                            )
+                        })
+                        .flatten()
+                        .filter(|(_, b)| steps.iter().all(|s| s.idx == *b));
+                    if let Some((name, b)) = lookup {
+                        looked = prep.norms[b].primary().map(|g| Box::new(step_of(b, g, history)));
+                        steps.clear();
+                        added_lookup = Some(format!("lookup:{name}"));
+                    }
                     let context = if steps.is_empty() && added.is_empty() {
                         // A `cd` path with a space, quoted whole by the retry: the quoting
                         // is the fix, not the directory.
@@ -306,6 +337,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     } else if same {
                         // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))
+                    } else if let Some(l) = added_lookup.take() {
+                        (Outcome::Recovered, vec![l], Some(k))
                     } else if steps.is_empty() {
                         // One operand edited by insertion is said as what was inserted.
                         // Flags added beside it stay flags (`-r` and the insertion).
@@ -336,34 +369,14 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             if outcome == Outcome::Flaky {
                 steps.clear();
             }
-            // What to check: a recovery's whole span (it is short: it ends at the retry);
-            // for a session that moved on, the records of the steps it tried.
-            // A check switched off through configuration or the environment is judged as
-            // the flag it spells ([`crate::learn::history::switch_spelling`]).
-            let patterns = |k: usize| {
-                let c = history.cmd(k);
-                let mut p = crate::learn::text::safety::unsafe_patterns(c);
-                if let Some(t) = crate::learn::history::switch_spelling::as_flag_text(c) {
-                    p.extend(crate::learn::text::safety::unsafe_patterns(&t));
-                }
-                p
-            };
-            let judge = |idx: &mut dyn Iterator<Item = usize>| idx.map(&patterns).find_map(|p| p.first().copied());
-            // The retry is judged on what the fix changed: a pattern the failing command
-            // itself already matched (`npm ci --ignore-scripts` failed, `npm install`,
-            // then the same `npm ci --ignore-scripts` passed) is not the fix's doing.
-            let judge_retry = |k: usize| {
-                let own = patterns(i);
-                patterns(k).into_iter().find(|p| !own.contains(p))
-            };
             let unsafe_fix = match outcome {
                 Outcome::Recovered => {
-                    judge(&mut between.iter().copied()).or_else(|| retry.and_then(|(k, _)| judge_retry(k)))
+                    crate::learn::history::fix_safety::unsafe_recovery(history, i, &between, retry.map(|(k, _)| k))
                 }
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
-                    judge(&mut idx.into_iter())
+                    crate::learn::history::fix_safety::unsafe_steps(history, idx)
                 }
                 _ => None,
             };
@@ -405,6 +418,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 unlogged_fix,
                 sets_named,
                 unwrapped,
+                aims_at_named: aims_at_named && outcome == Outcome::Recovered,
+                looked,
             });
         }
     }
@@ -454,32 +469,6 @@ pub(crate) mod tests {
     fn eps(h: &[Record]) -> Vec<Episode> {
         let p = Prepared::new(h);
         extract(h, &p, WINDOW)
-    }
-
-    #[test]
-    fn the_safety_gate_judges_the_change_not_the_failing_commands_own_flag() {
-        let no_lock = "npm error The `npm ci` command can only install with an existing package-lock.json";
-        let h = vec![
-            // The failing command's own `--ignore-scripts`, repeated by the retry: the fix
-            // is `npm install`, which is safe.
-            rec("a", "npm ci --ignore-scripts", false, no_lock),
-            rec("a", "npm install", true, "up to date"),
-            rec("a", "npm ci --ignore-scripts", true, "up to date"),
-            // The retry adds it: that is the fix's change, and it is unsafe.
-            rec("b", "npm ci", false, no_lock),
-            rec("b", "npm install", true, "up to date"),
-            rec("b", "npm ci --ignore-scripts", true, "up to date"),
-            // A step between is the fix itself, whatever the failing command had.
-            rec("c", "npm ci --ignore-scripts", false, no_lock),
-            rec("c", "npm install --ignore-scripts", true, "up to date"),
-            rec("c", "npm ci --ignore-scripts", true, "up to date"),
-        ];
-        let e = eps(&h);
-        assert_eq!(e.len(), 3, "{e:#?}");
-        assert!(e.iter().all(|e| e.outcome == Outcome::Recovered), "{e:#?}");
-        assert_eq!(e[0].unsafe_fix, None, "{:#?}", e[0]);
-        assert_eq!(e[1].unsafe_fix, Some("disable_guard"));
-        assert_eq!(e[2].unsafe_fix, Some("disable_guard"));
     }
 
     #[test]

@@ -74,6 +74,8 @@ impl Episode {
                     // by its text the class split into groups below the recurrence
                     // minimum. The directive says the most common text and names the others.
                     None if w.starts_with("insert:") => "insert:<v>".into(),
+                    // A name looked up and used: one kind, whatever the name.
+                    None if w.starts_with("lookup:") => "lookup:<v>".into(),
                     // GNU long options take their value either way (`--edition=2021`,
                     // `--edition 2021`): one spelling of one fix, keyed as the second.
                     None if long_value => {

@@ -92,9 +92,14 @@ fn in_its_directory(w: &str, x: &str) -> bool {
 
 /// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
 /// action `a`)? The same action on the same intent
-/// ([`crate::learn::text::intent::same_intent`]), or its operands reappearing.
+/// ([`crate::learn::text::intent::same_intent`]) — but not another question asked of the
+/// same data (`sqlite3 app.db .tables` after a failing query on `app.db`:
+/// [`crate::learn::history::looked_up::asks_another_question`]) — or its operands reappearing.
 pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
-    later.domain == d && later.action == a && crate::learn::text::intent::same_intent(fail, later)
+    later.domain == d
+        && later.action == a
+        && crate::learn::text::intent::same_intent(fail, later)
+        && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
 }
 

@@ -273,3 +273,57 @@ fn one_operand_edited_by_insertion_is_one_kind_whatever_was_inserted() {
         "retry `jq` with `[].` inserted into its operand (also seen: `map(…)`)"
     );
 }
+
+#[test]
+fn a_name_looked_up_then_used_is_one_fix_aimed_at_what_the_error_named() {
+    // `.tables` prints the names; each session then used the one it needed. The look is
+    // no retry (another question asked of the same data) and no fix step; the change is
+    // one kind whatever the name, and it acted on the word the error named, so one plain
+    // retry of the class does not make it coincidence (3 ≥ 1).
+    let mut h = Vec::new();
+    for (s, bad, good) in [
+        ("a", "user", "users"),
+        ("b", "tag", "tags"),
+        ("c", "Users_tbl", "users"),
+    ] {
+        h.push(rec(
+            s,
+            &format!("sqlite3 app.db \"SELECT * FROM {bad} LIMIT 5\""),
+            false,
+            &format!("Error: in prepare, no such table: {bad}"),
+        ));
+        h.push(rec(s, "sqlite3 app.db .tables", true, "orders  tags    users"));
+        h.push(rec(
+            s,
+            &format!("sqlite3 app.db \"SELECT * FROM {good} LIMIT 5\""),
+            true,
+            "1|bob",
+        ));
+    }
+    h.push(rec(
+        "d",
+        "sqlite3 app.db \"SELECT * FROM user LIMIT 5\"",
+        false,
+        "Error: in prepare, no such table: user",
+    ));
+    h.push(rec("d", "ls -l app.db", true, "app.db"));
+    h.push(rec("d", "sqlite3 app.db \"SELECT * FROM user LIMIT 5\"", true, "1|bob"));
+    let c = cands(&h);
+    let fix = c
+        .iter()
+        .find(|c| c.key.ends_with("||variant:lookup:<v>"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(fix.episodes.len(), 3, "{fix:#?}");
+    assert_eq!((fix.covered, fix.cleared_plainly, fix.targeted), (Some(3), 1, true));
+    assert_eq!(
+        fix.directive,
+        "look the name up with `sqlite3 app.db .tables`, then retry `sqlite` with the name it printed in place of the one the error named"
+    );
+    assert!(!crate::learn::propose::necessity::coincidental(
+        3,
+        3,
+        1,
+        0.75,
+        fix.targeted
+    ));
+}

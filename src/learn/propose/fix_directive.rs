@@ -125,6 +125,34 @@ pub fn directive_for(
             quote_cmd(&format!("cd \"<dir>\" && {label}"))
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if let Some(look) = last
+        .looked
+        .as_ref()
+        .filter(|_| last.variant.iter().all(|w| w.starts_with("lookup:")))
+    {
+        // The look said as the group's sessions spelt it (placeholders where they
+        // differ), the name never: each session used the one its look printed.
+        let spellings: Vec<&[String]> = std::iter::once(last)
+            .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
+            .filter_map(|e| e.looked.as_ref())
+            .filter_map(|st| {
+                prep.norms[st.idx]
+                    .segments
+                    .iter()
+                    .find(|g| g.text() == st.text)
+                    .map(|g| g.words.as_slice())
+            })
+            .collect();
+        let said = render::render(&render::anti_unify(&spellings));
+        (
+            format!(
+                "look the name up with {}, then retry {retry} with the name it printed in place of the one the error named",
+                quote_cmd(&said)
+            ),
+            DirectiveSource::Variant,
+            vec![look.text.clone(), retry_text],
+            None,
+        )
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
         // What the group's sessions put into the operand: the most common text is said
         // (equals: the most recent), the others named; never the operands themselves.
