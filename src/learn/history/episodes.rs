@@ -95,7 +95,9 @@ pub struct Episode {
     /// An edit record (a Write/Edit tool call: a file, no command) sits between the failure
     /// and the retry that passed: the fix was an edit whose content the log does not hold.
     /// Such a session neither supports nor contests a logged fix, and is no plain retry
-    /// against one ([`crate::learn::propose::failure_class::plain_retries`]).
+    /// against one ([`crate::learn::propose::failure_class::plain_retries`]). So for a
+    /// retry that only retyped a word (a typo corrected:
+    /// [`crate::learn::history::looked_up::retyped`]): what it knew is not in the log.
     pub unlogged_fix: bool,
     /// Every variable the variant retry assigns (`make install PREFIX=~/.local`,
     /// `VERSION=1.4.2 make release`) is a name the failure's text printed (`*** PREFIX is
@@ -264,7 +266,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 }
             }
             let mut substitute: Option<String> = None;
-            let (mut looked, mut added_lookup, mut aims_at_named) = (None, None, false);
+            let (mut looked, mut added_lookup, mut aims_at_named, mut retyped) = (None, None, false, false);
             let listing = via_listing.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let verb = via_verb.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let (outcome, variant, retry_idx) = match retry {
@@ -287,14 +289,15 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     );
                     // A name a step between printed, used in place of the failing one: the
                     // look is no fix step, the name is the change.
-                    let lookup = (!added.is_empty())
-                        .then(|| {
-                            crate::learn::history::looked_up::looked_up(
-                                history.cmd(i),
-                                history.cmd(k),
-                                between.iter().map(|&b| (b, history.tail(b))),
-                            )
+                    let looks = between.iter().copied().filter(|&b| {
+                        prep.norms[b].segments.iter().all(|g| {
+                            g.is_read_only()
+                                || g.program == seg.program
+                                    && crate::learn::history::looked_up::asks_another_question(&fail_words, &g.words)
                         })
+                    });
+                    let lookup = (!added.is_empty())
+                        .then(|| crate::learn::history::looked_up::looked_up(history.cmd(i), history.cmd(k), looks))
                         .flatten()
                         .filter(|(_, b)| steps.iter().all(|s| s.idx == *b));
                     if let Some((name, b)) = lookup {
@@ -342,7 +345,12 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     } else if steps.is_empty() {
                         // One operand edited by insertion is said as what was inserted.
                         // Flags added beside it stay flags (`-r` and the insertion).
-                        let v = match crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added) {
+                        // A word retyped (a typo corrected) is no insertion: asked first.
+                        retyped = crate::learn::history::looked_up::retyped(&fail_words, retry_words, &added);
+                        let ins = (!retyped)
+                            .then(|| crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added))
+                            .flatten();
+                        let v = match ins {
                             Some(x) => {
                                 let mut v: Vec<String> = added.iter().filter(|w| w.starts_with('-')).cloned().collect();
                                 v.push(x);
@@ -381,11 +389,12 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 _ => None,
             };
             // An edit record between the failure and the retry that passed.
-            let unlogged_fix = retry_idx.is_some_and(|k| {
-                let (slot, a) = prep.position[i];
-                let b = prep.position[k].1;
-                prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
-            });
+            let unlogged_fix = retyped
+                || retry_idx.is_some_and(|k| {
+                    let (slot, a) = prep.position[i];
+                    let b = prep.position[k].1;
+                    prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
+                });
             let sets_named = names_what_failed(&variant, history.tail(i));
             let unwrapped = verb.as_ref().is_some_and(|v| {
                 prep.norms[v.idx]

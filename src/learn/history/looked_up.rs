@@ -1,11 +1,11 @@
-//! A name looked up, then used; and a change aimed at what the error named.
+//! A name looked up, then used; a name retyped (a typo); and a change aimed at what the
+//! error named.
 //!
 //! Why its own concept (issue 34, item 1, "a renamed operand that an intervening step
 //! produced"): `sqlite3 app.db "SELECT * FROM user"` fails with `no such table: user`, the
 //! session runs `sqlite3 app.db .tables` (which prints `orders  tags  users`) and then the
-//! query with `users`. The retry changed one name, and the name it put in is one the step
-//! between *printed*: the fix is "look the name up, then use the one it printed", whatever
-//! the name was (`user` → `users`, `Users_tbl` → `users`, `tag` → `tags`). Keyed as one
+//! query with `users`. The retry changed one name after a look at the data: the fix is
+//! "look the name up, then use the one it printed", whatever the name was (`user` → `users`, `Users_tbl` → `users`, `tag` → `tags`). Keyed as one
 //! kind of change (`lookup:<v>`), never by the session's table.
 //!
 //! And the evidence such a change carries: when the words the retry changed are words the
@@ -52,17 +52,18 @@ pub fn asks_another_question(fail_words: &[String], later_words: &[String]) -> b
     scripts.iter().all(|s| tokens(s).all(|t| !later.contains(&t)))
 }
 
-/// The one name the retry put in place of another, when a command between the failure and
-/// the retry printed it: `users` for `SELECT * FROM user` → `SELECT * FROM users` after
-/// `.tables` printed `orders  tags  users`. `between`: (record index, its output). Returns
-/// (the name, the record that printed it). `None` when the retry changed more than one
-/// word, put in a word the failing command already had, a short word (under 3
-/// characters), or a word no step between printed.
-pub fn looked_up<'a>(
-    fail_cmd: &str,
-    retry_cmd: &str,
-    between: impl IntoIterator<Item = (usize, &'a str)>,
-) -> Option<(String, usize)> {
+/// The one name the retry put in place of another, after a *look* between the failure and
+/// the retry: `users` for `SELECT * FROM user` → `SELECT * FROM users` after `sqlite3 app.db
+/// .tables`. `looks`: the records between that only looked (another question asked of the
+/// same data, [`asks_another_question`], or a read-only command). Returns (the name, the
+/// first look). `None` when the retry changed more than one word, put in a word the
+/// failing command already had or a short one (under 3 characters), or nothing looked
+/// between (then a name changed by a letter or two is a retyped typo, [`retyped`]).
+///
+/// What the look printed is not asked: the compact history the hook learns from keeps no
+/// output of a passing command ([`crate::learn::history::records`]), and the learner must
+/// learn the same from it as from the records.
+pub fn looked_up(fail_cmd: &str, retry_cmd: &str, looks: impl IntoIterator<Item = usize>) -> Option<(String, usize)> {
     let before: Vec<&str> = tokens(fail_cmd).collect();
     let mut new = tokens(retry_cmd).filter(|t| !before.contains(t));
     let name = new.next()?;
@@ -74,10 +75,39 @@ pub fn looked_up<'a>(
     if before.iter().filter(|t| !after.contains(t)).count() != 1 {
         return None;
     }
-    between
-        .into_iter()
-        .find(|(_, out)| tokens(out).any(|t| t == name))
-        .map(|(k, _)| (name.to_string(), k))
+    looks.into_iter().next().map(|k| (name.to_string(), k))
+}
+
+/// Did the retry only *retype* one operand word — a typo corrected (`feat/xd` →
+/// `feat/dx`, `fat/ex` → `feat/ex`)? The one failing operand gone and the one word put in
+/// its place differ by at most two letter or digit edits (no punctuation: a quote, a
+/// slash or a bracket put in is a change of form, [`crate::learn::history::recovery_form::inserted`]),
+/// both 3 characters or more. What the session knew when it retyped is not in the log: such
+/// a session neither supports nor contests a fix (issue 34, item 2). A name a step
+/// printed is a lookup instead ([`looked_up`], asked first).
+pub fn retyped(fail_words: &[String], retry_words: &[String], added: &[String]) -> bool {
+    let new: Vec<&String> = added.iter().filter(|w| !w.starts_with('-')).collect();
+    let gone: Vec<&String> = fail_words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.is_empty() && !w.starts_with('-') && !retry_words.contains(w))
+        .collect();
+    let ([new], [old]) = (new.as_slice(), gone.as_slice()) else {
+        return false;
+    };
+    if added.len() != 1 || old.chars().count() < 3 || new.chars().count() < 3 {
+        return false;
+    }
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    let p = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let s = o[p..]
+        .iter()
+        .rev()
+        .zip(n[p..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut changed = o[p..o.len() - s].iter().chain(&n[p..n.len() - s]);
+    changed.all(|c| c.is_alphanumeric()) && crate::learn::text::intent::edit_distance(old, new, 2) <= 2
 }
 
 /// Did the retry change words the failure's text named? A failing operand gone from the
@@ -126,39 +156,59 @@ mod tests {
     }
 
     #[test]
-    fn a_name_a_step_printed_then_used_is_looked_up() {
+    fn a_name_changed_after_a_look_is_looked_up() {
         let fail = r#"sqlite3 app.db "SELECT * FROM user LIMIT 5""#;
-        let tables = [(7, "orders  tags    users\n")];
         assert_eq!(
-            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM users LIMIT 5""#, tables),
+            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM users LIMIT 5""#, [7]),
             Some(("users".to_string(), 7))
         );
         assert_eq!(
             looked_up(
                 r#"sqlite3 app.db "SELECT * FROM Users_tbl LIMIT 5""#,
                 r#"sqlite3 app.db "SELECT * FROM users LIMIT 5""#,
-                tables
+                [7, 9]
             ),
             Some(("users".to_string(), 7)),
             "replaced by another word altogether"
         );
-        // Not printed by any step between; two words changed; a word added, none gone.
+        // No look between; two words changed; a word added, none gone; nothing changed.
         assert_eq!(
-            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM people LIMIT 5""#, tables),
+            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM users LIMIT 5""#, []),
             None
         );
         assert_eq!(
-            looked_up(fail, r#"sqlite3 app.db "SELECT id FROM users LIMIT 5""#, tables),
+            looked_up(fail, r#"sqlite3 app.db "SELECT id FROM users LIMIT 5""#, [7]),
             None
         );
         assert_eq!(
-            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM user LIMIT 5" users"#, tables),
+            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM user LIMIT 5" users"#, [7]),
             None
         );
         assert_eq!(
-            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM user LIMIT 5""#, tables),
+            looked_up(fail, r#"sqlite3 app.db "SELECT * FROM user LIMIT 5""#, [7]),
             None
         );
+    }
+
+    #[test]
+    fn a_word_retyped_is_a_typo_not_a_fix() {
+        let t = |f: &str, r: &str| {
+            let (f, r) = (w(f), w(r));
+            let added: Vec<String> = r.iter().filter(|x| !f.contains(x)).cloned().collect();
+            retyped(&f, &r, &added)
+        };
+        assert!(t("git log feat/xd", "git log feat/dx"), "letters swapped");
+        assert!(t("git log fat/ex", "git log feat/ex"), "a letter put back");
+        assert!(t("npm run biuld", "npm run build"));
+        // A change of form, a longer edit, a flag added, a short word: no typo.
+        assert!(!t("git log feat/x", "git log origin/feat/x"));
+        assert!(!t(
+            "sqlite3 a.db \"SELECT 1 WHERE n = bob\"",
+            "sqlite3 a.db \"SELECT 1 WHERE n = 'bob'\""
+        ));
+        assert!(!t("git checkout master", "git checkout main"));
+        assert!(!t("npm run biuld", "npm run -s build"));
+        assert!(!t("cp ab out", "cp abc out"));
     }
 
     #[test]
