@@ -270,7 +270,7 @@ fn one_operand_edited_by_insertion_is_one_kind_whatever_was_inserted() {
     assert_eq!(fix.covered, Some(4));
     assert_eq!(
         fix.directive,
-        "retry `jq` with `[].` inserted into its operand (also seen: `map(…)`)"
+        "retry `jq` with its operand as `.[].<name>` (also seen: `map(.<name>)`)"
     );
 }
 
