@@ -80,7 +80,8 @@ pub fn looked_up(fail_cmd: &str, retry_cmd: &str, looks: impl IntoIterator<Item 
 
 /// Did the retry only *retype* one operand word — a typo corrected (`feat/xd` →
 /// `feat/dx`, `fat/ex` → `feat/ex`)? The one failing operand gone and the one word put in
-/// its place differ by at most two letter or digit edits (no punctuation: a quote, a
+/// its place differ by at most two letter or digit edits, a letter among them (digits
+/// alone are a value chosen: `2018` → `2021`), and no punctuation (a quote, a
 /// slash or a bracket put in is a change of form, [`crate::learn::history::recovery_form::inserted`]),
 /// both 3 characters or more. What the session knew when it retyped is not in the log: such
 /// a session neither supports nor contests a fix (issue 34, item 2). A name a step
@@ -106,8 +107,11 @@ pub fn retyped(fail_words: &[String], retry_words: &[String], added: &[String]) 
         .zip(n[p..].iter().rev())
         .take_while(|(a, b)| a == b)
         .count();
-    let mut changed = o[p..o.len() - s].iter().chain(&n[p..n.len() - s]);
-    changed.all(|c| c.is_alphanumeric()) && crate::learn::text::intent::edit_distance(old, new, 2) <= 2
+    let changed: Vec<char> = o[p..o.len() - s].iter().chain(&n[p..n.len() - s]).copied().collect();
+    // A letter changed: digits alone are a value chosen (`2018` → `2021`, a port), not a typo.
+    changed.iter().all(|c| c.is_alphanumeric())
+        && changed.iter().any(|c| c.is_alphabetic())
+        && crate::learn::text::intent::edit_distance(old, new, 2) <= 2
 }
 
 /// Did the retry change words the failure's text named? A failing operand gone from the
@@ -209,6 +213,11 @@ mod tests {
         assert!(!t("git checkout master", "git checkout main"));
         assert!(!t("npm run biuld", "npm run -s build"));
         assert!(!t("cp ab out", "cp abc out"));
+        assert!(
+            !t("rustc --edition 2018 a.rs", "rustc --edition 2021 a.rs"),
+            "a value chosen"
+        );
+        assert!(!t("curl localhost:8080/x", "curl localhost:8081/x"));
     }
 
     #[test]
