@@ -95,7 +95,9 @@ pub struct Episode {
     /// An edit record (a Write/Edit tool call: a file, no command) sits between the failure
     /// and the retry that passed: the fix was an edit whose content the log does not hold.
     /// Such a session neither supports nor contests a logged fix, and is no plain retry
-    /// against one ([`crate::learn::propose::failure_class::plain_retries`]).
+    /// against one ([`crate::learn::propose::failure_class::plain_retries`]). So for a
+    /// retry that only retyped a word (a typo corrected:
+    /// [`crate::learn::history::looked_up::retyped`]): what it knew is not in the log.
     pub unlogged_fix: bool,
     /// Every variable the variant retry assigns (`make install PREFIX=~/.local`,
     /// `VERSION=1.4.2 make release`) is a name the failure's text printed (`*** PREFIX is
@@ -107,6 +109,14 @@ pub struct Episode {
     /// ([`crate::learn::history::recovery_form::unwraps`]): one kind of change whatever
     /// the payload, keyed `unwrap:<domain>`.
     pub unwrapped: bool,
+    /// Recovered by a name a step between printed, put in place of the one that failed
+    /// (`.tables`, then `users` for `user`): that step, the look
+    /// ([`crate::learn::history::looked_up`]); the variant is `lookup:<name>`.
+    pub looked: Option<Box<FixStep>>,
+    /// The retry changed a word the failure's text named (`no such table: user` → `users`):
+    /// the fix acted on what the error pointed at
+    /// ([`crate::learn::history::looked_up::changes_what_failed_named`]).
+    pub aims_at_named: bool,
 }
 
 impl Episode {
@@ -256,6 +266,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 }
             }
             let mut substitute: Option<String> = None;
+            let (mut looked, mut added_lookup, mut aims_at_named, mut retyped) = (None, None, false, false);
             let listing = via_listing.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let verb = via_verb.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let (outcome, variant, retry_idx) = match retry {
@@ -271,6 +282,29 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
                     let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, history.cmd(k));
+                    aims_at_named = crate::learn::history::looked_up::changes_what_failed_named(
+                        &fail_words,
+                        retry_words,
+                        history.tail(i),
+                    );
+                    // A name a step between printed, used in place of the failing one: the
+                    // look is no fix step, the name is the change.
+                    let looks = between.iter().copied().filter(|&b| {
+                        prep.norms[b].segments.iter().all(|g| {
+                            g.is_read_only()
+                                || g.program == seg.program
+                                    && crate::learn::history::looked_up::asks_another_question(&fail_words, &g.words)
+                        })
+                    });
+                    let lookup = (!added.is_empty())
+                        .then(|| crate::learn::history::looked_up::looked_up(history.cmd(i), history.cmd(k), looks))
+                        .flatten()
+                        .filter(|(_, b)| steps.iter().all(|s| s.idx == *b));
+                    if let Some((name, b)) = lookup {
+                        looked = prep.norms[b].primary().map(|g| Box::new(step_of(b, g, history)));
+                        steps.clear();
+                        added_lookup = Some(format!("lookup:{name}"));
+                    }
                     let context = if steps.is_empty() && added.is_empty() {
                         // A `cd` path with a space, quoted whole by the retry: the quoting
                         // is the fix, not the directory.
@@ -306,11 +340,24 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     } else if same {
                         // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))
+                    } else if let Some(l) = added_lookup.take() {
+                        (Outcome::Recovered, vec![l], Some(k))
                     } else if steps.is_empty() {
                         // One operand edited by insertion is said as what was inserted.
-                        let v = crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added)
-                            .map(|x| vec![x])
-                            .unwrap_or(added);
+                        // Flags added beside it stay flags (`-r` and the insertion).
+                        // A word retyped (a typo corrected) is no insertion: asked first.
+                        retyped = crate::learn::history::looked_up::retyped(&fail_words, retry_words, &added);
+                        let ins = (!retyped)
+                            .then(|| crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added))
+                            .flatten();
+                        let v = match ins {
+                            Some(x) => {
+                                let mut v: Vec<String> = added.iter().filter(|w| w.starts_with('-')).cloned().collect();
+                                v.push(x);
+                                v
+                            }
+                            None => added,
+                        };
                         (Outcome::Recovered, v, Some(k))
                     } else {
                         (Outcome::Recovered, Vec::new(), Some(k))
@@ -330,34 +377,24 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             if outcome == Outcome::Flaky {
                 steps.clear();
             }
-            // What to check: a recovery's whole span (it is short: it ends at the retry);
-            // for a session that moved on, the records of the steps it tried.
-            // A check switched off through configuration or the environment is judged as
-            // the flag it spells ([`crate::learn::history::switch_spelling`]).
-            let judge = |idx: &mut dyn Iterator<Item = usize>| {
-                let mut texts: Vec<String> = Vec::new();
-                for k in idx {
-                    let c = history.cmd(k);
-                    texts.push(c.to_string());
-                    texts.extend(crate::learn::history::switch_spelling::as_flag_text(c));
-                }
-                crate::learn::text::safety::check(texts.iter().map(String::as_str))
-            };
             let unsafe_fix = match outcome {
-                Outcome::Recovered => judge(&mut between.iter().copied().chain(retry.map(|(k, _)| k))),
+                Outcome::Recovered => {
+                    crate::learn::history::fix_safety::unsafe_recovery(history, i, &between, retry.map(|(k, _)| k))
+                }
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
-                    judge(&mut idx.into_iter())
+                    crate::learn::history::fix_safety::unsafe_steps(history, idx)
                 }
                 _ => None,
             };
             // An edit record between the failure and the retry that passed.
-            let unlogged_fix = retry_idx.is_some_and(|k| {
-                let (slot, a) = prep.position[i];
-                let b = prep.position[k].1;
-                prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
-            });
+            let unlogged_fix = retyped
+                || retry_idx.is_some_and(|k| {
+                    let (slot, a) = prep.position[i];
+                    let b = prep.position[k].1;
+                    prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
+                });
             let sets_named = names_what_failed(&variant, history.tail(i));
             let unwrapped = verb.as_ref().is_some_and(|v| {
                 prep.norms[v.idx]
@@ -390,6 +427,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 unlogged_fix,
                 sets_named,
                 unwrapped,
+                aims_at_named: aims_at_named && outcome == Outcome::Recovered,
+                looked,
             });
         }
     }

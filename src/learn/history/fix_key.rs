@@ -68,8 +68,14 @@ impl Episode {
                     None if w.starts_with("quote:") => "quote:<v>".into(),
                     // A `cd` path with a space quoted whole: one kind, whatever the path.
                     None if w.starts_with("spaced:") => "spaced:<v>".into(),
-                    // What was inserted into the operand is the fix itself: kept as is.
-                    None if w.starts_with("insert:") => w.clone(),
+                    // One operand edited by insertion is one kind of change, whatever
+                    // text each session put in (`.[].name`, `map(.name)` after `Cannot
+                    // index array`): what was put in depends on the operand, and keyed
+                    // by its text the class split into groups below the recurrence
+                    // minimum. The directive says the most common text and names the others.
+                    None if w.starts_with("insert:") => "insert:<v>".into(),
+                    // A name looked up and used: one kind, whatever the name.
+                    None if w.starts_with("lookup:") => "lookup:<v>".into(),
                     // GNU long options take their value either way (`--edition=2021`,
                     // `--edition 2021`): one spelling of one fix, keyed as the second.
                     None if long_value => {

@@ -11,6 +11,8 @@
 
 pub mod episodes;
 pub mod fix_key;
+pub mod fix_safety;
+pub mod looked_up;
 pub mod origin_trust;
 pub mod prepared;
 pub mod records;

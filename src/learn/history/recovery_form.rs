@@ -61,9 +61,23 @@ pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
         return false;
     }
     let cds = cd_prefixes(later_line);
-    let mut rest = later.words.iter().skip(1);
-    need.iter()
-        .all(|w| rest.any(|x| same_word(w, x, &cds) || in_its_directory(w, x)))
+    let later_words = &later.words[1.min(later.words.len())..];
+    let mut at = 0;
+    // One operand may come back edited by insertion (`jq '.name' f` → `jq '.[].name' f`,
+    // `map(.name)`): the same operand, text put into it ([`insertion`]).
+    let mut edit_left = true;
+    need.iter().all(|w| {
+        let exact = later_words[at..]
+            .iter()
+            .position(|x| same_word(w, x, &cds) || in_its_directory(w, x));
+        let found = exact.or_else(|| {
+            edit_left
+                .then(|| later_words[at..].iter().position(|x| insertion(w, x).is_some()))
+                .flatten()
+                .inspect(|_| edit_left = false)
+        });
+        found.inspect(|p| at += p + 1).is_some()
+    })
 }
 
 /// Is the later word `x` the failing file name `w` named from its directory (`node
@@ -78,9 +92,14 @@ fn in_its_directory(w: &str, x: &str) -> bool {
 
 /// Is `later` (on the line `later_line`) a retry of the failing segment (of domain `d`,
 /// action `a`)? The same action on the same intent
-/// ([`crate::learn::text::intent::same_intent`]), or its operands reappearing.
+/// ([`crate::learn::text::intent::same_intent`]) — but not another question asked of the
+/// same data (`sqlite3 app.db .tables` after a failing query on `app.db`:
+/// [`crate::learn::history::looked_up::asks_another_question`]) — or its operands reappearing.
 pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
-    later.domain == d && later.action == a && crate::learn::text::intent::same_intent(fail, later)
+    later.domain == d
+        && later.action == a
+        && crate::learn::text::intent::same_intent(fail, later)
+        && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
 }
 
@@ -170,18 +189,18 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
 /// An operand the retry *edited by insertion*: the one operand that disappeared reappears
 /// inside the one word the retry added, with text put in (`feature/x` → `origin/feature/x`;
 /// the shell-eaten `name = bob` → `name = 'bob'`). Said as `insert:` and the inserted
-/// pieces joined by `…` (`insert:origin/`, `insert:'…'`): the inserted text *is* the fix,
-/// the same in every session of the kind whatever the operand was. `None` when the change
+/// pieces joined by `…` (`insert:origin/`, `insert:'…'`): what each session put in; the
+/// kind of change is the insertion, whatever text (`Episode::fix_key`). `None` when the change
 /// is not one operand edited by one or two insertions. A file name given the directory it
 /// sits in (`node server.js` → `node src/server.js`) is the same kind of change as running
 /// it from there (`cd src && node server.js`), as `--manifest-path X/Cargo.toml` is `cd X`:
 /// said `cd src`, one fix with the sessions that changed directory. A remote put before a
 /// branch (`feature/x` → `origin/feature/x`: no file name) stays an insertion.
 pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
-    let [new] = added else { return None };
-    if new.starts_with('-') {
-        return None;
-    }
+    // Flags added beside the edit (`jq -r '.[] | .v' f` after `jq '.v' f`) are kept apart
+    // by the caller: the one other word is the edited operand.
+    let words: Vec<&String> = added.iter().filter(|w| !w.starts_with('-')).collect();
+    let [new] = words.as_slice() else { return None };
     let gone: Vec<&String> = fail_words
         .iter()
         .skip(1)
@@ -194,6 +213,19 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
     if in_its_directory(old, new) {
         let dir = new[..new.len() - old.len()].trim_end_matches('/');
         return Some(format!("cd {dir}"));
+    }
+    insertion(old, new).map(|pieces| format!("insert:{}", pieces.join("…")))
+}
+
+/// The text put into `old` to make `new`: one piece inserted (`.name` → `.[].name`), or
+/// the kept middle enclosed (`bob` → `'bob'`, `.env` → `map(.env)`). `None` when `new` is
+/// not `old` with text put in, or only blanks were (a word split or joined is no edit). The
+/// old word must be at least two bytes: a one-letter operand inside a longer word is
+/// chance, not the same operand.
+pub fn insertion(old: &str, new: &str) -> Option<Vec<String>> {
+    // The cheap test first: asked of every later word for every failure in the window.
+    if old.len() < 2 || old.len() >= new.len() || new.starts_with('-') {
+        return None;
     }
     // By characters, never bytes: no slice may fall inside a character.
     let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
@@ -217,7 +249,7 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
             .map(str::to_string)
             .collect()
     };
-    (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then(|| format!("insert:{}", pieces.join("…")))
+    (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then_some(pieces)
 }
 
 /// Does `later` run what the failing subcommand only wrapped? The failure's text names
@@ -368,9 +400,23 @@ mod tests {
     fn another_action_or_another_operand_is_no_retry() {
         assert!(!retry("git push origin main", "git pull --rebase origin main"));
         assert!(!retry("python3 tools/x.py", "python3 -c 'import sys'"));
-        assert!(!retry("jq '.name' users.json", "jq '.[].name' users.json"));
         assert!(!retry("npm ci", "npm install"));
         assert!(!retry("node server.js", "deno server.js"));
+    }
+
+    #[test]
+    fn an_operand_edited_by_insertion_is_a_retry() {
+        // `Cannot index array`: the filter edited, the file the same (issue 34: the
+        // learner saw no recovery at all).
+        assert!(retry("jq '.name' users.json", "jq '.[].name' users.json"));
+        assert!(retry("jq -r .env d.json", "jq 'map(.env)' d.json"));
+        assert!(retry("jq '.version' p.json", "jq -r '.[] | .version' p.json"));
+        // Only one operand edited, the others back as they were; a one-letter operand
+        // inside a longer word is chance; text removed is no insertion.
+        assert!(!retry("jq '.name' a.json", "jq '.[].name' b.json"));
+        assert!(!retry("jq '.a.b' a.json", "jq '.x.a.b' xa.json.1"));
+        assert!(!retry("cp a b", "cp xa yb"));
+        assert!(!retry("cat notes.txt.bak", "cat notes.txt"));
     }
 
     #[test]
@@ -403,6 +449,11 @@ mod tests {
         assert_eq!(ins("cp a b", "cp -r a b"), None);
         assert_eq!(ins("cat notes.txt.bak", "cat notes.txt"), None);
         assert_eq!(ins("echo é", "echo éé"), Some("insert:é".to_string()), "by characters");
+        // A flag added beside the edit is the caller's: the one other word is the edit.
+        assert_eq!(
+            ins("jq '.version' p.json", "jq -r '.[] | .version' p.json").as_deref(),
+            Some("insert:[] | .")
+        );
     }
 
     #[test]

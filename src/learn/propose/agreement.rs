@@ -72,12 +72,15 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
 /// or quieter: it agrees. Not: a `--no-` flag (an opposite choice), more than one extra
 /// word, an extra operand.
 fn the_change_and_a_flag(e: &Episode, v: &[String]) -> bool {
-    if v.is_empty() || e.variant.len() != v.len() + 1 || !v.iter().all(|w| e.variant.contains(w)) {
+    // An insertion into the operand is one kind whatever was inserted (`fix_key`).
+    let same = |a: &String, b: &String| a == b || a.starts_with("insert:") && b.starts_with("insert:");
+    let has = |w: &String| e.variant.iter().any(|x| same(x, w));
+    if v.is_empty() || e.variant.len() != v.len() + 1 || !v.iter().all(has) {
         return false;
     }
     e.variant
         .iter()
-        .filter(|w| !v.contains(w))
+        .filter(|w| !v.iter().any(|x| same(x, w)))
         .all(|w| w.starts_with('-') && w.len() > 1 && !w.starts_with("--no-") && !w.contains('='))
 }
 

@@ -239,3 +239,91 @@ fn the_same_change_with_a_flag_of_its_own_agrees_but_not_an_opposite_one() {
     // Three sessions typed `run` alike: said, not a placeholder.
     assert_eq!(f.directive, "retry `npm build` with `run`");
 }
+
+#[test]
+fn one_operand_edited_by_insertion_is_one_kind_whatever_was_inserted() {
+    // `Cannot index array`: what each session put into its filter depends on the filter
+    // (`.[].name`, `map(.env)`), and one added `-r` too. Keyed by the inserted text the
+    // class split below the recurrence minimum; as one kind of change every session
+    // supports one fix, the most common text said and the others named.
+    let msg = |k: &str| format!("jq: error (at f.json:1): Cannot index array with string \"{k}\"");
+    let mut h = Vec::new();
+    for (s, fail, fix) in [
+        ("a", "jq '.name' a.json", "jq '.[].name' a.json"),
+        ("b", "jq .env b.json", "jq 'map(.env)' b.json"),
+        ("c", "jq '.ver' c.json", "jq -r '.[].ver' c.json"),
+        ("d", "jq .ip d.json", "jq '.[].ip' d.json"),
+    ] {
+        let key = fail
+            .split(['.', '\'', ' '])
+            .find(|w| w.len() > 1 && *w != "jq")
+            .unwrap_or("x");
+        h.push(rec(s, fail, false, &msg(key)));
+        h.push(rec(s, fix, true, "\"a\""));
+    }
+    let c = cands(&h);
+    let fix = c
+        .iter()
+        .find(|c| c.key.ends_with("||variant:insert:<v>"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(fix.episodes.len(), 4, "{fix:#?}");
+    assert_eq!(fix.covered, Some(4));
+    assert_eq!(
+        fix.directive,
+        "retry `jq` with its operand as `.[].<name>` (also seen: `map(.<name>)`)"
+    );
+}
+
+#[test]
+fn a_name_looked_up_then_used_is_one_fix_aimed_at_what_the_error_named() {
+    // `.tables` prints the names; each session then used the one it needed. The look is
+    // no retry (another question asked of the same data) and no fix step; the change is
+    // one kind whatever the name, and it acted on the word the error named, so one plain
+    // retry of the class does not make it coincidence (3 ≥ 1).
+    let mut h = Vec::new();
+    for (s, bad, good) in [
+        ("a", "user", "users"),
+        ("b", "tag", "tags"),
+        ("c", "Users_tbl", "users"),
+    ] {
+        h.push(rec(
+            s,
+            &format!("sqlite3 app.db \"SELECT * FROM {bad} LIMIT 5\""),
+            false,
+            &format!("Error: in prepare, no such table: {bad}"),
+        ));
+        h.push(rec(s, "sqlite3 app.db .tables", true, "orders  tags    users"));
+        h.push(rec(
+            s,
+            &format!("sqlite3 app.db \"SELECT * FROM {good} LIMIT 5\""),
+            true,
+            "1|bob",
+        ));
+    }
+    h.push(rec(
+        "d",
+        "sqlite3 app.db \"SELECT * FROM user LIMIT 5\"",
+        false,
+        "Error: in prepare, no such table: user",
+    ));
+    h.push(rec("d", "ls -l app.db", true, "app.db"));
+    h.push(rec("d", "sqlite3 app.db \"SELECT * FROM user LIMIT 5\"", true, "1|bob"));
+    let c = cands(&h);
+    let fix = c
+        .iter()
+        .find(|c| c.key.ends_with("||variant:lookup:<v>"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(fix.episodes.len(), 3, "{fix:#?}");
+    assert_eq!((fix.covered, fix.cleared_plainly, fix.targeted), (Some(3), 1, true));
+    assert_eq!(
+        fix.directive,
+        "look the name up with `sqlite3 app.db .tables`, then retry `sqlite` with the name it printed in place of the one the error named"
+    );
+    assert!(!crate::learn::propose::necessity::coincidental(
+        3,
+        3,
+        1,
+        0.75,
+        fix.targeted
+    ));
+}

@@ -125,21 +125,69 @@ pub fn directive_for(
             quote_cmd(&format!("cd \"<dir>\" && {label}"))
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
-    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
-        // The same text put into the operand in every session: said, not the operands.
-        let pieces: Vec<&str> = last
-            .variant
-            .iter()
-            .flat_map(|w| w.trim_start_matches("insert:").split('…'))
+    } else if let Some(look) = last
+        .looked
+        .as_ref()
+        .filter(|_| last.variant.iter().all(|w| w.starts_with("lookup:")))
+    {
+        // The look said as the group's sessions spelt it (placeholders where they
+        // differ), the name never: each session used the one its look printed.
+        let spellings: Vec<&[String]> = std::iter::once(last)
+            .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
+            .filter_map(|e| e.looked.as_ref())
+            .filter_map(|st| {
+                prep.norms[st.idx]
+                    .segments
+                    .iter()
+                    .find(|g| g.text() == st.text)
+                    .map(|g| g.words.as_slice())
+            })
             .collect();
-        let text = match pieces.as_slice() {
-            [one] => format!("retry {retry} with {} inserted into its operand", quote_cmd(one)),
-            _ => format!(
-                "retry {retry} with part of its operand enclosed in {}",
-                quote_cmd(&pieces.join("…"))
+        let said = render::render(&render::anti_unify(&spellings));
+        (
+            format!(
+                "look the name up with {}, then retry {retry} with the name it printed in place of the one the error named",
+                quote_cmd(&said)
             ),
+            DirectiveSource::Variant,
+            vec![look.text.clone(), retry_text],
+            None,
+        )
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
+        // What the group's sessions put into the operand: the most common text is said
+        // (equals: the most recent), the others named; never the operands themselves.
+        // Said as the operand it became, the name a placeholder (`origin/<name>`), when
+        // every session's edit shows so; else as the text put in.
+        let recovered = || {
+            std::iter::once(last_ei)
+                .chain(eps.iter().copied())
+                .map(|ei| &episodes[ei])
+                .filter(|e| e.outcome == crate::learn::history::episodes::Outcome::Recovered)
         };
-        (text, DirectiveSource::Variant, vec![retry_text], None)
+        let shaped = recovered().all(|e| operand_shape(e, prep).is_some());
+        let texts = if shaped {
+            ranked(episodes, eps, last_ei, |e| operand_shape(e, prep).into_iter().collect())
+        } else {
+            inserted_texts(episodes, eps, last_ei)
+        };
+        let said = |t: &str| {
+            let pieces: Vec<&str> = t.split('…').collect();
+            match pieces.as_slice() {
+                _ if shaped => format!("its operand as {}", quote_cmd(t)),
+                [one] => format!("{} inserted into its operand", quote_cmd(one)),
+                _ => format!("part of its operand enclosed in {}", quote_cmd(t)),
+            }
+        };
+        let also: Vec<String> = texts.iter().skip(1).map(|t| quote_cmd(t)).collect();
+        let also = if also.is_empty() {
+            String::new()
+        } else {
+            format!(" (also seen: {})", also.join(", "))
+        };
+        let text = format!("retry {retry} with {}{also}", said(&texts[0]));
+        // As a change of words: a session that also added a flag of its own agrees.
+        let act = DirectiveAction::AddFlags(last.variant.clone());
+        (text, DirectiveSource::Variant, vec![retry_text], Some(act))
     } else if !last.steps.is_empty() {
         // The gates see the concrete commands; the directive shows the fix as the
         // group's sessions share it ([`render`]: placeholders where they differ).
@@ -269,6 +317,106 @@ pub fn directive_for(
             Some(DirectiveAction::AddFlags(last.variant.clone())),
         )
     }
+}
+
+/// The texts a fix group's sessions inserted into the failing operand (`insert:` variants),
+/// most common first, equals by recency (the most recent recovered session first); never
+/// empty (`last_ei` is in the group).
+fn inserted_texts(episodes: &[Episode], eps: &[usize], last_ei: usize) -> Vec<String> {
+    ranked(episodes, eps, last_ei, |e| {
+        e.variant
+            .iter()
+            .filter_map(|w| w.strip_prefix("insert:"))
+            .map(str::to_string)
+            .collect()
+    })
+}
+
+/// What each recovered session of the group says (`key`), most common first, equals by
+/// recency (the most recent recovered session first).
+fn ranked(episodes: &[Episode], eps: &[usize], last_ei: usize, key: impl Fn(&Episode) -> Vec<String>) -> Vec<String> {
+    let mut seen: Vec<(usize, usize, String)> = Vec::new();
+    let order = std::iter::once(last_ei).chain(eps.iter().rev().copied().filter(|&ei| ei != last_ei));
+    for (rank, ei) in order.enumerate() {
+        let e = &episodes[ei];
+        if e.outcome != crate::learn::history::episodes::Outcome::Recovered {
+            continue;
+        }
+        for t in key(e) {
+            match seen.iter_mut().find(|s| s.2 == t) {
+                Some(s) => s.0 += 1,
+                None => seen.push((1, rank, t)),
+            }
+        }
+    }
+    seen.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    seen.into_iter().map(|s| s.2).collect()
+}
+
+/// The operand a session's retry edited by insertion, said with the failing operand's
+/// name as a placeholder: `origin/<name>` for `feat/x` → `origin/feat/x`, `.[].<name>` for
+/// `.name` → `.[].name`, `map(.<name>)` for `.env` → `map(.env)`. `None` when the failing
+/// operand is a query or script (`n = bob` → `n = 'bob'`: said as the text put in). The
+/// names kept on either side of the insertion are masked: `<name>..origin/<name>`.
+fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
+    let fail = prep.norms[e.fail_idx].primary()?;
+    let retry = prep.norms[e.retry_idx?]
+        .segments
+        .iter()
+        .find(|g| g.program == fail.program)?;
+    let gone: Vec<&String> = fail
+        .words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.is_empty() && !w.starts_with('-') && !retry.words.contains(w))
+        .collect();
+    let new: Vec<&String> = retry
+        .words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-') && !fail.words.contains(w))
+        .collect();
+    let ([old], [new]) = (gone.as_slice(), new.as_slice()) else {
+        return None;
+    };
+    if old.contains(char::is_whitespace) || new.contains(char::is_whitespace) {
+        return None;
+    }
+    // The kept text on either side of what was put in, its names masked.
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    let p = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let s = o[p..]
+        .iter()
+        .rev()
+        .zip(n[p..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mask = |t: &[char]| -> String {
+        let mut out = String::new();
+        let mut in_name = false;
+        for &c in t {
+            if c.is_alphanumeric() || matches!(c, '_' | '-' | '/') {
+                if !in_name {
+                    out.push_str("<name>");
+                }
+                in_name = true;
+            } else {
+                out.push(c);
+                in_name = false;
+            }
+        }
+        out
+    };
+    let (mid_old, mid_new) = (&o[p..o.len() - s], &n[p..n.len() - s]);
+    let middle = if mid_old.is_empty() {
+        mid_new.iter().collect::<String>()
+    } else {
+        // The kept middle inside the new one (`map(` … `)` around `.env`).
+        let (mo, mn): (String, String) = (mid_old.iter().collect(), mid_new.iter().collect());
+        let (before, after) = mn.split_once(mo.as_str())?;
+        format!("{before}{}{after}", mask(mid_old))
+    };
+    Some(format!("{}{middle}{}", mask(&o[..p]), mask(&o[o.len() - s..])))
 }
 
 /// The other spellings a fix group's sessions used when the group is one kind of change

@@ -17,6 +17,8 @@ pub mod core_pack;
 pub mod directive;
 pub mod extractor;
 pub mod failure_class;
+#[cfg(test)]
+mod fair_contest_tests;
 pub mod fix_directive;
 pub mod necessity;
 pub mod render;

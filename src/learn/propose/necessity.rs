@@ -52,8 +52,13 @@ fn subject_of(e: &Episode, prep: &Prepared) -> Option<String> {
     Some(s.trim_start_matches("./").to_string())
 }
 
-/// Did a recovered episode's fix steps name the failing command's subject (a path)?
+/// Did a recovered episode's fix act on the failing command's subject: its steps name it
+/// (a path), or its retry changed a word the failure's own text named (`no such table:
+/// user` → `users`: [`Episode::aims_at_named`])?
 pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
+    if e.aims_at_named {
+        return true;
+    }
     let Some(subject) = subject_of(e, prep).filter(|s| s.contains('/') || s.contains('.')) else {
         return false;
     };

@@ -1,0 +1,82 @@
+//! The safety gate's view of one recovery: what the *fix* did, judged by
+//! [`crate::learn::text::safety`].
+//!
+//! Why apart from [`crate::learn::history::episodes`]: which commands are the fix's doing is
+//! its own judgement. A recovery's whole span is checked (it is short: it ends at the
+//! retry), the steps between in full; the retry only for what it changed — a pattern the
+//! failing command itself already matched (`npm ci --ignore-scripts` failed, `npm
+//! install`, then the same `npm ci --ignore-scripts` passed) is not the fix's doing, and
+//! blocking on it blocked the safe `npm install` fix. A check switched off through
+//! configuration or the environment is judged as the flag it spells
+//! ([`crate::learn::history::switch_spelling`]).
+
+use crate::learn::history::records::Records;
+
+/// Every unsafe pattern a record's command matches, its configuration switches spelt as
+/// flags included.
+fn patterns<H: Records + ?Sized>(history: &H, k: usize) -> Vec<&'static str> {
+    let c = history.cmd(k);
+    let mut p = crate::learn::text::safety::unsafe_patterns(c);
+    if let Some(t) = crate::learn::history::switch_spelling::as_flag_text(c) {
+        p.extend(crate::learn::text::safety::unsafe_patterns(&t));
+    }
+    p
+}
+
+/// The first unsafe pattern in the steps a session ran (one that moved on: what it tried).
+pub fn unsafe_steps<H: Records + ?Sized>(history: &H, idx: impl IntoIterator<Item = usize>) -> Option<&'static str> {
+    idx.into_iter().find_map(|k| patterns(history, k).first().copied())
+}
+
+/// The first unsafe pattern of a recovery of the failure `fail`: in the records `between`
+/// it and the retry, then in what the `retry` added to the failing command's own patterns.
+pub fn unsafe_recovery<H: Records + ?Sized>(
+    history: &H,
+    fail: usize,
+    between: &[usize],
+    retry: Option<usize>,
+) -> Option<&'static str> {
+    unsafe_steps(history, between.iter().copied()).or_else(|| {
+        let own = patterns(history, fail);
+        retry.and_then(|k| patterns(history, k).into_iter().find(|p| !own.contains(p)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Record;
+
+    fn rec(cmd: &str, ok: bool) -> Record {
+        Record::new(
+            "2026-01-01T00:00:00.000Z",
+            "s",
+            "/w",
+            cmd,
+            Some(if ok { 0 } else { 1 }),
+            ok,
+            "",
+        )
+    }
+
+    #[test]
+    fn the_safety_gate_judges_the_change_not_the_failing_commands_own_flag() {
+        let h = vec![
+            rec("npm ci --ignore-scripts", false),
+            rec("npm install", true),
+            rec("npm ci --ignore-scripts", true),
+            rec("npm ci", false),
+            rec("npm install --ignore-scripts", true),
+        ];
+        let h = h.as_slice();
+        // The failing command's own `--ignore-scripts`, repeated by the retry: the fix is
+        // `npm install`, which is safe.
+        assert_eq!(unsafe_recovery(h, 0, &[1], Some(2)), None);
+        // The retry adds it: that is the fix's change, and it is unsafe.
+        assert_eq!(unsafe_recovery(h, 3, &[1], Some(2)), Some("disable_guard"));
+        // A step between is the fix itself, whatever the failing command had.
+        assert_eq!(unsafe_recovery(h, 0, &[4], Some(2)), Some("disable_guard"));
+        assert_eq!(unsafe_steps(h, [1, 4]), Some("disable_guard"));
+        assert_eq!(unsafe_steps(h, [1]), None);
+    }
+}

@@ -1,0 +1,47 @@
+//! The generic gate on a short error line (`generic_min_terms`): an anchorless failure
+//! text fixed alike in several sessions is specific enough at three terms; thinner is
+//! still generic. Through the production pipeline, learned rules only.
+
+use fable::evidence::Record;
+use fable::learn::{run_pipeline, LearnConfig, LearnOutcome};
+
+fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
+    Record::new(
+        "2026-01-01T00:00:00.000Z",
+        session,
+        "/w",
+        cmd,
+        Some(if ok { 0 } else { 1 }),
+        ok,
+        tail,
+    )
+}
+
+/// Four sessions run a cargo plugin that is not installed, then what it wrapped.
+fn plugin_sessions(text: &str) -> LearnOutcome {
+    let mut h = Vec::new();
+    for (s, sub) in [("a", "test"), ("b", "check"), ("c", "test"), ("d", "test")] {
+        h.push(rec(s, &format!("cargo watch -x {sub}"), false, text));
+        h.push(rec(s, &format!("cargo {sub}"), true, "ok"));
+    }
+    let cfg = LearnConfig {
+        packs: Vec::new(),
+        ..LearnConfig::default()
+    };
+    run_pipeline(&h, &cfg)
+}
+
+#[test]
+fn a_short_error_line_fixed_alike_in_four_sessions_is_specific_enough() {
+    // A three-term trigger (here ``no command `watch` ``; in the dev half's history
+    // cargo's ``error: no such command: <q>`` counts three) fixed alike by four sessions,
+    // none contested, no plain retry: specific to its tool. At the old minimum of four
+    // it stood as generic.
+    let out = plugin_sessions("no command `watch`");
+    let r = &out.candidates[0].rule;
+    assert_ne!(r.reason, "generic", "{r:#?}");
+    assert_eq!(r.accepted, Some(true), "{r:#?}");
+    // A thinner text is still generic: a rule on it would fire on anything saying it.
+    let out = plugin_sessions("error: `watch`");
+    assert_eq!(out.candidates[0].rule.reason, "generic");
+}
