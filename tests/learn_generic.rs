@@ -1,6 +1,7 @@
-//! The generic gate on a short error line (`generic_min_terms`): an anchorless failure
-//! text fixed alike in several sessions is specific enough at three terms; thinner is
-//! still generic. Through the production pipeline, learned rules only.
+//! The generic gate on a short error line (`generic_min_terms` and the specificity test of
+//! `learn::matching::specificity`): an anchorless three-term failure text fixed alike in
+//! several sessions, firing on its own class only, is specific enough; thinner is still
+//! generic. Through the production pipeline, learned rules only.
 
 use fable::evidence::Record;
 use fable::learn::{run_pipeline, LearnConfig, LearnOutcome};
@@ -35,8 +36,8 @@ fn plugin_sessions(text: &str) -> LearnOutcome {
 fn a_short_error_line_fixed_alike_in_four_sessions_is_specific_enough() {
     // A three-term trigger (here ``no command `watch` ``; in the dev half's history
     // cargo's ``error: no such command: <q>`` counts three) fixed alike by four sessions,
-    // none contested, no plain retry: specific to its tool. At the old minimum of four
-    // it stood as generic.
+    // none contested, no plain retry, firing on nothing else: specific to its tool. Before
+    // the specificity test it stood as generic (under four terms).
     let out = plugin_sessions("no command `watch`");
     let r = &out.candidates[0].rule;
     assert_ne!(r.reason, "generic", "{r:#?}");
