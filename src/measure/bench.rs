@@ -393,9 +393,9 @@ pub fn measure_hooks(bin_dir: &Path, runs: usize, only: &[String], progress: boo
         let mut rss = 0;
         let mut codes = std::collections::BTreeSet::new();
         for n in 0..runs {
-            if alternates(hook) {
-                crate::measure::bench_transcript::turn(&root, n)?;
-            }
+            // The assistant entry of each call (and of each stop: a stop key repeated
+            // would be answered as the same stop delivered twice).
+            crate::measure::bench_transcript::turn(&root, n)?;
             let p = payload(hook, &root, n).to_string();
             let (ms, code, r) = spawn_once(&bin, &root, p.as_bytes(), &env)?;
             samples.push(ms);
@@ -499,6 +499,7 @@ fn measure_freshness(
                 logs += 1;
                 std::fs::write(root.join(format!("run-{logs}.log")), "log\n").at(&root)?;
             }
+            crate::measure::bench_transcript::turn(&root, n)?;
             let p = payload("fable-close-guard", &root, n).to_string();
             let (ms, code, r) = spawn_once(&bin, &root, p.as_bytes(), env)?;
             samples.push(ms);
@@ -535,9 +536,7 @@ fn keep(bin_dir: &Path, dir: &Path) -> Result<i32> {
             &[("", 0)]
         };
         for (suffix, n) in halves {
-            if alternates(hook) {
-                crate::measure::bench_transcript::turn(&root, *n)?;
-            }
+            crate::measure::bench_transcript::turn(&root, *n)?;
             let p = dir.join(format!("payload.{hook}{suffix}"));
             std::fs::write(&p, payload(hook, &root, *n).to_string()).at(&p)?;
         }
