@@ -13,7 +13,10 @@
 //! 38 and 42: a later change that loses val sessions fails here). Each rejection corpus is also run alone with the pool. The per-class table is
 //! printed (`cargo test --test fieldtest_val -- --nocapture`).
 
+#[path = "support/fieldtest_report.rs"]
+mod fieldtest_report;
 mod isolated;
+use fieldtest_report::{corpus, print_report};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -24,56 +27,10 @@ fn val(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `fable fieldtest <corpora…> --pool val-pool --json --gate --packs <packs>` in a fresh home.
+/// `fable fieldtest <val corpora…> --pool val-pool --json --gate --packs <packs>`.
 fn fieldtest(corpora: &[&str], packs: &str) -> (Option<i32>, Value, String) {
-    let home = tempfile::tempdir().unwrap();
-    let out = isolated::std_cmd("fable", home.path())
-        .arg("fieldtest")
-        .args(corpora.iter().map(|c| val(c)))
-        .arg("--pool")
-        .arg(val("val-pool"))
-        .args(["--json", "--gate", "--packs", packs])
-        .output()
-        .expect("run fable fieldtest");
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("fieldtest JSON: {e}\nstderr: {}", String::from_utf8_lossy(&out.stderr)));
-    (
-        out.status.code(),
-        report,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn corpus<'a>(report: &'a Value, name: &str) -> &'a Value {
-    report["corpora"]
-        .as_array()
-        .and_then(|cs| cs.iter().find(|c| c["name"] == name))
-        .unwrap_or_else(|| panic!("no corpus {name} in the report"))
-}
-
-/// Prints every scored corpus and the per-class table of the promotion corpus.
-fn print_report(packs: &str, report: &Value) {
-    for c in report["corpora"].as_array().expect("corpora") {
-        let (name, kind) = (c["name"].as_str().unwrap_or("?"), c["kind"].as_str().unwrap_or("?"));
-        if kind == "pool" {
-            continue;
-        }
-        println!(
-            "val {packs:4} {name:14} {kind:9} n={:<3} passed={:<3} rate={:<6} wilson={} accepted={} by_source={} token_f1={} directive_f1={}",
-            c["n"], c["passed"], c["pass_rate"], c["wilson"], c["accepted_rules"], c["accepted_by_source"],
-            c["extraction"]["token_f1"], c["extraction"]["directive_f1"]
-        );
-        if kind == "promotion" {
-            for cl in c["classes"].as_array().into_iter().flatten() {
-                println!(
-                    "          {:32} {}/{}",
-                    cl["class"].as_str().unwrap_or("?"),
-                    cl["passed"],
-                    cl["n"]
-                );
-            }
-        }
-    }
+    let dirs: Vec<PathBuf> = corpora.iter().map(|c| val(c)).collect();
+    fieldtest_report::fieldtest(&dirs, Some(&val("val-pool")), packs)
 }
 
 /// Val-golden sessions passed (of 108): 28 / 32 with main's learner at 8487f2e, before the
@@ -89,7 +46,7 @@ fn val_set_rejects_and_holds_its_baseline() {
     );
     for (packs, floor) in [("none", VAL_GOLDEN_FLOOR_NONE), ("core", VAL_GOLDEN_FLOOR_CORE)] {
         let (code, report, stderr) = fieldtest(&["val-golden", "val-nearmiss", "val-unsafe"], packs);
-        print_report(packs, &report);
+        print_report("val", packs, &report);
         for name in ["val-nearmiss", "val-unsafe"] {
             let c = corpus(&report, name);
             assert_eq!(

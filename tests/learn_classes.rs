@@ -8,17 +8,9 @@
 use fable::evidence::Record;
 use fable::learn::{run_pipeline, LearnConfig, Learned};
 
-fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
-    Record::new(
-        "2026-01-01T00:00:00.000Z",
-        session,
-        "/w",
-        cmd,
-        Some(if ok { 0 } else { 2 }),
-        ok,
-        tail,
-    )
-}
+#[path = "support/records.rs"]
+mod records;
+use records::rec;
 
 const PAREN: &str = "grep: Unmatched ( or \\(\n";
 const BRACKET: &str = "grep: Unmatched [, [^, [:, [., or [=\n";

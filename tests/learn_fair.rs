@@ -9,17 +9,9 @@ use fable::learn::{run_pipeline, LearnConfig, Learned};
 
 const HOOK: &str = "trailing whitespace.\nsrc/app.py:3: trailing whitespace.\n+x = 1   \npre-commit hook failed";
 
-fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
-    Record::new(
-        "2026-01-01T00:00:00.000Z",
-        session,
-        "/w",
-        cmd,
-        Some(if ok { 0 } else { 1 }),
-        ok,
-        tail,
-    )
-}
+#[path = "support/records.rs"]
+mod records;
+use records::rec;
 
 /// A session where `git commit` is refused by the pre-commit hook, `fix` runs, and the
 /// unchanged commit passes.

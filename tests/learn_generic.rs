@@ -3,20 +3,11 @@
 //! several sessions, firing on its own class only, is specific enough; thinner is still
 //! generic. Through the production pipeline, learned rules only.
 
-use fable::evidence::Record;
 use fable::learn::{run_pipeline, LearnConfig, LearnOutcome};
 
-fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
-    Record::new(
-        "2026-01-01T00:00:00.000Z",
-        session,
-        "/w",
-        cmd,
-        Some(if ok { 0 } else { 1 }),
-        ok,
-        tail,
-    )
-}
+#[path = "support/records.rs"]
+mod records;
+use records::rec;
 
 /// Four sessions run a cargo plugin that is not installed, then what it wrapped.
 fn plugin_sessions(text: &str) -> LearnOutcome {

@@ -8,17 +8,9 @@ use fable::evidence::Record;
 use fable::learn::Rule;
 use fable::learn::{run_pipeline, LearnConfig, LearnOutcome};
 
-fn rec(session: &str, cmd: &str, ok: bool, tail: &str) -> Record {
-    Record::new(
-        "2026-01-01T00:00:00.000Z",
-        session,
-        "/w",
-        cmd,
-        Some(if ok { 0 } else { 1 }),
-        ok,
-        tail,
-    )
-}
+#[path = "support/records.rs"]
+mod records;
+use records::rec;
 
 const REJECTED: &str = " ! [rejected] main -> main (non-fast-forward)";
 

@@ -412,15 +412,22 @@ mod tests {
         (d, p)
     }
 
-    #[test]
-    fn injects_only_rules_promoted_here() {
+    /// A project and a user state with its key: (the folder holding both, the state path,
+    /// the project, the key, the rules' seal scope).
+    fn sealing_project() -> (tempfile::TempDir, String, Project, Key, PathBuf) {
         let d = tempfile::tempdir().unwrap();
         let state = d.path().join("state").to_string_lossy().into_owned();
-        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
-        let key = crate::evidence::seal::user_key(get).unwrap();
+        let key = crate::evidence::seal::user_key(|k| (k == "XDG_STATE_HOME").then(|| state.clone())).unwrap();
         let p = Project::at(d.path().join("proj"));
         std::fs::create_dir_all(&p.fable_dir).unwrap();
         let scope = crate::learn::store::rule_seal::scope(&p.fable_dir);
+        (d, state, p, key, scope)
+    }
+
+    #[test]
+    fn injects_only_rules_promoted_here() {
+        let (_d, state, p, key, scope) = sealing_project();
+        let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
         let mut a = rule("a", "promoted");
         a.id = "R-1".into();
         a.directive = "pull with rebase\u{1b}[2J first".into();
@@ -457,13 +464,8 @@ mod tests {
 
     #[test]
     fn a_forged_seal_is_passed_over_at_start_and_at_failures() {
-        let d = tempfile::tempdir().unwrap();
-        let state = d.path().join("state").to_string_lossy().into_owned();
+        let (_d, state, p, key, scope) = sealing_project();
         let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
-        let key = crate::evidence::seal::user_key(get).unwrap();
-        let p = Project::at(d.path().join("proj"));
-        std::fs::create_dir_all(&p.fable_dir).unwrap();
-        let scope = crate::learn::store::rule_seal::scope(&p.fable_dir);
         let mut rules = Vec::new();
         for i in 0..5 {
             let mut r = rule(&format!("k{i}"), "promoted");
@@ -496,13 +498,8 @@ mod tests {
 
     #[test]
     fn a_rule_stored_under_a_program_now_in_a_family_still_matches() {
-        let d = tempfile::tempdir().unwrap();
-        let state = d.path().join("state").to_string_lossy().into_owned();
+        let (_d, state, p, key, scope) = sealing_project();
         let get = |k: &str| (k == "XDG_STATE_HOME").then(|| state.clone());
-        let key = crate::evidence::seal::user_key(get).unwrap();
-        let p = Project::at(d.path().join("proj"));
-        std::fs::create_dir_all(&p.fable_dir).unwrap();
-        let scope = crate::learn::store::rule_seal::scope(&p.fable_dir);
         // Learned before `gcc` and `cc` were one domain: stored, and sealed, as `gcc`.
         let mut r = rule("libm", "promoted");
         r.id = "R-9".into();

@@ -100,13 +100,7 @@ pub fn retyped(fail_words: &[String], retry_words: &[String], added: &[String]) 
         return false;
     }
     let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
-    let p = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
-    let s = o[p..]
-        .iter()
-        .rev()
-        .zip(n[p..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (p, s) = crate::learn::history::edit_span::shared_ends(&o, &n);
     let changed: Vec<char> = o[p..o.len() - s].iter().chain(&n[p..n.len() - s]).copied().collect();
     // A letter changed: digits alone are a value chosen (`2018` → `2021`, a port), not a typo.
     changed.iter().all(|c| c.is_alphanumeric())

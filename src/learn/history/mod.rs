@@ -9,6 +9,7 @@
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
 
+pub mod edit_span;
 pub mod episodes;
 pub mod fix_key;
 pub mod fix_safety;

@@ -229,13 +229,7 @@ pub fn insertion(old: &str, new: &str) -> Option<Vec<String>> {
     }
     // By characters, never bytes: no slice may fall inside a character.
     let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
-    let p = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
-    let s = o[p..]
-        .iter()
-        .rev()
-        .zip(n[p..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (p, s) = crate::learn::history::edit_span::shared_ends(&o, &n);
     let mid_old: String = o[p..o.len() - s].iter().collect();
     let mid_new: String = n[p..n.len() - s].iter().collect();
     let pieces: Vec<String> = if mid_old.is_empty() {

@@ -384,13 +384,7 @@ fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
     }
     // The kept text on either side of what was put in, its names masked.
     let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
-    let p = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
-    let s = o[p..]
-        .iter()
-        .rev()
-        .zip(n[p..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (p, s) = crate::learn::history::edit_span::shared_ends(&o, &n);
     let mask = |t: &[char]| -> String {
         let mut out = String::new();
         let mut in_name = false;
