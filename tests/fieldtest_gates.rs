@@ -22,6 +22,8 @@
 //! coverage there measures the pack's curation, not learning, and guarantees nothing
 //! about a user's log.
 
+#[path = "support/fieldtest_report.rs"]
+mod fieldtest_report;
 mod isolated;
 
 use serde_json::Value;
@@ -58,20 +60,7 @@ fn corpus_dirs(root: &Path) -> Vec<PathBuf> {
 }
 
 fn fieldtest(dirs: &[PathBuf], packs: &str) -> (Option<i32>, Value, String) {
-    let home = tempfile::tempdir().unwrap();
-    let out = isolated::std_cmd("fable", home.path())
-        .arg("fieldtest")
-        .args(dirs)
-        .args(["--json", "--gate", "--packs", packs])
-        .output()
-        .expect("run fable fieldtest");
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("fieldtest JSON: {e}\nstderr: {}", String::from_utf8_lossy(&out.stderr)));
-    (
-        out.status.code(),
-        report,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    fieldtest_report::fieldtest(dirs, None, packs)
 }
 
 fn learned_counts(c: &Value) -> Vec<(u64, u64)> {

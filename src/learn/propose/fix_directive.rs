@@ -7,12 +7,34 @@
 //! values (its branch, its crate folder) into a standing rule.
 
 use crate::evidence::head_chars;
-use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::history::episodes::{Episode, FixStep, Prepared};
 use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
 use crate::learn::propose::render;
 
 fn quote_cmd(s: &str) -> String {
     format!("`{}`", head_chars(s, 80).replace('`', "'"))
+}
+
+/// The words of one step of each episode of the group (`pick`: its fix verb, its look),
+/// the most recent episode's first, as the sessions typed them.
+fn step_spellings<'a>(
+    episodes: &'a [Episode],
+    eps: &[usize],
+    last_ei: usize,
+    prep: &'a Prepared,
+    pick: impl Fn(&'a Episode) -> Option<&'a FixStep>,
+) -> Vec<&'a [String]> {
+    std::iter::once(&episodes[last_ei])
+        .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
+        .filter_map(pick)
+        .filter_map(|st| {
+            prep.norms[st.idx]
+                .segments
+                .iter()
+                .find(|g| g.text() == st.text)
+                .map(|g| g.words.as_slice())
+        })
+        .collect()
 }
 
 /// (directive, source, commands the gates look at, the action directive evidence checks)
@@ -33,17 +55,7 @@ pub fn directive_for(
         .unwrap_or_default();
     if let Some(v) = &last.verb {
         // Said as the group's sessions share it: `git remote set-url <value> <file>`.
-        let spellings: Vec<&[String]> = std::iter::once(last)
-            .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
-            .filter_map(|e| e.verb.as_ref())
-            .filter_map(|st| {
-                prep.norms[st.idx]
-                    .segments
-                    .iter()
-                    .find(|g| g.text() == st.text)
-                    .map(|g| g.words.as_slice())
-            })
-            .collect();
+        let spellings = step_spellings(episodes, eps, last_ei, prep, |e| e.verb.as_deref());
         let failed = prep.norms[last.fail_idx]
             .primary()
             .map(|s| s.label())
@@ -132,17 +144,7 @@ pub fn directive_for(
     {
         // The look said as the group's sessions spelt it (placeholders where they
         // differ), the name never: each session used the one its look printed.
-        let spellings: Vec<&[String]> = std::iter::once(last)
-            .chain(eps.iter().filter(|&&ei| ei != last_ei).map(|&ei| &episodes[ei]))
-            .filter_map(|e| e.looked.as_ref())
-            .filter_map(|st| {
-                prep.norms[st.idx]
-                    .segments
-                    .iter()
-                    .find(|g| g.text() == st.text)
-                    .map(|g| g.words.as_slice())
-            })
-            .collect();
+        let spellings = step_spellings(episodes, eps, last_ei, prep, |e| e.looked.as_deref());
         let said = render::render(&render::anti_unify(&spellings));
         (
             format!(
