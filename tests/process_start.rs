@@ -20,9 +20,19 @@ fn ledgered() -> Proj {
     p
 }
 
-/// A std command for `program` with the project's private environment (as `Proj::cmd`).
-fn plain(p: &Proj, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
-    let mut c = std::process::Command::new(program);
+/// One of our hook binaries as a std command with the project's private environment (as
+/// `Proj::cmd`); with `sh_script`, run by `sh -c SCRIPT` (`$0` is the binary), which may
+/// change the descriptors the hook starts with.
+fn plain_hook(p: &Proj, bin: &str, sh_script: Option<&str>) -> std::process::Command {
+    let bin = assert_cmd::cargo::cargo_bin(bin);
+    let mut c = match sh_script {
+        Some(script) => {
+            let mut c = std::process::Command::new("sh");
+            c.args(["-c", script]).arg(&bin);
+            c
+        }
+        None => std::process::Command::new(&bin),
+    };
     c.env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", &p.home)
@@ -49,7 +59,7 @@ fn a_host_that_stopped_reading_is_not_a_death_by_signal() {
     assert_eq!(code(&o), 0);
     assert!(context(&o).is_some(), "no context to write: {}", stdout(&o));
 
-    let mut c = plain(&p, assert_cmd::cargo::cargo_bin("fable-inject"));
+    let mut c = plain_hook(&p, "fable-inject", None);
     let mut payload = start_payload();
     payload["cwd"] = json!(p.root.to_string_lossy());
     let mut child = c
@@ -73,7 +83,6 @@ fn a_host_that_stopped_reading_is_not_a_death_by_signal() {
 #[test]
 fn closed_standard_descriptors_still_log_one_whole_record_and_exit_0() {
     let p = Proj::new();
-    let bin = assert_cmd::cargo::cargo_bin("fable-evidence");
     let payload = {
         let mut v = success("ps-2", "python3 -m unittest");
         v["cwd"] = json!(p.root.to_string_lossy());
@@ -81,9 +90,7 @@ fn closed_standard_descriptors_still_log_one_whole_record_and_exit_0() {
     };
     // stdout and stderr closed before the hook starts (reopened on /dev/null, as std's
     // start-up did: else the first file it opens takes descriptor 1).
-    let mut child = plain(&p, "sh")
-        .args(["-c", "exec \"$0\" >&- 2>&-"])
-        .arg(&bin)
+    let mut child = plain_hook(&p, "fable-evidence", Some("exec \"$0\" >&- 2>&-"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
