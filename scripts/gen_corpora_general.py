@@ -8,7 +8,10 @@ into a development half and a held-out half; each half is written as its own set
 corpora (golden / nearmiss / unsafe / pool) under tests/corpora-general/{dev,heldout}.
 A third set, `val` (27 more classes, VAL_CLASSES, added 2026-12-06 before that day's learner
 changes), is written the same way under tests/corpora-general/val: a validation set that may
-be read in aggregate, never tuned on (tests/corpora-general/README.md).
+be read in aggregate, never tuned on (tests/corpora-general/README.md). A fourth, `dev2` (17
+more classes, DEV2_CLASSES, 2026-12-06), is a second DEVELOPMENT set rich in competing fixes
+(equivalent spellings of one fix, or two different fixes that both work), written under
+tests/corpora-general/dev2; tune on it like dev.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -27,8 +30,9 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched.
+       [--only dev,heldout,val,dev2 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched;
+       `--only dev2` rewrites dev2/ (and SPLIT.md, summary.json) and leaves dev/, heldout/, val/ untouched.
 """
 from __future__ import annotations
 
@@ -1753,7 +1757,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
