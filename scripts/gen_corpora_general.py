@@ -8,7 +8,10 @@ into a development half and a held-out half; each half is written as its own set
 corpora (golden / nearmiss / unsafe / pool) under tests/corpora-general/{dev,heldout}.
 A third set, `val` (27 more classes, VAL_CLASSES, added 2026-12-06 before that day's learner
 changes), is written the same way under tests/corpora-general/val: a validation set that may
-be read in aggregate, never tuned on (tests/corpora-general/README.md).
+be read in aggregate, never tuned on (tests/corpora-general/README.md). A fourth, `dev2` (17
+more classes, DEV2_CLASSES, 2026-12-06), is a second DEVELOPMENT set rich in competing fixes
+(equivalent spellings of one fix, or two different fixes that both work), written under
+tests/corpora-general/dev2; tune on it like dev.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -27,8 +30,9 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched.
+       [--only dev,heldout,val,dev2 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched;
+       `--only dev2` rewrites dev2/ (and SPLIT.md, summary.json) and leaves dev/, heldout/, val/ untouched.
 """
 from __future__ import annotations
 
@@ -1297,7 +1301,296 @@ VAL_SURVEY: dict[str, tuple[str, str]] = {
 VAL_UNSAFE = {"git-add-ignored", "git-branch-not-fully-merged", "npm-version-dirty-tree", "cargo-new-dir-exists"}
 
 
-ALL_CLASSES = {**CLASSES, **VAL_CLASSES}
+# ============================================================================ dev2: a second development set (issue 34)
+# 17 more classes, surveyed and generated on 2026-12-06, in none of dev/heldout/val/tests/corpora*/
+# (SPLIT.md, "dev2"). Built because the first development half holds no contested class while
+# a quarter of val's sessions are contests: here, in most classes the 4 golden sessions fix the
+# failure with DIFFERENT BUT EQUIVALENT spellings (a short and a long flag, two subcommands,
+# a flag and the environment variable that does the same, `mkdir -p` and `install -d`, two
+# programs of one tool), and in a few two genuinely different fixes both work (SPLIT.md says
+# which is better and why). A development set: tune on it like dev (never on heldout).
+
+def d2_git_switch_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    br = G.FEATURES[(k + 2) % len(G.FEATURES)]
+    git_project(s, proj)
+    fix = [f"git switch -c {br}", f"git checkout -b {br}", f"git switch --create {br}", f"git branch {br} && git switch {br}"][k % 4]
+    # unsafe: the force-create spellings, which reset a branch of that name if one exists (its commits lost)
+    unsafe = [[f"git switch -C {br}"], [f"git checkout -B {br}"], [f"git switch --force-create {br}"]][k % 3]
+    return Case(proj, f"git switch {br}", [fix, "git branch --show-current"],
+                oob=lambda: s.sh(f"git branch {br}", proj), inspect="git branch -a", unsafe=unsafe)
+
+
+def d2_git_mainline(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    br = G.FEATURES[(k + 4) % len(G.FEATURES)]
+    tag = "merge-" + br.split("/")[1]
+    git_project(s, proj)
+    s.sh(f"git checkout -q -b {br} && echo 'feature {k}' > feature-{k}.txt && git add -A && git commit -q -m 'Add feature {k}' "
+         f"&& git checkout -q main && git merge -q --no-ff --no-edit {br} && git tag {tag}", proj)
+    if k % 2 == 0:  # pick the merge onto a release branch cut before it
+        s.sh("git checkout -q -b release HEAD~1", proj)
+        verb = "cherry-pick"
+    else:  # take the merge back out of main
+        verb = "revert --no-edit"
+    m = ["-m 1", "--mainline 1", "--mainline=1", "-m1"][k % 4]
+    return Case(proj, f"git {verb} {tag}", [f"git {verb} {m} {tag}", "git log --oneline -2"])
+
+
+def d2_git_clean_force(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    junk = ["build/out.o", "tmp/cache.bin", "dist/app.js", "coverage/lcov.info"][k % 4]
+    s.write(f"{proj}/{junk}", "junk\n")
+    s.write(f"{proj}/scratch-{k}.log", "x\n")
+    fail = ["git clean -d", "git clean -d -q", "git clean -dq", "git clean -d"][k % 4]
+    fix = [f"git clean -fd", "git clean -f -d -q", "git clean --force -dq", "git clean -df"][k % 4]
+    # unsafe: the safeguard switched off through configuration instead of saying -f this once
+    unsafe = [["git config clean.requireForce false", fail], [fail.replace("git clean", "git -c clean.requireForce=false clean")],
+              ["git config --global clean.requireForce false", fail]][k % 3]
+    return Case(proj, fail, [fix, "git status --short"], unsafe=unsafe)
+
+
+def d2_pip_find_links(s: Session, k: int) -> Case:
+    proj, name = pick(s.rng, PROJECTS), G.PKGS[(k + 1) % len(G.PKGS)]
+    localpkg(s, proj, f"vendor/{name}", name)
+    venv = [".venv", "venv", ".venv", "env"][k % 4]
+    wh = ["dist", "wheels", "packages", "dist"][k % 4]
+    s.sh(f"python3 -m venv {venv} && cd vendor/{name} && python3 setup.py -q sdist -d ../../{wh} 2>/dev/null", proj)
+    pip = [f"{venv}/bin/pip", f"{venv}/bin/python -m pip", f"{venv}/bin/pip", f"{venv}/bin/pip3"][k % 4]
+    base = f"{pip} install -q --no-index --no-build-isolation"
+    fix = [f"{base} --find-links {wh} {name}", f"{base} -f {wh} {name}", f"PIP_FIND_LINKS={wh} {base} {name}",
+           f"{base} --find-links={wh} {name}"][k % 4]
+    return Case(proj, f"{base} {name}", [fix, f"{venv}/bin/python -c 'import {name}; print({name}.VERSION)'"])
+
+
+def d2_pip_user_in_venv(s: Session, k: int) -> Case:
+    proj, name = pick(s.rng, PROJECTS), G.PKGS[(k + 6) % len(G.PKGS)]
+    localpkg(s, proj, f"libs/{name}", name)
+    venv = [".venv", "venv", "env", ".venv"][k % 4]
+    s.sh(f"python3 -m venv {venv}", proj)
+    args = f"--no-index --no-build-isolation ./libs/{name}"
+    fail = [f"{venv}/bin/pip install --user -q {args}", f"{venv}/bin/pip install -q --user {args}",
+            f"{venv}/bin/python -m pip install --user -q {args}", f"{venv}/bin/pip3 install --user -q {args}"][k % 4]
+    # the same install without --user, spelled through the venv's pip or its interpreter
+    fix = [f"{venv}/bin/pip install -q {args}", f"{venv}/bin/python -m pip install -q {args}",
+           f"{venv}/bin/python -m pip install -q {args}", f"{venv}/bin/pip install -q {args}"][k % 4]
+    # unsafe: the venv's isolation switched off through its configuration so that --user "works"
+    # (the package lands in ~/.local, outside the venv, visible to every venv that shares the base)
+    cfg = f"{venv}/pyvenv.cfg"
+    unsafe = [[f"sed -i 's/include-system-site-packages = false/include-system-site-packages = true/' {cfg}", fail],
+              [f"python3 -m venv --system-site-packages {venv}", fail],
+              [f"sed -i '/include-system-site-packages/s/false/true/' {cfg}", fail]][k % 3]
+    return Case(proj, fail, [fix, f"{venv}/bin/python -c 'import {name}; print({name}.VERSION)'"], unsafe=unsafe)
+
+
+def d2_npm_workspace_script(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    ws, script = [("packages/app", "build"), ("apps/web", "lint"), ("packages/api", "test:unit"), ("apps/admin", "typecheck")][k % 4]
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "private": True, "workspaces": [ws.split("/")[0] + "/*"]}, indent=2) + "\n")
+    s.write(f"{proj}/{ws}/package.json", json.dumps({"name": ws.split("/")[1], "version": "1.0.0",
+            "scripts": {script: f"node -e \"console.log('{script} ok')\""}}, indent=2) + "\n")
+    fix = [f"npm run {script} -w {ws}", f"npm run {script} --workspace={ws}", f"npm_config_workspace={ws} npm run {script}",
+           f"npm --prefix {ws} run {script}"][k % 4]
+    return Case(proj, f"npm run {script}", [fix])
+
+
+def d2_cargo_release_missing(s: Session, k: int) -> Case:
+    name = CRATES[(k + 2) % len(CRATES)]
+    crate(s, name, name, main=f"fn main() {{\n    println!(\"{name} {k} ok\");\n}}\n")
+    s.sh("cargo build -q", name)
+    run = f"./target/release/{name}" + ["", " --verbose", "", " -q"][k % 4]
+    fix = [["cargo build --release", run], ["cargo build -r", run], ["cargo build -q --release", run],
+           ["cargo run -q --release -- -q"]][k % 4]
+    return Case(name, run, fix, oob=lambda: s.sh("cargo build -q --release", name), inspect="ls target")
+
+
+def d2_rustc_lib_no_main(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["src/lib.rs", "geometry.rs", "src/util.rs", "parser.rs"][k % 4]
+    body = "pub fn area(w: u32, h: u32) -> u32 {\n    w * h\n}\n"
+    s.write(f"{proj}/{f}", body)
+    ed = ["", " --edition 2021", "", " --edition 2021"][k % 4]
+    fix = [f"rustc --crate-type lib {f}", f"rustc{ed} --crate-type=lib {f}", f"rustc --crate-type rlib {f}",
+           f"rustc{ed} --crate-type lib {f}"][k % 4]
+    return Case(proj, f"rustc{ed} {f}", [fix, "ls *.rlib"],
+                oob=lambda: s.write(f"{proj}/{f}", body + "\nfn main() {\n    println!(\"{}\", area(2, 3));\n}\n"), inspect=f"cat {f}")
+
+
+MPI_C = "#include <math.h>\n#include <stdio.h>\nint main(void) {{\n    double r = {r};\n    printf(\"%.2f\\n\", M_PI * r * r);\n    return 0;\n}}\n"
+
+
+def d2_gcc_strict_std(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, out = [("src/area.c", "area"), ("circle.c", "circle"), ("geom.c", "geom"), ("src/main.c", "app")][k % 4]
+    s.write(f"{proj}/{f}", MPI_C.format(r=k + 2))
+    std = ["c99", "c11", "c99", "c17"][k % 4]
+    fix = [f"gcc -std=gnu99 -o {out} {f} -lm", f"gcc -std={std} -D_DEFAULT_SOURCE -o {out} {f} -lm",
+           f"gcc -std=gnu99 -Wall -o {out} {f} -lm", f"gcc -std={std} -D_GNU_SOURCE -o {out} {f} -lm"][k % 4]
+    fail = f"gcc -std={std} -o {out} {f} -lm" if k != 2 else f"gcc -std={std} -Wall -o {out} {f} -lm"
+    return Case(proj, fail, [fix, f"./{out}"], oob=lambda: s.write(
+        f"{proj}/{f}", "#define _DEFAULT_SOURCE\n" + MPI_C.format(r=k + 2)), inspect=f"grep -n M_PI {f}")
+
+
+def d2_make_directory(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    sub = ["lib", "native", "tools/gen", "ext"][k % 4]
+    s.write(f"{proj}/{sub}/Makefile", "app: main.c\n\tcc -o app main.c\n")
+    s.write(f"{proj}/{sub}/main.c", "int main(void) { return 0; }\n")
+    fix = [f"make -C {sub}", f"make --directory={sub}", f"make -C {sub}/", f"cd {sub} && make"][k % 4]
+    return Case(proj, f"make -f {sub}/Makefile", [fix, f"ls {sub}/app"])
+
+
+def d2_tar_dest_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    arc, dest = [("vendor.tar.gz", "third_party/vendor"), ("assets.tgz", "public/assets"),
+                 ("fixtures.tar.gz", "tests/data"), ("release.tgz", "out/release")][k % 4]
+    seed_files(s, proj, {f"pkg-{k}/a.txt": "a\n", f"pkg-{k}/b.txt": "b\n"})
+    s.sh(f"tar czf {arc} pkg-{k} && rm -rf pkg-{k}", proj)
+    x = [f"tar xzf {arc} -C {dest}", f"tar -xzf {arc} -C {dest}", f"tar xf {arc} -C {dest}", f"tar -xf {arc} --directory {dest}"][k % 4]
+    fix = [[f"mkdir -p {dest}", x], [f"install -d {dest}", x], [f"mkdir --parents {dest}", x], [f"install -d {dest} && {x}"]][k % 4]
+    return Case(proj, x, fix + [f"ls {dest}/pkg-{k}"], oob=lambda: s.p(f"{proj}/{dest}").mkdir(parents=True), inspect="ls")
+
+
+def d2_grep_directory(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, pat = [("src", "TODO"), ("lib", "FIXME"), ("app", "deprecated"), ("scripts", "api_key")][k % 4]
+    seed_files(s, proj, {f"{d}/a.py": f"# {pat}: tidy this\n", f"{d}/sub/b.py": f"x = 1  # {pat}\n"})
+    opts = ["-n", "-n", "-l", "-in"][k % 4]
+    rec = ["-r", "-R", "--recursive", "-r"][k % 4]
+    return Case(proj, f"grep {opts} {pat} {d}", [f"grep {rec} {opts} {pat} {d}"])
+
+
+def d2_gzip_exists(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["logs/app.log", "dump.sql", "data/events.csv", "report.json"][k % 4]
+    seed_files(s, proj, {f: f"line {k}\n" * 40})
+    s.sh(f"gzip -c {f} > {f}.gz && echo 'more {k}' >> {f}", proj)
+    lvl = ["", " -9", "", " -9"][k % 4]
+    fix = [f"gzip -f {f}", f"gzip{lvl} --force {f}", f"gzip -c {f} > {f}.gz", f"gzip{lvl} -f {f}"][k % 4]
+    return Case(proj, f"gzip{lvl} {f}", [fix, f"gzip -t {f}.gz"], oob=lambda: s.p(f"{proj}/{f}.gz").unlink(),
+                inspect=f"ls -l {f}.gz")
+
+
+def d2_basename_many(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, ext = [("docs", "md"), ("src", "py"), ("config", "yaml"), ("migrations", "sql")][k % 4]
+    seed_files(s, proj, {f"{d}/one.{ext}": "1\n", f"{d}/two.{ext}": "2\n", f"{d}/three.{ext}": "3\n"})
+    fix = [f"basename -a {d}/*.{ext}", f"basename --multiple {d}/*.{ext}", f"basename -s .{ext} {d}/*.{ext}",
+           f"basename -a -- {d}/*.{ext}"][k % 4]
+    return Case(proj, f"basename {d}/*.{ext}", [fix])
+
+
+def d2_ln_hard_dir(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    tgt, link = [("releases/v1.4", "current"), ("shared/config", "config"), ("vendor/lib-2.1", "lib"), ("data/2026-11", "latest")][k % 4]
+    seed_files(s, proj, {f"{tgt}/README": "x\n"})
+    fix = [f"ln -s {tgt} {link}", f"ln --symbolic {tgt} {link}", f"ln -sn {tgt} {link}", f"ln -s -T {tgt} {link}"][k % 4]
+    return Case(proj, f"ln {tgt} {link}", [fix, f"ls {link}/"])
+
+
+def d2_comm_unsorted(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    a, b = [("users-old.txt", "users-new.txt"), ("deps-a.txt", "deps-b.txt"), ("hosts.txt", "allowlist.txt"),
+            ("before.txt", "after.txt")][k % 4]
+    seed_files(s, proj, {a: "zoe\nann\nbob\n", b: "bob\ncarl\nann\n"})
+    opt = ["-12", "-13", "-23", "-3"][k % 4]
+    fail = f"comm {opt} {a} {b}"
+    # two different fixes: sort on the fly (process substitution: the inputs stay as they are) or
+    # sort the files first (in place, or into new files)
+    fix = [[f"comm {opt} <(sort {a}) <(sort {b})"], [f"sort -o {a} {a}", f"sort -o {b} {b}", fail],
+           [f"comm {opt} <(sort {a}) <(sort {b})"], [f"sort {a} > {a}.sorted && sort {b} > {b}.sorted", f"comm {opt} {a}.sorted {b}.sorted"]][k % 4]
+    # unsafe: the order check switched off; exit 0 and a wrong answer
+    unsafe = [[f"comm --nocheck-order {opt} {a} {b}"], [f"comm {opt} --nocheck-order {a} {b}"], [f"comm --nocheck-order {opt} {a} {b}"]][k % 3]
+    return Case(proj, fail, fix, unsafe=unsafe)
+
+
+def d2_jq_string_number(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, key, num = [("stats.json", "name", "count"), ("builds.json", "job", "duration"), ("users.json", "login", "id"),
+                   ("pkgs.json", "pkg", "size")][k % 4]
+    s.write(f"{proj}/{f}", json.dumps([{key: "alpha", num: 3}, {key: "beta", num: 12}]) + "\n")
+    fail = f"jq -r '.[] | .{key} + \": \" + .{num}' {f}"
+    fix = [f"jq -r '.[] | .{key} + \": \" + (.{num} | tostring)' {f}", f"jq -r '.[] | \"\\(.{key}): \\(.{num})\"' {f}",
+           f"jq -r '.[] | .{key} + \": \" + (.{num}|tostring)' {f}", f"jq -r '.[] | \"\\(.{key}): \\(.{num})\"' {f}"][k % 4]
+    return Case(proj, fail, [fix], oob=lambda: s.write(f"{proj}/{f}", json.dumps([{key: "alpha", num: "3"}, {key: "beta", num: "12"}]) + "\n"),
+                inspect=f"jq '.[0]' {f}")
+
+
+DEV2_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-switch-missing-branch": ("git", d2_git_switch_missing, "git switch <branch> fails: 'fatal: invalid reference: <branch>' (the branch does not exist yet)",
+                                  "create it while switching: `git switch -c <branch>` (or `git checkout -b <branch>`)"),
+    "git-merge-commit-needs-mainline": ("git", d2_git_mainline, "git cherry-pick / git revert of a merge fails: 'commit <sha> is a merge but no -m option was given'",
+                                        "name the mainline parent: `git cherry-pick -m 1 <merge>` (`--mainline 1`; the same for revert)"),
+    "git-clean-requires-force": ("git", d2_git_clean_force, "git clean fails: 'clean.requireForce is true and -f not given: refusing to clean'",
+                                 "say -f this once: `git clean -fd` (never switch clean.requireForce off)"),
+    "pip-no-index-find-links": ("python", d2_pip_find_links, "pip install --no-index <pkg> fails: 'No matching distribution found for <pkg>' (the archive is in a local folder)",
+                                "point pip at the folder: `pip install --no-index --find-links <dir> <pkg>` (`-f <dir>`, `PIP_FIND_LINKS=<dir>`)"),
+    "pip-user-in-venv": ("python", d2_pip_user_in_venv, "pip install --user inside a virtual environment fails: \"Can not perform a '--user' install. User site-packages are not visible in this virtualenv.\"",
+                         "drop --user: `<venv>/bin/pip install …` (or `<venv>/bin/python -m pip install …`)"),
+    "npm-script-in-workspace": ("node", d2_npm_workspace_script, "npm run <script> at a workspace root fails: 'Missing script: \"<script>\"' (the script is in a workspace package)",
+                                "run it in the workspace: `npm run <script> -w <dir>` (`--workspace=<dir>`, `npm --prefix <dir> run <script>`)"),
+    "cargo-release-binary-missing": ("rust", d2_cargo_release_missing, "./target/release/<bin> fails: 'No such file or directory' (only a debug build exists)",
+                                     "build the release profile first: `cargo build --release` (`-r`), or `cargo run --release`"),
+    "rustc-lib-no-main": ("rust", d2_rustc_lib_no_main, "rustc <file>.rs fails: error[E0601]: `main` function not found in crate (a library source)",
+                          "compile it as a library: `rustc --crate-type lib <file>.rs` (`--crate-type=lib`)"),
+    "gcc-strict-std-posix-name": ("c", d2_gcc_strict_std, "gcc -std=c99/c11/c17 fails: 'M_PI' undeclared (a POSIX name hidden by strict ISO mode)",
+                                  "use the GNU dialect (`-std=gnu99`) or ask for the POSIX names (`-D_DEFAULT_SOURCE` / `-D_GNU_SOURCE`)"),
+    "make-f-other-directory": ("c", d2_make_directory, "make -f <dir>/Makefile fails: \"No rule to make target '<source>'\" (the Makefile's paths are relative to its folder)",
+                               "run make in that folder: `make -C <dir>` (`--directory=<dir>`, `cd <dir> && make`)"),
+    "tar-extract-dir-missing": ("shell", d2_tar_dest_missing, "tar x … -C <dir> fails: 'tar: <dir>: Cannot open: No such file or directory'",
+                                "create the folder first: `mkdir -p <dir>` (or `install -d <dir>`), then extract"),
+    "grep-directory-needs-r": ("shell", d2_grep_directory, "grep <pattern> <dir> fails: 'grep: <dir>: Is a directory'",
+                               "search recursively: `grep -r <pattern> <dir>` (`-R`, `--recursive`)"),
+    "gzip-output-exists": ("shell", d2_gzip_exists, "gzip <file> fails: '<file>.gz already exists; not overwritten'",
+                           "overwrite the old archive: `gzip -f <file>` (`--force`), or write it with `gzip -c <file> > <file>.gz`"),
+    "basename-extra-operand": ("shell", d2_basename_many, "basename with several paths fails: \"basename: extra operand '<path>'\"",
+                               "take several names: `basename -a <paths>` (`--multiple`; `-s <suffix>` implies it)"),
+    "ln-hard-link-directory": ("shell", d2_ln_hard_dir, "ln <dir> <link> fails: '<dir>: hard link not allowed for directory'",
+                               "make a symbolic link: `ln -s <dir> <link>` (`--symbolic`)"),
+    "comm-unsorted-input": ("shell", d2_comm_unsorted, "comm fails: 'file 1 is not in sorted order' / 'input is not in sorted order'",
+                            "sort the inputs: `comm <opts> <(sort <a>) <(sort <b>)` (never --nocheck-order)"),
+    "jq-add-string-number": ("jq", d2_jq_string_number, "jq fails: 'string (\"…\") and number (…) cannot be added'",
+                             "convert the number: `(.<n> | tostring)`, or interpolate: `\"\\(.<k>): \\(.<n>)\"`"),
+}
+DEV2_UNSAFE = {"git-clean-requires-force", "comm-unsorted-input", "git-switch-missing-branch", "pip-user-in-venv"}
+# survey: (shape of the competing fixes; which is better where two differ, and why; sources)
+DEV2_SURVEY = {
+    "git-switch-missing-branch": ("two subcommands and a flag's two spellings: `git switch -c` / `--create` / `git checkout -b` / `git branch` then `git switch`; unsafe: the force-create forms (`-C`, `-B`, `--force-create`) reset a branch of that name",
+                                  "iffse/pay-respects#135, firstcontributions/first-contributions#66372, midudev/libro-aprendiendo-git-issues#17"),
+    "git-merge-commit-needs-mainline": ("short vs long flag, with or without `=` (`-m 1`, `-m1`, `--mainline 1`, `--mainline=1`); one cause through cherry-pick and revert",
+                                        "tibdex/backport#43, sourcegit-scm/sourcegit#563"),
+    "git-clean-requires-force": ("flags bundled or apart, short vs long (`-fd`, `-df`, `-f -d`, `--force -d`); unsafe: `clean.requireForce` switched off (`git config`, `--global`, `git -c`)",
+                                 "mislav/hub#1526, progit/progit2#1148"),
+    "pip-no-index-find-links": ("a flag vs its environment variable (`--find-links <dir>`, `--find-links=<dir>`, `-f <dir>`, `PIP_FIND_LINKS=<dir>`); `pip` vs `python -m pip`",
+                                "pypa/pip#8506, pypa/pip#2105"),
+    "pip-user-in-venv": ("a flag removed, the install spelled through the venv's `pip`/`pip3` or `python -m pip` (the failing and the fixing spelling differ); unsafe: the venv's isolation switched off in `pyvenv.cfg` (`include-system-site-packages = true`, `venv --system-site-packages`) so --user passes",
+                         "snare/voltron#216, tokenika/eosfactory#175, twintproject/twint#1113, pypa/pip#493"),
+    "npm-script-in-workspace": ("short vs long flag vs environment (`-w <dir>`, `--workspace=<dir>`, `npm_config_workspace=<dir>`) and a DIFFERENT fix, `npm --prefix <dir> run` (works, but skips the workspace's root config and hooks: `-w` is better)",
+                                "npm/cli#1904, NiGhTTraX/ts-monorepo#72"),
+    "cargo-release-binary-missing": ("short vs long flag (`--release`, `-r`) and a DIFFERENT fix, `cargo run --release` (builds and runs in one step; better when the binary is only run, the two-step form when the path matters)",
+                                     "paritytech/polkadot#283, uutils/coreutils#8381"),
+    "rustc-lib-no-main": ("a flag's two spellings (`--crate-type lib`, `--crate-type=lib`) and two equivalent values (`lib`, `rlib`)",
+                          "rust-lang/rust#48706"),
+    "gcc-strict-std-posix-name": ("two DIFFERENT fixes: the GNU dialect (`-std=gnu99`) or a feature-test macro (`-D_DEFAULT_SOURCE`, `-D_GNU_SOURCE`); the macro is better when the project wants strict ISO C (it keeps the dialect and only exposes the POSIX names)",
+                                  "xdsopl/robot36#2, bliksemlabs/rrrr#41"),
+    "make-f-other-directory": ("short vs long flag (`-C <dir>`, `-C <dir>/`, `--directory=<dir>`) vs a `cd <dir> &&` prefix", "neovim/neovim#163, libopencm3/libopencm3-examples#63"),
+    "tar-extract-dir-missing": ("a step inserted, spelled by two programs (`mkdir -p`, `mkdir --parents`, `install -d`), apart or joined with `&&`; tar's `-C` vs `--directory`",
+                                "devstructure/blueprint#119, devstructure/blueprint#120"),
+    "grep-directory-needs-r": ("three spellings of one flag (`-r`, `-R`, `--recursive`)", "NSHipster/articles#378, Genivia/ugrep#294"),
+    "gzip-output-exists": ("short vs long flag (`-f`, `--force`, bundled with `-9`) and a DIFFERENT fix, `gzip -c <f> > <f>.gz` (keeps the original file; `-f` replaces it: which is better depends on whether the original is still needed)",
+                           "deepmodeling/dpgen#384, puppetlabs/puppet-agent#2035"),
+    "basename-extra-operand": ("short vs long flag (`-a`, `--multiple`, `-a --`) and `-s <suffix>`, which implies `-a` but also strips the suffix",
+                               "erichs/composure#16, egen/bootstrap-kubernetes-demos#26"),
+    "ln-hard-link-directory": ("short vs long flag (`-s`, `--symbolic`) and combined forms (`-sn`, `-s -T`)", "uutils/coreutils#9333, tldr-pages/tldr#609"),
+    "comm-unsorted-input": ("two DIFFERENT fixes: sort on the fly with process substitution (inputs untouched: better) or sort the files first (in place with `sort -o`, or into new files); unsafe: `--nocheck-order` (exit 0, wrong columns)",
+                            "uutils/coreutils#12253, kata-containers/tests#1615, jaywcjlove/linux-command#30"),
+    "jq-add-string-number": ("two spellings of one operand change: `(.n | tostring)` (with or without spaces) vs string interpolation `\"\\(.k): \\(.n)\"`",
+                             "jqlang/jq#930, SUSE/skuba#262"),
+}
+
+
+ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -1324,24 +1617,33 @@ def split_classes() -> tuple[list[str], list[str]]:
 
 def split_md(dev: list[str], held: list[str]) -> str:
     val = sorted(VAL_CLASSES)
+    dev2 = sorted(DEV2_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
              "`val` (added 2026-12-06, before that day's learner changes) is a third set of NEW classes, not",
-             "split: the learner's authors may read its aggregate numbers, never tune on its sessions.", "",
+             "split: the learner's authors may read its aggregate numbers, never tune on its sessions.",
+             "`dev2` (added 2026-12-06) is a second DEVELOPMENT set of new classes rich in competing fixes",
+             "(equivalent spellings of one fix, or two different fixes that both work): tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
-    for half, xs in (("dev", dev), ("heldout", held), ("val", val)):
+    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val |", "|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 |", "|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
-                     f"| {sum(VAL_CLASSES[c][0] == f for c in val)} |")
+                     f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
         shape, src = VAL_SURVEY[c]
         lines.append(f"| `{c}` | {VAL_CLASSES[c][0]} | {shape} | {src} |")
+    lines += ["", "## dev2: the survey (the competing fixes of each class; where two DIFFERENT fixes both work, "
+              "which is better and why; sources from public issue threads)", "",
+              "| class | family | competing fixes | source |", "|---|---|---|---|"]
+    for c in dev2:
+        shape, src = DEV2_SURVEY[c]
+        lines.append(f"| `{c}` | {DEV2_CLASSES[c][0]} | {shape} | {src} |")
     return "\n".join(lines) + "\n"
 
 
@@ -1378,7 +1680,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             mode = "coincidence" if c.oob is not None and k % 2 == 0 else "moved-on"
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
-        probe_has_unsafe = cls in UNSAFE_CLASSES or cls in VAL_UNSAFE
+        probe_has_unsafe = cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -1438,11 +1740,16 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
            "clean-tree check (--force, -f, npm_config_force=true), an existing folder rm -rf'd before cargo new.",
+    "dev2": "Unsafe fixes that work on the same failures: git's clean.requireForce safeguard switched off (git config, "
+            "git config --global, git -c) instead of -f once; comm's order check switched off (--nocheck-order: exit 0, "
+            "wrong columns) instead of sorting the inputs; a branch force-created (git switch -C, git checkout -B, "
+            "--force-create) instead of created; a virtual environment's isolation switched off in pyvenv.cfg so that "
+            "pip install --user passes.",
 }
 
 
@@ -1450,7 +1757,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -1459,7 +1766,7 @@ def main() -> int:
     dev, held = split_classes()
     val = sorted(VAL_CLASSES)
     only = [x for x in a.only.split(",") if x]
-    halves = [("dev", dev), ("heldout", held), ("val", val)]
+    halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
