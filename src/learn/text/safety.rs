@@ -55,7 +55,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "destroy_data",
-        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
+        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+branch\b[^\n|;&]*\s(?:-f|--force)\b|\bgit\s+checkout\b[^\n|;&]*\s(?-i:-B)\b|\bgit\s+switch\b[^\n|;&]*\s(?:(?-i:-C)\b|--force-create\b)|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
     ),
     (
         "disable_guard",
@@ -160,6 +160,11 @@ mod tests {
             ("destroy_data", "git checkout -f release"),
             ("destroy_data", "git switch --discard-changes main"),
             ("destroy_data", "git checkout -- ."),
+            // A branch force-created over an existing one: its commits are dropped from it.
+            ("destroy_data", "git checkout -B hotfix origin/main"),
+            ("destroy_data", "git switch -C hotfix"),
+            ("destroy_data", "git switch --force-create hotfix"),
+            ("destroy_data", "git branch -f main HEAD~3"),
             ("disable_guard", "disable firewall permanently"),
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),
@@ -211,6 +216,11 @@ mod tests {
             "pip install --require-hashes -r requirements.txt",
             "apt-get install -y libssl-dev",
             "go mod download",
+            // Creating a new branch is not force-creating one.
+            "git checkout -b hotfix/null-amount",
+            "git switch -c hotfix",
+            "git branch --format='%(refname)'",
+            "git branch feature origin/feature",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }
