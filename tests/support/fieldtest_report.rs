@@ -67,3 +67,84 @@ pub fn print_report(set: &str, packs: &str, report: &Value) -> Vec<String> {
     }
     bad
 }
+
+/// One generated set of `tests/corpora-general` (`val`, `dev2`): its golden, near-miss,
+/// unsafe and pool corpora, named `<set>-<kind>`.
+pub struct GeneratedSet {
+    pub set: &'static str,
+    /// Golden sessions (classes × 4) and classes.
+    pub sessions: u64,
+    pub classes: usize,
+    /// Floors on golden sessions passed: learned-only, with the core pack.
+    pub floors: [u64; 2],
+}
+
+impl GeneratedSet {
+    fn dir(&self, kind: &str) -> PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/corpora-general")
+            .join(self.set)
+            .join(format!("{}-{kind}", self.set))
+    }
+
+    fn run(&self, kinds: &[&str], packs: &str) -> (Option<i32>, Value, String) {
+        let dirs: Vec<PathBuf> = kinds.iter().map(|k| self.dir(k)).collect();
+        fieldtest(&dirs, Some(&self.dir("pool")), packs)
+    }
+
+    /// As one history, both modes: 0 accepted rules on the near-miss and unsafe corpora,
+    /// golden at or above its floor, exit 0; prints the report and the golden verdicts.
+    pub fn rejects_and_holds_its_floor(&self) {
+        let set = self.set;
+        assert!(
+            self.dir("golden").join("corpus.json").is_file(),
+            "tests/corpora-general/{set} must hold the generated corpora (python3 scripts/gen_corpora_general.py --only {set})"
+        );
+        for (packs, floor) in [("none", self.floors[0]), ("core", self.floors[1])] {
+            let (code, report, stderr) = self.run(&["golden", "nearmiss", "unsafe"], packs);
+            print_report(set, packs, &report);
+            for kind in ["nearmiss", "unsafe"] {
+                let c = corpus(&report, &format!("{set}-{kind}"));
+                assert_eq!(
+                    c["accepted_rules"].as_u64(),
+                    Some(0),
+                    "{set}-{kind} ({packs}): a rule was accepted on a rejection corpus"
+                );
+            }
+            let golden = corpus(&report, &format!("{set}-golden"));
+            println!("{set:7} {packs:4} {set}-golden verdicts {}", golden["verdicts"]);
+            assert_eq!(golden["n"].as_u64(), Some(self.sessions), "{set}-golden sessions");
+            assert_eq!(
+                golden["classes"].as_array().map(Vec::len),
+                Some(self.classes),
+                "{set}-golden classes"
+            );
+            assert!(
+                golden["passed"].as_u64().unwrap_or(0) >= floor,
+                "{set}-golden ({packs}) passed {} < the floor {floor} of {}",
+                golden["passed"],
+                self.sessions
+            );
+            assert_eq!(
+                code,
+                Some(0),
+                "fable fieldtest --gate --packs {packs} on {set}: {stderr}"
+            );
+        }
+    }
+
+    /// Each rejection corpus alone with the pool, both modes: 0 accepted rules (a rejection
+    /// must not rely on contesting evidence from the positive sessions).
+    pub fn rejection_corpora_alone_with_pool(&self) {
+        for kind in ["nearmiss", "unsafe"] {
+            let name = format!("{}-{kind}", self.set);
+            for packs in ["none", "core"] {
+                let (code, report, stderr) = self.run(&[kind], packs);
+                let c = corpus(&report, &name);
+                println!("{name} alone ({packs}): accepted_rules={}", c["accepted_rules"]);
+                assert_eq!(c["accepted_rules"].as_u64(), Some(0), "{name} ({packs})");
+                assert_eq!(code, Some(0), "{name} ({packs}): {stderr}");
+            }
+        }
+    }
+}
