@@ -235,8 +235,14 @@ pub fn decide(input: &HookInput, env: &HookEnv) -> HookResult {
     let tried = tried_set(&ledger);
     let key = input.command().map(check_key).unwrap_or_default();
     // Only a counted failure needs its turn (the transcript is read then, not on success).
+    // A sub-agent's calls are not in the transcript the payload names: not waited for.
     let turn = if counted == Event::Failure {
-        crate::discipline::turn::of(&input.transcript_path, &input.tool_use_id)
+        let patience = if input.agent_id.is_some() {
+            std::time::Duration::ZERO
+        } else {
+            crate::discipline::turn::PATIENCE
+        };
+        crate::discipline::turn::of(&input.transcript_path, &input.tool_use_id, patience)
     } else {
         None
     };

@@ -12,18 +12,78 @@
 //! ([`search_tail`](crate::payload_read::search_tail)). No transcript, no match (a
 //! sub-agent's calls live in a transcript of their own) or a line that does not parse →
 //! `None`, and the call counts on its own, as before.
+//!
+//! The transcript lags the calls: Claude Code queues its lines and writes them on a
+//! 100 ms timer, so a call that fails fast can reach its hook before the message that
+//! asked for it is on disk. Counted on its own, that call made six parallel probes two
+//! attempts (seen once in CI, under load); six such misses would have been the hard stop.
+//! So a call missing from a transcript of messages is waited for, briefly ([`PATIENCE`]),
+//! re-reading the tail; a file of another shape (Codex's rollout) is not waited on.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// How much of the transcript's end is searched at most.
 const TAIL: u64 = 512 * 1024;
 
-/// The assistant message id that carried `tool_use_id`, from the transcript's tail.
-pub fn of(transcript_path: &str, tool_use_id: &str) -> Option<String> {
+/// How long a call missing from a transcript of messages is waited for: several of the
+/// host's 100 ms write intervals, for a loaded machine. Paid only by a failing call whose
+/// message is not on disk yet, and only until it is.
+pub const PATIENCE: Duration = Duration::from_millis(600);
+
+/// How often the tail is read again while waiting.
+const POLL: Duration = Duration::from_millis(10);
+
+/// What one read of the tail found.
+enum Look {
+    Found(String),
+    /// The file holds the host's messages but not this call (yet).
+    NotYet,
+    /// No file, or not a transcript of messages: waiting would not help.
+    Never,
+}
+
+/// The assistant message id that carried `tool_use_id`, from the transcript's tail,
+/// waiting up to `patience` for a message the host has not written yet.
+pub fn of(transcript_path: &str, tool_use_id: &str, patience: Duration) -> Option<String> {
     if transcript_path.is_empty() || tool_use_id.is_empty() {
         return None;
     }
-    crate::payload_read::search_tail(std::path::Path::new(transcript_path), TAIL, |tail, _| {
+    let path = Path::new(transcript_path);
+    let started = Instant::now();
+    loop {
+        match look(path, tool_use_id) {
+            Look::Found(id) => return Some(id),
+            Look::NotYet if started.elapsed() < patience => std::thread::sleep(POLL),
+            Look::NotYet | Look::Never => return None,
+        }
+    }
+}
+
+/// One search of the tail; on a miss, whether the last window read held the host's
+/// message lines (so the call may still come).
+fn look(path: &Path, tool_use_id: &str) -> Look {
+    let shaped = std::cell::Cell::new(false);
+    let found = crate::payload_read::search_tail(path, TAIL, |tail, _| {
+        let text = String::from_utf8_lossy(tail);
+        if !shaped.get() {
+            shaped.set(holds_messages(&text));
+        }
         // A line cut at the window's start does not parse, so it never answers.
-        message_of(&String::from_utf8_lossy(tail), tool_use_id)
+        message_of(&text, tool_use_id)
+    });
+    match found {
+        Some(id) => Look::Found(id),
+        None if shaped.get() => Look::NotYet,
+        None => Look::Never,
+    }
+}
+
+/// Whether a tail holds a line of the transcript shape [`message_of`] reads: a user or
+/// assistant entry carrying a `message`.
+fn holds_messages(tail: &str) -> bool {
+    tail.lines().rev().take(64).any(|line| {
+        (line.contains(r#""type":"assistant""#) || line.contains(r#""type":"user""#)) && line.contains(r#""message":{"#)
     })
 }
 
@@ -76,8 +136,54 @@ mod tests {
         assert_eq!(message_of(t, "toolu_b").as_deref(), Some("msg_1"));
         assert_eq!(message_of(t, "toolu_c").as_deref(), Some("msg_2"));
         assert_eq!(message_of(t, "toolu_x"), None);
-        assert_eq!(of("", "toolu_a"), None);
-        assert_eq!(of("/nonexistent/t.jsonl", "toolu_a"), None);
+        assert_eq!(of("", "toolu_a", PATIENCE), None);
+        let started = Instant::now();
+        assert_eq!(of("/nonexistent/t.jsonl", "toolu_a", PATIENCE), None);
+        assert!(started.elapsed() < PATIENCE, "no file is not waited on");
+    }
+
+    /// The host writes the message after the call's hook has started: the hook waits for
+    /// it. A file of another shape is not waited on.
+    #[test]
+    fn a_message_written_late_is_waited_for_and_a_rollout_is_not() {
+        use std::io::Write;
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("t.jsonl");
+        std::fs::write(
+            &p,
+            r#"{"type":"user","message":{"role":"user","content":"do it"}}"#.to_string() + "\n",
+        )
+        .unwrap();
+        let writer = {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(150));
+                let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
+                let line = r#"{"type":"assistant","message":{"id":"msg_late","content":[{"type":"tool_use","id":"toolu_late"}]}}"#;
+                writeln!(f, "{line}").unwrap();
+            })
+        };
+        assert_eq!(
+            of(p.to_str().unwrap(), "toolu_late", PATIENCE).as_deref(),
+            Some("msg_late")
+        );
+        writer.join().unwrap();
+        assert_eq!(
+            of(p.to_str().unwrap(), "toolu_late", Duration::ZERO).as_deref(),
+            Some("msg_late")
+        );
+
+        let rollout = t.path().join("rollout.jsonl");
+        std::fs::write(
+            &rollout,
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","call_id":"call_1"}}"#
+                .to_string()
+                + "\n",
+        )
+        .unwrap();
+        let started = Instant::now();
+        assert_eq!(of(rollout.to_str().unwrap(), "call_1", PATIENCE), None);
+        assert!(started.elapsed() < PATIENCE / 2, "a rollout is not waited on");
     }
 
     #[test]
@@ -100,7 +206,7 @@ mod tests {
             + &carrying("toolu_near", "msg_near")
             + &results(10 * 1024);
         std::fs::write(&p, text).unwrap();
-        let of = |call: &str| of(p.to_str().unwrap(), call);
+        let of = |call: &str| of(p.to_str().unwrap(), call, Duration::ZERO);
         assert_eq!(of("toolu_near").as_deref(), Some("msg_near"));
         assert_eq!(of("toolu_mid").as_deref(), Some("msg_mid"));
         assert_eq!(of("toolu_far"), None, "beyond the last window");
