@@ -278,7 +278,8 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
     if !rules.iter().any(|r| same_domain(&r.domain, domain)) {
         return Vec::new();
     }
-    ranked_in(rules, &norm, &signature(&failure.tail), threshold, true)
+    let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail);
+    ranked_in(rules, &norm, &signature(&tail), threshold, true)
 }
 
 /// [`ranked`] for a failure's normalised command and signature. `gate`: pass over a rule
@@ -359,7 +360,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         return None;
     }
     let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
-    let sig = signature(&failure.tail);
+    let sig = signature(&crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail));
     let rules: Vec<Rule> = match promoted {
         Promoted::Indexed(mut snap, ix) => {
             // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:

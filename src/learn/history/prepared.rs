@@ -174,7 +174,8 @@ impl PreparedBuilder {
         let (s, cut) = if r.ok {
             (signature(&r.tail), Vec::new())
         } else {
-            crate::learn::text::signature::signature_and_beyond(&r.tail)
+            let tail = crate::learn::text::operand_echo::masked(&r.cmd, &r.tail);
+            crate::learn::text::signature::signature_and_beyond(&tail)
         };
         let n = &p.norms.values[norm as usize];
         // Every record is a document of the IDF, seen or not.

@@ -4,7 +4,8 @@
 //! program's family in [`program_family`]; the step an error names in [`failing_program`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
-//! raw words ([`intent`]), failure signatures and anchors ([`signature`], its phrase lexicon in
+//! raw words ([`intent`]), failure signatures and anchors ([`signature`], the command's echoed operands it masks in
+//! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
 //! gates in [`mask_gates`]), the safety patterns ([`safety`]) and the switch that turns one
@@ -22,6 +23,7 @@ pub mod intent;
 pub mod mask_engine;
 pub mod mask_gates;
 pub mod names;
+pub mod operand_echo;
 pub mod program_family;
 pub mod read_only;
 pub mod retry_context;

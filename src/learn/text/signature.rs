@@ -99,7 +99,7 @@ static MASKS: Masks = Masks {
     // session's own word, like a quoted name: jq, shells, perl, make say it bare.
     var: LazyRe::new(r"\$[A-Za-z_][A-Za-z0-9_]*"),
     path: LazyRe::new(
-        r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip)\b",
+        r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+(?:\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip))+\b",
     ),
     hash: LazyRe::gated(gate::hash, r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
     dur: LazyRe::gated(
@@ -374,6 +374,11 @@ mod tests {
         let p = mask_line("  File \"src/train.py\", line 3, in <module>");
         assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
         assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
+        // A name with two known extensions is one path (`dump.sql.gz`, not `<path>.gz`).
+        assert_eq!(
+            mask_line("gzip: dump.sql.gz already exists"),
+            "gzip: <path> already exists"
+        );
         assert!(mask_line("error[E0432]: unresolved import").contains("E0432"));
     }
 
