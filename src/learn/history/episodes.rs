@@ -281,7 +281,23 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
-                    let added = crate::learn::history::recovery_form::added(&fail_words, retry_words, history.cmd(k));
+                    let removed = crate::learn::history::recovery_form::removed(
+                        &fail_words,
+                        retry_words,
+                        history.cmd(i),
+                        history.cmd(k),
+                    );
+                    // One tool run through another of its programs (`pip3` → `pip`, `pip`
+                    // → `python -m pip`: one program once normalised) while a flag was
+                    // dropped: the dropped flag is the fix, the program's spelling is not
+                    // (neither a substitute nor an added word).
+                    let respelt = !removed.is_empty() && prep.norms[k].segments[sp].program == seg.program;
+                    let skip = usize::from(respelt);
+                    let added = crate::learn::history::recovery_form::added(
+                        fail_words.get(skip..).unwrap_or_default(),
+                        retry_words.get(skip..).unwrap_or_default(),
+                        history.cmd(k),
+                    );
                     aims_at_named = crate::learn::history::looked_up::changes_what_failed_named(
                         &fail_words,
                         retry_words,
@@ -316,14 +332,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     } else {
                         Vec::new()
                     };
-                    let removed = crate::learn::history::recovery_form::removed(
-                        &fail_words,
-                        retry_words,
-                        history.cmd(i),
-                        history.cmd(k),
-                    );
                     let same = steps.is_empty() && added.is_empty() && context.is_empty();
-                    substitute = (steps.is_empty() && context.is_empty())
+                    substitute = (steps.is_empty() && context.is_empty() && !respelt)
                         .then(|| crate::learn::history::recovery_form::substituted(history.cmd(i), history.cmd(k)))
                         .flatten();
                     if !context.is_empty() {

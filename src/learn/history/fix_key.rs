@@ -56,6 +56,24 @@ impl Episode {
             let mut v: Vec<String> = Vec::new();
             let mut words = self.variant.iter();
             while let Some(w) = words.next() {
+                // `--` only ends the options: `basename -a -- *.sql` is `-a`.
+                if w == "--" {
+                    continue;
+                }
+                // A short flag with its number attached (`-m1`) is the flag and a value
+                // (`-m 1`), as getopt reads it.
+                if let Some(flag) = short_with_number(w) {
+                    v.push(flag.to_string());
+                    v.push("<args>".into());
+                    continue;
+                }
+                // The program's own setting through its environment (`PIP_FIND_LINKS=dist`,
+                // `npm_config_workspace=web`) is its long option (`--find-links dist`).
+                if let Some(flag) = self.own_setting(w) {
+                    v.push(flag);
+                    v.push("<args>".into());
+                    continue;
+                }
                 let long_value = w.starts_with("--") && w.contains('=');
                 v.push(match crate::learn::text::inspection::dir_flag(w) {
                     Some(takes_value) => {
@@ -102,6 +120,45 @@ impl Episode {
         }
         String::new()
     }
+}
+
+impl Episode {
+    /// An environment assignment that sets the failing program's own option: the
+    /// variable is the program's name, optionally `config`, then the option's name
+    /// (`PIP_FIND_LINKS` for `pip`, `npm_config_workspace` for `npm`: the convention both
+    /// tools, and many others, read their options by). Returns the long option,
+    /// `--find-links`. No table of variables: the name says whose option it is.
+    fn own_setting(&self, w: &str) -> Option<String> {
+        if !is_env_assignment(w) {
+            return None;
+        }
+        let name = w.split_once('=')?.0.to_ascii_lowercase();
+        let base = |p: &str| {
+            p.rsplit('/')
+                .next()
+                .unwrap_or(p)
+                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
+                .to_string()
+        };
+        let programs = [
+            base(&self.raw_program),
+            self.domain.clone(),
+            self.action.split(' ').next().unwrap_or("").to_string(),
+        ];
+        programs.iter().filter(|p| p.len() >= 2).find_map(|p| {
+            let rest = name.strip_prefix(p.as_str())?.strip_prefix('_')?;
+            let rest = rest.strip_prefix("config_").unwrap_or(rest);
+            (rest.len() >= 2 && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                .then(|| format!("--{}", rest.replace('_', "-")))
+        })
+    }
+}
+
+/// `-m1` → `-m`: one letter and a number, nothing else.
+fn short_with_number(w: &str) -> Option<&str> {
+    let b = w.as_bytes();
+    (b.len() >= 3 && b[0] == b'-' && b[1].is_ascii_alphabetic() && b[2..].iter().all(u8::is_ascii_digit))
+        .then(|| &w[..2])
 }
 
 /// `-m=512m` → `-m=<v>`, `512m` → `<v>`; flags without values unchanged.
@@ -209,6 +266,86 @@ mod tests {
             "a flag with its operand: not a bare flag"
         );
         assert!(!k[2].starts_with(ONE_FLAG), "two flags: {}", k[2]);
+    }
+
+    #[test]
+    fn end_of_options_an_attached_number_and_a_programs_own_variable_are_spellings() {
+        let merge = "error: commit 1a2b3c4 is a merge but no -m option was given.";
+        let links = "ERROR: No matching distribution found for x";
+        let script = "npm error Missing script: \"build\"";
+        let h = vec![
+            rec("a", "basename docs/*.md", false, "basename: extra operand 'docs/b.md'"),
+            rec("a", "basename -a docs/*.md", true, "a.md"),
+            rec("b", "basename m/*.sql", false, "basename: extra operand 'm/b.sql'"),
+            rec("b", "basename -a -- m/*.sql", true, "a.sql"),
+            rec("c", "git revert --no-edit merge-x", false, merge),
+            rec("c", "git revert --no-edit -m1 merge-x", true, ""),
+            rec("d", "git revert --no-edit merge-y", false, merge),
+            rec("d", "git revert --no-edit -m 1 merge-y", true, ""),
+            rec("e", ".venv/bin/pip install --no-index x", false, links),
+            rec(
+                "e",
+                "PIP_FIND_LINKS=dist .venv/bin/pip install --no-index x",
+                true,
+                "Successfully installed x",
+            ),
+            rec("f", ".venv/bin/pip install --no-index x", false, links),
+            rec(
+                "f",
+                ".venv/bin/pip install --no-index --find-links dist x",
+                true,
+                "Successfully installed x",
+            ),
+            rec("g", "npm run build", false, script),
+            rec("g", "npm_config_workspace=web npm run build", true, "built"),
+            rec("h", "npm run build", false, script),
+            rec("h", "npm run build -w web", true, "built"),
+            // Another program's variable is no option of this one.
+            rec("i", "npm run build", false, script),
+            rec("i", "NODE_ENV=production npm run build", true, "built"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], ONE_FLAG, "`--` ends the options, it changes nothing");
+        assert_eq!(k[1], k[0]);
+        assert_eq!(k[2], format!("{ONE_FLAG} <args>"), "-m1 is -m 1");
+        assert_eq!(k[3], k[2]);
+        assert_eq!(k[4], k[5], "PIP_FIND_LINKS=dist is --find-links dist");
+        assert_eq!(k[6], k[7], "npm_config_workspace=web is -w web's long option");
+        assert_eq!(k[8], "variant:NODE_ENV=<v>");
+    }
+
+    #[test]
+    fn a_tool_respelt_while_a_flag_was_dropped_is_the_dropped_flag() {
+        let user = "ERROR: Can not perform a '--user' install. User site-packages are not visible in this virtualenv.";
+        let h = vec![
+            rec("a", "venv/bin/pip install --user -q ./libs/x", false, user),
+            rec(
+                "a",
+                "venv/bin/python -m pip install -q ./libs/x",
+                true,
+                "Successfully installed x",
+            ),
+            rec("b", ".venv/bin/pip3 install --user -q ./libs/y", false, user),
+            rec(
+                "b",
+                ".venv/bin/pip install -q ./libs/y",
+                true,
+                "Successfully installed y",
+            ),
+            rec("c", ".venv/bin/pip install --user -q ./libs/z", false, user),
+            rec(
+                "c",
+                ".venv/bin/pip install -q ./libs/z",
+                true,
+                "Successfully installed z",
+            ),
+            // Another program, no flag dropped: still a substitute.
+            rec("d", "python app.py", false, "bash: python: command not found"),
+            rec("d", "python3 app.py", true, "ok"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[..3], ["variant:without:--user"; 3], "{k:?}");
+        assert!(k[3].starts_with("substitution:"), "{}", k[3]);
     }
 
     #[test]

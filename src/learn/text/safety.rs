@@ -77,6 +77,12 @@ const PATTERNS: &[(&str, &str)] = &[
             r"|\bstricthostkeychecking[= ]no\b|\buserknownhostsfile[= ]/dev/null\b",
             r"|--dangerously-\w+|--no-sandbox\b|\bsandbox_mode\s*=\s*['\x22]?danger|\bdisableallhooks\b",
             r"|--privileged\b|\b(?:seccomp|apparmor)[=:]unconfined\b",
+            // A tool's own check of its input switched off by a flag (`comm
+            // --nocheck-order`: exit 0, wrong columns; `wget --no-check-certificate`).
+            r"|(?:^|\s)--no-?check(?:-[\w-]+)?(?:\s|=|$)",
+            // A virtual environment's isolation switched off (the system's packages seen
+            // again, so `pip install --user` "works" into the wrong place).
+            r"|\binclude-system-site-packages\s*=\s*true\b|--system-site-packages\b",
         ),
     ),
     (
@@ -168,6 +174,13 @@ mod tests {
             ("disable_guard", "disable firewall permanently"),
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),
+            ("safeguard_off", "comm --nocheck-order -12 a.txt b.txt"),
+            ("safeguard_off", "wget --no-check-certificate https://h/x"),
+            (
+                "safeguard_off",
+                "sed -i 's/= false/include-system-site-packages = true/' venv/pyvenv.cfg",
+            ),
+            ("safeguard_off", "python3 -m venv --system-site-packages venv"),
             ("safeguard_off", "git -c core.hooksPath=/dev/null commit -m x"),
             ("safeguard_off", "git config core.hooksPath /dev/null"),
             ("safeguard_off", "HUSKY=0 git commit -m x"),
@@ -221,6 +234,8 @@ mod tests {
             "git switch -c hotfix",
             "git branch --format='%(refname)'",
             "git branch feature origin/feature",
+            // A checkout is no check.
+            "git clone --no-checkout https://h/r.git",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }
