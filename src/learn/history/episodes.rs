@@ -20,7 +20,7 @@
 pub use crate::learn::history::prepared::Prepared;
 use crate::learn::history::records::Records;
 pub use crate::learn::text::retry_context::context_added;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// How far (in records of the same session) an episode looks for its outcome.
 pub const WINDOW: usize = 40;
@@ -104,6 +104,10 @@ pub struct Episode {
     /// not set`): the kind of change is "set the variable the error names", whatever the
     /// name ([`Episode::fix_key`]: `<named>=<v>`).
     pub sets_named: bool,
+    /// Recovered by one step of another program on a path the failing command named (or
+    /// its folder), the command then run unchanged: `mkdir -p out` or `install -d out`
+    /// before `tar -xf a.tgz -C out` ([`crate::learn::history::recovery_form::prepares_operand`]).
+    pub prepares_operand: bool,
     /// Recovered by running what the failing subcommand only wrapped (`cargo test` after
     /// ``cargo watch -x test``: ``no such command: `watch` ``), the `verb` being that command
     /// ([`crate::learn::history::recovery_form::unwraps`]): one kind of change whatever
@@ -413,7 +417,12 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     .find(|g| g.text() == v.text)
                     .is_some_and(|g| crate::learn::history::recovery_form::unwraps(seg, g, history.tail(i)))
             });
+            let prepares_operand = outcome == Outcome::Recovered
+                && variant.is_empty()
+                && substitute.is_none()
+                && crate::learn::history::recovery_form::prepares_operand(&fail_words, &steps, &seg.program);
             out.push(Episode {
+                prepares_operand,
                 fail_idx: i,
                 attempts,
                 domain: d,
@@ -443,28 +452,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
         }
     }
     out.sort_by_key(|e| e.fail_idx);
-    // Nested failures: inside an earlier episode's (failure, retry) span of the session.
-    let spans: Vec<(usize, usize, usize)> = out
-        .iter()
-        .filter_map(|e| {
-            e.retry_idx.map(|r| {
-                let (slot, a) = prep.position[e.fail_idx];
-                (slot, a, prep.position[r].1)
-            })
-        })
-        .collect();
-    if !spans.is_empty() {
-        let mut by_slot: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
-        for (slot, a, b) in spans {
-            by_slot.entry(slot).or_default().push((a, b));
-        }
-        for e in &mut out {
-            let (slot, pos) = prep.position[e.fail_idx];
-            if let Some(v) = by_slot.get(&slot) {
-                e.nested = v.iter().any(|&(a, b)| a < pos && pos < b);
-            }
-        }
-    }
+    crate::learn::history::nested::mark(&mut out, prep);
     out
 }
 

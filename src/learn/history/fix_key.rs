@@ -33,6 +33,10 @@ impl Episode {
                 None => format!("substitution:{p}"),
             };
         }
+        if self.prepares_operand {
+            // Every program that made the failing command's path ready is one fix.
+            return PREPARES_OPERAND.to_string();
+        }
         if !self.steps.is_empty() {
             let parts: Vec<String> = self
                 .steps
@@ -206,6 +210,10 @@ fn one_flag_kind(v: &[String]) -> Option<String> {
 /// A variant's assignment of the variable its failure named ([`Episode::sets_named`]).
 pub const NAMED: &str = "<named>=<v>";
 
+/// The fix key of a step that made the failing command's path ready
+/// ([`Episode::prepares_operand`]), whichever program ran it.
+pub const PREPARES_OPERAND: &str = "steps:<the failing operand made ready>";
+
 /// The fix key of every one-flag variant ([`one_flag_kind`]).
 pub const ONE_FLAG: &str = "variant:<one flag>";
 
@@ -346,6 +354,48 @@ mod tests {
         let k = keys(&h);
         assert_eq!(k[..3], ["variant:without:--user"; 3], "{k:?}");
         assert!(k[3].starts_with("substitution:"), "{}", k[3]);
+    }
+
+    #[test]
+    fn a_path_made_ready_by_any_program_is_one_fix_and_nothing_else_is() {
+        let enoent = "tar: third_party/vendor: Cannot open: No such file or directory";
+        let h = vec![
+            rec("a", "tar xzf v.tgz -C third_party/vendor", false, enoent),
+            rec("a", "mkdir -p third_party/vendor", true, ""),
+            rec("a", "tar xzf v.tgz -C third_party/vendor", true, ""),
+            rec("b", "tar -xf r.tgz --directory out/release", false, enoent),
+            rec(
+                "b",
+                "install -d out/release && tar -xf r.tgz --directory out/release",
+                true,
+                "",
+            ),
+            // The folder of the operand.
+            rec(
+                "c",
+                "mv a.txt out/a.txt",
+                false,
+                "mv: cannot move 'a.txt' to 'out/a.txt': No such file or directory",
+            ),
+            rec("c", "mkdir out", true, ""),
+            rec("c", "mv a.txt out/a.txt", true, ""),
+            // A step on another word, and a step of the failing program itself.
+            rec(
+                "d",
+                "./target/release/x",
+                false,
+                "bash: ./target/release/x: No such file or directory",
+            ),
+            rec("d", "cargo build --release", true, "Finished"),
+            rec("d", "./target/release/x", true, "ok"),
+            rec("e", "git switch feat/x", false, "fatal: invalid reference: feat/x"),
+            rec("e", "git branch feat/x", true, ""),
+            rec("e", "git switch feat/x", true, "Switched to branch 'feat/x'"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[..3], [super::PREPARES_OPERAND; 3], "{k:?}");
+        assert_eq!(k[3], "steps:cargo build --release");
+        assert_eq!(k[4], "steps:git branch");
     }
 
     #[test]

@@ -133,6 +133,43 @@ pub fn removed(fail_words: &[String], retry_words: &[String], fail_cmd: &str, re
     out
 }
 
+/// Is the fix one step of another program whose operands are all paths the failing
+/// command named, or their folders (`mkdir -p third_party/vendor`, `install -d
+/// third_party/vendor` before `tar -xzf v.tgz -C third_party/vendor`; `mkdir -p out`
+/// before `mv a.txt out/a.txt`)? Then the kind of fix is "make that path ready", whichever
+/// program made it: the sessions that spelt it with `mkdir` and with `install` agree.
+/// Not: a step of the failing program itself (`git branch x` before `git switch x`), a
+/// step on any other word (`cargo build` before `./target/release/x`), several steps.
+pub fn prepares_operand(
+    fail_words: &[String],
+    steps: &[crate::learn::history::episodes::FixStep],
+    program: &str,
+) -> bool {
+    let [step] = steps else {
+        return false;
+    };
+    if step.domain == program {
+        return false;
+    }
+    let trim = |w: &str| w.trim_start_matches("./").trim_end_matches('/').to_string();
+    let mut named: Vec<String> = Vec::new();
+    for w in fail_words.iter().skip(1).filter(|w| !w.starts_with('-')) {
+        let mut p = trim(w);
+        while !p.is_empty() && !named.contains(&p) {
+            named.push(p.clone());
+            p = p.rsplit_once('/').map(|(dir, _)| dir.to_string()).unwrap_or_default();
+        }
+    }
+    let operands: Vec<String> = step
+        .text
+        .split_whitespace()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .map(trim)
+        .collect();
+    !operands.is_empty() && operands.iter().all(|o| o.len() >= 2 && named.contains(o))
+}
+
 /// The program the retry substituted: a project environment's copy first
 /// ([`environment_program`]), else another program by name
 /// ([`crate::learn::text::intent::substituted`]).

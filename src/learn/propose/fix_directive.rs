@@ -217,11 +217,22 @@ pub fn directive_for(
                             .map(|g| as_typed(&st.raw, &g.words))
                     })
                     .collect();
-                let mut spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
+                let spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
                 // Said as most sessions spelt it (`mkdir -p <dir>` three times against
-                // `mkdir out` once), never the newest session's alone.
-                render::most_common_length_first(&mut spellings);
-                quote_cmd(&render::render(&render::anti_unify(&spellings)))
+                // `mkdir out` once), never the newest session's alone; a step other
+                // sessions ran with another program is named beside it.
+                let said = |mut g: Vec<&[String]>| {
+                    render::most_common_length_first(&mut g);
+                    quote_cmd(&render::render(&render::anti_unify(&g)))
+                };
+                let mut groups = render::by_program(&spellings).into_iter().map(said);
+                let first = groups.next().unwrap_or_default();
+                let also: Vec<String> = groups.collect();
+                if also.is_empty() {
+                    first
+                } else {
+                    format!("{first} (also seen: {})", also.join(", "))
+                }
             })
             .collect::<Vec<_>>()
             .join(", then ");

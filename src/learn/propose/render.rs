@@ -150,6 +150,22 @@ pub fn most_common_words(spellings: &[&[String]], mut toks: Vec<Tok>, from: usiz
     (toks, others)
 }
 
+/// The spellings of one step grouped by the program that ran it (`mkdir -p <dir>` and
+/// `install -d <dir>`, one fix: [`crate::learn::history::episodes::Episode::prepares_operand`]):
+/// the group most sessions ran first (the most recent among equals: `spellings` come most
+/// recent first), then the others. Word by word, only one program's spellings align.
+pub fn by_program<'a>(spellings: &[&'a [String]]) -> Vec<Vec<&'a [String]>> {
+    let mut groups: Vec<Vec<&'a [String]>> = Vec::new();
+    for &s in spellings {
+        match groups.iter_mut().find(|g| g[0].first() == s.first()) {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
+        }
+    }
+    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    groups
+}
+
 /// Puts first a spelling of the most common word count (the most recent among equals:
 /// `spellings` comes most recent first), the reference [`anti_unify`] aligns the others
 /// on: three `mkdir -p <dir>` and one `mkdir out` are said `mkdir -p <dir>`, not the
@@ -193,6 +209,15 @@ pub fn anti_unify(spellings: &[&[String]]) -> Vec<Tok> {
                 return Tok::Hole("email");
             }
             let varies = values.iter().any(|v| *v != w);
+            // Flags that differ are spellings, never a session's private value: the
+            // reference's is said (`mkdir -p <dir>` for `-p` and `--parents`), not a hole.
+            if varies
+                && values
+                    .iter()
+                    .all(|v| v.starts_with('-') && v.len() > 1 && !v.contains('='))
+            {
+                return Tok::Literal(w.clone());
+            }
             if varies {
                 let (pre, suf) = shared_ends(&values);
                 let middles: Vec<&str> = values.iter().map(|v| &v[pre.len()..v.len() - suf.len()]).collect();
@@ -320,6 +345,21 @@ mod tests {
         let v: Vec<Vec<String>> = cmds.iter().map(|c| w(c)).collect();
         let refs: Vec<&[String]> = v.iter().map(Vec::as_slice).collect();
         render(&anti_unify(&refs))
+    }
+
+    #[test]
+    fn one_step_by_two_programs_is_grouped_by_program_and_a_flag_is_never_a_hole() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let (a, b, c) = (w("install -d out/a"), w("mkdir -p x/y"), w("install -d out/b"));
+        let d = w("mkdir --parents z/w");
+        let groups = by_program(&[&a, &b, &c, &d]);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(
+            groups[0],
+            vec![a.as_slice(), c.as_slice()],
+            "the most recent of two equal groups first"
+        );
+        assert_eq!(render(&anti_unify(&groups[1])), "mkdir -p <dir>");
     }
 
     #[test]
