@@ -59,12 +59,24 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
             .find(|w| w.starts_with('-'))
             .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v)),
         Some(DirectiveAction::AddFlags(v)) => the_change_and_a_flag(e, v),
-        Some(DirectiveAction::Step { domain, action, flags }) => e
-            .steps
-            .iter()
-            .any(|s| &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.contains(f))),
+        Some(DirectiveAction::Step { domain, action, flags }) => e.steps.iter().any(|s| {
+            &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.iter().any(|g| same_flag(f, g)))
+        }),
         _ => false,
     }
+}
+
+/// One flag of a step, spelt short or long (`cargo build -r` / `--release`): the short
+/// flag's letter starts the long flag's name, the GNU convention, so no table of synonyms.
+/// Not a `--no-` flag (`-n` is no `--no-verify`'s short form by its letter).
+fn same_flag(a: &str, b: &str) -> bool {
+    let initial = |short: &str, long: &str| {
+        let (Some(s), Some(l)) = (short.strip_prefix('-'), long.strip_prefix("--")) else {
+            return false;
+        };
+        s.len() == 1 && s != "-" && l.len() > 1 && !l.starts_with("no-") && l.starts_with(s)
+    };
+    a == b || initial(a, b) || initial(b, a)
 }
 
 /// Did the session make the directive's change and add one flag of its own (`npm run -s
@@ -149,6 +161,16 @@ mod tests {
     use super::*;
     use crate::learn::history::episodes::tests::rec;
     use crate::learn::history::episodes::{extract, Outcome, WINDOW};
+
+    #[test]
+    fn a_steps_flag_spelt_short_or_long_is_one_flag() {
+        assert!(same_flag("--release", "-r"));
+        assert!(same_flag("-p", "--parents"));
+        assert!(same_flag("-q", "-q"));
+        assert!(!same_flag("-n", "--no-verify"), "a negation is no short form");
+        assert!(!same_flag("-r", "--quiet"));
+        assert!(!same_flag("-rf", "--recursive"), "a bundle is not one flag");
+    }
 
     #[test]
     fn a_typo_is_judged_on_the_raw_words() {
