@@ -420,7 +420,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             let prepares_operand = outcome == Outcome::Recovered
                 && variant.is_empty()
                 && substitute.is_none()
-                && crate::learn::history::recovery_form::prepares_operand(&fail_words, &steps, &seg.program);
+                && steps.len() == 1
+                && crate::learn::history::recovery_form::prepares_operand(
+                    &fail_words,
+                    &steps[0].domain,
+                    &steps[0].text,
+                    &seg.program,
+                );
             out.push(Episode {
                 prepares_operand,
                 fail_idx: i,
@@ -452,7 +458,16 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
         }
     }
     out.sort_by_key(|e| e.fail_idx);
-    crate::learn::history::nested::mark(&mut out, prep);
+    let spans: Vec<crate::learn::history::nested::Span> = out
+        .iter()
+        .map(|e| {
+            let (slot, a) = prep.position[e.fail_idx];
+            (slot, a, e.retry_idx.map(|r| prep.position[r].1))
+        })
+        .collect();
+    for (e, nested) in out.iter_mut().zip(crate::learn::history::nested::marks(&spans)) {
+        e.nested = nested;
+    }
     out
 }
 

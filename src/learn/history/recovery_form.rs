@@ -140,15 +140,9 @@ pub fn removed(fail_words: &[String], retry_words: &[String], fail_cmd: &str, re
 /// program made it: the sessions that spelt it with `mkdir` and with `install` agree.
 /// Not: a step of the failing program itself (`git branch x` before `git switch x`), a
 /// step on any other word (`cargo build` before `./target/release/x`), several steps.
-pub fn prepares_operand(
-    fail_words: &[String],
-    steps: &[crate::learn::history::episodes::FixStep],
-    program: &str,
-) -> bool {
-    let [step] = steps else {
-        return false;
-    };
-    if step.domain == program {
+/// `step_domain` and `step_text` are those of the fix's one step.
+pub fn prepares_operand(fail_words: &[String], step_domain: &str, step_text: &str, program: &str) -> bool {
+    if step_domain == program {
         return false;
     }
     let trim = |w: &str| w.trim_start_matches("./").trim_end_matches('/').to_string();
@@ -160,8 +154,7 @@ pub fn prepares_operand(
             p = p.rsplit_once('/').map(|(dir, _)| dir.to_string()).unwrap_or_default();
         }
     }
-    let operands: Vec<String> = step
-        .text
+    let operands: Vec<String> = step_text
         .split_whitespace()
         .skip(1)
         .filter(|w| !w.starts_with('-'))
