@@ -157,12 +157,69 @@ pub fn merged<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashMap<String, S
             out.insert(t.to_string(), spell(&words, i, len));
         }
     }
+    // Texts of several lines that differ in one line after the first: the tool's hint
+    // under one error (`npm error Missing script: "x"` with "Did you mean this?" or with
+    // "To see a list of scripts, run:", depending on what the project holds).
+    let lines = |t: &str| -> Vec<String> { t.split(" | ").map(str::to_string).collect() };
+    let mut by_hint: HashMap<String, Vec<&str>> = HashMap::new();
+    for t in distinct.iter().filter(|t| !out.contains_key(**t)) {
+        let l = lines(t);
+        if l.len() < MIN_LINES || l[0].split(' ').count() < MIN_WORDS {
+            continue;
+        }
+        for j in 1..l.len() {
+            let mut g = l.clone();
+            g[j] = LINE.to_string();
+            by_hint.entry(g.join(" | ")).or_default().push(t);
+        }
+    }
+    // The generalisation most texts share wins (of equals the first in order: deterministic).
+    let mut shared: Vec<(String, Vec<&str>)> = by_hint.into_iter().filter(|(_, ts)| ts.len() >= 2).collect();
+    shared.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    for (g, ts) in shared {
+        for t in ts {
+            out.entry(t.to_string()).or_insert_with(|| g.clone());
+        }
+    }
     out
 }
+
+/// Fewest lines a text must have before one line after the first may differ.
+pub const MIN_LINES: usize = 3;
+
+/// The hole a differing line becomes.
+pub const LINE: &str = "<line>";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn texts_that_differ_in_one_hint_line_merge() {
+        let a = "npm error missing script: <q> | npm error | npm error did you mean this? | npm error a complete log of this run can be found in: <path>";
+        let b = "npm error missing script: <q> | npm error | npm error to see a list of scripts, run: | npm error a complete log of this run can be found in: <path>";
+        let m = merged([a, b]);
+        assert_eq!(m.get(a), m.get(b), "{m:?}");
+        assert!(m[a].contains(LINE), "{m:?}");
+        // The first line differing is another error; two lines are too few to say which
+        // line is the hint; a short first line says too little.
+        for pair in [
+            [
+                "error: the lock file is stale now | note: a | note: b",
+                "error: permission denied on the socket | note: a | note: b",
+            ],
+            [
+                "error: the build failed here now | hint: run the migrations first",
+                "error: the build failed here now | hint: remove the cache directory and retry",
+            ],
+            [
+                "error: failed | hint: run the migrations first | done",
+                "error: failed | hint: remove the cache directory and retry | done",
+            ],
+        ] {
+            assert!(merged(pair).is_empty(), "{pair:?} merged: {:?}", merged(pair));
+        }
+    }
 
     #[test]
     fn texts_that_differ_in_one_name_merge() {
