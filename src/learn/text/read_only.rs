@@ -20,7 +20,7 @@ pub fn only_looks(seg: Looked) -> bool {
         return false;
     }
     let p = seg.program;
-    if seg.writes {
+    if seg.writes || writes_by_flag(p, seg.words) {
         return false;
     }
     // Fetching a page is diagnosis too (and outside content: never a fix to copy).
@@ -85,5 +85,50 @@ pub fn only_looks(seg: Looked) -> bool {
         "npm" => matches!(a, "ls" | "list" | "view" | "outdated"),
         "cargo" => matches!(a, "tree" | "metadata"),
         _ => false,
+    }
+}
+
+/// A program of the looking kind told by one of its own flags to write: `sort -o FILE`
+/// (sorting a file in place is the fix of `comm: file 1 is not in sorted order`, not a
+/// look, and read as a look it made the unchanged `comm` that followed a "plain retry"),
+/// `find … -delete`, `tree -o FILE`, `date -s`.
+fn writes_by_flag(program: &str, words: &[String]) -> bool {
+    let any = |f: &dyn Fn(&str) -> bool| words.iter().skip(1).any(|w| f(w));
+    match program {
+        // `-o F`, `-oF`, `-uo F` (a bundle ending in the output flag), `--output[=F]`.
+        "sort" => {
+            any(&|w| w.starts_with("--output") || w.starts_with('-') && !w.starts_with("--") && w[1..].contains('o'))
+        }
+        "find" => any(&|w| matches!(w, "-delete" | "-fprint" | "-fprint0" | "-fprintf" | "-fls")),
+        "tree" => any(&|w| w == "-o"),
+        "date" => any(&|w| w == "-s" || w.starts_with("--set")),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn looks(cmd: &str) -> bool {
+        let words: Vec<String> = cmd.split(' ').map(str::to_string).collect();
+        only_looks(Looked {
+            program: &words[0],
+            domain: &words[0],
+            action: "",
+            words: &words,
+            writes: false,
+        })
+    }
+
+    #[test]
+    fn a_looking_program_told_to_write_does_not_only_look() {
+        assert!(looks("sort deps.txt"));
+        assert!(looks("find . -name x"));
+        assert!(!looks("sort -o deps.txt deps.txt"));
+        assert!(!looks("sort -uo deps.txt deps.txt"));
+        assert!(!looks("sort --output=deps.txt deps.txt"));
+        assert!(!looks("find . -name '*.pyc' -delete"));
+        assert!(!looks("date -s 2026-01-01"));
     }
 }
