@@ -95,7 +95,8 @@ impl Episode {
                     // index array`): what was put in depends on the operand, and keyed
                     // by its text the class split into groups below the recurrence
                     // minimum. The directive says the most common text and names the others.
-                    None if w.starts_with("insert:") => "insert:<v>".into(),
+                    // A script operand restated is the same kind: one operand edited.
+                    None if w.starts_with("insert:") || w.starts_with("rewrite:") => "insert:<v>".into(),
                     // A name looked up and used: one kind, whatever the name.
                     None if w.starts_with("lookup:") => "lookup:<v>".into(),
                     // GNU long options take their value either way (`--edition=2021`,
@@ -396,6 +397,34 @@ mod tests {
         assert_eq!(k[..3], [super::PREPARES_OPERAND; 3], "{k:?}");
         assert_eq!(k[3], "steps:cargo build --release");
         assert_eq!(k[4], "steps:git branch");
+    }
+
+    #[test]
+    fn a_script_restated_is_the_same_kind_as_one_inserted_into_and_a_look_is_no_retry() {
+        let add = "jq: error (at s.json:1): string (\"a: \") and number (3) cannot be added";
+        let h = vec![
+            rec("a", r#"jq -r '.[] | .name + ": " + .count' s.json"#, false, add),
+            rec(
+                "a",
+                r#"jq -r '.[] | .name + ": " + (.count | tostring)' s.json"#,
+                true,
+                "a: 3",
+            ),
+            rec("b", r#"jq -r '.[] | .job + ": " + .n' b.json"#, false, add),
+            rec("b", r#"jq -r '.[] | "\(.job): \(.n)"' b.json"#, true, "a: 3"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[0], "variant:insert:<v>");
+        assert_eq!(k[1], k[0], "restated: one operand edited, as an insertion is");
+        // The same data asked another question that keeps few of the script's names: a
+        // look, not the failing script restated.
+        let look = vec![
+            rec("c", r#"jq -r '.[] | .name + ": " + .count' s.json"#, false, add),
+            rec("c", r#"jq -r '.[] | .name' s.json"#, true, "a"),
+        ];
+        let p = Prepared::new(&look);
+        let e = extract(&look, &p, WINDOW);
+        assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
     }
 
     #[test]

@@ -98,9 +98,42 @@ fn in_its_directory(w: &str, x: &str) -> bool {
 pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
     later.domain == d
         && later.action == a
-        && crate::learn::text::intent::same_intent(fail, later)
+        && (crate::learn::text::intent::same_intent(fail, later) || restated(&fail.words, &later.words).is_some())
         && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
+}
+
+/// The script operand a retry restated: the same flags and the same other operands, and
+/// one operand that is a script (a jq filter, an awk or sed program, a query: it holds a
+/// blank) said another way in a script again (`.[] | .job + ": " + .n` → `.[] |
+/// "\(.job): \(.n)"`). The script is the program's subject, so a changed subject reads as
+/// another intent; restated, it is the same intent fixed. Returns the new script. A look
+/// (another question of the same data, sharing none of the script's words) is excluded by
+/// the caller ([`crate::learn::history::looked_up::asks_another_question`]).
+pub fn restated<'a>(fail_words: &'a [String], retry_words: &'a [String]) -> Option<&'a String> {
+    let split =
+        |w: &'a [String]| -> (Vec<&'a String>, Vec<&'a String>) { w.iter().skip(1).partition(|x| x.starts_with('-')) };
+    let (ff, fo) = split(fail_words);
+    let (rf, ro) = split(retry_words);
+    if ff != rf || fo.len() != ro.len() {
+        return None;
+    }
+    let mut changed = fo.iter().zip(&ro).filter(|(a, b)| a != b);
+    let ((old, new), None) = (changed.next()?, changed.next()) else {
+        return None;
+    };
+    let script = |w: &str| w.contains(char::is_whitespace);
+    // The same computation said another way keeps every name the failing script used
+    // (`.job`, `.duration`); a look at the same data keeps few (`.items | length` after
+    // `.items[] | .name`): that is another question, and its passing fixes nothing.
+    let names = |w: &str| -> Vec<String> {
+        w.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|t| t.len() >= 2)
+            .map(str::to_string)
+            .collect()
+    };
+    let kept = names(old).iter().all(|t| names(new).contains(t));
+    (script(old) && script(new) && kept && insertion(old, new).is_none()).then_some(*new)
 }
 
 /// The words the retry added to the failing words; an operand rebased under the retry's
@@ -237,6 +270,10 @@ pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String])
         .filter(|w| !w.is_empty() && !w.starts_with('-') && !retry_words.contains(w))
         .collect();
     let [old] = gone.as_slice() else { return None };
+    if let Some(script) = restated(fail_words, retry_words) {
+        // The script said another way: one edit of one operand, as an insertion is.
+        return Some(format!("rewrite:{script}"));
+    }
     if old.len() >= new.len() {
         return None;
     }

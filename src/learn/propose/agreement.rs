@@ -85,7 +85,9 @@ fn same_flag(a: &str, b: &str) -> bool {
 /// word, an extra operand.
 fn the_change_and_a_flag(e: &Episode, v: &[String]) -> bool {
     // An insertion into the operand is one kind whatever was inserted (`fix_key`).
-    let same = |a: &String, b: &String| a == b || a.starts_with("insert:") && b.starts_with("insert:");
+    // A script restated is the same kind of change as an insertion (`fix_key`).
+    let edit = |w: &String| w.starts_with("insert:") || w.starts_with("rewrite:");
+    let same = |a: &String, b: &String| a == b || edit(a) && edit(b);
     let has = |w: &String| e.variant.iter().any(|x| same(x, w));
     if v.is_empty() || e.variant.len() != v.len() + 1 || !v.iter().all(has) {
         return false;

@@ -155,7 +155,12 @@ pub fn directive_for(
             vec![look.text.clone(), retry_text],
             None,
         )
-    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("insert:")) {
+    } else if !last.variant.is_empty()
+        && last
+            .variant
+            .iter()
+            .all(|w| w.starts_with("insert:") || w.starts_with("rewrite:"))
+    {
         // What the group's sessions put into the operand: the most common text is said
         // (equals: the most recent), the others named; never the operands themselves.
         // Said as the operand it became, the name a placeholder (`origin/<name>`), when
@@ -180,13 +185,21 @@ pub fn directive_for(
                 _ => format!("part of its operand enclosed in {}", quote_cmd(t)),
             }
         };
-        let also: Vec<String> = texts.iter().skip(1).map(|t| quote_cmd(t)).collect();
+        let mut also: Vec<String> = texts.iter().skip(1).map(|t| quote_cmd(t)).collect();
+        // Sessions that restated the script: said as such, never their script (their names).
+        let restated = recovered().any(|e| e.variant.iter().any(|w| w.starts_with("rewrite:")));
+        if restated && !texts.is_empty() {
+            also.push("the script restated another way".to_string());
+        }
         let also = if also.is_empty() {
             String::new()
         } else {
             format!(" (also seen: {})", also.join(", "))
         };
-        let text = format!("retry {retry} with {}{also}", said(&texts[0]));
+        let text = match texts.first() {
+            Some(t) => format!("retry {retry} with {}{also}", said(t)),
+            None => format!("retry {retry} with its script operand restated another way"),
+        };
         // As a change of words: a session that also added a flag of its own agrees.
         let act = DirectiveAction::AddFlags(last.variant.clone());
         (text, DirectiveSource::Variant, vec![retry_text], Some(act))
