@@ -287,12 +287,34 @@ fn picked(tail: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
     if picked.is_empty() {
-        picked = lines.iter().rev().take(2).rev().copied().collect();
+        // No line reads as an error: the last two lines, but when the last one carries the
+        // `prog: ` prefix tools put before their diagnostics, the last two lines with that
+        // prefix (`comm: input is not in sorted order` after rows of output it printed:
+        // the rows are the session's data, the diagnostics are the failure).
+        let prefix = lines.last().and_then(|l| diagnostic_prefix(l));
+        let mut ours: Vec<&str> = lines
+            .iter()
+            .rev()
+            .copied()
+            .filter(|l| prefix.is_none_or(|p| l.starts_with(p)))
+            .take(2)
+            .collect();
+        ours.reverse();
+        picked = ours;
     }
     picked
         .into_iter()
         .map(|l| crate::evidence::head_chars(l, 300).to_string())
         .collect()
+}
+
+/// The `prog: ` a diagnostic line starts with (a name of letters, digits and `._+-`, then
+/// `: `), if any.
+fn diagnostic_prefix(line: &str) -> Option<&str> {
+    let (name, _) = line.split_once(": ")?;
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
+    ok.then(|| &line[..name.len() + 2])
 }
 
 /// At most `max` lines: the first ones (the cause) and the last one (the summary),
@@ -366,6 +388,16 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_tools_diagnostics_are_picked_from_among_its_output_rows() {
+        let interleaved = "comm: file 2 is not in sorted order\nzoe\ncomm: file 1 is not in sorted order\nann\nbob\ncomm: input is not in sorted order\n";
+        let plain = "comm: file 2 is not in sorted order\ncomm: file 1 is not in sorted order\ncomm: input is not in sorted order\n";
+        assert_eq!(error_lines(interleaved), error_lines(plain));
+        assert_eq!(signature(interleaved).template, signature(plain).template);
+        // No prefix on the last line: the last two lines, as before.
+        assert_eq!(error_lines("a\nb\nc"), vec!["b".to_string(), "c".to_string()]);
+    }
 
     #[test]
     fn masks_variable_parts() {
