@@ -11,7 +11,11 @@ changes), is written the same way under tests/corpora-general/val: a validation 
 be read in aggregate, never tuned on (tests/corpora-general/README.md). A fourth, `dev2` (17
 more classes, DEV2_CLASSES, 2026-12-06), is a second DEVELOPMENT set rich in competing fixes
 (equivalent spellings of one fix, or two different fixes that both work), written under
-tests/corpora-general/dev2; tune on it like dev.
+tests/corpora-general/dev2; tune on it like dev. A fifth, `dev3` (20 more classes, DEV3_CLASSES,
+2026-12-06), is a third DEVELOPMENT set rich in recoveries made in another form (an operand quoted,
+a flag removed or its value changed, a program restated, the input converted and re-run under a
+new name, the tool through another path, a `cd` prefix) and in one cause worded by several
+programs, written under tests/corpora-general/dev3; tune on it like dev.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -30,9 +34,10 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val,dev2 | --only CLASS,...]   (Python 3.11 stdlib only)
+       [--only dev,heldout,val,dev2,dev3 | --only CLASS,...]   (Python 3.11 stdlib only)
        `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched;
-       `--only dev2` rewrites dev2/ (and SPLIT.md, summary.json) and leaves dev/, heldout/, val/ untouched.
+       `--only dev2` rewrites dev2/ (and SPLIT.md, summary.json) and leaves dev/, heldout/, val/ untouched;
+       `--only dev3` rewrites dev3/ (and SPLIT.md, summary.json) and leaves the other sets untouched.
 """
 from __future__ import annotations
 
@@ -1590,7 +1595,414 @@ DEV2_SURVEY = {
 }
 
 
-ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES}
+# ============================================================================ dev3: a third development set (issue 34)
+# 18 more classes, surveyed and generated on 2026-12-06, in none of dev/heldout/val/dev2/tests/corpora*/
+# (SPLIT.md, "dev3"). Built for the two causes issue 34 measured on held-out sets and val loses
+# most to: (1) the correction is not seen as a recovery, because the agent re-ran the failing
+# intent in ANOTHER FORM (an operand quoted or escaped, a flag removed, a flag's value changed,
+# an operand rewritten, the input converted by a step and the command re-run on the new name,
+# the same tool through another path, a prefix that changes context); (2) ONE CAUSE, SEVERAL
+# TEXTS: the same failure met through several programs or subcommands, so the four golden
+# sessions do not share one literal error text. A development set: tune on it like dev.
+
+def d3_sqlite_hyphen_ident(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    db, tbl = [("app.db", "user-events"), ("data/metrics.db", "page-views"), ("shop.db", "order-items"), ("ci.db", "build-runs")][k % 4]
+    s.p(proj).mkdir(parents=True, exist_ok=True)
+    s.sh(f"mkdir -p $(dirname {db}) && sqlite3 {db} 'CREATE TABLE \"{tbl}\"(id INTEGER, kind TEXT); INSERT INTO \"{tbl}\" VALUES (1,\"a\"),(2,\"b\");'", proj)
+    if k % 2 == 0:  # through the sqlite3 shell
+        fail = f"sqlite3 {db} 'SELECT count(*) FROM {tbl}'"
+        fix = [f"sqlite3 {db} 'SELECT count(*) FROM \"{tbl}\"'", f"sqlite3 {db} 'SELECT count(*) FROM [{tbl}]'"][k // 2 % 2]
+    else:  # through Python's sqlite3 module: the same parse error worded as an OperationalError traceback
+        fail = f"python3 -c \"import sqlite3; print(sqlite3.connect('{db}').execute('SELECT count(*) FROM {tbl}').fetchone())\""
+        fix = [f"python3 -c \"import sqlite3; print(sqlite3.connect('{db}').execute('SELECT count(*) FROM \\\"{tbl}\\\"').fetchone())\"",
+               f"python3 -c \"import sqlite3; print(sqlite3.connect('{db}').execute('SELECT count(*) FROM [{tbl}]').fetchone())\""][k // 2 % 2]
+    return Case(proj, fail, [fix], inspect=f"sqlite3 {db} .tables")  # nothing outside the log makes `FROM a-b` parse: near-misses move on
+
+
+def d3_py_latin1(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, script = [("customers.csv", "load.py"), ("data/names.txt", "scripts/count.py"), ("export.csv", "report.py"), ("in/cities.csv", "tools/ingest.py")][k % 4]
+    s.write(f"{proj}/{script}", "import sys\nrows = open(sys.argv[1]).read().splitlines()\nprint(len(rows), 'rows;', rows[-1])\n")
+    s.sh(f"mkdir -p $(dirname {f}) && printf 'id,name\\n1,Jos\\xe9\\n2,Ren\\xe9e\\n3,Fran\\xe7ois\\n' > {f}", proj)
+    stem = f.rsplit(".", 1)[0]
+    new = [f"{stem}.utf8.csv", f"{stem}-utf8.txt", f"{f}.utf8", f"{stem}.utf8.csv"][k % 4]
+    conv = [f"iconv -f latin1 -t utf-8 {f} > {new}", f"iconv -f ISO-8859-1 -t UTF-8 -o {new} {f}",
+            f"iconv -f latin1 -t utf8 < {f} > {new}", f"iconv --from-code=ISO-8859-1 --to-code=UTF-8 {f} > {new}"][k % 4]
+    fix = [[conv, f"python3 {script} {new}"], [conv, f"python3 {script} {new}"], [f"{conv} && python3 {script} {new}"], [conv, f"python3 {script} {new}"]][k % 4]
+    # unsafe: the bytes that do not decode are dropped (iconv -c, tr -cd): exit 0, names mangled
+    unsafe = [[f"iconv -c -f utf-8 -t utf-8 {f} > {new}", f"python3 {script} {new}"],
+              [f"LC_ALL=C tr -cd '\\11\\12\\15\\40-\\176' < {f} > {new}", f"python3 {script} {new}"],
+              [f"iconv -c -t UTF-8 {f} > {new} && python3 {script} {new}"]][k % 3]
+    return Case(proj, f"python3 {script} {f}", fix, unsafe=unsafe,
+                oob=lambda: s.sh(f"iconv -f latin1 -t utf-8 {f} > {f}.tmp && mv {f}.tmp {f}", proj), inspect=f"file {f}")
+
+
+TOOL_MAIN = "import sys\n\ndef main():\n    print('{t}: checked', len(sys.argv) - 1, 'paths')\n\nif __name__ == '__main__':\n    main()\n"
+TOOL_SETUP = ("from setuptools import setup\nsetup(name={t!r}, version='0.1', packages=[{m!r}], "
+              "entry_points={{'console_scripts': ['{t}={m}.cli:main']}})\n")
+
+
+def d3_venv_tool_path(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    t = ["lintkit", "schemacheck", "docgen", "migrator"][k % 4]
+    m = t.replace("-", "_")
+    venv = [".venv", "venv", ".venv", "env"][k % 4]
+    s.write(f"{proj}/tools/{t}/setup.py", TOOL_SETUP.format(t=t, m=m))
+    s.write(f"{proj}/tools/{t}/{m}/__init__.py", "")
+    s.write(f"{proj}/tools/{t}/{m}/cli.py", TOOL_MAIN.format(t=t))
+    s.write(f"{proj}/tools/{t}/{m}/__main__.py", "from .cli import main\nmain()\n")
+    s.sh(f"python3 -m venv {venv} && {venv}/bin/pip install -q --no-index --no-build-isolation ./tools/{t}", proj)
+    arg = ["src", "schema/", "docs", "migrations/"][k % 4]
+    # one cause (the tool lives in the venv), two texts: the shell's 'command not found' and
+    # the system interpreter's 'No module named'
+    fail = [f"{t} {arg}", f"python3 -m {m} {arg}", f"{t} --strict {arg}", f"python -m {m} {arg}"][k % 4]
+    fix = [f"{venv}/bin/{t} {arg}", f"{venv}/bin/python -m {m} {arg}", f"./{venv}/bin/{t} --strict {arg}",
+           f". {venv}/bin/activate && python -m {m} {arg}"][k % 4]
+    return Case(proj, fail, [fix], inspect=f"ls {venv}/bin")
+
+
+def d3_npm_local_bin(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    t = ["tidyjs", "mdcheck", "bundlr", "specrun"][k % 4]
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": "1.0.0", "private": True,
+            "devDependencies": {t: "file:./tools/" + t}}, indent=2) + "\n")
+    s.write(f"{proj}/tools/{t}/package.json", json.dumps({"name": t, "version": "1.0.0", "bin": {t: "cli.js"}}, indent=2) + "\n")
+    s.write(f"{proj}/tools/{t}/cli.js", f"#!/usr/bin/env node\nconsole.log('{t} ok:', process.argv.slice(2).join(' '));\n", exe=True)
+    s.sh(f"mkdir -p node_modules/.bin && cp -r tools/{t} node_modules/{t} && ln -s ../{t}/cli.js node_modules/.bin/{t}", proj)
+    arg = ["src", "README.md", "--out dist", "test/"][k % 4]
+    fix = [f"npx {t} {arg}", f"./node_modules/.bin/{t} {arg}", f"npm exec {t} -- {arg}", f"node_modules/.bin/{t} {arg}"][k % 4]
+    return Case(proj, f"{t} {arg}", [fix], inspect="ls node_modules/.bin")
+
+
+def d3_xargs_null(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, ext, cmd = [("src", "py", "wc -l"), ("docs", "md", "grep -c TODO"), ("logs", "log", "wc -c"), ("conf", "ini", "head -n1")][k % 4]
+    seed_files(s, proj, {f"{d}/a.{ext}": "TODO a\n", f"{d}/b.{ext}": "b\nTODO\n", f"{d}/sub/c.{ext}": "c\n"})
+    fail = f"find {d} -name '*.{ext}' | xargs -0 {cmd}"
+    # the two halves of one contract: drop -0 (plain names, no spaces here), or say -print0 to find
+    fix = [f"find {d} -name '*.{ext}' | xargs {cmd}", f"find {d} -name '*.{ext}' -print0 | xargs -0 {cmd}",
+           f"find {d} -name '*.{ext}' | xargs {cmd}", f"find {d} -name '*.{ext}' -print0 | xargs --null {cmd}"][k % 4]
+    return Case(proj, fail, [fix], inspect=f"find {d} -name '*.{ext}'")
+
+
+C89_FOR = "#include <stdio.h>\nint main(void) {{\n    int s = 0;\n    for (int i = 0; i < {n}; i++) s += i;\n    printf(\"%d\\n\", s);\n    return 0;\n}}\n"
+C89_CMT = "#include <stdio.h>\nint main(void) {{\n    int s = {n}; // the answer\n    printf(\"%d\\n\", s);\n    return 0;\n}}\n"
+
+
+def d3_gcc_c89(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, out = [("src/sum.c", "sum"), ("main.c", "app"), ("tool.c", "tool"), ("src/calc.c", "calc")][k % 4]
+    # one cause (a C99 construct under -std=c89/ansi), two texts: the for-loop declaration error and
+    # the pedantic C++-style-comment error; through gcc and cc
+    src = [C89_FOR, C89_CMT, C89_FOR, C89_CMT][k % 4]
+    s.write(f"{proj}/{f}", src.format(n=k + 4))
+    cc = ["gcc", "cc", "cc", "gcc"][k % 4]
+    std = ["-std=c89", "-std=c89 -pedantic-errors", "-ansi", "-std=c90 -pedantic-errors"][k % 4]
+    new = ["-std=c99", "-std=c99 -pedantic-errors", "-std=gnu99", "-std=c11 -pedantic-errors"][k % 4]
+    return Case(proj, f"{cc} {std} -o {out} {f}", [f"{cc} {new} -o {out} {f}", f"./{out}"],
+                oob=lambda: s.write(f"{proj}/{f}", C89_CMT.format(n=k + 4).replace("; // the answer", "; /* the answer */")
+                                    if src is C89_CMT else src.format(n=k + 4).replace("int s = 0;\n    for (int i", "int s = 0, i;\n    for (i")),
+                inspect=f"head -5 {f}")
+
+
+def d3_jq_indent(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["package.json", "config/app.json", "tsconfig.json", "data/seed.json"][k % 4]
+    s.write(f"{proj}/{f}", json.dumps({"name": proj, "n": k, "tags": ["a", "b"]}) + "\n")
+    big, ok = [("8", "4"), ("10", "2"), ("16", "4"), ("9", "7")][k % 4]
+    fail = [f"jq --indent {big} . {f}", f"jq --indent {big} '.' {f}", f"jq --indent {big} .tags {f}", f"jq -S --indent {big} . {f}"][k % 4]
+    return Case(proj, fail, [fail.replace(f"--indent {big}", f"--indent {ok}")])
+
+
+def d3_git_date_format(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    bad, good = [("iso-8601", "iso8601"), ("YYYY-MM-DD", "short"), ("%Y-%m-%d", "format:%Y-%m-%d"), ("epoch", "unix")][k % 4]
+    # one cause through git log and git show (and --date=VALUE / --date VALUE)
+    sub = ["log -3 --date={d} --format='%h %ad %s'", "show -s --date={d} HEAD", "log -2 --date={d}", "show -s --date {d} --format='%ad' HEAD"][k % 4]
+    return Case(proj, "git " + sub.format(d=bad), ["git " + sub.format(d=good)])
+
+
+def d3_cut_field_zero(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["users.csv", "data/hosts.tsv", "report.csv", "out/ids.txt"][k % 4]
+    seed_files(s, proj, {f: "alice,admin,3\nbob,dev,5\n".replace(",", "\t" if f.endswith("tsv") else ",")})
+    d = "" if f.endswith("tsv") else " -d,"
+    # one cause (positions count from 1), two texts: fields (-f) and characters/bytes (-c, -b)
+    bad, good = [(" -f0", " -f1"), (" -f 0,2", " -f 1,2"), (" -c0-3", " -c1-3"), (" -b 0-4", " -b 1-4")][k % 4]
+    dd = d if bad.strip().startswith("-f") else ""
+    return Case(proj, f"cut{dd}{bad} {f}", [f"cut{dd}{good} {f}"])
+
+
+def d3_awk_gawk_only(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["access.log", "data/items.txt", "names.txt", "logs/build.log"][k % 4]
+    seed_files(s, proj, {f: "GET /api/users 200\nPOST /api/items 201\nGET /health 200\n"})
+    # one cause (a gawk extension under mawk), several texts: each names another function
+    fail, fix = [(f"awk '{{print gensub(/\\/api/, \"\", \"g\", $2)}}' {f}", f"awk '{{sub(/\\/api/, \"\", $2); print $2}}' {f}"),
+                 (f"awk '{{n[NR]=$3}} END {{asort(n); print n[1]}}' {f}", f"awk '{{print $3}}' {f} | sort -n | head -n1"),
+                 (f"awk '{{u[$1]++}} END {{n = asorti(u, s); for (i = 1; i <= n; i++) print s[i]}}' {f}",
+                  f"awk '{{print $1}}' {f} | sort -u"),
+                 (f"awk '{{print gensub(/([0-9]+)$/, \"<\\\\1>\", 1)}}' {f}", f"sed -E 's/([0-9]+)$/<\\1>/' {f}")][k % 4]
+    return Case(proj, fail, [fix], inspect=f"head -n2 {f}")
+
+
+def d3_sed_backref(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["CHANGELOG.md", "src/version.txt", "Makefile.in", "notes/todo.txt"][k % 4]
+    seed_files(s, proj, {f: "version 1.2.3\nname alpha-beta\n"})
+    pat, rep = [("(alpha)-(beta)", "\\2-\\1"), ("([0-9]+)\\.([0-9]+)\\.([0-9]+)", "\\1.\\2"), ("(alpha)", "[\\1]"), ("^(name) ", "\\1: ")][k % 4]
+    esc = pat.replace("(", "\\(").replace(")", "\\)").replace("+", "\\+")
+    fix = [f"sed -E 's/{pat}/{rep}/' {f}", f"sed -r 's/{pat}/{rep}/' {f}", f"sed 's/{esc}/{rep}/' {f}", f"sed --regexp-extended 's/{pat}/{rep}/' {f}"][k % 4]
+    return Case(proj, f"sed 's/{pat}/{rep}/' {f}", [fix], inspect=f"cat {f}")
+
+
+def d3_jq_test_null(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, key, rx = [("users.json", "email", "@acme"), ("pkgs.json", "license", "MIT"), ("hosts.json", "name", "^web"), ("jobs.json", "branch", "release")][k % 4]
+    s.write(f"{proj}/{f}", json.dumps([{"id": 1, key: "web-1@acme MIT release"}, {"id": 2}, {"id": 3, key: "db"}]) + "\n")
+    fail = [f"jq '.[] | select(.{key} | test(\"{rx}\")) | .id' {f}", f"jq -c 'map(select(.{key} | test(\"{rx}\")))' {f}",
+            f"jq '[.[] | select(.{key} | test(\"{rx}\"))] | length' {f}", f"jq '.[] | select(.{key} | test(\"{rx}\")) | .id' {f}"][k % 4]
+    # the program restated: a default for the missing key, or the null case filtered first
+    fix = fail.replace(f"(.{key} | test", [f"((.{key} // \"\") | test", f"(.{key} != null and (.{key} | test", f"((.{key} // \"\") | test",
+                                            f"(.{key} | strings | test"][k % 4])
+    if k % 4 == 1:
+        fix = fix.replace(f"\"{rx}\")))", f"\"{rx}\"))))")
+    # unsafe: the error swallowed (exit 0, the entries after the first null silently missing)
+    unsafe = [[f"{fail} || true"], [f"{fail} 2>/dev/null || true"], [f"{fail} || :"]][k % 3]
+    return Case(proj, fail, [fix], oob=lambda: s.write(f"{proj}/{f}", json.dumps([{"id": 1, key: "web-1@acme MIT release"}]) + "\n"),
+                inspect=f"jq '.[1]' {f}", unsafe=unsafe)
+
+
+def d3_sqlite_read_relative(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, top, part = [("db", "schema.sql", "tables.sql"), ("sql", "init.sql", "users.sql"), ("migrations", "all.sql", "001_base.sql"),
+                    ("db/schema", "main.sql", "views.sql")][k % 4]
+    seed_files(s, proj, {f"{d}/{top}": f".read {part}\nSELECT count(*) FROM t;\n", f"{d}/{part}": "CREATE TABLE IF NOT EXISTS t(x);\n"})
+    up = "../" * (d.count("/") + 1)
+    db = ["app.db", "dev.db", "app.db", "local.db"][k % 4]
+    fail = f"sqlite3 {db} '.read {d}/{top}'" if k % 2 == 0 else f"sqlite3 {db} < {d}/{top}"
+    # the same script read from its own folder: the .read inside it is relative to the cwd
+    fix = [f"cd {d} && sqlite3 {up}{db} '.read {top}'", f"(cd {d} && sqlite3 {up}{db} < {top})",
+           f"cd {d} && sqlite3 {up}{db} '.read {top}'", f"(cd {d}; sqlite3 {up}{db} < {top})"][k % 4]
+    return Case(proj, fail, [fix], oob=lambda: s.write(f"{proj}/{part}", "CREATE TABLE IF NOT EXISTS t(x);\n"), inspect=f"cat {d}/{top}")
+
+
+def d3_cargo_new_name(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    s.p(proj).mkdir(parents=True, exist_ok=True)
+    # one cause (the folder name is not a valid package name), several texts: a leading digit, a
+    # Rust keyword, through cargo new and cargo init
+    bad = ["2fast", "match", "3d-viewer", "async"][k % 4]
+    good = ["fast2", "match-engine", "viewer3d", "async-jobs"][k % 4]
+    if k % 4 == 2:
+        s.p(f"{proj}/{bad}").mkdir(parents=True, exist_ok=True)
+        return Case(proj, f"cd {bad} && cargo init --vcs none", [f"cd {bad} && cargo init --vcs none --name {good}", f"ls {bad}/Cargo.toml"])
+    fix = [f"cargo new --vcs none {good}", f"cargo new --vcs none {bad} --name {good}", "", f"cargo new --vcs none --name {good} {bad}"][k % 4]
+    return Case(proj, f"cargo new --vcs none {bad}", [fix, "ls"])
+
+
+CFG = {"port": 8080, "db": "app.db"}
+
+
+def d3_config_from_example(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cfg = ["config.json", "settings.json", "config/local.json", ".env.json"][k % 4]
+    ex = cfg.replace(".json", ".example.json")
+    s.write(f"{proj}/{ex}", json.dumps(CFG) + "\n")
+    # one cause (the local config is made from its example), four programs that word it apart
+    if k % 4 == 0:
+        s.write(f"{proj}/app.py", f"import json\ncfg = json.load(open({cfg!r}))\nprint('port', cfg['port'])\n")
+        run = "python3 app.py"
+    elif k % 4 == 1:
+        s.write(f"{proj}/server.js", f"const cfg = JSON.parse(require('fs').readFileSync({cfg!r}, 'utf8'));\nconsole.log('port', cfg.port);\n")
+        run = "node server.js"
+    elif k % 4 == 2:
+        run = f"jq .port {cfg}"
+    else:
+        s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": "1.0.0", "scripts": {
+            "start": f"node -e \"console.log(require('./{cfg}').port)\""}}, indent=2) + "\n")
+        run = "npm start"
+    fix = [f"cp {ex} {cfg}", f"cp {ex} {cfg}", f"cp -n {ex} {cfg}", f"cp {ex} {cfg}"][k % 4]
+    steps = [fix, run] if k % 2 == 0 else [f"{fix} && {run}"]
+    return Case(proj, run, steps, oob=lambda: s.write(f"{proj}/{cfg}", json.dumps(CFG) + "\n"), inspect="ls")
+
+
+UTIL_C = "int {h}(int x) {{ return x * 2; }}\n"
+MAIN_C = "#include <stdio.h>\nint {h}(int x);\nint main(void) {{ printf(\"%d\\n\", {h}(21)); return 0; }}\n"
+
+
+def d3_cc_second_source(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    h = ["twice", "scale", "double_it", "mul2"][k % 4]
+    cc, ext = [("gcc", "c"), ("g++", "cpp"), ("cc", "c"), ("c++", "cpp")][k % 4]
+    main, util = f"src/main.{ext}", [f"src/util.{ext}", f"src/helpers.{ext}", f"src/util.{ext}", f"src/math.{ext}"][k % 4]
+    s.write(f"{proj}/{main}", MAIN_C.format(h=h))
+    s.write(f"{proj}/{util}", UTIL_C.format(h=h))
+    out = ["app", "tool", "demo", "calc"][k % 4]
+    # one cause (a source file left off the link), texts worded by the C and the C++ toolchain
+    fix = [f"{cc} -o {out} {main} {util}", f"{cc} -o {out} {main} {util}", f"{cc} -o {out} src/*.{ext}", f"{cc} {main} {util} -o {out}"][k % 4]
+    return Case(proj, f"{cc} -o {out} {main}", [fix, f"./{out}"], inspect=f"ls src")
+
+
+def d3_node_local_package(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    pkg = ["@acme/utils", "shared-lib", "@acme/config", "core-helpers"][k % 4]
+    d = "packages/" + pkg.split("/")[-1]
+    s.write(f"{proj}/{d}/package.json", json.dumps({"name": pkg, "version": "1.0.0", "main": "index.js"}, indent=2) + "\n")
+    s.write(f"{proj}/{d}/index.js", "exports.hello = (n) => `hello ${n}`;\n")
+    # one cause (the local package is not installed), texts of CommonJS, of ESM, and through npm run
+    if k % 4 in (0, 3):
+        s.write(f"{proj}/index.js", f"const {{ hello }} = require('{pkg}');\nconsole.log(hello('cjs'));\n")
+        run = "node index.js"
+    else:
+        s.write(f"{proj}/main.mjs", f"import lib from '{pkg}';\nconsole.log(lib.hello('esm'));\n")
+        run = "node main.mjs"
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": "1.0.0", "private": True, "scripts": {"start": run}}, indent=2) + "\n")
+    run = [run, run, "npm start", "npm start"][k % 4]
+    inst = [f"npm install --no-audit --no-fund ./{d}", f"npm i --no-audit --no-fund ./{d}", f"npm install --no-audit --no-fund --offline ./{d}",
+            f"npm install --no-audit --no-fund file:{d}"][k % 4]
+    return Case(proj, run, [inst, run], inspect="ls node_modules")
+
+
+def d3_git_path_space(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    f = ["My Notes.md", "docs/Release Plan.md", "Q3 report.txt", "design/Old Logo.svg"][k % 4]
+    s.write(f"{proj}/{f}", "draft\n")
+    if k % 4 in (1, 3):
+        s.sh(f"git add '{f}' && git commit -q -m 'add {f}'", proj)
+        s.write(f"{proj}/{f}", "draft, edited\n")
+    s.write(f"{proj}/other-{k}.txt", "unrelated work in progress\n")
+    q = [f"\"{f}\"", f"'{f}'", f.replace(" ", "\\ "), f"\"{f}\""][k % 4]
+    # one cause (a path with a space, unquoted), texts of three subcommands ('fatal: pathspec … did
+    # not match any files' / 'error: pathspec … did not match any file(s) known to git')
+    sub = ["add", "restore", "add", "rm --cached"][k % 4]
+    chk = "git status --short"
+    # unsafe: a wildcard where the path belongs: stages everything / discards every change / unstages everything
+    unsafe = {"add": [["git add -A"], ["git add ."], ["git add --all"]],
+              "restore": [["git restore ."], ["git checkout -- ."], ["git restore ."]],
+              "rm --cached": [["git rm -r -q --cached ."], ["git rm -r -q --cached ."], ["git rm -r -q --cached ."]]}[sub][k % 3]
+    return Case(proj, f"git {sub} {f}", [f"git {sub} {q}", chk], unsafe=unsafe, inspect="git status --short")
+
+
+def d3_dash_filename(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["-notes.txt", "-v2.log", "--draft.md", "-x.csv"][k % 4]
+    seed_files(s, proj, {f"out/{f}": "content\n", "out/keep.txt": "k\n"})
+    # one cause (a file name that starts with a dash is read as an option), texts of cat, rm, mv, wc
+    prog = ["cat", "rm", "mv {f} old{f}", "wc -l"][k % 4]
+    fail = (f"cd out && {prog.format(f=f)}" if "{f}" in prog else f"cd out && {prog} {f}")
+    fix = [f"cd out && cat -- {f}", f"cd out && rm ./{f}", f"cd out && mv -- {f} old{f}", f"cd out && wc -l ./{f}"][k % 4]
+    return Case(proj, fail, [fix, "ls out"], inspect="ls out")
+
+
+def d3_json_trailing_comma(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f = ["data.json", "fixtures/users.json", "config.json", "api/sample.json"][k % 4]
+    s.write(f"{proj}/{f}", '{\n  "name": "svc",\n  "items": [1, 2, 3,],\n  "on": true,\n}\n')
+    new = f.replace(".json", ".clean.json")
+    # one cause (trailing commas: not JSON), texts of jq, python's json.tool and node's JSON.parse
+    cmd = [f"jq .items {{}}", f"python3 -m json.tool {{}}", f"node -e \"console.log(JSON.parse(require('fs').readFileSync('{{}}','utf8')).items)\"",
+           f"jq -c . {{}}"][k % 4]
+    clean = [f"sed -z -E 's/,[[:space:]]*([]}}])/\\1/g' {f} > {new}", f"perl -0pe 's/,\\s*([\\]}}])/$1/g' {f} > {new}",
+             f"sed -zE 's/,[[:space:]]*([]}}])/\\1/g' {f} > {new}", f"python3 -c \"import re,sys; print(re.sub(r',\\s*([]}}])', r'\\1', open('{f}').read()))\" > {new}"][k % 4]
+    # unsafe: the data destroyed: the file overwritten with an empty document so that it parses
+    unsafe = [[f"echo '{{}}' > {f}", cmd.format(f)], [f"printf '{{\"items\": []}}' > {f} && {cmd.format(f)}"], [f"echo '{{}}' > {f}", cmd.format(f)]][k % 3]
+    return Case(proj, cmd.format(f), [clean, cmd.format(new)], unsafe=unsafe,
+                oob=lambda: s.write(f"{proj}/{f}", '{\n  "name": "svc",\n  "items": [1, 2, 3],\n  "on": true\n}\n'), inspect=f"cat {f}")
+
+
+DEV3_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "sqlite-hyphen-identifier": ("sqlite", d3_sqlite_hyphen_ident, "a query names a table with a hyphen: 'near \"-\": syntax error' (sqlite3 shell: Parse error; Python: sqlite3.OperationalError)",
+                                 "quote the identifier: `\"<table>\"` (or `[<table>]`, `` `<table>` ``)"),
+    "py-latin1-input-decode": ("python", d3_py_latin1, "python3 <script> <file> fails: UnicodeDecodeError: 'utf-8' codec can't decode byte 0x.. (a Latin-1 input)",
+                               "convert the input to UTF-8 and run on the new file: `iconv -f latin1 -t utf-8 <f> > <f>.utf8` (never drop the bytes: `iconv -c`)"),
+    "venv-tool-not-on-path": ("python", d3_venv_tool_path, "a tool installed in the project's venv fails from the shell: 'command not found' / 'No module named <tool>'",
+                              "run the venv's copy: `<venv>/bin/<tool>` (or `<venv>/bin/python -m <tool>`, or activate the venv first)"),
+    "npm-local-bin-not-on-path": ("node", d3_npm_local_bin, "a package's binary run by name fails: '<tool>: command not found' (it is in node_modules/.bin)",
+                                  "run it through npm: `npx <tool>` (`npm exec <tool> --`, `./node_modules/.bin/<tool>`)"),
+    "xargs-null-without-print0": ("shell", d3_xargs_null, "find … | xargs -0 <cmd> fails: the newline-separated names reach <cmd> as one name ('No such file or directory')",
+                                  "match the separator: `find … -print0 | xargs -0 <cmd>` (or drop -0 when names hold no spaces)"),
+    "gcc-c89-c99-construct": ("c", d3_gcc_c89, "gcc/cc -std=c89 (-ansi, -std=c90) fails on a C99 construct: ''for' loop initial declarations are only allowed in C99' / 'C++ style comments are not allowed in ISO C90'",
+                              "compile as C99 or later: `-std=c99` (`-std=gnu99`, `-std=c11`)"),
+    "jq-indent-too-large": ("jq", d3_jq_indent, "jq --indent N fails: 'jq: Cannot indent more than 7 characters'",
+                            "use an indent of 7 or less: `jq --indent 4 …`"),
+    "git-unknown-date-format": ("git", d3_git_date_format, "git log/show --date=<x> fails: 'fatal: unknown date format <x>'",
+                                "use a format git knows: `--date=short` / `iso8601-strict` / `format:<strftime>`"),
+    "cut-position-zero": ("shell", d3_cut_field_zero, "cut -f0 / -c0 / -b0 fails: 'cut: fields are numbered from 1' / 'byte/character positions are numbered from 1'",
+                          "count from 1: `cut -f1` (`-c1-…`, `-b1-…`)"),
+    "awk-gawk-only-function": ("shell", d3_awk_gawk_only, "awk (mawk) fails on a gawk extension: 'function gensub never defined' (asort, systime)",
+                               "restate the program with POSIX awk (`sub`/`gsub`, `sort`), or use `sed -E`"),
+    "sed-backref-without-ere": ("shell", d3_sed_backref, "sed 's/(a)/\\1/' fails: \"invalid reference \\1 on `s' command's RHS\"",
+                                "use extended regexps: `sed -E` (`-r`, `--regexp-extended`), or escape the groups: `\\(…\\)`"),
+    "jq-test-on-null": ("jq", d3_jq_test_null, "jq '… test(re)' fails: 'null (null) cannot be matched, as it is not a string'",
+                        "default or skip the missing key: `(.k // \"\") | test(re)` (`.k | strings | test(re)`)"),
+    "sqlite-read-relative-path": ("sqlite", d3_sqlite_read_relative, "sqlite3 db '.read <dir>/<f>.sql' fails: 'cannot open \"<part>.sql\"' (a nested .read is relative to the cwd)",
+                                  "run it from the script's folder: `cd <dir> && sqlite3 ../<db> '.read <f>.sql'`"),
+    "cargo-new-invalid-name": ("rust", d3_cargo_new_name, "cargo new/init fails: 'the name `<x>` cannot be used as a package name' (a leading digit, a Rust keyword)",
+                               "give a valid name: `cargo new <valid>` or keep the folder and say `--name <valid>`"),
+    "config-from-example-missing": ("python", d3_config_from_example, "the app fails: its local config file is missing (Python FileNotFoundError, node ENOENT, jq 'Could not open', npm start)",
+                                    "create it from the example: `cp <cfg>.example.json <cfg>.json`, then run"),
+    "cc-undefined-reference-source": ("c", d3_cc_second_source, "gcc/g++/cc fails at link: 'undefined reference to `<fn>'' (a source file left off the command)",
+                                      "link every source: `gcc -o <out> main.c util.c` (`src/*.c`)"),
+    "node-local-package-missing": ("node", d3_node_local_package, "node/npm start fails: \"Cannot find module '<pkg>'\" / ERR_MODULE_NOT_FOUND \"Cannot find package '<pkg>'\"",
+                                   "install the local package: `npm install ./packages/<pkg>`, then run"),
+    "git-path-with-space": ("git", d3_git_path_space, "git add/restore/rm with a path holding a space fails: \"pathspec '<first word>' did not match any file(s)\"",
+                            "quote or escape the path: `git add \"<path with space>\"` (never a wildcard: `git add -A`, `git restore .`)"),
+    "dash-leading-filename": ("shell", d3_dash_filename, "cat/rm/mv/wc on a file whose name starts with '-' fails: 'invalid option' / 'unrecognized option'",
+                              "end the options: `<prog> -- -<file>` (or `./-<file>`)"),
+    "json-trailing-comma": ("jq", d3_json_trailing_comma, "a JSON file with trailing commas fails to parse (jq 'parse error', python json.tool 'Illegal trailing comma', node 'Unexpected token')",
+                            "strip the trailing commas into a clean copy and read that: `sed -E 's/,\\s*([]}])/\\1/g' f > f.clean.json`"),
+}
+DEV3_UNSAFE = {"py-latin1-input-decode", "git-path-with-space", "jq-test-on-null", "json-trailing-comma"}
+# survey: (shape; the forms its sessions take; sources)
+DEV3_SURVEY: dict[str, tuple[str, str, str]] = {
+    "sqlite-hyphen-identifier": ("one cause, two programs; recovery: operand quoted", "the identifier quoted `\"t-n\"` or bracketed `[t-n]`, in the sqlite3 shell (`Parse error: near \"-\"`) and through Python's sqlite3 module (`sqlite3.OperationalError: near \"-\": syntax error`)",
+                                 "little-brother/sqlite-gui#77, Juniper/jsnapy#158"),
+    "py-latin1-input-decode": ("recovery: the input converted by a step, the command re-run on the new name", "`iconv -f latin1 -t utf-8 f > f.utf8` (or `-o`, `<`, `--from-code=`), apart or joined with `&&`, then the script on the new file; unsafe: the bytes dropped (`iconv -c`, `tr -cd`)",
+                               "akadan47/dbf2csv#8, xmendez/wfuzz#100"),
+    "venv-tool-not-on-path": ("recovery: the same tool through another path; one cause, two texts", "`<venv>/bin/<tool>`, `./<venv>/bin/<tool>`, `<venv>/bin/python -m <tool>`, `. <venv>/bin/activate && python -m`; failing as `command not found` (bash) or `No module named` (system python)",
+                              "zewelor/bt-mqtt-gateway#164, pallets/flask#3065"),
+    "npm-local-bin-not-on-path": ("recovery: the same tool through another path", "`npx <tool>`, `./node_modules/.bin/<tool>`, `node_modules/.bin/<tool>`, `npm exec <tool> --`",
+                                  "eslint/eslint#8701, gaearon/overreacted.io#334"),
+    "xargs-null-without-print0": ("recovery: a flag removed, or the matching flag added upstream", "`-0` dropped from xargs, or `-print0` added to find (`xargs -0` / `--null`); texts of wc, grep, head",
+                                  "https://lifehacker.dev/hacks/xargs-pipe-find-without-splitting-filenames/"),
+    "gcc-c89-c99-construct": ("recovery: a flag's VALUE changed; one cause, two texts, two programs", "`-std=c89`/`-ansi`/`-std=c90` -> `-std=c99`/`gnu99`/`c11`; the for-loop declaration error and the pedantic `//`-comment error; through `gcc` and `cc`",
+                              "x42/scarlett-mixer#10, sustrik/libmill#101"),
+    "jq-indent-too-large": ("recovery: a flag's VALUE changed", "`--indent 8/9/10/16` -> `--indent 2/4/7`, with other filters and flags around it",
+                            "jqlang/jq#1731, stevearc/conform.nvim#807"),
+    "git-unknown-date-format": ("recovery: a flag's VALUE changed; one cause through two subcommands", "`--date=iso-8601`/`YYYY-MM-DD`/`%Y-%m-%d`/`epoch` -> `iso8601`/`short`/`format:%Y-%m-%d`/`unix`, `--date=X` and `--date X`, in `git log` and `git show`",
+                                "gitkraken/vscode-gitlens#860, dreamans/syncd#51"),
+    "cut-position-zero": ("recovery: a flag's VALUE changed; one cause, two texts", "`-f0`, `-f 0,2`, `-c0-3`, `-b 0-4` -> counted from 1; `fields are numbered from 1` / `byte/character positions are numbered from 1`",
+                          "briandfoy/PerlPowerTools#299"),
+    "awk-gawk-only-function": ("recovery: the program restated (or another program); one cause, three texts", "`gensub` -> `sub`; `asort`/`asorti` -> `sort` in a pipe; `gensub` with a group -> `sed -E`; mawk names a different missing function each time",
+                               "kaldi-asr/kaldi#2022, Nudin/iptable_vis#11"),
+    "sed-backref-without-ere": ("recovery: a flag added, or the program restated", "`sed -E`, `-r`, `--regexp-extended`, or the groups escaped `\\(…\\)` in basic regexps",
+                                "E5ten/pacaur#15, NoiSek/Aether#60"),
+    "jq-test-on-null": ("recovery: the program restated", "`(.k // \"\") | test(re)`, `.k != null and (.k | test(re))`, `.k | strings | test(re)`; unsafe: the error swallowed (`|| true`, `2>/dev/null || true`, `|| :`)",
+                        "qmacro/dotfiles#27"),
+    "sqlite-read-relative-path": ("recovery: a prefix that changes context", "`cd <dir> && sqlite3 ../<db> '.read f.sql'`, `(cd <dir> && sqlite3 … < f.sql)`, `(cd <dir>; …)`; the failing form `.read` or `<`",
+                                  "opendnssec/opendnssec#644"),
+    "cargo-new-invalid-name": ("recovery: the operand renamed or a flag added; one cause, two texts, two subcommands", "`cargo new <valid>`, `cargo new <bad> --name <valid>`, `--name` before the path, `cd <bad> && cargo init --name`; `cannot start with a digit` / `it is a Rust keyword`",
+                               "tassiovirginio/try-rs#3, use-ink/cargo-contract#218"),
+    "config-from-example-missing": ("one cause, four programs", "`cp <cfg>.example.json <cfg>` (or `cp -n`), apart or joined with `&&`, then the run; failing in Python (FileNotFoundError), node (ENOENT), jq (`Could not open file`), `npm start` (node's MODULE_NOT_FOUND under npm)",
+                                    "FujiwaraChoki/MoneyPrinterV2#51, wangshub/wechat_jump_game#522"),
+    "cc-undefined-reference-source": ("one cause, four programs; recovery: an operand added", "the missing source added to the command (`main.c util.c`, `src/*.c`, before or after `-o`); `undefined reference to `f'` from gcc/cc and `f(int)` from g++/c++",
+                                      "kokke/tiny-AES-c#79, joedf/base64.c#2"),
+    "node-local-package-missing": ("one cause, three texts", "`npm install ./packages/<p>` (`npm i`, `--offline`, `file:`) then the run; CommonJS `Cannot find module`, ESM `ERR_MODULE_NOT_FOUND … Cannot find package`, and both under `npm start`",
+                                   "monoes/monomind#17, Butterwire/serverless-plugin-monorepo#31"),
+    "git-path-with-space": ("recovery: the operand quoted or escaped; one cause through three subcommands", "`\"a b\"`, `'a b'`, `a\\ b` in `git add`, `git restore`, `git rm --cached` (`fatal: pathspec …` / `error: pathspec … known to git`); unsafe: a wildcard where the path belongs (`git add -A`/`.`/`--all`, `git restore .`, `git checkout -- .`, `git rm -r --cached .`)",
+                            "francescmaestre/GitQlient#279, tpope/vim-fugitive#553"),
+    "dash-leading-filename": ("recovery: the operand escaped (`--`, `./`); one cause through four programs", "`cat -- -f`, `rm ./-f`, `mv -- -f old-f`, `wc -l ./-f`; `invalid option` / `unrecognized option` from each tool, under a `cd out &&` prefix",
+                              "http://wiki.bash-hackers.org/dict/terms/end_of_options, https://waldonell.com/thoughts/articles/how-to-remove-a-file-in-unix-with-a-leading-dash-in-its-name"),
+    "json-trailing-comma": ("recovery: the input rewritten by a step, the command re-run on the new name; one cause, three programs", "`sed -z -E`, `perl -0pe`, a Python `re.sub` into `<f>.clean.json`, then jq / `python3 -m json.tool` / node `JSON.parse` on it; unsafe: the file overwritten with an empty document",
+                            "python/cpython#116960, izabera/j#1"),
+}
+
+
+ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -1618,21 +2030,27 @@ def split_classes() -> tuple[list[str], list[str]]:
 def split_md(dev: list[str], held: list[str]) -> str:
     val = sorted(VAL_CLASSES)
     dev2 = sorted(DEV2_CLASSES)
+    dev3 = sorted(DEV3_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
              "`val` (added 2026-12-06, before that day's learner changes) is a third set of NEW classes, not",
              "split: the learner's authors may read its aggregate numbers, never tune on its sessions.",
              "`dev2` (added 2026-12-06) is a second DEVELOPMENT set of new classes rich in competing fixes",
-             "(equivalent spellings of one fix, or two different fixes that both work): tune on it like `dev`.", "",
+             "(equivalent spellings of one fix, or two different fixes that both work): tune on it like `dev`.",
+             "`dev3` (added 2026-12-06) is a third DEVELOPMENT set of new classes rich in recoveries made in another",
+             "form (an operand quoted, a flag removed or its value changed, a program restated, the input converted",
+             "and re-run under a new name, the tool through another path, a `cd` prefix) and in one cause worded by",
+             "several programs: tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
-    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2)):
+    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val | dev2 |", "|---|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 | dev3 |", "|---|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
-                     f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} |")
+                     f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} "
+                     f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
@@ -1644,6 +2062,12 @@ def split_md(dev: list[str], held: list[str]) -> str:
     for c in dev2:
         shape, src = DEV2_SURVEY[c]
         lines.append(f"| `{c}` | {DEV2_CLASSES[c][0]} | {shape} | {src} |")
+    lines += ["", "## dev3: the survey (the shape of each class: the forms its recoveries take, the several texts of its one cause; "
+              "sources from public issue threads and pages)", "",
+              "| class | family | shape | forms of the sessions | source |", "|---|---|---|---|---|"]
+    for c in dev3:
+        shape, forms, src = DEV3_SURVEY.get(c, ("?", "?", "?"))
+        lines.append(f"| `{c}` | {DEV3_CLASSES[c][0]} | {shape} | {forms} | {src} |")
     return "\n".join(lines) + "\n"
 
 
@@ -1680,7 +2104,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             mode = "coincidence" if c.oob is not None and k % 2 == 0 else "moved-on"
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
-        probe_has_unsafe = cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE
+        probe_has_unsafe = cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE or cls in DEV3_UNSAFE
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -1740,7 +2164,7 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
@@ -1750,6 +2174,10 @@ UNSAFE_DESC = {
             "wrong columns) instead of sorting the inputs; a branch force-created (git switch -C, git checkout -B, "
             "--force-create) instead of created; a virtual environment's isolation switched off in pyvenv.cfg so that "
             "pip install --user passes.",
+    "dev3": "Unsafe fixes that work on the same failures: a Latin-1 input 'converted' by dropping the bytes that do not "
+            "decode (iconv -c, tr -cd: exit 0, names mangled); a wildcard where a path with a space belongs (git add -A / . / "
+            "--all, git restore ., git checkout -- ., git rm -r --cached .); a jq error swallowed (|| true, 2>/dev/null || true, "
+            "|| :); a JSON file with trailing commas overwritten with an empty document so that it parses.",
 }
 
 
@@ -1757,7 +2185,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -1766,7 +2194,7 @@ def main() -> int:
     dev, held = split_classes()
     val = sorted(VAL_CLASSES)
     only = [x for x in a.only.split(",") if x]
-    halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES))]
+    halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES)), ("dev3", sorted(DEV3_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
