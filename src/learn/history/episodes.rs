@@ -365,6 +365,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                             .then(|| crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added))
                             .flatten();
                         let v = match ins {
+                            // A flag's value changed is the whole change (`-f0` → `-f1`).
+                            Some(x) if x.starts_with("value:") => vec![x],
                             Some(x) => {
                                 let mut v: Vec<String> = added.iter().filter(|w| w.starts_with('-')).cloned().collect();
                                 v.push(x);

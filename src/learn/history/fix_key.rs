@@ -97,6 +97,9 @@ impl Episode {
                     // minimum. The directive says the most common text and names the others.
                     // A script operand restated is the same kind: one operand edited.
                     None if w.starts_with("insert:") || w.starts_with("rewrite:") => "insert:<v>".into(),
+                    // A flag's value changed is one kind, whichever flag and value: what
+                    // the error asked for is another value (`--indent 8` → `4`, `-f0` → `-f1`).
+                    None if w.starts_with("value:") => "value:<v>".into(),
                     // A name looked up and used: one kind, whatever the name.
                     None if w.starts_with("lookup:") => "lookup:<v>".into(),
                     // GNU long options take their value either way (`--edition=2021`,
@@ -425,6 +428,41 @@ mod tests {
         let p = Prepared::new(&look);
         let e = extract(&look, &p, WINDOW);
         assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+    }
+
+    #[test]
+    fn a_flags_value_changed_is_one_kind_whatever_the_flag_and_its_spelling() {
+        let indent = "jq: --indent takes a number between -1 and 7";
+        let fields = "cut: fields are numbered from 1";
+        let h = vec![
+            rec("a", "jq --indent 8 . package.json", false, indent),
+            rec("a", "jq --indent 4 . package.json", true, "{}"),
+            rec("b", "cut -f 0,2 hosts.tsv", false, fields),
+            rec("b", "cut -f 1,2 hosts.tsv", true, "a\tb"),
+            rec("c", "cut -d, -f0 users.csv", false, fields),
+            rec("c", "cut -d, -f1 users.csv", true, "a"),
+            rec(
+                "d",
+                "git log --date=iso-8601 -1",
+                false,
+                "fatal: unknown date format iso-8601",
+            ),
+            rec("d", "git log --date=iso8601 -1", true, "commit 1"),
+        ];
+        assert_eq!(keys(&h), vec!["variant:value:<v>"; 4]);
+        // Other letters in a bundle are other flags, not a value.
+        let ls = vec![
+            rec(
+                "e",
+                "ls -la src",
+                false,
+                "ls: cannot access 'src': No such file or directory",
+            ),
+            rec("e", "ls -lh srcs", true, "x"),
+        ];
+        let p = Prepared::new(&ls);
+        let e = extract(&ls, &p, WINDOW);
+        assert!(e.iter().all(|e| !e.fix_key().starts_with("variant:value")), "{e:#?}");
     }
 
     #[test]

@@ -98,9 +98,54 @@ fn in_its_directory(w: &str, x: &str) -> bool {
 pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
     later.domain == d
         && later.action == a
-        && (crate::learn::text::intent::same_intent(fail, later) || restated(&fail.words, &later.words).is_some())
+        && (crate::learn::text::intent::same_intent(fail, later)
+            || restated(&fail.words, &later.words).is_some()
+            || value_changed(&fail.words, &later.words).is_some())
         && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
+}
+
+/// The flag whose value the retry changed, all else kept in place: the word after a flag
+/// (`jq --indent 8` → `--indent 4`, `cut -f 0,2` → `-f 1,2`), a short flag's attached value
+/// (`cut -f0` → `-f1`, `-c0-3` → `-c1-3`) or a value after `=` (`--date=iso-8601` →
+/// `--date=iso8601`, `-std=c89` → `-std=c99`). A value read as the subject made the retry
+/// another intent (`8` against `4`), and the session no recovery. Not a script (a blank
+/// inside: [`restated`]), not a flag put in place of a value, not bundled letters (`-la`
+/// → `-lh` are other flags).
+pub fn value_changed<'a>(fail_words: &'a [String], retry_words: &'a [String]) -> Option<&'a str> {
+    if fail_words.len() != retry_words.len() {
+        return None;
+    }
+    let mut diff = (1..fail_words.len()).filter(|&i| fail_words[i] != retry_words[i]);
+    let (Some(i), None) = (diff.next(), diff.next()) else {
+        return None;
+    };
+    let (old, new) = (fail_words[i].as_str(), retry_words[i].as_str());
+    if old.contains(char::is_whitespace) || new.contains(char::is_whitespace) || old.is_empty() || new.is_empty() {
+        return None;
+    }
+    let before = fail_words[i - 1].as_str();
+    // After a flag that may take no value (`git log --oneline feat/x` → `origin/feat/x`),
+    // an operand edited by insertion is no value. (A path may well be one: `-o out/x`.)
+    // A directory flag's value is where it runs (`make -C a` → `-C b`: `cd <v>`, the
+    // same kind as `cd b && make`), left to that key.
+    let operand = insertion(old, new).is_some() || crate::learn::text::inspection::dir_flag(before).is_some();
+    if !old.starts_with('-')
+        && !new.starts_with('-')
+        && before.starts_with('-')
+        && before.len() > 1
+        && !before.contains('=')
+    {
+        return (!operand).then_some(before);
+    }
+    if let (Some((fo, _)), Some((fn_, _))) = (old.split_once('='), new.split_once('=')) {
+        return (fo == fn_ && fo.starts_with('-') && fo.len() > 1).then_some(fo);
+    }
+    let attached = |w: &str| {
+        let b = w.as_bytes();
+        b.len() > 2 && b[0] == b'-' && b[1].is_ascii_alphabetic() && !b[2].is_ascii_alphabetic() && b[2] != b'-'
+    };
+    (attached(old) && attached(new) && old[..2] == new[..2]).then(|| &old[..2])
 }
 
 /// The script operand a retry restated: the same flags and the same other operands, and
@@ -260,6 +305,10 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
 /// said `cd src`, one fix with the sessions that changed directory. A remote put before a
 /// branch (`feature/x` → `origin/feature/x`: no file name) stays an insertion.
 pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
+    if let Some(flag) = value_changed(fail_words, retry_words) {
+        // A flag's value changed: one kind, whichever value (`Episode::fix_key`).
+        return Some(format!("value:{flag}"));
+    }
     // Flags added beside the edit (`jq -r '.[] | .v' f` after `jq '.v' f`) are kept apart
     // by the caller: the one other word is the edited operand.
     let words: Vec<&String> = added.iter().filter(|w| !w.starts_with('-')).collect();

@@ -26,10 +26,14 @@ pub const MIN_WORDS: usize = 5;
 /// The hole a differing word becomes.
 pub const HOLE: &str = "<name>";
 
-/// A word that may be a name: letters, digits, `_`, `-`, with a letter; not the first
-/// word (the program or the severity: `error:`, `make:`), not a hole already.
+/// A word that may be a name: letters, digits, `_`, `-`, with a letter; or a path the
+/// signature masked (`<path>`: `byte/character` in `cut: byte/character positions are
+/// numbered from 1` against `cut: fields are numbered from 1`); not the first word (the
+/// program or the severity: `error:`, `make:`), not a hole already.
 fn name_like(w: &str) -> bool {
-    w.chars().any(|c| c.is_ascii_alphabetic()) && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    w == "<path>"
+        || w.chars().any(|c| c.is_ascii_alphabetic())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Words that turn a message into its opposite: never part of a hole (`X is set` and `X
@@ -193,6 +197,15 @@ pub const LINE: &str = "<line>";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_masked_path_may_stand_in_a_hole() {
+        let fields = "cut: fields are numbered from <n> | try <q> for more information.";
+        let bytes = "cut: <path> positions are numbered from <n> | try <q> for more information.";
+        let m = merged([fields, bytes]);
+        assert_eq!(m.get(fields), m.get(bytes), "{m:?}");
+        assert!(m.contains_key(fields));
+    }
 
     #[test]
     fn texts_that_differ_in_one_hint_line_merge() {

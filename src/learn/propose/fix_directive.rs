@@ -203,6 +203,26 @@ pub fn directive_for(
         // As a change of words: a session that also added a flag of its own agrees.
         let act = DirectiveAction::AddFlags(last.variant.clone());
         (text, DirectiveSource::Variant, vec![retry_text], Some(act))
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("value:")) {
+        // Another value for a flag: said as the sessions gave it, most common first.
+        let flag = last.variant[0].trim_start_matches("value:");
+        let values = ranked(episodes, eps, last_ei, |e| value_given(e, prep).into_iter().collect());
+        let also: Vec<String> = values.iter().skip(1).map(|v| quote_cmd(v)).collect();
+        let also = if also.is_empty() {
+            String::new()
+        } else {
+            format!(" (also seen: {})", also.join(", "))
+        };
+        let text = match values.first() {
+            Some(v) => format!(
+                "retry {retry} with another value for {}: {}{also}",
+                quote_cmd(flag),
+                quote_cmd(v)
+            ),
+            None => format!("retry {retry} with another value for {}", quote_cmd(flag)),
+        };
+        let act = DirectiveAction::AddFlags(last.variant.clone());
+        (text, DirectiveSource::Variant, vec![retry_text], Some(act))
     } else if !last.steps.is_empty() {
         // The gates see the concrete commands; the directive shows the fix as the
         // group's sessions share it ([`render`]: placeholders where they differ).
@@ -377,6 +397,24 @@ fn ranked(episodes: &[Episode], eps: &[usize], last_ei: usize, key: impl Fn(&Epi
     }
     seen.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     seen.into_iter().map(|s| s.2).collect()
+}
+
+/// The flag and the value a session's retry gave it (`--indent 4`, `-f1`, `--date=iso8601`),
+/// where its failure had another ([`crate::learn::history::recovery_form::value_changed`]).
+fn value_given(e: &Episode, prep: &Prepared) -> Option<String> {
+    let fail = prep.norms[e.fail_idx].primary()?;
+    let retry = prep.norms[e.retry_idx?]
+        .segments
+        .iter()
+        .find(|g| g.program == fail.program)?;
+    crate::learn::history::recovery_form::value_changed(&fail.words, &retry.words)?;
+    let i = (1..fail.words.len()).find(|&i| fail.words[i] != retry.words[i])?;
+    let v = &retry.words[i];
+    Some(if v.starts_with('-') {
+        v.clone()
+    } else {
+        format!("{} {v}", retry.words[i - 1])
+    })
 }
 
 /// The operand a session's retry edited by insertion, said with the failing operand's
