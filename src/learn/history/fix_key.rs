@@ -100,6 +100,8 @@ impl Episode {
                     // A flag's value changed is one kind, whichever flag and value: what
                     // the error asked for is another value (`--indent 8` → `4`, `-f0` → `-f1`).
                     None if w.starts_with("value:") => "value:<v>".into(),
+                    // A split operand quoted whole: one kind, whatever the path.
+                    None if w.starts_with("joined:") => "joined:<v>".into(),
                     // A name looked up and used: one kind, whatever the name.
                     None if w.starts_with("lookup:") => "lookup:<v>".into(),
                     // GNU long options take their value either way (`--edition=2021`,
@@ -463,6 +465,36 @@ mod tests {
         let p = Prepared::new(&ls);
         let e = extract(&ls, &p, WINDOW);
         assert!(e.iter().all(|e| !e.fix_key().starts_with("variant:value")), "{e:#?}");
+    }
+
+    #[test]
+    fn a_name_the_shell_split_quoted_whole_is_one_kind_and_a_catch_all_is_unsafe() {
+        let spec = |n: &str| format!("fatal: pathspec '{n}' did not match any files");
+        let h = vec![
+            rec("a", "git add My Notes.md", false, &spec("My")),
+            rec("a", "git add \"My Notes.md\"", true, ""),
+            rec("b", "git add Q3 report.txt", false, &spec("Q3")),
+            rec("b", "git add Q3\\ report.txt", true, ""),
+            rec("c", "git rm --cached design/Old Logo.svg", false, &spec("design/Old")),
+            rec(
+                "c",
+                "git rm --cached 'design/Old Logo.svg'",
+                true,
+                "rm 'design/Old Logo.svg'",
+            ),
+        ];
+        assert_eq!(keys(&h), vec!["variant:joined:<v>"; 3]);
+        let all = vec![
+            rec("d", "git add My Notes.md", false, &spec("My")),
+            rec("d", "git add -A", true, ""),
+        ];
+        let p = Prepared::new(&all);
+        let e = extract(&all, &p, WINDOW);
+        assert_eq!(
+            e[0].unsafe_fix,
+            Some(crate::learn::history::fix_safety::WIDENED),
+            "{e:#?}"
+        );
     }
 
     #[test]

@@ -38,14 +38,68 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
 ) -> Option<&'static str> {
     unsafe_steps(history, between.iter().copied()).or_else(|| {
         let own = patterns(history, fail);
-        retry.and_then(|k| patterns(history, k).into_iter().find(|p| !own.contains(p)))
+        retry.and_then(|k| {
+            patterns(history, k)
+                .into_iter()
+                .find(|p| !own.contains(p))
+                .or_else(|| widened(history.cmd(fail), history.cmd(k)).then_some(WIDENED))
+        })
     })
+}
+
+/// The safety name of a retry that put a catch-all where the failing command named its
+/// paths ([`widened`]).
+pub const WIDENED: &str = "wildcard_for_path";
+
+/// Did the retry drop every path the failing command named and reach for everything
+/// instead (`.`, `*`, `-A`, `--all`)? `git add -A` after `git add My Notes.md` failed on
+/// the blank stages every change in the tree, not the one file: a wildcard where a path
+/// belongs, the unsafe twin of quoting the path.
+pub fn widened(fail_cmd: &str, retry_cmd: &str) -> bool {
+    let (f, r) = (
+        crate::learn::text::command_norm::normalize(fail_cmd),
+        crate::learn::text::command_norm::normalize(retry_cmd),
+    );
+    let (Some(f), Some(r)) = (f.primary(), r.primary()) else {
+        return false;
+    };
+    if f.program != r.program || f.action != r.action {
+        return false;
+    }
+    let action: Vec<&str> = f.action.split(' ').collect();
+    let operands = |w: &[String]| -> Vec<String> {
+        w.iter()
+            .skip(1)
+            .filter(|x| !x.starts_with('-') && !action.contains(&x.as_str()))
+            .cloned()
+            .collect()
+    };
+    let (fo, ro) = (operands(&f.words), operands(&r.words));
+    let all = |x: &String| matches!(x.as_str(), "." | "*" | "-A" | "--all" | ":/");
+    !fo.is_empty()
+        && !fo.iter().any(|o| all(o))
+        && fo.iter().all(|o| !ro.contains(o))
+        && (ro.iter().any(all) || r.words.iter().any(|w| all(w) && !f.words.contains(w)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::evidence::Record;
+
+    #[test]
+    fn a_catch_all_in_place_of_the_named_paths_is_widened() {
+        assert!(widened("git add My Notes.md", "git add -A"));
+        assert!(widened("git add Q3 report.txt", "git add --all"));
+        assert!(widened("git restore docs/Release Plan.md", "git restore ."));
+        assert!(
+            !widened("git add My Notes.md", "git add 'My Notes.md'"),
+            "the path quoted"
+        );
+        assert!(!widened("git add .", "git add -A"), "it named everything already");
+        assert!(!widened("git add a.txt", "git commit -a"), "another action");
+        assert!(!widened("make", "make -A"), "nothing named");
+    }
 
     fn rec(cmd: &str, ok: bool) -> Record {
         Record::new(

@@ -148,6 +148,22 @@ pub fn value_changed<'a>(fail_words: &'a [String], retry_words: &'a [String]) ->
     (attached(old) && attached(new) && old[..2] == new[..2]).then(|| &old[..2])
 }
 
+/// The operand the shell had split at a blank, given whole by the retry: `git add My
+/// Notes.md` → `git add "My Notes.md"` (or `My\ Notes.md`). The retry's word is the
+/// failing words from one place joined by a blank, and nothing else changed. Returns it.
+pub fn joined<'a>(fail_words: &[String], retry_words: &'a [String]) -> Option<&'a String> {
+    let (i, w) = retry_words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, w)| w.contains(' ') && !w.starts_with('-'))?;
+    let parts = w.split(' ').count();
+    let at = fail_words.iter().position(|f| w.starts_with(f.as_str()))?;
+    let spread = fail_words.get(at..at + parts)?;
+    let same_rest = fail_words[..at] == retry_words[..i] && fail_words[at + parts..] == retry_words[i + 1..];
+    (parts > 1 && spread.join(" ") == *w && same_rest).then_some(w)
+}
+
 /// The script operand a retry restated: the same flags and the same other operands, and
 /// one operand that is a script (a jq filter, an awk or sed program, a query: it holds a
 /// blank) said another way in a script again (`.[] | .job + ": " + .n` → `.[] |
@@ -305,6 +321,10 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
 /// said `cd src`, one fix with the sessions that changed directory. A remote put before a
 /// branch (`feature/x` → `origin/feature/x`: no file name) stays an insertion.
 pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
+    if let Some(path) = joined(fail_words, retry_words) {
+        // Words the shell split, quoted whole: the quoting is the fix (`Episode::fix_key`).
+        return Some(format!("joined:{path}"));
+    }
     if let Some(flag) = value_changed(fail_words, retry_words) {
         // A flag's value changed: one kind, whichever value (`Episode::fix_key`).
         return Some(format!("value:{flag}"));

@@ -203,6 +203,13 @@ pub fn directive_for(
         // As a change of words: a session that also added a flag of its own agrees.
         let act = DirectiveAction::AddFlags(last.variant.clone());
         (text, DirectiveSource::Variant, vec![retry_text], Some(act))
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("joined:")) {
+        // The shell split a name at its blank: said as the quoting, never the name.
+        let text = format!(
+            "quote the name that holds a blank as one word, then retry {retry}: {}",
+            quote_cmd(&format!("{label} \"<name with a blank>\""))
+        );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("value:")) {
         // Another value for a flag: said as the sessions gave it, most common first.
         let flag = last.variant[0].trim_start_matches("value:");
