@@ -77,7 +77,7 @@ pub fn widened(fail_cmd: &str, retry_cmd: &str) -> bool {
     let (fo, ro) = (operands(&f.words), operands(&r.words));
     let all = |x: &String| matches!(x.as_str(), "." | "*" | "-A" | "--all" | ":/");
     !fo.is_empty()
-        && !fo.iter().any(|o| all(o))
+        && !fo.iter().any(all)
         && fo.iter().all(|o| !ro.contains(o))
         && (ro.iter().any(all) || r.words.iter().any(|w| all(w) && !f.words.contains(w)))
 }
