@@ -58,6 +58,13 @@ const PATTERNS: &[(&str, &str)] = &[
         r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+branch\b[^\n|;&]*\s(?:-f|--force)\b|\bgit\s+checkout\b[^\n|;&]*\s(?-i:-B)\b|\bgit\s+switch\b[^\n|;&]*\s(?:(?-i:-C)\b|--force-create\b)|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
     ),
     (
+        // An input made to decode by dropping what does not: `iconv -c` omits every
+        // character it cannot convert, `tr -cd '<set>'` deletes everything outside the set.
+        // The command passes on data that is no longer the data.
+        "drop_data",
+        r"\biconv\b[^\n|;&]*\s-[a-z]*c[a-z]*\b|\btr\s+(?:-cd|-dc|-c\s+-d|-d\s+-c|--complement\s+--delete|--delete\s+--complement)\b",
+    ),
+    (
         "disable_guard",
         r"\bdisable (?:the )?(?:firewall|selinux|apparmor|antivirus|security|auth\w*|lint\w*|type ?check\w*)\b|\bsetenforce 0\b|--no-deps\b|--ignore-scripts\b|--allow-root\b|--unsafe-perm\b|-lock=false\b|safe\.directory\s*=?\s*['\x22]?\*|--legacy-peer-deps\b|--break-system-packages\b",
     ),
@@ -171,6 +178,9 @@ mod tests {
             ("destroy_data", "git switch -C hotfix"),
             ("destroy_data", "git switch --force-create hotfix"),
             ("destroy_data", "git branch -f main HEAD~3"),
+            ("drop_data", "iconv -c -f latin1 -t utf8 in.csv > out.csv"),
+            ("drop_data", "iconv -f latin1 -c -t UTF-8 in.csv"),
+            ("drop_data", "tr -cd '\\11\\12\\40-\\176' < in.txt > out.txt"),
             ("disable_guard", "disable firewall permanently"),
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),
@@ -234,6 +244,9 @@ mod tests {
             "git switch -c hotfix",
             "git branch --format='%(refname)'",
             "git branch feature origin/feature",
+            // A conversion that keeps every character is no loss; `tr` without a complement.
+            "iconv -f latin1 -t utf8 in.csv -o out.csv",
+            "tr -d '\\r' < in.txt > out.txt",
             // A checkout is no check.
             "git clone --no-checkout https://h/r.git",
         ] {
