@@ -423,6 +423,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 && variant.is_empty()
                 && substitute.is_none()
                 && steps.len() == 1
+                && retry.is_some_and(|(k, sp)| prep.norms[k].segments[sp].words == fail_words)
                 && crate::learn::history::recovery_form::prepares_operand(
                     &fail_words,
                     &steps[0].domain,
