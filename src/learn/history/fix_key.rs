@@ -60,8 +60,10 @@ impl Episode {
             let mut v: Vec<String> = Vec::new();
             let mut words = self.variant.iter();
             while let Some(w) = words.next() {
-                // `--` only ends the options: `basename -a -- *.sql` is `-a`.
-                if w == "--" {
+                // `--` only ends the options beside another change: `basename -a -- *.sql`
+                // is `-a`. Alone it is the change (`cat -- -notes.txt`: a name that starts
+                // with a dash read as a name).
+                if w == "--" && self.variant.len() > 1 {
                     continue;
                 }
                 // A short flag with its number attached (`-m1`) is the flag and a value
@@ -320,6 +322,11 @@ mod tests {
         ];
         let k = keys(&h);
         assert_eq!(k[0], ONE_FLAG, "`--` ends the options, it changes nothing");
+        let alone = vec![
+            rec("z", "cat -notes.txt", false, "cat: invalid option -- 'n'"),
+            rec("z", "cat -- -notes.txt", true, "x"),
+        ];
+        assert_eq!(keys(&alone), vec!["variant:--"], "alone, `--` is the change");
         assert_eq!(k[1], k[0]);
         assert_eq!(k[2], format!("{ONE_FLAG} <args>"), "-m1 is -m 1");
         assert_eq!(k[3], k[2]);
