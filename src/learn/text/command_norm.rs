@@ -420,6 +420,9 @@ fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: b
             action = "checkout".to_string();
             words = crate::learn::text::spelling::switch_as_checkout(words);
         }
+        if program == "npm" {
+            action = crate::learn::text::spelling::npm_command(&action).to_string();
+        }
         if program == "make" && action.is_empty() {
             action = "all".to_string();
         }
