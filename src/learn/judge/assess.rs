@@ -85,7 +85,20 @@ pub(crate) fn assess<H: Records + ?Sized>(
 
     // Trust: lowest of the evidence, and the directive must not come from outside text the
     // agent saw in the same session before the fix.
-    let mut evidence_idx: Vec<usize> = s.support.iter().flat_map(|e| e.evidence()).collect();
+    // A fetch retried (`curl -g URL` after `curl URL` failed on its own diagnostic): the
+    // page the retry printed came after the fix was chosen and is in no part of the rule,
+    // so it does not lower the rule's trust. Every other record does, the retry of any
+    // other command included (running a fetched script is the fix's doing).
+    let after_fix = |e: &crate::learn::history::episodes::Episode, k: usize| {
+        e.retry_idx == Some(k)
+            && crate::learn::history::origin_trust::is_fetch(history.cmd(k))
+            && crate::learn::history::origin_trust::is_fetch(history.cmd(e.fail_idx))
+    };
+    let mut evidence_idx: Vec<usize> = s
+        .support
+        .iter()
+        .flat_map(|e| e.evidence().into_iter().filter(move |&k| !after_fix(e, k)))
+        .collect();
     evidence_idx.sort_unstable();
     evidence_idx.dedup();
     let mut trust = lowest(evidence_idx.iter().map(|&i| prep.trust[i]));

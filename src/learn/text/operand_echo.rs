@@ -15,8 +15,19 @@
 use std::borrow::Cow;
 
 /// The tail with the command's echoed operands masked; borrowed when there is none.
+/// A line that only repeats the command's own words (curl prints the URL under `curl: (3)
+/// bad range in URL`) and the pointer line under it (`    ^`) are dropped: they are the
+/// session's text, and kept they became the failure's signature in place of the error.
 pub fn masked<'a>(cmd: &str, tail: &'a str) -> Cow<'a, str> {
-    let mut out = Cow::Borrowed(tail);
+    let echo = |l: &str| {
+        let l = l.trim();
+        l.len() >= 8 && cmd.contains(l) || !l.is_empty() && l.chars().all(|c| matches!(c, '^' | '~' | ' '))
+    };
+    let mut out = if tail.lines().any(|l| echo(l)) && tail.lines().any(|l| !l.trim().is_empty() && !echo(l)) {
+        Cow::Owned(tail.lines().filter(|l| !echo(l)).collect::<Vec<_>>().join("\n"))
+    } else {
+        Cow::Borrowed(tail)
+    };
     for word in operands(cmd) {
         let needle = format!(": {word}:");
         if out.contains(&needle) {
@@ -75,6 +86,15 @@ mod tests {
             masked("FOO=1 ls -l docs", "ls: docs: No such file or directory"),
             "ls: <path>: No such file or directory"
         );
+    }
+
+    #[test]
+    fn the_commands_own_words_echoed_and_their_pointer_are_dropped() {
+        let cmd = r#"curl -sS "http://127.0.0.1:2071/search?ids=[1,2]""#;
+        let tail = "curl: (3) bad range in URL position 36:\nhttp://127.0.0.1:2071/search?ids=[1,2]\n                                   ^\n";
+        assert_eq!(masked(cmd, tail), "curl: (3) bad range in URL position 36:");
+        // An output of echoes only keeps them: there is nothing else to read.
+        assert_eq!(masked("echo hello-world", "hello-world\n"), "hello-world\n");
     }
 
     #[test]

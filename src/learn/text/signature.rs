@@ -290,7 +290,8 @@ fn picked(tail: &str) -> Vec<String> {
         // No line reads as an error: the last two lines, but when the last one carries the
         // `prog: ` prefix tools put before their diagnostics, the last two lines with that
         // prefix (`comm: input is not in sorted order` after rows of output it printed:
-        // the rows are the session's data, the diagnostics are the failure).
+        // the rows are the session's data, the diagnostics are the failure). Only the last
+        // line's: `modified: x` in the middle of `git status` is a row, not a diagnostic.
         let prefix = lines.last().and_then(|l| diagnostic_prefix(l));
         let mut ours: Vec<&str> = lines
             .iter()
