@@ -23,7 +23,7 @@ pub fn masked<'a>(cmd: &str, tail: &'a str) -> Cow<'a, str> {
         let l = l.trim();
         l.len() >= 8 && cmd.contains(l) || !l.is_empty() && l.chars().all(|c| matches!(c, '^' | '~' | ' '))
     };
-    let mut out = if tail.lines().any(|l| echo(l)) && tail.lines().any(|l| !l.trim().is_empty() && !echo(l)) {
+    let mut out = if tail.lines().any(echo) && tail.lines().any(|l| !l.trim().is_empty() && !echo(l)) {
         Cow::Owned(tail.lines().filter(|l| !echo(l)).collect::<Vec<_>>().join("\n"))
     } else {
         Cow::Borrowed(tail)
