@@ -135,22 +135,6 @@ impl Episode {
     }
 }
 
-/// Does every variable a variant assigns (at least one) appear as a word of the
-/// failure's text? (`PREFIX=~/.local` after `*** PREFIX is not set.`)
-fn names_what_failed(variant: &[String], tail: &str) -> bool {
-    let names: Vec<&str> = variant
-        .iter()
-        .filter(|w| crate::learn::text::retry_context::is_env_assignment(w))
-        .filter_map(|w| w.split_once('=').map(|(k, _)| k))
-        .collect();
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    !names.is_empty()
-        && names.iter().all(|n| {
-            tail.match_indices(n)
-                .any(|(at, _)| !tail[..at].ends_with(word) && !tail[at + n.len()..].starts_with(word))
-        })
-}
-
 fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &H) -> FixStep {
     FixStep {
         raw: crate::learn::text::intent::raw_programs(history.cmd(idx)),
@@ -219,7 +203,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                                 && s.action != a
                                 && !(s.is_filter() || s.is_read_only())
                                 && (crate::learn::text::intent::same_operands(seg, s)
-                                    || crate::learn::history::recovery_form::unwraps(seg, s, history.tail(i)))
+                                    || crate::learn::history::recovery_form::unwraps(seg, s, history.tail(i))
+                                    || crate::learn::history::recovery_form::named_instead(seg, s, history.tail(i)))
                         });
                         // Only if the failing action itself never passes later: `git pull
                         // --rebase origin main` after `git push origin main` is a fix step.
@@ -255,7 +240,9 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 }
             }
             match (retry, via_verb) {
-                (None, Some(v)) => {
+                // Not if the failing action was tried again after it, and failed: then the
+                // other action replaced nothing (`git fetch`, then `git push` rejected again).
+                (None, Some(v)) if attempts.iter().all(|&x| x < v.0) => {
                     between.truncate(verb_at);
                     retry = Some(v);
                 }
@@ -411,7 +398,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let b = prep.position[k].1;
                     prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
                 });
-            let sets_named = names_what_failed(&variant, history.tail(i));
+            let sets_named = crate::learn::history::recovery_form::names_what_failed(&variant, history.tail(i));
             let unwrapped = verb.as_ref().is_some_and(|v| {
                 prep.norms[v.idx]
                     .segments

@@ -382,6 +382,40 @@ pub fn insertion(old: &str, new: &str) -> Option<Vec<String>> {
     (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then_some(pieces)
 }
 
+/// Does every variable a variant assigns (at least one) appear as a word of the
+/// failure's text? (`PREFIX=~/.local` after `*** PREFIX is not set.`)
+pub fn names_what_failed(variant: &[String], tail: &str) -> bool {
+    let names: Vec<&str> = variant
+        .iter()
+        .filter(|w| crate::learn::text::retry_context::is_env_assignment(w))
+        .filter_map(|w| w.split_once('=').map(|(k, _)| k))
+        .collect();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !names.is_empty()
+        && names.iter().all(|n| {
+            tail.match_indices(n)
+                .any(|(at, _)| !tail[..at].ends_with(word) && !tail[at + n.len()..].starts_with(word))
+        })
+}
+
+/// Another action of the program, run instead of one that takes no operands, that the
+/// failure's text names as a word (`npm ci` fails saying `npm ci` needs what `npm
+/// install` makes; `npm install`, and the session moves on): the action the tool pointed
+/// to. Only actions without operands on either side (the operand-keeping form is
+/// [`crate::learn::text::intent::same_operands`]), only a word of four letters or more,
+/// and never the failing action's own word.
+pub fn named_instead(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
+    let word = later.action.split(' ').next().unwrap_or("");
+    if later.program != fail.program || fail.action.is_empty() || word.len() < 4 || later.action == fail.action {
+        return false;
+    }
+    let bare = |s: &Segment| crate::learn::text::intent::operand_words(s).is_empty();
+    let named = fail_text
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .any(|w| w.eq_ignore_ascii_case(word));
+    bare(fail) && bare(later) && named
+}
+
 /// Does `later` run what the failing subcommand only wrapped? The failure's text names
 /// the failing subcommand as unknown, quoted (cargo's ``no such command: `watch` ``),
 /// and the later command is the same program with another subcommand whose words all

@@ -59,7 +59,9 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
             .find(|w| w.starts_with('-'))
             .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v)),
         Some(DirectiveAction::AddFlags(v)) => the_change_and_a_flag(e, v),
-        Some(DirectiveAction::Step { domain, action, flags }) => e.steps.iter().any(|s| {
+        // The step run instead of the retry (`npm install` after `npm ci` failed, and the
+        // session moved on: `Episode::verb`) is the step run before it.
+        Some(DirectiveAction::Step { domain, action, flags }) => e.steps.iter().chain(e.verb.as_deref()).any(|s| {
             &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.iter().any(|g| same_flag(f, g)))
         }),
         _ => false,

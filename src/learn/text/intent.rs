@@ -165,6 +165,10 @@ pub fn same_intent(
 
 /// The operands of a subcommand: its non-flag words after the program and the action's
 /// words (`origin`, `~/r.git` for `git remote add origin ~/r.git`).
+pub fn operand_words(seg: &crate::learn::text::command_norm::Segment) -> Vec<&str> {
+    operands(seg)
+}
+
 fn operands(seg: &crate::learn::text::command_norm::Segment) -> Vec<&str> {
     let action_words = seg.action.split(' ').filter(|w| !w.is_empty()).count();
     seg.words
