@@ -539,6 +539,25 @@ mod tests {
     }
 
     #[test]
+    fn operands_seen_from_the_folder_a_cd_prefix_entered_are_the_same_operands() {
+        let open = "Error: cannot open \"tables.sql\"";
+        let h = vec![
+            rec("a", "sqlite3 app.db '.read db/schema.sql'", false, open),
+            rec("a", "cd db && sqlite3 ../app.db '.read schema.sql'", true, "0"),
+            rec("b", "sqlite3 dev.db '.read sql/init.sql'", false, open),
+            rec("b", "cd sql && sqlite3 ../dev.db '.read init.sql'", true, "0"),
+            rec(
+                "c",
+                "python3 scripts/main.py",
+                false,
+                "FileNotFoundError: [Errno 2] No such file or directory: 'data.csv'",
+            ),
+            rec("c", "cd scripts && python3 main.py", true, "ok"),
+        ];
+        assert_eq!(keys(&h), vec!["variant:cd <v>"; 3]);
+    }
+
+    #[test]
     fn a_long_option_takes_its_value_either_way() {
         let e = "error[E0670]: `async fn` is not permitted in Rust 2015";
         let h = vec![

@@ -34,9 +34,30 @@ fn cd_prefixes(line: &str) -> Vec<String> {
 }
 
 /// Is the later word `x` the failing word `w`: the same, or — after `cd dir &&` on the
-/// later line — `w` is `dir/x` (`python3 scripts/main.py` → `cd scripts && python3 main.py`).
+/// later line — the same path seen from `dir`: `w` is `dir/x` (`python3 scripts/main.py`
+/// → `cd scripts && python3 main.py`), or `x` climbs back to it (`app.db` → `../app.db`
+/// after `cd db`); inside a script operand, word by word (`'.read db/schema.sql'` →
+/// `'.read schema.sql'`).
 fn same_word(w: &str, x: &str, cds: &[String]) -> bool {
-    w == x || cds.iter().any(|d| w.strip_prefix(d.as_str()) == Some(x))
+    w == x || cds.iter().any(|d| rebased(w, x, d))
+}
+
+/// `w` seen from the folder `d` (`db/`, `db/schema/`) is `x`.
+fn rebased(w: &str, x: &str, d: &str) -> bool {
+    let up = "../".repeat(
+        d.trim_end_matches('/')
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .count(),
+    );
+    let one = |w: &str, x: &str| {
+        w == x || w.strip_prefix(d) == Some(x) || !w.starts_with('/') && x.strip_prefix(up.as_str()) == Some(w)
+    };
+    if one(w, x) {
+        return true;
+    }
+    let (ws, xs): (Vec<&str>, Vec<&str>) = (w.split(' ').collect(), x.split(' ').collect());
+    ws.len() > 1 && ws.len() == xs.len() && ws.iter().zip(&xs).all(|(a, b)| one(a, b))
 }
 
 /// A relative file name with a letter-led extension (`server.js`, `main.py`), not a
