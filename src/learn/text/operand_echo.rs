@@ -34,7 +34,61 @@ pub fn masked<'a>(cmd: &str, tail: &'a str) -> Cow<'a, str> {
             out = Cow::Owned(out.replace(&needle, ": <path>:"));
         }
     }
+    // A flag's value echoed whole (`fatal: unknown date format iso-8601` for
+    // `--date=iso-8601`): the session's own word, like a quoted name.
+    for value in flag_values(cmd) {
+        if out.contains(value) {
+            if let Some(t) = mask_token(&out, value) {
+                out = Cow::Owned(t);
+            }
+        }
+    }
     out
+}
+
+/// The values a command gave its flags: after `=` (`--date=iso-8601`) or the word after a
+/// flag (`--date epoch`); three characters or more, no blank, not a flag.
+fn flag_values(cmd: &str) -> Vec<&str> {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if !w.starts_with('-') {
+            continue;
+        }
+        let v = match w.split_once('=') {
+            Some((_, v)) => v,
+            None => match words.get(i + 1) {
+                Some(n) if !n.starts_with('-') && !matches!(*n, "&&" | "||" | "|" | ";") => n,
+                _ => continue,
+            },
+        };
+        let v = v.trim_matches(|c| c == '\'' || c == '"');
+        if v.len() >= 3 && !v.contains(char::is_whitespace) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// `text` with every whole-token occurrence of `value` (bounded by blanks, quotes,
+/// brackets or `:,`) made `<q>`; `None` when there is none. Never a line's first word: that
+/// is who speaks (`error:`, `make:`), not the session's value (`git commit -m error`).
+fn mask_token(text: &str, value: &str) -> Option<String> {
+    let before = |c: Option<char>| c.is_some_and(|c| c != '\n' && (c.is_whitespace() || "'\"`(".contains(c)));
+    let after = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || "'\"`):,".contains(c));
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut any = false;
+    while let Some(at) = rest.find(value) {
+        let end = at + value.len();
+        let whole = before(rest[..at].chars().next_back()) && after(rest[end..].chars().next());
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { "<q>" } else { &rest[at..end] });
+        any |= whole;
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    any.then_some(out)
 }
 
 /// The words a command passed to its programs: not a program, a flag, an assignment or
@@ -95,6 +149,20 @@ mod tests {
         assert_eq!(masked(cmd, tail), "curl: (3) bad range in URL position 36:");
         // An output of echoes only keeps them: there is nothing else to read.
         assert_eq!(masked("echo hello-world", "hello-world\n"), "hello-world\n");
+    }
+
+    #[test]
+    fn a_flags_value_echoed_whole_is_masked() {
+        assert_eq!(
+            masked("git log -3 --date=iso-8601", "fatal: unknown date format iso-8601\n"),
+            "fatal: unknown date format <q>\n"
+        );
+        assert_eq!(
+            masked("git show --date epoch HEAD", "fatal: unknown date format epoch"),
+            "fatal: unknown date format <q>"
+        );
+        // Inside a longer word it is not the value.
+        assert_eq!(masked("make -j abc", "abcdef failed"), "abcdef failed");
     }
 
     #[test]
