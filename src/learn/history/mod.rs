@@ -3,7 +3,8 @@
 //!
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
-//! ([`recovery_form`]), failures inside another's recovery ([`nested`]), the key of an episode's fix ([`fix_key`]), failure texts that say
+//! ([`recovery_form`]), failures inside another's recovery ([`nested`]), one operand edited
+//! ([`operand_edit`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]) and trust by origin ([`origin_trust`]).
 //!
@@ -15,6 +16,7 @@ pub mod fix_key;
 pub mod fix_safety;
 pub mod looked_up;
 pub mod nested;
+pub mod operand_edit;
 pub mod origin_trust;
 pub mod prepared;
 pub mod records;

@@ -327,3 +327,42 @@ fn a_name_looked_up_then_used_is_one_fix_aimed_at_what_the_error_named() {
         fix.targeted
     ));
 }
+
+#[test]
+fn the_action_the_error_names_run_instead_is_a_verb_and_agrees_with_it_run_before() {
+    let ci = "npm error The `npm ci` command can only install with an existing package-lock.json";
+    let h = vec![
+        rec("a", "npm ci", false, ci),
+        rec("a", "npm install", true, "up to date"),
+        rec("a", "npm test", true, "1 passing"),
+        // Another action the text does not name is no verb.
+        rec("b", "npm ci", false, ci),
+        rec("b", "npm audit", true, "found 0 vulnerabilities"),
+        // Named, but the failing action tried again after it and failed: no substitute.
+        rec("c", "git push", false, " ! [rejected] main -> main (fetch first)"),
+        rec("c", "git fetch", true, ""),
+        rec("c", "git push", false, " ! [rejected] main -> main (fetch first)"),
+    ];
+    let p = Prepared::new(&h);
+    let e = extract(&h, &p, WINDOW);
+    assert_eq!(
+        e[0].outcome,
+        crate::learn::history::episodes::Outcome::Recovered,
+        "{:#?}",
+        e[0]
+    );
+    assert_eq!(e[0].fix_key(), "verb:npm install");
+    assert_ne!(e[1].fix_key(), "verb:npm audit", "{:#?}", e[1]);
+    assert_ne!(e[2].fix_key(), "verb:git fetch", "{:#?}", e[2]);
+    let act = crate::learn::propose::directive::DirectiveAction::Step {
+        domain: "npm".into(),
+        action: "install".into(),
+        flags: vec![],
+    };
+    assert!(crate::learn::propose::agreement::agrees(
+        &e[0],
+        &e[0].fix_key(),
+        "steps:npm install",
+        Some(&act)
+    ));
+}

@@ -1,0 +1,129 @@
+//! One operand of the failing command edited by the retry, in the forms a session takes:
+//! text put into it ([`insertion`]: `.name` → `.[].name`, `bob` → `'bob'`), a script
+//! said another way ([`restated`]), a flag's value changed ([`value_changed`]), a name the
+//! shell split at a blank given whole ([`joined`]).
+//!
+//! Why apart from [`crate::learn::history::recovery_form`]: these are pure comparisons of
+//! two word lists, asked of every later command of a failure's window; the recovery forms
+//! that need the segments, the line or the failure's text stay there.
+
+/// The flag whose value the retry changed, all else kept in place: the word after a flag
+/// (`jq --indent 8` → `--indent 4`, `cut -f 0,2` → `-f 1,2`), a short flag's attached value
+/// (`cut -f0` → `-f1`, `-c0-3` → `-c1-3`) or a value after `=` (`--date=iso-8601` →
+/// `--date=iso8601`, `-std=c89` → `-std=c99`). A value read as the subject made the retry
+/// another intent (`8` against `4`), and the session no recovery. Not a script (a blank
+/// inside: [`restated`]), not a flag put in place of a value, not bundled letters (`-la`
+/// → `-lh` are other flags).
+pub fn value_changed<'a>(fail_words: &'a [String], retry_words: &'a [String]) -> Option<&'a str> {
+    if fail_words.len() != retry_words.len() {
+        return None;
+    }
+    let mut diff = (1..fail_words.len()).filter(|&i| fail_words[i] != retry_words[i]);
+    let (Some(i), None) = (diff.next(), diff.next()) else {
+        return None;
+    };
+    let (old, new) = (fail_words[i].as_str(), retry_words[i].as_str());
+    if old.contains(char::is_whitespace) || new.contains(char::is_whitespace) || old.is_empty() || new.is_empty() {
+        return None;
+    }
+    let before = fail_words[i - 1].as_str();
+    // After a flag that may take no value (`git log --oneline feat/x` → `origin/feat/x`),
+    // an operand edited by insertion is no value. (A path may well be one: `-o out/x`.)
+    // A directory flag's value is where it runs (`make -C a` → `-C b`: `cd <v>`, the
+    // same kind as `cd b && make`), left to that key.
+    let operand = insertion(old, new).is_some() || crate::learn::text::inspection::dir_flag(before).is_some();
+    if !old.starts_with('-')
+        && !new.starts_with('-')
+        && before.starts_with('-')
+        && before.len() > 1
+        && !before.contains('=')
+    {
+        return (!operand).then_some(before);
+    }
+    if let (Some((fo, _)), Some((fn_, _))) = (old.split_once('='), new.split_once('=')) {
+        return (fo == fn_ && fo.starts_with('-') && fo.len() > 1).then_some(fo);
+    }
+    let attached = |w: &str| {
+        let b = w.as_bytes();
+        b.len() > 2 && b[0] == b'-' && b[1].is_ascii_alphabetic() && !b[2].is_ascii_alphabetic() && b[2] != b'-'
+    };
+    (attached(old) && attached(new) && old[..2] == new[..2]).then(|| &old[..2])
+}
+
+/// The operand the shell had split at a blank, given whole by the retry: `git add My
+/// Notes.md` → `git add "My Notes.md"` (or `My\ Notes.md`). The retry's word is the
+/// failing words from one place joined by a blank, and nothing else changed. Returns it.
+pub fn joined<'a>(fail_words: &[String], retry_words: &'a [String]) -> Option<&'a String> {
+    let (i, w) = retry_words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, w)| w.contains(' ') && !w.starts_with('-'))?;
+    let parts = w.split(' ').count();
+    let at = fail_words.iter().position(|f| w.starts_with(f.as_str()))?;
+    let spread = fail_words.get(at..at + parts)?;
+    let same_rest = fail_words[..at] == retry_words[..i] && fail_words[at + parts..] == retry_words[i + 1..];
+    (parts > 1 && spread.join(" ") == *w && same_rest).then_some(w)
+}
+
+/// The script operand a retry restated: the same flags and the same other operands, and
+/// one operand that is a script (a jq filter, an awk or sed program, a query: it holds a
+/// blank) said another way in a script again (`.[] | .job + ": " + .n` → `.[] |
+/// "\(.job): \(.n)"`). The script is the program's subject, so a changed subject reads as
+/// another intent; restated, it is the same intent fixed. Returns the new script. A look
+/// (another question of the same data, sharing none of the script's words) is excluded by
+/// the caller ([`crate::learn::history::looked_up::asks_another_question`]).
+pub fn restated<'a>(fail_words: &'a [String], retry_words: &'a [String]) -> Option<&'a String> {
+    let split =
+        |w: &'a [String]| -> (Vec<&'a String>, Vec<&'a String>) { w.iter().skip(1).partition(|x| x.starts_with('-')) };
+    let (ff, fo) = split(fail_words);
+    let (rf, ro) = split(retry_words);
+    if ff != rf || fo.len() != ro.len() {
+        return None;
+    }
+    let mut changed = fo.iter().zip(&ro).filter(|(a, b)| a != b);
+    let ((old, new), None) = (changed.next()?, changed.next()) else {
+        return None;
+    };
+    let script = |w: &str| w.contains(char::is_whitespace);
+    // The same computation said another way keeps every name the failing script used
+    // (`.job`, `.duration`); a look at the same data keeps few (`.items | length` after
+    // `.items[] | .name`): that is another question, and its passing fixes nothing.
+    let names = |w: &str| -> Vec<String> {
+        w.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|t| t.len() >= 2)
+            .map(str::to_string)
+            .collect()
+    };
+    let kept = names(old).iter().all(|t| names(new).contains(t));
+    (script(old) && script(new) && kept && insertion(old, new).is_none()).then_some(*new)
+}
+
+/// The text put into `old` to make `new`: one piece inserted (`.name` → `.[].name`), or
+/// the kept middle enclosed (`bob` → `'bob'`, `.env` → `map(.env)`). `None` when `new` is
+/// not `old` with text put in, or only blanks were (a word split or joined is no edit). The
+/// old word must be at least two bytes: a one-letter operand inside a longer word is
+/// chance, not the same operand.
+pub fn insertion(old: &str, new: &str) -> Option<Vec<String>> {
+    // The cheap test first: asked of every later word for every failure in the window.
+    if old.len() < 2 || old.len() >= new.len() || new.starts_with('-') {
+        return None;
+    }
+    // By characters, never bytes: no slice may fall inside a character.
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    let (p, s) = crate::learn::history::edit_span::shared_ends(&o, &n);
+    let mid_old: String = o[p..o.len() - s].iter().collect();
+    let mid_new: String = n[p..n.len() - s].iter().collect();
+    let pieces: Vec<String> = if mid_old.is_empty() {
+        vec![mid_new]
+    } else {
+        // The kept middle inside the new middle: text before and after it.
+        let (before, after) = mid_new.split_once(mid_old.as_str())?;
+        [before, after]
+            .into_iter()
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then_some(pieces)
+}
