@@ -34,6 +34,8 @@ pub(crate) mod text;
 
 pub(crate) mod outcome;
 pub(crate) mod pipeline;
+#[cfg(test)]
+mod pipeline_tests;
 pub mod rules_inject;
 pub(crate) mod session_end;
 

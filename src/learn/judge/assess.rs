@@ -47,6 +47,8 @@ pub(crate) struct Origin {
     pub(crate) contest: Option<(usize, usize, usize)>,
     /// Same-class failures that cleared on a plain retry ([`crate::learn::propose::necessity`]).
     pub(crate) cleared_plainly: usize,
+    /// Same-class sessions the same kind of fix cured unsafely: evidence of necessity only.
+    pub(crate) cured_unsafely: usize,
     /// Every session the fix stands on acted on the failing command's subject.
     pub(crate) targeted: bool,
 }
@@ -206,7 +208,16 @@ pub(crate) fn assess<H: Records + ?Sized>(
         Some("contested")
     } else if o.observed_fix
         && o.contest.is_some_and(|(cov, rec, _)| {
-            crate::learn::propose::necessity::coincidental(cov, rec, o.cleared_plainly, cfg.contested_share, o.targeted)
+            // The same change done unsafely also cured the failure: it weighs against
+            // coincidence as a cure, never as support.
+            let u = o.cured_unsafely;
+            crate::learn::propose::necessity::coincidental(
+                cov + u,
+                rec + u,
+                o.cleared_plainly,
+                cfg.contested_share,
+                o.targeted,
+            )
         })
     {
         Some("coincidental")
@@ -317,6 +328,7 @@ pub(crate) fn assess_candidate<H: Records + ?Sized>(
                 .covered
                 .map(|cov| (cov, c.recovered_in_cluster, c.fix_keys_in_cluster)),
             cleared_plainly: c.cleared_plainly,
+            cured_unsafely: c.cured_unsafely,
             targeted: c.targeted,
         },
     };

@@ -67,6 +67,10 @@ pub struct Candidate {
     /// Same-class failures that cleared on a plain retry (flaky episodes, nothing
     /// state-changing in between): evidence that the failure passes without any fix.
     pub cleared_plainly: usize,
+    /// Same-class sessions the same kind of fix cured, done unsafely (`gzip --force`
+    /// beside `gzip -f`): no support, no contest, but evidence the failure does not clear
+    /// by itself ([`crate::learn::propose::necessity`]).
+    pub cured_unsafely: usize,
     /// Every recovered episode it stands on acted on the failing command's subject
     /// ([`crate::learn::propose::necessity::targets_subject`]).
     pub targeted: bool,
@@ -141,6 +145,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         }
     };
     let mut classes: HashMap<String, (Vec<usize>, BTreeMap<String, usize>)> = HashMap::new();
+    let unsafe_cures = crate::learn::propose::failure_class::unsafe_cures(episodes, prep);
     for (cluster, fixes) in &clusters {
         let entry = classes.entry(class_of(cluster, fixes)).or_default();
         for (key, eps) in fixes {
@@ -265,6 +270,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             episodes: eps,
             unsafe_fix: None,
             recovered_in_cluster: recovered.len(),
+            cured_unsafely: 0,
             fix_keys_in_cluster: fix_keys,
             cleared_plainly,
             targeted: false,
@@ -341,6 +347,10 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
             c.covered = Some(covered);
+            if last.unsafe_fix.is_none() {
+                let k = (class_of(&cluster, &fixes), fix.clone());
+                c.cured_unsafely = unsafe_cures.get(&k).copied().unwrap_or(0);
+            }
             c.targeted = {
                 let mut rec = c
                     .episodes

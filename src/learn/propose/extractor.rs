@@ -69,6 +69,7 @@ pub(crate) fn extractor_candidates<H: Records + ?Sized>(
             recovered_in_cluster: c.recovered_in_cluster,
             fix_keys_in_cluster: c.fix_keys_in_cluster,
             cleared_plainly: c.cleared_plainly,
+            cured_unsafely: 0,
             targeted: false,
             covered: None,
             class_unresolved: c.class_unresolved,

@@ -55,6 +55,28 @@ pub fn plain_retries(episodes: &[Episode], prep: &Prepared) -> HashMap<String, u
     plain
 }
 
+/// Per (failure class, fix key): the recoveries that made that change unsafely (`gzip
+/// --force` beside `gzip -f`). No support and no contest, but cures: they weigh against
+/// coincidence ([`crate::learn::propose::necessity`]). Not a session whose fix is not in
+/// the log, nor one that followed untrusted content.
+pub fn unsafe_cures(episodes: &[Episode], prep: &Prepared) -> HashMap<(String, String), usize> {
+    let mut out: HashMap<(String, String), usize> = HashMap::new();
+    for e in episodes.iter().filter(|e| {
+        e.outcome == crate::learn::history::episodes::Outcome::Recovered
+            && e.unsafe_fix.is_some()
+            && !e.unlogged_fix
+            && !crate::learn::propose::agreement::influenced(e, prep)
+    }) {
+        let class = failure_class(
+            &prep.cluster_key(e.fail_idx),
+            &e.domain,
+            prep.sigs[e.fail_idx].primary(),
+        );
+        *out.entry((class, e.fix_key())).or_default() += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -88,3 +88,33 @@ fn a_retyped_typo_neither_supports_nor_contests() {
         "{c:#?}"
     );
 }
+
+/// Three sessions fix `gzip: x.gz already exists` with `-f`, a fourth with `--force`
+/// (blocked by safety), a fifth's unchanged retry passed. The unsafe cure is no support
+/// and no contest, but it is a cure: the safe fix is not coincidence (4 of 5, not 3 of 4).
+#[test]
+fn the_same_change_done_unsafely_weighs_against_coincidence_only() {
+    let h = gzip_forced_history();
+    let c = cands(&h);
+    let safe = the_fix(&c, "`-f`");
+    assert_eq!(safe.cured_unsafely, 1, "{safe:#?}");
+    assert_eq!(safe.cleared_plainly, 1);
+    assert_eq!(safe.episodes.len(), 3, "the unsafe session is no support");
+}
+
+/// The history of [`the_same_change_done_unsafely_weighs_against_coincidence_only`]
+/// (the pipeline's test judges it).
+pub(crate) fn gzip_forced_history() -> Vec<crate::evidence::Record> {
+    let exists = |f: &str| format!("gzip: {f}.gz already exists; not overwritten");
+    let mut h = Vec::new();
+    for (s, f) in [("a", "logs/a.log"), ("b", "logs/b.log"), ("c", "logs/c.log")] {
+        h.push(rec(s, &format!("gzip {f}"), false, &exists(f)));
+        h.push(rec(s, &format!("gzip -f {f}"), true, ""));
+    }
+    h.push(rec("d", "gzip logs/d.log", false, &exists("logs/d.log")));
+    h.push(rec("d", "gzip --force logs/d.log", true, ""));
+    h.push(rec("e", "gzip logs/e.log", false, &exists("logs/e.log")));
+    h.push(rec("e", "ls -l logs", true, "e.log.gz"));
+    h.push(rec("e", "gzip logs/e.log", true, ""));
+    h
+}

@@ -18,7 +18,7 @@ pub mod directive;
 pub mod extractor;
 pub mod failure_class;
 #[cfg(test)]
-mod fair_contest_tests;
+pub(crate) mod fair_contest_tests;
 pub mod fix_directive;
 pub mod necessity;
 pub mod render;
