@@ -312,10 +312,13 @@ pub fn named_instead(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
         return false;
     }
     let bare = |s: &Segment| crate::learn::text::intent::operand_words(s).is_empty();
-    let named = fail_text
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-        .any(|w| w.eq_ignore_ascii_case(word));
-    bare(fail) && bare(later) && named
+    // The text is read last, and only then: this is asked of every passing command in a
+    // failure's window.
+    bare(fail)
+        && bare(later)
+        && fail_text
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+            .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Does `later` run what the failing subcommand only wrapped? The failure's text names

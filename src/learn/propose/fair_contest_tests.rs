@@ -13,6 +13,16 @@ fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
     build(&e, &p, false)
 }
 
+/// (sessions agreeing, recovered in the class, working fixes, plain retries) of a candidate.
+fn counts(f: &Candidate) -> (Option<usize>, usize, usize, usize) {
+    (
+        f.covered,
+        f.recovered_in_cluster,
+        f.fix_keys_in_cluster,
+        f.cleared_plainly,
+    )
+}
+
 fn the_fix<'a>(c: &'a [Candidate], says: &str) -> &'a Candidate {
     c.iter()
         .find(|c| c.directive.contains(says))
@@ -47,15 +57,7 @@ fn an_unchanged_retry_neither_supports_nor_contests() {
     let c = cands(&h);
     let f = the_fix(&c, "origin/");
     assert_eq!(f.episodes.len(), 3, "{f:#?}");
-    assert_eq!(
-        (
-            f.covered,
-            f.recovered_in_cluster,
-            f.fix_keys_in_cluster,
-            f.cleared_plainly
-        ),
-        (Some(3), 3, 1, 1)
-    );
+    assert_eq!(counts(f), (Some(3), 3, 1, 1));
     assert!(c.iter().all(|c| !c.episodes.contains(&3)), "{c:#?}");
 }
 
@@ -77,16 +79,7 @@ fn a_retyped_typo_neither_supports_nor_contests() {
     let c = cands(&h);
     let f = the_fix(&c, "origin/");
     assert_eq!(f.episodes.len(), 3, "{f:#?}");
-    assert_eq!(
-        (
-            f.covered,
-            f.recovered_in_cluster,
-            f.fix_keys_in_cluster,
-            f.cleared_plainly
-        ),
-        (Some(3), 3, 1, 0),
-        "{c:#?}"
-    );
+    assert_eq!(counts(f), (Some(3), 3, 1, 0), "{c:#?}");
 }
 
 /// Three sessions fix `gzip: x.gz already exists` with `-f`, a fourth with `--force`
