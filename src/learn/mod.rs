@@ -36,6 +36,7 @@ pub(crate) mod outcome;
 pub(crate) mod pipeline;
 #[cfg(test)]
 mod pipeline_tests;
+pub(crate) mod reassess;
 pub mod rules_inject;
 pub(crate) mod session_end;
 
@@ -47,6 +48,7 @@ pub use judge::rule::{DirectiveEvidence, Learned, Rule, SupportRef};
 pub use outcome::*;
 pub use pipeline::*;
 pub use propose::extractor::{command_proposer, EpisodeBrief, Proposal, Proposer};
+pub use reassess::reassess;
 pub use session_end::*;
 // Namespaces callers use by name (`learn::rule_seal::scope`, `learn::wilson::fmt3`).
 pub use judge::wilson;

@@ -85,19 +85,16 @@
 //! [`crate::learn::judge::grind`]), then `min_sample` (below the promotion bound), else `pass`.
 
 use crate::evidence::Record;
-use crate::learn::history::episodes::{self, Episode, Outcome, Prepared};
+use crate::learn::history::episodes::{self, Outcome, Prepared};
 use crate::learn::history::records::{History, Records};
 use crate::learn::judge::assess::*;
 use crate::learn::judge::config::*;
-use crate::learn::judge::rule::Rule;
-use crate::learn::judge::rule::{Learned, SupportRef};
+use crate::learn::judge::rule::Learned;
 use crate::learn::judge::rule_replay::Index;
 use crate::learn::judge::wilson::min_sample_for;
-use crate::learn::matching::compiled_trigger::spec_from_text;
 use crate::learn::matching::matcher::{self, TriggerSpec};
 use crate::learn::outcome::*;
 use crate::learn::propose::candidates;
-use crate::learn::propose::candidates::backticked;
 use crate::learn::propose::extractor::extractor_candidates;
 use crate::learn::propose::extractor::Proposer;
 
@@ -126,6 +123,14 @@ fn run_prepared<H: Records + ?Sized>(
 ) -> LearnOutcome {
     let eps = episodes::extract(history, prep, cfg.window);
     let mut cands = candidates::build(&eps, prep, cfg.core_pack());
+    let across = crate::learn::propose::cross_program::merge(&cands, &eps, prep, |c, sessions| {
+        let variant = matches!(
+            c.source,
+            candidates::DirectiveSource::Variant | candidates::DirectiveSource::Substitution
+        );
+        sessions as u64 >= sessions_needed(variant, !c.anchors.is_empty(), cfg)
+    });
+    cands.extend(across);
     if let Some(p) = proposer {
         cands.extend(extractor_candidates(&cands, &eps, history, prep, p));
     }
@@ -144,6 +149,7 @@ fn run_prepared<H: Records + ?Sized>(
                 actions: c.actions.clone(),
                 failure_terms: matcher::failure_terms(&terms, &label),
                 terms,
+                domains: c.domains.clone(),
             };
             assess_candidate(c, &spec, &eps, history, prep, &ix, cfg)
         })
@@ -178,83 +184,6 @@ fn rank(learned: &mut [Learned]) {
     for (i, l) in learned.iter_mut().enumerate() {
         l.rule.id = format!("C-{}", i + 1);
     }
-}
-
-/// Re-assesses existing rules (stored or imported) against a history: replay and every
-/// gate run again; support becomes the local failures they prevent. Ids, status (except
-/// that a gate may now block) and provenance are the caller's to keep.
-pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Rule> {
-    let prep = Prepared::new(history);
-    let ix = Index::new(history, &prep);
-    let eps = episodes::extract(history, &prep, cfg.window);
-    let mut vocab = prep.vocab.clone();
-    rules
-        .iter()
-        .map(|r| {
-            let mut spec = spec_from_text(&r.trigger, &r.domain, &mut vocab);
-            if !r.anchors.is_empty() {
-                spec.anchors = r.anchors.clone();
-            }
-            if let Some(a) = &r.action {
-                spec.domain = r.domain.clone();
-                spec.action = a.clone();
-            }
-            if let Some(sig) = &r.signature {
-                let mut t = vocab.query(&format!("{} {}", r.trigger, sig));
-                spec.terms.append(&mut t);
-                spec.terms.sort_unstable();
-                spec.terms.dedup();
-                let label = vocab.query(&format!("{} {}", spec.domain, spec.action));
-                spec.failure_terms = matcher::failure_terms(&spec.terms, &label);
-            }
-            let cmds = if r.directive_cmds.is_empty() {
-                backticked(&r.directive)
-            } else {
-                r.directive_cmds.clone()
-            };
-            // Support: local episodes whose failure this rule's own key/cluster covers.
-            let support: Vec<&Episode> = match r.key.as_deref().and_then(|k| k.split("||").next()) {
-                Some(cluster) => eps
-                    .iter()
-                    .filter(|e| e.outcome != Outcome::Flaky && prep.cluster_key(e.fail_idx) == cluster)
-                    .collect(),
-                None => Vec::new(),
-            };
-            let subj = Subject {
-                spec: &spec,
-                directive: &r.directive,
-                directive_cmds: &cmds,
-                directive_action: None,
-                support,
-                origin: Origin::default(),
-            };
-            let a = assess(&subj, history, &prep, &ix, cfg);
-            let mut out = r.clone();
-            out.verdict = a.verdict.as_str().into();
-            out.reason = a.reason.into();
-            out.prevented = a.replay.prevented.len() as u64;
-            out.broken = a.replay.broken.len() as u64;
-            out.near_misses = a.replay.near_misses.len() as u64;
-            out.precision = a.precision;
-            out.wilson = a.wilson;
-            out.accepted = Some(a.accepted);
-            out.promotable = Some(a.promotable);
-            out.trust = Some(a.trust.as_str().into());
-            out.safety = a.safety.map(str::to_string);
-            out.rank = Some(a.rank);
-            out.min_sample = min_sample_for(cfg.promote_lower_bound);
-            if out.support.is_empty() || out.origin.as_deref().is_some_and(|o| o.starts_with("pack")) {
-                out.support = refs(history, &a.replay.prevented)
-                    .iter()
-                    .map(SupportRef::to_support)
-                    .collect();
-            }
-            if status_for(&a, cfg) == "blocked" {
-                out.status = "blocked".into();
-            }
-            out
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -684,7 +613,7 @@ mod tests {
         let mut r = out.candidates[0].rule.clone();
         r.origin = Some("pack:x".into());
         r.support.clear();
-        let again = reassess(&[r], &h, &LearnConfig::default());
+        let again = crate::learn::reassess::reassess(&[r], &h, &LearnConfig::default());
         assert_eq!(again[0].prevented, 5);
         assert_eq!(again[0].verdict, "pass");
         assert_eq!(again[0].support.len(), 5);

@@ -21,3 +21,196 @@ fn a_cure_done_unsafely_weighs_against_coincidence() {
     assert_ne!(rule("`-f`").reason, "coincidental", "{:#?}", rule("`-f`"));
     assert_eq!(rule("--force").reason, "blocked_by_safety");
 }
+
+/// One session each of `cat`, `rm` and `wc` meeting a file name that starts with `-`,
+/// kept a name by `--` or `./`; and `jq`, `python` and `node` each missing a config,
+/// each copying it from its example first. No program has the recurrence alone.
+fn across_programs() -> Vec<crate::evidence::Record> {
+    use crate::learn::history::episodes::tests::rec;
+    vec![
+        rec(
+            "a",
+            "cat -notes.txt",
+            false,
+            "cat: invalid option -- 'o'\nTry 'cat --help' for more information.",
+        ),
+        rec("a", "cat -- -notes.txt", true, "content"),
+        rec(
+            "b",
+            "rm -v2.log",
+            false,
+            "rm: invalid option -- '2'\nTry 'rm --help' for more information.",
+        ),
+        rec("b", "rm ./-v2.log", true, ""),
+        rec(
+            "c",
+            "wc -l -x.csv",
+            false,
+            "wc: invalid option -- 'x'\nTry 'wc --help' for more information.",
+        ),
+        rec("c", "wc -l ./-x.csv", true, "1 ./-x.csv"),
+    ]
+}
+
+fn learned(h: &[crate::evidence::Record]) -> crate::learn::LearnOutcome {
+    let cfg = LearnConfig {
+        packs: Vec::new(),
+        ..LearnConfig::default()
+    };
+    run_pipeline(h, &cfg)
+}
+
+/// The three sessions are one lesson across programs: one accepted rule, shown for
+/// those three programs only, standing on all three; each program's own share is not
+/// accepted (it has one session).
+#[test]
+fn one_cause_through_several_programs_is_one_rule_for_those_programs() {
+    let out = learned(&across_programs());
+    let accepted: Vec<_> = out
+        .candidates
+        .iter()
+        .filter(|l| l.rule.accepted == Some(true))
+        .collect();
+    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
+    let r = &accepted[0].rule;
+    assert_eq!(r.domain, "");
+    assert_eq!(r.domains, vec!["cat", "rm", "wc"]);
+    assert_eq!(r.support.len(), 3, "{r:#?}");
+    assert!(
+        r.directive.contains("`--`") && r.directive.contains("./"),
+        "{}",
+        r.directive
+    );
+    // Reassessed from the store (support found again through its programs), it holds.
+    let again = crate::learn::reassess(std::slice::from_ref(r), &across_programs(), &LearnConfig::default());
+    assert_eq!(again[0].support.len(), 3, "{:#?}", again[0]);
+    assert_eq!(again[0].prevented, 3);
+}
+
+/// Honest counterparts: the same text through three programs fixed three different ways
+/// is nobody's lesson; and a program whose own rule stands (two `rm` sessions) keeps it,
+/// not a merged one repeating it.
+#[test]
+fn programs_that_fixed_it_differently_or_stand_alone_are_not_merged() {
+    use crate::learn::history::episodes::tests::rec;
+    let mut h = across_programs();
+    // c fixes wc another way (the file renamed first): the text is shared, the fix is not.
+    h.truncate(4);
+    h.push(rec(
+        "c",
+        "wc -l -x.csv",
+        false,
+        "wc: invalid option -- 'x'\nTry 'wc --help' for more information.",
+    ));
+    h.push(rec("c", "mv -- -x.csv x.csv", true, ""));
+    h.push(rec("c", "wc -l x.csv", true, "1 x.csv"));
+    let out = learned(&h);
+    assert!(
+        out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+        "{:#?}",
+        out.candidates
+    );
+    assert!(out.candidates.iter().all(|l| l.rule.domains.len() != 3));
+    // Three sessions of `rm` with the fix, one of `cat`: rm's own rule, no merged one
+    // repeating it.
+    let mut h = across_programs();
+    h.truncate(4);
+    h.push(rec(
+        "d",
+        "rm -v3.log",
+        false,
+        "rm: invalid option -- '3'\nTry 'rm --help' for more information.",
+    ));
+    h.push(rec("d", "rm ./-v3.log", true, ""));
+    h.push(rec(
+        "e",
+        "rm -v4.log",
+        false,
+        "rm: invalid option -- '4'\nTry 'rm --help' for more information.",
+    ));
+    h.push(rec("e", "rm -- -v4.log", true, ""));
+    let out = learned(&h);
+    assert!(out
+        .candidates
+        .iter()
+        .any(|l| l.rule.accepted == Some(true) && l.rule.domain == "rm"));
+    assert!(
+        out.candidates.iter().all(|l| l.rule.domains.is_empty()),
+        "{:#?}",
+        out.candidates
+            .iter()
+            .map(|l| (&l.rule.key, &l.rule.reason))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// At a failure, the rule across programs is shown for its programs (a new name under
+/// `rm`), not for another program saying the same words (`ls`).
+#[test]
+fn a_rule_across_programs_is_shown_for_its_programs_only() {
+    use crate::learn::history::episodes::tests::rec;
+    let out = learned(&across_programs());
+    let r = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.accepted == Some(true))
+        .map(|l| l.rule.clone())
+        .expect("the rule across programs");
+    let rm = rec(
+        "z",
+        "rm -old.txt",
+        false,
+        "rm: invalid option -- 'o'\nTry 'rm --help' for more information.",
+    );
+    let ls = rec(
+        "z",
+        "ls -z",
+        false,
+        "ls: invalid option -- 'z'\nTry 'ls --help' for more information.",
+    );
+    let threshold = crate::learn::matching::matcher::DEFAULT_THRESHOLD;
+    let rules = [r];
+    assert!(crate::learn::rules_inject::matching_rule(&rules, &rm, threshold).is_some());
+    assert!(crate::learn::rules_inject::matching_rule(&rules, &ls, threshold).is_none());
+}
+
+/// An anchorless rule's trigger quotes its failure text, and quotes are masked: the hook
+/// read no failure term from it and capped its score below any threshold, so a learned
+/// anchorless rule was never shown at a failure. Its signature's terms are failure terms.
+#[test]
+fn an_anchorless_rule_is_shown_at_its_failure() {
+    use crate::learn::history::episodes::tests::rec;
+    let mut h = across_programs();
+    for s in ["d", "e"] {
+        h.push(rec(
+            s,
+            "rm -v3.log",
+            false,
+            "rm: invalid option -- '3'\nTry 'rm --help' for more information.",
+        ));
+        h.push(rec(s, "rm -- -v3.log", true, ""));
+    }
+    let out = learned(&h);
+    let r = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.accepted == Some(true) && l.rule.domain == "rm")
+        .map(|l| l.rule.clone())
+        .expect("rm's own rule");
+    assert!(r.anchors.is_empty(), "{r:#?}");
+    let again = rec(
+        "z",
+        "rm -old.txt",
+        false,
+        "rm: invalid option -- 'o'\nTry 'rm --help' for more information.",
+    );
+    let other = rec(
+        "z",
+        "rm old.txt",
+        false,
+        "rm: cannot remove 'old.txt': No such file or directory",
+    );
+    let threshold = crate::learn::matching::matcher::DEFAULT_THRESHOLD;
+    assert!(crate::learn::rules_inject::matching_rule(std::slice::from_ref(&r), &again, threshold).is_some());
+    assert!(crate::learn::rules_inject::matching_rule(std::slice::from_ref(&r), &other, threshold).is_none());
+}

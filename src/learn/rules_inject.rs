@@ -15,7 +15,7 @@ use crate::learn::matching::matcher::{
 };
 use crate::learn::store::rule_index::{Entry, Index, Snapshot};
 use crate::learn::text::command_norm::{normalize, CmdNorm};
-use crate::learn::text::program_family::same_domain;
+use crate::learn::text::program_family::{applies_to, same_domain};
 use crate::learn::text::signature::{signature, Signature};
 use crate::project::Project;
 use std::path::PathBuf;
@@ -101,6 +101,8 @@ fn whole(bytes: Vec<u8>) -> Vec<Rule> {
 struct Used {
     id: String,
     domain: String,
+    #[serde(default)]
+    domains: Vec<String>,
     trigger: String,
     directive: String,
     status: String,
@@ -124,6 +126,7 @@ impl Used {
         Rule {
             id: self.id,
             domain: self.domain,
+            domains: self.domains,
             trigger: self.trigger,
             directive: self.directive,
             status: self.status,
@@ -291,7 +294,7 @@ fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, ga
     let candidates = rules
         .iter()
         .enumerate()
-        .filter(|(_, r)| same_domain(&r.domain, domain))
+        .filter(|(_, r)| applies_to(&r.domain, &r.domains, domain))
         .filter(|(_, r)| {
             let anchors = crate::learn::store::rule_index::match_anchors(
                 &r.anchors,
@@ -317,8 +320,18 @@ fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, ga
                 spec.domain = r.domain.clone();
                 spec.action = a.clone();
             }
+            spec.domains = r.domains.clone();
             if let Some(sig) = &r.signature {
-                spec.terms.extend(vocab.query(sig));
+                // The signature is the failure's own text: its terms are failure terms
+                // too, as when the rule was learned (a trigger quotes its text, and the
+                // quotes are masked, so an anchorless rule had none and never fired).
+                let sig_terms = vocab.query(sig);
+                let label = vocab.query(&format!("{} {}", spec.domain, spec.action));
+                spec.failure_terms
+                    .extend(sig_terms.iter().copied().filter(|t| !label.contains(t)));
+                spec.failure_terms.sort_unstable();
+                spec.failure_terms.dedup();
+                spec.terms.extend(sig_terms);
                 spec.terms.sort_unstable();
                 spec.terms.dedup();
             }

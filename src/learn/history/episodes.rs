@@ -353,7 +353,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                             .flatten();
                         let v = match ins {
                             // A flag's value changed is the whole change (`-f0` → `-f1`).
-                            Some(x) if x.starts_with("value:") => vec![x],
+                            Some(x) if x.starts_with("value:") || x.starts_with("escaped:") => vec![x],
                             Some(x) => {
                                 let mut v: Vec<String> = added.iter().filter(|w| w.starts_with('-')).cloned().collect();
                                 v.push(x);

@@ -104,6 +104,8 @@ impl Episode {
                     None if w.starts_with("value:") => "value:<v>".into(),
                     // A split operand quoted whole: one kind, whatever the path.
                     None if w.starts_with("joined:") => "joined:<v>".into(),
+                    // A name kept from being read as an option, by `--` or `./`: one kind.
+                    None if w.starts_with("escaped:") => "escaped:<v>".into(),
                     // A name looked up and used: one kind, whatever the name.
                     None if w.starts_with("lookup:") => "lookup:<v>".into(),
                     // GNU long options take their value either way (`--edition=2021`,
@@ -322,11 +324,19 @@ mod tests {
         ];
         let k = keys(&h);
         assert_eq!(k[0], ONE_FLAG, "`--` ends the options, it changes nothing");
+        // Alone, `--` is the change: a name kept from being read as an option, one kind
+        // with the name written from the current folder.
         let alone = vec![
             rec("z", "cat -notes.txt", false, "cat: invalid option -- 'n'"),
             rec("z", "cat -- -notes.txt", true, "x"),
+            rec("y", "wc -l -x.csv", false, "wc: invalid option -- 'x'"),
+            rec("y", "wc -l ./-x.csv", true, "1 ./-x.csv"),
         ];
-        assert_eq!(keys(&alone), vec!["variant:--"], "alone, `--` is the change");
+        assert_eq!(
+            keys(&alone),
+            vec!["variant:escaped:<v>"; 2],
+            "alone, `--` is the change"
+        );
         assert_eq!(k[1], k[0]);
         assert_eq!(k[2], format!("{ONE_FLAG} <args>"), "-m1 is -m 1");
         assert_eq!(k[3], k[2]);

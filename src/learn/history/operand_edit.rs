@@ -1,7 +1,8 @@
 //! One operand of the failing command edited by the retry, in the forms a session takes:
 //! text put into it ([`insertion`]: `.name` → `.[].name`, `bob` → `'bob'`), a script
 //! said another way ([`restated`]), a flag's value changed ([`value_changed`]), a name the
-//! shell split at a blank given whole ([`joined`]).
+//! shell split at a blank given whole ([`joined`]), a name that starts with `-` kept
+//! from being read as an option ([`dash_escaped`]).
 //!
 //! Why apart from [`crate::learn::history::recovery_form`]: these are pure comparisons of
 //! two word lists, asked of every later command of a failure's window; the recovery forms
@@ -48,6 +49,36 @@ pub fn value_changed<'a>(fail_words: &'a [String], retry_words: &'a [String]) ->
         b.len() > 2 && b[0] == b'-' && b[1].is_ascii_alphabetic() && !b[2].is_ascii_alphabetic() && b[2] != b'-'
     };
     (attached(old) && attached(new) && old[..2] == new[..2]).then(|| &old[..2])
+}
+
+/// The name starting with `-` that the retry kept from being read as an option, all else
+/// unchanged: `--` put before it (`cat -- -notes.txt`) or the name written from the
+/// current folder (`rm ./-v2.log`). Both are POSIX's one answer to one failure (utility
+/// syntax guideline 10: `--` ends the options; a path with a `/` is no option), so they
+/// are one kind of fix whichever a session chose. Returns the name.
+pub fn dash_escaped<'a>(fail_words: &'a [String], retry_words: &[String]) -> Option<&'a str> {
+    let named = |w: &str| w.len() > 1 && w.starts_with('-') && w != "--";
+    if fail_words.iter().any(|w| w == "--") {
+        return None;
+    }
+    if fail_words.len() == retry_words.len() {
+        let mut diff = (1..fail_words.len()).filter(|&i| fail_words[i] != retry_words[i]);
+        let (Some(i), None) = (diff.next(), diff.next()) else {
+            return None;
+        };
+        let old = fail_words[i].as_str();
+        return (named(old) && retry_words[i].strip_prefix("./") == Some(old)).then_some(old);
+    }
+    let at = retry_words.iter().position(|w| w == "--")?;
+    let without: Vec<&String> = retry_words
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != at)
+        .map(|(_, w)| w)
+        .collect();
+    let same = at > 0 && without.len() == fail_words.len() && without.iter().zip(fail_words).all(|(a, b)| *a == b);
+    same.then(|| fail_words[at..].iter().find(|w| named(w)).map(String::as_str))
+        .flatten()
 }
 
 /// The operand the shell had split at a blank, given whole by the retry: `git add My
@@ -126,4 +157,41 @@ pub fn insertion(old: &str, new: &str) -> Option<Vec<String>> {
             .collect()
     };
     (!pieces.is_empty() && pieces.iter().all(|x| !x.trim().is_empty())).then_some(pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    /// `--` before the name or the name written `./-x`: the name starting with `-` is
+    /// returned; a flag dropped, a name renamed, or `--` that was there already is not this.
+    #[test]
+    fn a_name_kept_from_being_an_option_by_dashes_or_a_folder() {
+        let esc = |f: &str, r: &str| dash_escaped(&w(f), &w(r)).map(str::to_string);
+        assert_eq!(
+            esc("cat -notes.txt", "cat -- -notes.txt").as_deref(),
+            Some("-notes.txt")
+        );
+        assert_eq!(
+            esc("mv --draft.md old.md", "mv -- --draft.md old.md").as_deref(),
+            Some("--draft.md")
+        );
+        assert_eq!(esc("wc -l -x.csv", "wc -l ./-x.csv").as_deref(), Some("-x.csv"));
+        assert_eq!(esc("wc -l -x.csv", "wc -l ./y.csv"), None, "another name");
+        assert_eq!(esc("wc -l -x.csv", "wc ./-x.csv -l"), None, "more than the name moved");
+        assert_eq!(
+            esc("rm -- -a -b", "rm -- -a ./-b"),
+            None,
+            "the options were ended already"
+        );
+        assert_eq!(
+            esc("grep -r x src", "grep -r -- x src"),
+            None,
+            "no name starts with `-` after it"
+        );
+    }
 }

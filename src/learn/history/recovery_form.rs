@@ -14,7 +14,7 @@
 
 use crate::learn::text::command_norm::Segment;
 
-pub use crate::learn::history::operand_edit::{insertion, joined, restated, value_changed};
+pub use crate::learn::history::operand_edit::{dash_escaped, insertion, joined, restated, value_changed};
 
 /// The words after the program that are neither flags nor empty: what the command acts on.
 fn operands(seg: &Segment) -> Vec<&str> {
@@ -252,6 +252,10 @@ fn quoted(fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
 /// said `cd src`, one fix with the sessions that changed directory. A remote put before a
 /// branch (`feature/x` → `origin/feature/x`: no file name) stays an insertion.
 pub fn inserted(fail_words: &[String], retry_words: &[String], added: &[String]) -> Option<String> {
+    if let Some(name) = dash_escaped(fail_words, retry_words) {
+        // A name read as an option, kept a name: `--` or `./` (`Episode::fix_key`).
+        return Some(format!("escaped:{name}"));
+    }
     if let Some(path) = joined(fail_words, retry_words) {
         // Words the shell split, quoted whole: the quoting is the fix (`Episode::fix_key`).
         return Some(format!("joined:{path}"));

@@ -26,6 +26,8 @@ pub(crate) struct Subject<'a> {
     pub(crate) support: Vec<&'a Episode>,
     /// Sources and contest (see the module doc).
     pub(crate) origin: Origin,
+    /// A class across programs: the clusters it unites (empty otherwise).
+    pub(crate) member_clusters: &'a [String],
 }
 
 /// Where a subject's support came from, for the source gates (module doc).
@@ -132,10 +134,29 @@ pub(crate) fn assess<H: Records + ?Sized>(
     let matched: HashSet<u32> = r
         .prevented
         .iter()
-        .filter(|&&i| prep.norms[i].domain() == s.spec.domain)
+        .filter(|&&i| s.spec.in_domain(prep.norms[i].domain()))
         .map(|&i| ix.cluster_of[i])
         .collect();
-    let domain_clusters = ix.clusters_in_domain.get(&s.spec.domain).copied().unwrap_or(0) as f64;
+    let domain_clusters = s
+        .spec
+        .replay_domains()
+        .iter()
+        .map(|d| ix.clusters_in_domain.get(*d).copied().unwrap_or(0))
+        .sum::<usize>() as f64;
+    // A class across programs is one class, though each program's share is a cluster of
+    // its own ([`crate::learn::propose::cross_program`]): its members count once.
+    let members: HashSet<u32> = if s.member_clusters.is_empty() {
+        HashSet::new()
+    } else {
+        r.prevented
+            .iter()
+            .filter(|&&i| s.member_clusters.contains(&prep.cluster_key(i)))
+            .map(|&i| ix.cluster_of[i])
+            .collect()
+    };
+    let folded = members.len().saturating_sub(1);
+    let matched_classes = matched.len().saturating_sub(folded);
+    let domain_clusters = (domain_clusters - folded as f64).max(0.0);
     // An anchorless trigger is generic unless it carries an observed fix and its failure
     // text is not thin: a quoted, masked error line ("fatal: unable to auto-detect email
     // address") fixed the same way in several sessions is specific enough (it then needs
@@ -144,11 +165,11 @@ pub(crate) fn assess<H: Records + ?Sized>(
     // A thin text is still specific when its replay fired on its own class only
     // ([`crate::learn::matching::specificity`]).
     let thin = s.spec.terms.len() < cfg.generic_min_terms
-        && !crate::learn::matching::specificity::thin_but_distinct(s.spec, matched.len());
+        && !crate::learn::matching::specificity::thin_but_distinct(s.spec, matched_classes);
     let generic = (s.spec.anchors.is_empty() && (!s.origin.observed_fix || thin))
-        || (matched.len() as u64 >= cfg.generic_min_clusters
+        || (matched_classes as u64 >= cfg.generic_min_clusters
             && domain_clusters > 0.0
-            && matched.len() as f64 / domain_clusters > cfg.generic_share);
+            && matched_classes as f64 / domain_clusters > cfg.generic_share);
 
     let evidence = s
         .directive_action
@@ -162,16 +183,7 @@ pub(crate) fn assess<H: Records + ?Sized>(
     });
     // Self-resolved support is a source only when the same fix recurs across sessions and
     // the class has no unresolved failures (those would be the support instead).
-    let need = if o.variant {
-        cfg.min_sessions_variant
-    } else {
-        cfg.min_sessions_self_resolved
-    };
-    let need = if s.spec.anchors.is_empty() {
-        need.max(cfg.min_sessions_unanchored)
-    } else {
-        need
-    };
+    let need = sessions_needed(o.variant, !s.spec.anchors.is_empty(), cfg);
     // Sessions that are a *source* of the lesson: those that met the failure and then
     // found the fix. A one-shot recovery — the very next command ran the fix and the
     // retry chained (`git pull --rebase && git push`) — shows the agent already knew it:
@@ -297,6 +309,21 @@ pub(crate) fn status_for(a: &Assessment, cfg: &LearnConfig) -> &'static str {
     }
 }
 
+/// How many source sessions a learned fix needs: a variant more than a step (else a
+/// flaky-style retry), an unanchored failure more than an anchored one.
+pub(crate) fn sessions_needed(variant: bool, anchored: bool, cfg: &LearnConfig) -> u64 {
+    let need = if variant {
+        cfg.min_sessions_variant
+    } else {
+        cfg.min_sessions_self_resolved
+    };
+    if anchored {
+        need
+    } else {
+        need.max(cfg.min_sessions_unanchored)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn assess_candidate<H: Records + ?Sized>(
     c: &Candidate,
@@ -314,6 +341,7 @@ pub(crate) fn assess_candidate<H: Records + ?Sized>(
         directive_cmds: &c.directive_cmds,
         directive_action: c.directive_action.as_ref(),
         support: support.clone(),
+        member_clusters: &c.member_clusters,
         origin: Origin {
             unsafe_fix: c.unsafe_fix,
             // A substitution is learned like a variant: the same command, done otherwise.
@@ -342,6 +370,7 @@ pub(crate) fn assess_candidate<H: Records + ?Sized>(
     let rule = Rule {
         id: String::new(),
         domain: c.domain.clone(),
+        domains: c.domains.clone(),
         trigger: c.trigger.clone(),
         directive: c.directive.clone(),
         status: status_for(&a, cfg).to_string(),

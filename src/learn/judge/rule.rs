@@ -33,6 +33,10 @@ impl DirectiveEvidence {
 pub struct Rule {
     pub id: String,
     pub domain: String,
+    /// A rule learned across programs (its `domain` empty): the domains it was seen in,
+    /// the only ones it is shown for. Optional, absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<String>,
     pub trigger: String,
     pub directive: String,
     pub status: String,

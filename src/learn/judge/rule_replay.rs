@@ -78,7 +78,10 @@ impl Index {
 
     /// Failures worth scoring for a trigger: its domain's, plus any sharing an anchor.
     pub fn failure_pool(&self, spec: &TriggerSpec) -> Vec<usize> {
-        let mut v: Vec<usize> = self.fail_by_domain.get(&spec.domain).cloned().unwrap_or_default();
+        let mut v: Vec<usize> = Vec::new();
+        for d in spec.replay_domains() {
+            v.extend(self.fail_by_domain.get(d).into_iter().flatten());
+        }
         for a in &spec.anchors {
             if let Some(x) = self.fail_by_anchor.get(a) {
                 v.extend_from_slice(x);
@@ -106,15 +109,21 @@ pub fn replay(spec: &TriggerSpec, prep: &Prepared, ix: &Index, threshold: f64, m
         if score(spec, v, &prep.idf) < threshold {
             continue;
         }
-        let same_domain = v.actions.iter().any(|(d, _)| *d == spec.domain);
+        let same_domain = v.actions.iter().any(|(d, _)| spec.in_domain(d));
         if same_domain
             || crate::learn::matching::matcher::lexical(&spec.terms, &v.terms, &prep.idf) >= CROSS_DOMAIN_LEXICAL
         {
             out.prevented.push(i);
         }
     }
-    if let Some(oks) = ix.ok_by_domain.get(&spec.domain) {
-        for &i in oks {
+    let mut oks: Vec<usize> = Vec::new();
+    for d in spec.replay_domains() {
+        oks.extend(ix.ok_by_domain.get(d).into_iter().flatten());
+    }
+    oks.sort_unstable();
+    oks.dedup();
+    {
+        for &i in &oks {
             let s = score(spec, &prep.views[i], &prep.idf);
             if s >= threshold + margin {
                 out.broken.push(i);

@@ -56,6 +56,7 @@ impl CompiledTrigger {
             actions: Vec::new(),
             failure_terms: failure_terms(&terms, &label),
             terms,
+            domains: Vec::new(),
         }
     }
 }

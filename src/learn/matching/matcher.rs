@@ -163,6 +163,25 @@ pub struct TriggerSpec {
     /// share one with a record to score above [`NO_ANCHOR_CAP`] (else every working `git
     /// push` matched on the label alone and filled the near-miss band).
     pub failure_terms: Vec<u32>,
+    /// A trigger learned across programs (its `domain` empty): the domains it was seen in,
+    /// each its own to the matcher, replay and the hooks.
+    pub domains: Vec<String>,
+}
+
+impl TriggerSpec {
+    /// Whether `d` is the trigger's domain (or one of a cross-program trigger's).
+    pub fn in_domain(&self, d: &str) -> bool {
+        d == self.domain || self.domains.iter().any(|x| x == d)
+    }
+
+    /// The domains replay reads: the trigger's own, or a cross-program trigger's.
+    pub fn replay_domains(&self) -> Vec<&str> {
+        if self.domains.is_empty() {
+            vec![self.domain.as_str()]
+        } else {
+            self.domains.iter().map(String::as_str).collect()
+        }
+    }
 }
 
 /// The failure-text terms of a trigger: its terms minus those of the command label.
@@ -225,10 +244,10 @@ pub fn anchors_rule_out(anchors: &[String], record_anchors: &[String], threshold
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
     let lex = lexical(&t.terms, &r.terms, idf);
-    let same_cmd = |(d, a): &(String, String)| *d == t.domain && (*a == t.action || t.actions.contains(a));
+    let same_cmd = |(d, a): &(String, String)| t.in_domain(d) && (*a == t.action || t.actions.contains(a));
     let command = if r.actions.iter().any(same_cmd) {
         1.0
-    } else if r.actions.iter().any(|(d, _)| *d == t.domain) {
+    } else if r.actions.iter().any(|(d, _)| t.in_domain(d)) {
         0.6
     } else {
         0.0
@@ -512,6 +531,7 @@ mod tests {
             actions: Vec::new(),
             failure_terms: failure_terms(&terms, &label),
             terms,
+            domains: Vec::new(),
         }
     }
 

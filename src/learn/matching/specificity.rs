@@ -31,6 +31,7 @@ mod tests {
             actions: Vec::new(),
             terms: [&[0], failure_terms].concat(),
             failure_terms: failure_terms.to_vec(),
+            domains: Vec::new(),
         }
     }
 

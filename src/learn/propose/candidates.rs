@@ -43,6 +43,11 @@ pub struct Candidate {
     pub key: String,
     pub cluster: String,
     pub domain: String,
+    /// A class across programs ([`crate::learn::propose::cross_program`]): the domains it
+    /// was seen in (its `domain` is then empty). Empty otherwise.
+    pub domains: Vec<String>,
+    /// The clusters such a class unites (empty otherwise).
+    pub member_clusters: Vec<String>,
     pub action: String,
     /// `git push`; the domain (`cargo`) when the class's failures ran several actions.
     pub label: String,
@@ -77,6 +82,9 @@ pub struct Candidate {
     /// How many of the cluster's recovered episodes agree with this directive (`None`: a
     /// template that names no command, not comparable).
     pub covered: Option<usize>,
+    /// The class's recovered episodes that agree with this directive (what `covered`
+    /// counts): a class across programs unites them ([`crate::learn::propose::cross_program`]).
+    pub covering: Vec<usize>,
     /// The cluster has unresolved failures (then they are the support, and self-resolved
     /// episodes only corroborate).
     pub class_unresolved: bool,
@@ -257,6 +265,8 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             key,
             cluster: cluster.clone(),
             domain: e0.domain.clone(),
+            domains: Vec::new(),
+            member_clusters: Vec::new(),
             action: e0.action.clone(),
             label: label.clone(),
             actions: actions.clone(),
@@ -275,6 +285,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             cleared_plainly,
             targeted: false,
             covered: None,
+            covering: Vec::new(),
             class_unresolved,
             remedy_known: false,
         };
@@ -313,9 +324,10 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 v.sort_unstable();
                 v
             };
-            let covered = recovered
+            let covering: Vec<usize> = recovered
                 .iter()
-                .filter(|&&ei| {
+                .copied()
+                .filter(|&ei| {
                     agrees(
                         &episodes[ei],
                         &keys[ei],
@@ -323,7 +335,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                         if last.unsafe_fix.is_some() { None } else { act.as_ref() },
                     )
                 })
-                .count();
+                .collect();
             // A fix step only one session spelt this way is said as the sessions that
             // agree with it spelt it (`mkdir out` alone, `mkdir -p <dir>` by three that
             // agree with it: the most common spelling), never with that one session's
@@ -346,7 +358,8 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 );
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.unsafe_fix = last.unsafe_fix;
-            c.covered = Some(covered);
+            c.covered = Some(covering.len());
+            c.covering = covering;
             if last.unsafe_fix.is_none() {
                 let k = (class_of(&cluster, &fixes), fix.clone());
                 c.cured_unsafely = unsafe_cures.get(&k).copied().unwrap_or(0);
@@ -433,264 +446,4 @@ pub fn backticked(text: &str) -> Vec<String> {
         .map(str::to_string)
         .filter(|s| !s.trim().is_empty())
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::learn::history::episodes::tests::rec;
-    use crate::learn::history::episodes::{extract, WINDOW};
-
-    fn cands(h: &[crate::evidence::Record]) -> Vec<Candidate> {
-        let p = Prepared::new(h);
-        let e = extract(h, &p, WINDOW);
-        build(&e, &p, true)
-    }
-
-    #[test]
-    fn one_candidate_per_cluster_and_fix_and_a_template_for_unresolved() {
-        let mut h = Vec::new();
-        for s in ["a", "b", "c"] {
-            h.push(rec(
-                s,
-                "git push origin main",
-                false,
-                " ! [rejected] main -> main (fetch first)",
-            ));
-            h.push(rec(s, "git pull --rebase", true, "Successfully rebased"));
-            h.push(rec(s, "git push origin main", true, "main -> main"));
-        }
-        h.push(rec(
-            "d",
-            "git push",
-            false,
-            "Updates were rejected because the remote contains work",
-        ));
-        let c = cands(&h);
-        assert_eq!(c.len(), 2, "{c:#?}");
-        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
-        assert_eq!(fix.episodes.len(), 3, "only the episodes fixed this way");
-        assert!(fix.directive.contains("git pull --rebase"), "{}", fix.directive);
-        assert!(fix.trigger.contains("non-fast-forward"), "{}", fix.trigger);
-        assert!(fix.class_unresolved);
-        assert_eq!((fix.covered, fix.recovered_in_cluster), (Some(3), 3));
-        let t = c.iter().find(|c| c.source == DirectiveSource::Pack).unwrap();
-        assert_eq!(t.episodes.len(), 1, "the unresolved failure supports the pack rule");
-        assert!(t.remedy_known);
-        assert_eq!(
-            t.covered,
-            Some(3),
-            "the template's `git pull --rebase` agrees with the fixes"
-        );
-    }
-
-    #[test]
-    fn exploration_makes_no_directive() {
-        // Session a looked (pip list) and moved on: no directive, no one's support.
-        // Session b tried something (touch) and moved on: still no directive from it; as
-        // an attempt that never made the action succeed it supports the template only.
-        let h = vec![
-            rec(
-                "a",
-                "python src/train.py",
-                false,
-                "ModuleNotFoundError: No module named 'pandas'",
-            ),
-            rec("a", "pip list", true, "numpy 1.26"),
-            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
-            rec("b", "touch notes.txt", true, ""),
-        ];
-        let c = cands(&h);
-        assert_eq!(c.len(), 1, "{c:#?}");
-        assert_eq!(c[0].source, DirectiveSource::Pack);
-        assert!(!c[0].directive.contains("touch") && !c[0].directive.contains("pip list"));
-        assert_eq!(c[0].episodes, vec![1], "only session b's attempt");
-    }
-
-    #[test]
-    fn moved_on_attempts_typos_and_remedies() {
-        let h = vec![
-            // An attempt that never made `python` succeed: supports the template.
-            rec(
-                "a",
-                "python src/train.py",
-                false,
-                "ModuleNotFoundError: No module named 'torch'",
-            ),
-            rec("a", "touch requirements.txt", true, ""),
-            // A typo corrected: self-resolved, no one's support.
-            rec("b", "pyhton app.py", false, "bash: pyhton: command not found"),
-            rec("b", "python3 app.py", true, "ok"),
-            // The template's own remedy taken (`git add`, commit): self-resolved.
-            rec(
-                "c",
-                "git merge feature",
-                false,
-                "CONFLICT (content): Merge conflict in a.py",
-            ),
-            rec("c", "git add a.py && git commit -m merge", true, "[main 1] merge"),
-        ];
-        let c = cands(&h);
-        let t: Vec<&Candidate> = c.iter().filter(|c| c.source == DirectiveSource::Pack).collect();
-        assert_eq!(t.len(), 1, "{c:#?}");
-        assert!(
-            t[0].directive.contains("install the missing module"),
-            "{}",
-            t[0].directive
-        );
-        assert_eq!(t[0].episodes.len(), 1);
-    }
-
-    #[test]
-    fn nested_failure_is_no_ones_support() {
-        // `git gc` failed while the curl failure was being recovered: not a lesson.
-        let h = vec![
-            rec(
-                "s",
-                "curl -sS http://127.0.0.1:8080/health",
-                false,
-                "curl: (7) Failed to connect",
-            ),
-            rec("s", "git gc --prune=now", false, "fatal: not a git repository"),
-            rec("s", "curl -sS http://127.0.0.1:8080/health", true, "ok"),
-        ];
-        let p = Prepared::new(&h);
-        let e = extract(&h, &p, WINDOW);
-        assert!(e.iter().any(|e| e.nested && e.fail_idx == 1), "{e:#?}");
-        assert!(build(&e, &p, true).iter().all(|c| !c.episodes.contains(&1)));
-    }
-
-    #[test]
-    fn failures_group_by_tool_and_signature_not_subcommand() {
-        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
-        let lc = "error: Your local changes to the following files would be overwritten by checkout:\n\ta.py\nPlease commit your changes or stash them before you switch branches.\nAborting";
-        let mut h = Vec::new();
-        for (s, cmd) in [("a", "cargo build"), ("b", "cargo test"), ("c", "cargo check --all")] {
-            h.push(rec(s, cmd, false, nf));
-            h.push(rec(s, &format!("cd crate && {cmd}"), true, "Finished"));
-        }
-        for (s, cmd) in [("d", "git checkout dev"), ("e", "git switch main")] {
-            h.push(rec(s, cmd, false, lc));
-            h.push(rec(s, "git stash", true, "Saved working directory"));
-            h.push(rec(s, cmd, true, "Switched to branch"));
-        }
-        let c = cands(&h);
-        let cargo = c.iter().find(|c| c.domain == "cargo").unwrap();
-        assert_eq!(cargo.episodes.len(), 3, "{c:#?}");
-        assert_eq!(cargo.label, "cargo", "the class spans subcommands");
-        assert_eq!(cargo.actions, vec!["build", "check", "test"]);
-        let git = c.iter().find(|c| c.domain == "git").unwrap();
-        assert_eq!((git.episodes.len(), git.recovered_in_cluster), (2, 2));
-    }
-
-    #[test]
-    fn unsafe_fix_is_its_own_group() {
-        let h = vec![
-            rec("a", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
-            rec("a", "chmod +x backup.sh", true, ""),
-            rec("a", "./backup.sh", true, "done"),
-            rec("b", "./backup.sh", false, "bash: ./backup.sh: Permission denied"),
-            rec("b", "chmod 777 backup.sh", true, ""),
-            rec("b", "./backup.sh", true, "done"),
-        ];
-        let c = cands(&h);
-        assert_eq!(c.len(), 2, "{c:#?}");
-        assert!(c
-            .iter()
-            .any(|c| c.unsafe_fix == Some("chmod_777") && c.episodes.len() == 1));
-        // Only the allowed fix counts in the contest: the unsafe one does not compete.
-        assert!(c.iter().all(|c| c.recovered_in_cluster == 1));
-        assert!(c.iter().any(|c| c.unsafe_fix.is_none() && c.covered == Some(1)));
-    }
-
-    #[test]
-    fn unsafe_fix_does_not_absorb_open_episodes() {
-        let h = vec![
-            rec("a", "git push", false, "! [rejected] (non-fast-forward)"),
-            rec("a", "git push --force", true, "+ forced update"),
-            rec("b", "git push", false, "! [rejected] (non-fast-forward)"),
-        ];
-        let c = cands(&h);
-        assert_eq!(c.len(), 2);
-        assert!(c
-            .iter()
-            .any(|c| c.source == DirectiveSource::Pack && c.episodes.len() == 1));
-    }
-
-    #[test]
-    fn directive_shows_the_shared_fix_with_placeholders() {
-        let mut h = Vec::new();
-        for (s, b) in [("a", "feature/login"), ("b", "fix/typo")] {
-            h.push(rec(
-                s,
-                &format!("git push origin {b}"),
-                false,
-                " ! [rejected] (fetch first)",
-            ));
-            h.push(rec(
-                s,
-                &format!("git pull --rebase origin {b}"),
-                true,
-                "Successfully rebased",
-            ));
-            h.push(rec(s, &format!("git push origin {b}"), true, "ok"));
-        }
-        let c = cands(&h);
-        let fix = c.iter().find(|c| c.source == DirectiveSource::Fix).unwrap();
-        assert_eq!(
-            fix.directive, "run `git pull --rebase origin <branch>`, then retry `git push`",
-            "no session's own branch in the directive"
-        );
-        // The gates still see what actually ran.
-        assert_eq!(
-            fix.directive_cmds,
-            vec!["git pull --rebase origin fix/typo".to_string()]
-        );
-    }
-
-    #[test]
-    fn dedup_merges_identical_keys() {
-        let h = vec![
-            rec("a", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
-            rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'y'"),
-        ];
-        let c = cands(&h);
-        assert_eq!(c.len(), 1);
-        let twice = dedup(vec![c[0].clone(), c[0].clone()]);
-        assert_eq!(twice.len(), 1);
-        assert_eq!(twice[0].episodes.len(), 2);
-    }
-
-    #[test]
-    fn a_variant_is_said_with_placeholders_for_what_varied() {
-        let nf = "error: could not find `Cargo.toml` in `/home/dev/w` or any parent directory";
-        let mut h = Vec::new();
-        for (s, retry) in [
-            ("a", "cargo test --manifest-path tiler/Cargo.toml"),
-            ("b", "cargo build --manifest-path rust/slugify/Cargo.toml"),
-            ("c", "cd tools/ledger && cargo check"),
-        ] {
-            let fail = retry.replace(" --manifest-path tiler/Cargo.toml", "");
-            let fail = fail.replace(" --manifest-path rust/slugify/Cargo.toml", "");
-            let fail = fail.replace("cd tools/ledger && ", "");
-            h.push(rec(s, &fail, false, nf));
-            h.push(rec(s, retry, true, "Finished"));
-        }
-        let p = Prepared::new(&h);
-        let e = extract(&h, &p, WINDOW);
-        let c = build(&e, &p, false);
-        let v = c
-            .iter()
-            .find(|c| c.key.ends_with("variant:cd <v>"))
-            .expect("one directory fix");
-        assert_eq!(v.episodes.len(), 3, "{c:#?}");
-        assert!(
-            v.directive.contains("--manifest-path <dir>/Cargo.toml"),
-            "{}",
-            v.directive
-        );
-        for private in ["tiler", "slugify", "ledger"] {
-            assert!(!v.directive.contains(private), "{}", v.directive);
-        }
-    }
 }

@@ -50,6 +50,8 @@ pub(crate) fn extractor_candidates<H: Records + ?Sized>(
             key: format!("{}||x:{}", c.cluster, norm_dir),
             cluster: c.cluster.clone(),
             domain: c.domain.clone(),
+            domains: c.domains.clone(),
+            member_clusters: c.member_clusters.clone(),
             action: c.action.clone(),
             label: c.label.clone(),
             actions: c.actions.clone(),
@@ -72,6 +74,7 @@ pub(crate) fn extractor_candidates<H: Records + ?Sized>(
             cured_unsafely: 0,
             targeted: false,
             covered: None,
+            covering: Vec::new(),
             class_unresolved: c.class_unresolved,
             remedy_known: false,
         });

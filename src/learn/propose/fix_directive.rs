@@ -210,6 +210,13 @@ pub fn directive_for(
             quote_cmd(&format!("{label} \"<name with a blank>\""))
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("escaped:")) {
+        // A name read as an option: said as the two ways, never the name.
+        let text = format!(
+            "a file name that starts with `-` is read as an option: put `--` before it (or write it `./<name>`), then retry {retry}: {}",
+            quote_cmd(&format!("{label} -- <name>"))
+        );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("value:")) {
         // Another value for a flag: said as the sessions gave it, most common first.
         let flag = last.variant[0].trim_start_matches("value:");

@@ -4,7 +4,7 @@
 //! ([`agreement`]), the classes fixes contest in ([`failure_class`]), necessity against
 //! plain retries ([`necessity`]), how a fix group is said ([`fix_directive`]) and rendered
 //! as shell ([`render`]), what a directive is ([`directive`]), the curated core pack
-//! ([`core_pack`]) and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
+//! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]) and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::learn::history`],
 //! [`crate::evidence`].
@@ -13,7 +13,10 @@ pub mod agreement;
 #[cfg(test)]
 mod agreement_tests;
 pub mod candidates;
+#[cfg(test)]
+mod candidates_tests;
 pub mod core_pack;
+pub mod cross_program;
 pub mod directive;
 pub mod extractor;
 pub mod failure_class;

@@ -33,6 +33,12 @@ fn with_fields<T>(r: &Rule, f: impl FnOnce(&[&str]) -> T) -> T {
         anchors.as_str(),
     ];
     v.extend(compiled.as_deref());
+    // A rule learned across programs: its programs decide where it is shown. Absent from
+    // every other rule's fields, so a seal made before they existed still holds.
+    let domains = r.domains.join("\u{1f}");
+    if !r.domains.is_empty() {
+        v.push(domains.as_str());
+    }
     f(&v)
 }
 
@@ -151,5 +157,27 @@ mod tests {
         // A seal made before compiled triggers existed: the six fields alone.
         stripped.seal = Some(with_fields(&stripped, |f| key.mac_fields(scope, f)));
         assert!(promoted_here(&stripped, Some(&key), scope));
+    }
+
+    /// A rule learned across programs is shown for its programs only: the seal covers
+    /// them, so a rule stripped of them (shown for every program) is no longer sealed, and
+    /// a rule without them seals as before.
+    #[test]
+    fn the_seal_covers_a_rules_programs() {
+        let key = Key::from_bytes([9; 32]);
+        let scope = Path::new("/p/.fable");
+        let mut r = rule("k", "promoted");
+        r.domain = String::new();
+        r.domains = vec!["cat".into(), "rm".into()];
+        seal(&mut r, &key, scope);
+        assert!(promoted_here(&r, Some(&key), scope));
+        let round: Rule = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert!(promoted_here(&round, Some(&key), scope), "survives the store");
+        let mut widened = r.clone();
+        widened.domains.clear();
+        assert!(!promoted_here(&widened, Some(&key), scope), "its programs dropped");
+        let mut moved = r.clone();
+        moved.domains.push("git".into());
+        assert!(!promoted_here(&moved, Some(&key), scope), "a program added");
     }
 }

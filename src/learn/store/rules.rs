@@ -225,6 +225,7 @@ pub(crate) mod tests {
         Rule {
             id: String::new(),
             domain: "git".into(),
+            domains: Vec::new(),
             trigger: "`git push` is rejected as non-fast-forward".into(),
             directive: "run `git pull --rebase`, then retry `git push`".into(),
             status: status.into(),

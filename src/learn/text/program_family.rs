@@ -33,6 +33,13 @@ pub fn same_domain(stored: &str, now: &str) -> bool {
     stored.is_empty() || stored == now || domain_of(stored) == now
 }
 
+/// Whether a rule stored with `domain` and, learned across programs, `domains` is shown
+/// for a failure in domain `now`: its domain gate ([`same_domain`]), and then one of its
+/// programs' (a rule seen with `cat`, `rm` and `wc` is not shown for `git`).
+pub fn applies_to(domain: &str, domains: &[String], now: &str) -> bool {
+    same_domain(domain, now) && (domains.is_empty() || domains.iter().any(|d| same_domain(d, now)))
+}
+
 /// Program → domain. Unknown programs are their own domain.
 pub fn domain_of(program: &str) -> String {
     if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Domains) {
@@ -126,5 +133,16 @@ mod tests {
         }
         assert!(same_domain("gcc", "cc") && same_domain("nodejs", "npm") && same_domain("", "git"));
         assert!(!same_domain("cc", "gcc") && !same_domain("git", "cc"));
+    }
+
+    /// A rule learned across programs is shown for its programs only; any other rule as
+    /// its domain says.
+    #[test]
+    fn a_rule_across_programs_applies_to_its_programs() {
+        let seen = vec!["cat".to_string(), "rm".to_string(), "gcc".to_string()];
+        assert!(applies_to("", &seen, "rm") && applies_to("", &seen, "cc"));
+        assert!(!applies_to("", &seen, "ls") && !applies_to("", &seen, "git"));
+        assert!(applies_to("git", &[], "git") && applies_to("", &[], "ls"));
+        assert!(!applies_to("git", &seen, "rm"), "its domain still gates");
     }
 }

@@ -1,0 +1,259 @@
+//! One cause met through several programs: a class across programs, learned when no
+//! program's share stands alone.
+//!
+//! Why: a failure class is scoped to its program's domain ([`failure_class`]), so the
+//! same cause met by `python`, `node` and `jq` (a config file that is not there yet, fixed
+//! by copying it from its example), or by `cat`, `rm` and `wc` (a file name that starts
+//! with `-`), splits into one cluster per program, each below the recurrence minimum,
+//! and nothing is learned from four sessions that did the same thing. Merging the
+//! clusters themselves would let `ENOENT` fixed by `cp` in one program contest `ENOENT`
+//! fixed by `pip install` in another; so the merge is of *agreeing fixes* only:
+//!
+//! - the failures say the same thing: they share an anchor (not an environment one, whose
+//!   class already spans programs), or their one-line text is the same once each
+//!   program's own `prog: ` prefix is dropped (`cat: invalid option -- <q>` and
+//!   `wc: invalid option -- <q>`);
+//! - every recovery of each member agrees with the reference fix (the member with most
+//!   sessions): the same step (`cp <x>.example.json <x>`), the same kind of change
+//!   (`--` inserted, a part of an operand quoted);
+//! - the members are in two domains or more, and none of them stands on its own (a
+//!   program's own rule, when it has one, is the better lesson; the merged one would only
+//!   repeat it).
+//!
+//! The merged candidate's domain is empty ("any program": what the hooks already read it
+//! as) and its `domains` name the programs it was seen with; replay and the hooks use
+//! those. Its contest spans its members' classes: a different fix in any of them counts
+//! against it. The members stay candidates of their own (each still `self_resolved`).
+
+use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::propose::agreement::agrees;
+use crate::learn::propose::candidates::{group_key, Candidate};
+use crate::learn::propose::directive::DirectiveSource;
+use crate::learn::propose::failure_class::{failure_class, ENVIRONMENT_ANCHORS};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a failure says, program aside: its anchors (environment anchors excepted) and
+/// its one-line text without the program's own `prog: ` prefix.
+fn says(c: &Candidate) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = c
+        .anchors
+        .iter()
+        .filter(|a| !ENVIRONMENT_ANCHORS.contains(&a.as_str()))
+        .map(|a| format!("anchor:{a}"))
+        .collect();
+    if let Some((_, text)) = c.cluster.split_once("|tpl:") {
+        if !text.contains(" | ") {
+            out.insert(format!("text:{}", without_own_prefix(text, c)));
+        }
+    }
+    out
+}
+
+/// `cat: invalid option -- <q>` → `invalid option -- <q>` when `cat` is the failing
+/// program (its domain or its label's first word); any other text unchanged.
+fn without_own_prefix<'a>(text: &'a str, c: &Candidate) -> &'a str {
+    let own = [c.domain.as_str(), c.label.split(' ').next().unwrap_or("")];
+    match text.split_once(": ") {
+        Some((p, rest)) if own.contains(&p) && !p.is_empty() => rest,
+        _ => text,
+    }
+}
+
+/// Whether a failure of cluster `own` (`domain|anchor` or `domain|tpl:text`, with its
+/// `anchors`) belongs to the class across programs `cross` (`cross:anchor:X` or
+/// `cross:text:T`) seen in `domains`: how a stored rule finds its support again.
+pub fn member(cross: &str, own: &str, domains: &[String], anchors: &[String]) -> bool {
+    let Some(said) = cross.strip_prefix("cross:") else {
+        return false;
+    };
+    let (domain, rest) = own.split_once('|').unwrap_or((own, ""));
+    if !domains.iter().any(|d| d == domain) {
+        return false;
+    }
+    match said.split_once(':') {
+        Some(("anchor", a)) => anchors.iter().any(|x| x == a),
+        Some(("text", t)) => rest
+            .strip_prefix("tpl:")
+            .is_some_and(|x| x.split_once(": ").map_or(x, |(p, r)| if p == domain { r } else { x }) == t),
+        _ => false,
+    }
+}
+
+/// A learned, safe fix observed in this history (not a pack or template directive), of a
+/// kind that says what changed: "an operand changed" (`variant:<args>`) agrees with any
+/// other operand change, which across programs says nothing.
+fn observed(c: &Candidate) -> bool {
+    fix_of(c) != "variant:<args>" && observed_fix(c)
+}
+
+fn observed_fix(c: &Candidate) -> bool {
+    matches!(
+        c.source,
+        DirectiveSource::Fix | DirectiveSource::Variant | DirectiveSource::Substitution
+    ) && c.unsafe_fix.is_none()
+        && !c.domain.is_empty()
+        && !c.covering.is_empty()
+}
+
+/// The fix part of a candidate's key (`cluster||fix`).
+fn fix_of(c: &Candidate) -> &str {
+    c.key.split_once("||").map_or("", |(_, f)| f)
+}
+
+/// Distinct sessions among episodes.
+fn sessions(eps: &[usize], episodes: &[Episode], prep: &Prepared) -> usize {
+    eps.iter()
+        .map(|&ei| prep.position[episodes[ei].fail_idx].0)
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+/// The merged candidates for `cands` (appended by the caller). `stands_alone`: whether a
+/// candidate has the recurrence to be accepted on its own (the judge's minimum). Pure.
+pub fn merge(
+    cands: &[Candidate],
+    episodes: &[Episode],
+    prep: &Prepared,
+    stands_alone: impl Fn(&Candidate, usize) -> bool,
+) -> Vec<Candidate> {
+    let pool: Vec<usize> = (0..cands.len()).filter(|&i| observed(&cands[i])).collect();
+    // References: most sessions first, then by key (deterministic).
+    let mut refs = pool.clone();
+    refs.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(sessions(&cands[i].covering, episodes, prep)),
+            cands[i].key.clone(),
+        )
+    });
+    let mut used: BTreeSet<usize> = BTreeSet::new();
+    let mut out = Vec::new();
+    for &r in &refs {
+        if used.contains(&r) {
+            continue;
+        }
+        let rc = &cands[r];
+        let text = says(rc);
+        let fix = fix_of(rc);
+        let agrees_all = |c: &Candidate| {
+            c.covering.iter().all(|&ei| {
+                agrees(
+                    &episodes[ei],
+                    &group_key(&episodes[ei]),
+                    fix,
+                    rc.directive_action.as_ref(),
+                )
+            })
+        };
+        let mut members = vec![r];
+        for &o in &pool {
+            let c = &cands[o];
+            if o != r
+                && !used.contains(&o)
+                && !members.iter().any(|&m| cands[m].domain == c.domain)
+                && !says(c).is_disjoint(&text)
+                && agrees_all(c)
+            {
+                members.push(o);
+            }
+        }
+        if members.len() < 2
+            || members
+                .iter()
+                .any(|&m| stands_alone(&cands[m], sessions(&cands[m].episodes, episodes, prep)))
+        {
+            continue;
+        }
+        used.extend(members.iter().copied());
+        out.push(merged(cands, &members, &text));
+    }
+    out
+}
+
+/// The candidate standing for `members` (the first is the reference).
+fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>) -> Candidate {
+    let rc = &cands[members[0]];
+    let all = |f: fn(&Candidate) -> &Vec<usize>| -> Vec<usize> {
+        let set: BTreeSet<usize> = members.iter().flat_map(|&m| f(&cands[m]).iter().copied()).collect();
+        set.into_iter().collect()
+    };
+    let mut domains: Vec<String> = members.iter().map(|&m| cands[m].domain.clone()).collect();
+    domains.sort();
+    // The shared text: an anchor all members have if any, else the reference's text.
+    let shared: BTreeSet<String> = members.iter().skip(1).fold(text.clone(), |acc, &m| {
+        acc.intersection(&says(&cands[m])).cloned().collect()
+    });
+    let said = shared
+        .iter()
+        .find(|s| s.starts_with("anchor:"))
+        .or_else(|| shared.iter().next())
+        .or_else(|| text.iter().next())
+        .cloned()
+        .unwrap_or_default();
+    let (anchors, template) = match said.split_once(':') {
+        Some(("anchor", a)) => {
+            let mut v = vec![a.to_string()];
+            v.extend(
+                rc.anchors
+                    .iter()
+                    .filter(|x| *x != a && members.iter().all(|&m| cands[m].anchors.contains(x)))
+                    .cloned(),
+            );
+            (v, rc.template.clone())
+        }
+        Some((_, t)) => (Vec::new(), t.to_string()),
+        None => (Vec::new(), rc.template.clone()),
+    };
+    let programs: Vec<String> = domains.iter().map(|d| format!("`{d}`")).collect();
+    let trigger = match anchors.first() {
+        Some(a) => format!("a command {}", crate::learn::text::signature::describe_anchor(a)),
+        None => format!(
+            "a command fails with \"{}\"",
+            crate::evidence::head_chars(&template, 80)
+        ),
+    };
+    // Said of the failing command, whichever program it is; the programs are named.
+    let directive = rc
+        .directive
+        .replace(&format!("retry `{}`", rc.label), "retry the failing command");
+    let directive = format!("{directive} (the same fix worked for {})", programs.join(", "));
+    let covering = all(|c| &c.covering);
+    // Each member's class counted once (two members may share an environment class).
+    let mut classes: BTreeMap<String, &Candidate> = BTreeMap::new();
+    for &m in members {
+        let c = &cands[m];
+        classes
+            .entry(failure_class(
+                &c.cluster,
+                &c.domain,
+                c.anchors.first().map(String::as_str),
+            ))
+            .or_insert(c);
+    }
+    let recovered: usize = classes.values().map(|c| c.recovered_in_cluster).sum();
+    Candidate {
+        key: format!("cross:{said}||{}", fix_of(rc)),
+        cluster: format!("cross:{said}"),
+        domain: String::new(),
+        domains,
+        member_clusters: members.iter().map(|&m| cands[m].cluster.clone()).collect(),
+        label: String::new(),
+        actions: {
+            let s: BTreeSet<String> = members.iter().flat_map(|&m| cands[m].actions.iter().cloned()).collect();
+            s.into_iter().collect()
+        },
+        anchors,
+        template,
+        trigger,
+        directive,
+        episodes: all(|c| &c.episodes),
+        covered: Some(covering.len()),
+        fix_keys_in_cluster: if recovered > covering.len() { 2 } else { 1 },
+        covering,
+        recovered_in_cluster: recovered,
+        cleared_plainly: classes.values().map(|c| c.cleared_plainly).sum(),
+        cured_unsafely: members.iter().map(|&m| cands[m].cured_unsafely).sum(),
+        targeted: members.iter().all(|&m| cands[m].targeted),
+        class_unresolved: members.iter().any(|&m| cands[m].class_unresolved),
+        ..rc.clone()
+    }
+}
