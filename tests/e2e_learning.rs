@@ -7,7 +7,7 @@
 mod support;
 use serde_json::{json, Value};
 use std::process::Command;
-use support::git_history::{diverged, rebase_history};
+use support::git_history::{diverged, rebase_history, record};
 use support::harness::{available, bin_dir, sh_quote, Outcome, Session};
 
 #[test]
@@ -130,4 +130,84 @@ fn committed_promoted_rules_are_never_shown() {
             "request {i} carries committed rule text: {text}"
         );
     }
+}
+
+/// One cause met through several programs (a file name starting with `-`, read as an
+/// option by `cat`, `rm` and `wc`, each really run), fixed by `--` or `./`: no program has
+/// the recurrence alone, the class across them does. The rule is learned and promoted for
+/// those programs, and the next session's `wc` failing the same way gets it as feedback,
+/// under the real CLI. The rule has no anchor: before its signature gave the hook failure
+/// terms, such a rule never reached a failure.
+#[test]
+fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
+    let Some(claude) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("work");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["-notes.txt", "-v2.log", "-x.csv", "-draft.md", "-v5.log"] {
+        std::fs::write(dir.join(f), "a line\n").unwrap();
+    }
+    let sh = |cmd: &str| {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&o.stderr));
+        (o.status.code().unwrap_or(-1), text.trim_end().to_string())
+    };
+    let sessions = [
+        ("cat -notes.txt", "cat -- -notes.txt"),
+        ("rm -v2.log", "rm ./-v2.log"),
+        ("wc -l -x.csv", "wc -l ./-x.csv"),
+        ("cat -draft.md", "cat ./-draft.md"),
+        ("rm -v5.log", "rm -- -v5.log"),
+    ];
+    let mut log = String::new();
+    for (s, (fail, fix)) in sessions.iter().enumerate() {
+        let session = format!("earlier-{s}");
+        let (c, out) = sh(fail);
+        assert_ne!(c, 0, "`{fail}` must really fail: {out}");
+        log.push_str(&format!("{}\n", record(&session, 2 * s, &dir, fail, c, &out)));
+        let (c, out) = sh(fix);
+        assert_eq!(c, 0, "`{fix}`: {out}");
+        log.push_str(&format!("{}\n", record(&session, 2 * s + 1, &dir, fix, c, &out)));
+    }
+    let fable = bin_dir().join("fable");
+    let s = Session::new("across-programs")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file("-y.csv", "a line\n")
+        .pre(&format!(
+            "printf 'seal\\n' | script -qec '{f} evidence import --seal history.jsonl' /dev/null > /dev/null && {f} rules extract --json > .fable/extract.json",
+            f = sh_quote(&fable)
+        ))
+        .bash("wc -l -y.csv")
+        .text("Counted? Stopping here.");
+    let out = s.run(&claude);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let rule = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domains"].is_array())
+        .unwrap_or_else(|| panic!("no promoted rule across programs: {rules:#?}\n{}", out.debug()))
+        .clone();
+    assert_eq!(rule["domains"], json!(["cat", "rm", "wc"]), "{rule}");
+    assert_eq!(rule["domain"], "", "{rule}");
+    let id = rule["id"].as_str().unwrap().to_string();
+    let wc = out
+        .evidence()
+        .into_iter()
+        .find(|r| r["cmd"] == "wc -l -y.csv")
+        .expect("the wc run was logged");
+    assert_eq!(wc["ok"], false, "`wc -l -y.csv` must really fail: {wc}");
+    let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
+    assert!(sent.len() >= 2, "{sent:#?}\n{}", out.debug());
+    assert!(
+        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("./<name>"),
+        "the failure's feedback lacks the rule: {}",
+        sent[1]
+    );
 }

@@ -204,12 +204,12 @@ fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>) -> Ca
         None => (Vec::new(), rc.template.clone()),
     };
     let programs: Vec<String> = domains.iter().map(|d| format!("`{d}`")).collect();
+    // No program in the trigger (its domains say which): every word of it is the
+    // failure's, as the matcher weighs it (a word no failure carries, such as "command",
+    // would be the rarest term in the history and outweigh the failure's own text).
     let trigger = match anchors.first() {
-        Some(a) => format!("a command {}", crate::learn::text::signature::describe_anchor(a)),
-        None => format!(
-            "a command fails with \"{}\"",
-            crate::evidence::head_chars(&template, 80)
-        ),
+        Some(a) => crate::learn::text::signature::describe_anchor(a),
+        None => format!("fails with \"{}\"", crate::evidence::head_chars(&template, 80)),
     };
     // Said of the failing command, whichever program it is; the programs are named.
     let directive = rc
