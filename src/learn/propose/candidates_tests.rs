@@ -258,3 +258,22 @@ fn a_variant_is_said_with_placeholders_for_what_varied() {
         assert!(!v.directive.contains(private), "{}", v.directive);
     }
 }
+
+/// A conversion is said with where its step wrote and the retry on that file, never as
+/// the failing command run again.
+#[test]
+fn a_conversion_is_said_with_the_file_it_wrote() {
+    let h = crate::learn::propose::written_input::tests::converted();
+    let said: Vec<String> = cands(&h)
+        .into_iter()
+        .map(|c| c.directive)
+        .filter(|d| d.contains("iconv"))
+        .collect();
+    assert_eq!(said.len(), 2, "{said:#?}");
+    assert!(said.iter().any(|d| d.contains(" > ")), "{said:#?}");
+    assert!(
+        said.iter()
+            .all(|d| d.contains("on the file it wrote: `python3 load.py ")),
+        "{said:#?}"
+    );
+}

@@ -261,7 +261,11 @@ pub fn directive_for(
                             .segments
                             .iter()
                             .find(|g| g.text() == st.text)
-                            .map(|g| as_typed(&st.raw, &g.words))
+                            .map(|g| {
+                                let mut v = render::as_typed(&st.raw, &g.words);
+                                v.extend(g.redirects.iter().cloned());
+                                v
+                            })
                     })
                     .collect();
                 let spellings: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
@@ -289,8 +293,9 @@ pub fn directive_for(
             action: s0.action.clone(),
             flags: s0.flags.iter().filter(|f| !f.contains('=')).cloned().collect(),
         };
+        let then = crate::learn::propose::written_input::then_retry(&group, &retry, prep);
         (
-            format!("run {listed}, then retry {retry}"),
+            format!("run {listed}, then {then}"),
             DirectiveSource::Fix,
             steps,
             Some(act),
@@ -639,38 +644,9 @@ fn environment_said(episodes: &[Episode], eps: &[usize], p: &str) -> (String, St
     )
 }
 
-/// A step's words as the session typed its launcher: normalisation runs `python3 -m venv
-/// .venv` as `venv .venv` and `npx tsc` as `tsc` (the module or package is the tool), but
-/// said that way the step does not run (`venv` is no program). `raw`: the record's
-/// programs as typed ([`crate::learn::history::episodes::FixStep::raw`]); only a record of
-/// one command is said back, and only for the launchers whose unwrapping loses no other
-/// word (a Python interpreter with `-m`, `npx`/`bunx`/`pnpx`).
-fn as_typed(raw: &[String], words: &[String]) -> Vec<String> {
-    let (Some(prog), [_]) = (raw.first(), raw) else {
-        return words.to_vec();
-    };
-    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
-    let Some(first) = words.first() else {
-        return words.to_vec();
-    };
-    if base(first) == base(prog) {
-        return words.to_vec();
-    }
-    let launcher: &[&str] = match base(prog).as_str() {
-        "python" => &["-m"],
-        "npx" | "bunx" | "pnpx" => &[],
-        _ => return words.to_vec(),
-    };
-    std::iter::once(prog.as_str())
-        .chain(launcher.iter().copied())
-        .map(str::to_string)
-        .chain(words.iter().cloned())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::as_typed;
+    use crate::learn::propose::render;
 
     fn w(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
@@ -678,11 +654,17 @@ mod tests {
 
     #[test]
     fn a_step_run_through_its_launcher_is_said_as_typed() {
-        assert_eq!(as_typed(&w("python3"), &w("venv .venv")), w("python3 -m venv .venv"));
-        assert_eq!(as_typed(&w("npx"), &w("tsc --noEmit")), w("npx tsc --noEmit"));
+        assert_eq!(
+            render::as_typed(&w("python3"), &w("venv .venv")),
+            w("python3 -m venv .venv")
+        );
+        assert_eq!(render::as_typed(&w("npx"), &w("tsc --noEmit")), w("npx tsc --noEmit"));
         // The program itself, or a line of several commands: the words as they are.
-        assert_eq!(as_typed(&w("python3"), &w("python3 setup.py")), w("python3 setup.py"));
-        assert_eq!(as_typed(&w("mkdir"), &w("mkdir out")), w("mkdir out"));
-        assert_eq!(as_typed(&w("python3 venv"), &w("venv .venv")), w("venv .venv"));
+        assert_eq!(
+            render::as_typed(&w("python3"), &w("python3 setup.py")),
+            w("python3 setup.py")
+        );
+        assert_eq!(render::as_typed(&w("mkdir"), &w("mkdir out")), w("mkdir out"));
+        assert_eq!(render::as_typed(&w("python3 venv"), &w("venv .venv")), w("venv .venv"));
     }
 }

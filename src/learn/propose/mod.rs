@@ -25,3 +25,4 @@ pub(crate) mod fair_contest_tests;
 pub mod fix_directive;
 pub mod necessity;
 pub mod render;
+pub mod written_input;

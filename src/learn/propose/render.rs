@@ -292,6 +292,10 @@ fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
 /// One word as the shell reads it back: bare when every character is inert
 /// (`--prune=now`, `PYTHONPATH=src`, `react@18`), else `shell-words` quoting.
 fn quote(w: &str) -> String {
+    // A redirection a step's words carry (`> out.csv`) is said as the shell reads it.
+    if matches!(w, ">" | ">>" | "<") {
+        return w.to_string();
+    }
     let inert = |c: char| c.is_ascii_alphanumeric() || "_-+=:,./@%^".contains(c);
     // `~/remotes/x.git` as typed: quoted, the shell would not expand the `~`.
     let body = w.strip_prefix("~/").unwrap_or(w);
@@ -331,6 +335,35 @@ pub fn quote_words(words: &[String]) -> String {
         })
         .collect();
     render(&toks)
+}
+
+/// A step's words as the session typed its launcher: normalisation runs `python3 -m venv
+/// .venv` as `venv .venv` and `npx tsc` as `tsc` (the module or package is the tool), but
+/// said that way the step does not run (`venv` is no program). `raw`: the record's
+/// programs as typed ([`crate::learn::history::episodes::FixStep::raw`]); only a record of
+/// one command is said back, and only for the launchers whose unwrapping loses no other
+/// word (a Python interpreter with `-m`, `npx`/`bunx`/`pnpx`).
+pub fn as_typed(raw: &[String], words: &[String]) -> Vec<String> {
+    let (Some(prog), [_]) = (raw.first(), raw) else {
+        return words.to_vec();
+    };
+    let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+    let Some(first) = words.first() else {
+        return words.to_vec();
+    };
+    if base(first) == base(prog) {
+        return words.to_vec();
+    }
+    let launcher: &[&str] = match base(prog).as_str() {
+        "python" => &["-m"],
+        "npx" | "bunx" | "pnpx" => &[],
+        _ => return words.to_vec(),
+    };
+    std::iter::once(prog.as_str())
+        .chain(launcher.iter().copied())
+        .map(str::to_string)
+        .chain(words.iter().cloned())
+        .collect()
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@ pub struct Segment {
     pub piped: bool,
     /// True when it redirects output into a file (`echo x >> Dockerfile` writes).
     pub writes: bool,
+    /// Its file redirections (`<`, `>`, `>>` and their files), kept apart from the words
+    /// that run: a directive says where a step read and wrote.
+    pub redirects: Vec<String>,
 }
 
 impl Segment {
@@ -245,6 +248,33 @@ fn split_segments(cmd: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// The file redirections of a simple command's words: `… < in.csv > in.utf8.csv` →
+/// `["<", "in.csv", ">", "in.utf8.csv"]`. Not `2>`, `&>` or `/dev/…`: what a directive
+/// says of a step is where it read and wrote, which its words alone lose.
+fn redirections(raw: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = raw.iter();
+    while let Some(w) = it.next() {
+        let (op, target) = match w.as_str() {
+            ">" | ">>" | "<" | "1>" => (w.trim_start_matches('1').to_string(), it.next().cloned()),
+            _ => match w
+                .strip_prefix(">>")
+                .or_else(|| w.strip_prefix('>'))
+                .or_else(|| w.strip_prefix('<'))
+            {
+                Some(t) if !t.is_empty() && !t.starts_with('&') => {
+                    (w[..w.len() - t.len()].to_string(), Some(t.to_string()))
+                }
+                _ => continue,
+            },
+        };
+        if let Some(t) = target.filter(|t| !t.starts_with("/dev/")) {
+            out.extend([op, t]);
+        }
+    }
+    out
+}
+
 fn words_of(s: &str) -> Vec<String> {
     match shell_words::split(s) {
         Ok(w) => w,
@@ -439,6 +469,7 @@ fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: b
         sudo,
         piped,
         writes,
+        redirects: Vec::new(),
     })
 }
 
@@ -461,6 +492,7 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
             .trim_end_matches([')', '}', ' ']);
         // Redirections are not part of what runs, but writing a file is not read-only.
         let raw = words_of(piece);
+        let redirects = redirections(&raw);
         let writes = raw.iter().enumerate().any(|(i, w)| {
             (w == ">" || w == ">>" || w == "1>" || w == "&>") && raw.get(i + 1).is_some_and(|t| !t.starts_with("/dev/"))
                 || (w.starts_with('>') || w.starts_with("1>"))
@@ -497,7 +529,8 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
         if is_housekeeping(&w) {
             continue;
         }
-        if let Some(seg) = segment_from_words(w, sudo, piped, writes) {
+        if let Some(mut seg) = segment_from_words(w, sudo, piped, writes) {
+            seg.redirects = redirects;
             out.push(seg);
         }
     }

@@ -1,0 +1,102 @@
+//! The input a step wrote, the retry run on it: how a directive says a conversion.
+//!
+//! Why: a session that converts its input (`iconv -f latin1 -t utf8 f.csv > f.utf8.csv`,
+//! then `python3 load.py f.utf8.csv`) fixed the failure with two things, the step and
+//! the new name. Said as "run `iconv -f latin1 -t utf8 f.csv`, then retry `python`", the
+//! rule told the agent to print the converted text and run the same failing command again.
+//! The step keeps where it read and wrote (its redirections), and the retry is said with
+//! the file the step wrote in place of the one that failed.
+
+use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::text::command_norm::Segment;
+
+/// The failing segment and the retry's segment of the same program, when the retry ran
+/// on a file a step of the fix wrote in place of the failing command's operand (one word
+/// changed, the new word a step's `>` target or one of its operands the failing command
+/// did not have).
+pub fn ran_on_written<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segment, &'a Segment)> {
+    let fail = prep.norms[e.fail_idx].primary()?;
+    let retry = prep.norms[e.retry_idx?]
+        .segments
+        .iter()
+        .find(|g| g.program == fail.program)?;
+    if fail.words.len() != retry.words.len() {
+        return None;
+    }
+    let mut diff = (1..fail.words.len()).filter(|&i| fail.words[i] != retry.words[i]);
+    let (Some(i), None) = (diff.next(), diff.next()) else {
+        return None;
+    };
+    let new = &retry.words[i];
+    let written = e.steps.iter().any(|s| {
+        prep.norms[s.idx]
+            .segments
+            .iter()
+            .filter(|g| g.text() == s.text)
+            .any(|g| {
+                let target = g
+                    .redirects
+                    .chunks(2)
+                    .any(|p| matches!(p[0].as_str(), ">" | ">>") && p.get(1) == Some(new));
+                target || g.words.iter().skip(1).any(|w| w == new) && !fail.words.contains(new)
+            })
+    });
+    written.then_some((fail, retry))
+}
+
+/// How a steps directive says its retry: `retry `python``, or, when the group's sessions
+/// ran it on the file a step wrote, `retry `python` on the file it wrote: `python3 <script>
+/// <file>`` (the retry as they typed it, what varies a placeholder).
+pub fn then_retry(group: &[&Episode], retry: &str, prep: &Prepared) -> String {
+    let on_written: Vec<Vec<String>> = group
+        .iter()
+        .filter_map(|e| ran_on_written(e, prep).map(|(_, r)| (e, r)))
+        .map(|(e, r)| crate::learn::propose::render::as_typed(std::slice::from_ref(&e.raw_program), &r.words))
+        .collect();
+    if on_written.is_empty() {
+        return format!("retry {retry}");
+    }
+    let spelled: Vec<&[String]> = on_written.iter().map(Vec::as_slice).collect();
+    let said = crate::learn::propose::render::render(&crate::learn::propose::render::anti_unify(&spelled));
+    format!(
+        "retry {retry} on the file it wrote: `{}`",
+        crate::evidence::head_chars(&said, 80).replace('`', "'")
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::learn::history::episodes::tests::rec;
+    use crate::learn::history::episodes::{extract, WINDOW};
+
+    /// The retry on the file the step wrote (by `>` or by `-o`) is found; a retry on the
+    /// same file after a step that wrote another is not.
+    pub(crate) const BAD: &str = "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 in position 3";
+
+    /// a converts by `>`, b by `-o`, both run on the new file; c writes another file and
+    /// runs the old one again.
+    pub(crate) fn converted() -> Vec<crate::evidence::Record> {
+        let bad = BAD;
+        vec![
+            rec("a", "python3 load.py c.csv", false, bad),
+            rec("a", "iconv -f latin1 -t utf8 c.csv > c.utf8.csv", true, ""),
+            rec("a", "python3 load.py c.utf8.csv", true, "3 rows"),
+            rec("b", "python3 load.py d.csv", false, bad),
+            rec("b", "iconv -f latin1 -t utf8 -o d8.csv d.csv", true, ""),
+            rec("b", "python3 load.py d8.csv", true, "3 rows"),
+            rec("c", "python3 load.py e.csv", false, bad),
+            rec("c", "iconv -f latin1 -t utf8 e.csv > other.csv", true, ""),
+            rec("c", "python3 load.py e.csv", true, "3 rows"),
+        ]
+    }
+
+    #[test]
+    fn the_retry_on_the_file_a_step_wrote() {
+        let h = converted();
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        let found: Vec<bool> = e.iter().map(|e| ran_on_written(e, &p).is_some()).collect();
+        assert_eq!(found, vec![true, true, false], "{e:#?}");
+    }
+}
