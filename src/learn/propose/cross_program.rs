@@ -117,6 +117,15 @@ pub fn merge(
     stands_alone: impl Fn(&Candidate, usize) -> bool,
 ) -> Vec<Candidate> {
     let pool: Vec<usize> = (0..cands.len()).filter(|&i| observed(&cands[i])).collect();
+    // What each says, once, and who says each thing: a reference meets only the
+    // candidates that share a text with it (a large history has many candidates).
+    let said: BTreeMap<usize, BTreeSet<String>> = pool.iter().map(|&i| (i, says(&cands[i]))).collect();
+    let mut sayers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (&i, texts) in &said {
+        for t in texts {
+            sayers.entry(t.as_str()).or_default().push(i);
+        }
+    }
     // References: most sessions first, then by key (deterministic).
     let mut refs = pool.clone();
     refs.sort_by_key(|&i| {
@@ -132,7 +141,7 @@ pub fn merge(
             continue;
         }
         let rc = &cands[r];
-        let text = says(rc);
+        let text = &said[&r];
         let fix = fix_of(rc);
         let agrees_all = |c: &Candidate| {
             c.covering.iter().all(|&ei| {
@@ -144,15 +153,11 @@ pub fn merge(
                 )
             })
         };
+        let others: BTreeSet<usize> = text.iter().flat_map(|t| sayers[t.as_str()].iter().copied()).collect();
         let mut members = vec![r];
-        for &o in &pool {
+        for o in others {
             let c = &cands[o];
-            if o != r
-                && !used.contains(&o)
-                && !members.iter().any(|&m| cands[m].domain == c.domain)
-                && !says(c).is_disjoint(&text)
-                && agrees_all(c)
-            {
+            if o != r && !used.contains(&o) && !members.iter().any(|&m| cands[m].domain == c.domain) && agrees_all(c) {
                 members.push(o);
             }
         }
@@ -164,7 +169,7 @@ pub fn merge(
             continue;
         }
         used.extend(members.iter().copied());
-        out.push(merged(cands, &members, &text));
+        out.push(merged(cands, &members, text));
     }
     out
 }
