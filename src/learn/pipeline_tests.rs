@@ -214,3 +214,30 @@ fn an_anchorless_rule_is_shown_at_its_failure() {
     assert!(crate::learn::rules_inject::matching_rule(std::slice::from_ref(&r), &again, threshold).is_some());
     assert!(crate::learn::rules_inject::matching_rule(std::slice::from_ref(&r), &other, threshold).is_none());
 }
+
+/// Three tools not found on `PATH`, each run from the project's own copy (a venv's `bin/`,
+/// npm's `node_modules/.bin/`): one lesson whichever tool, said as the project's copy of
+/// the failing program, never as one tool's path.
+#[test]
+fn each_tool_run_from_the_projects_own_copy_is_one_lesson() {
+    use crate::learn::history::episodes::tests::rec;
+    let h = vec![
+        rec("a", "lintkit src", false, "bash: lintkit: command not found"),
+        rec("a", ".venv/bin/lintkit src", true, "ok"),
+        rec("b", "docgen --strict docs", false, "bash: docgen: command not found"),
+        rec("b", "./.venv/bin/docgen --strict docs", true, "ok"),
+        rec("c", "mdcheck README.md", false, "bash: mdcheck: command not found"),
+        rec("c", "node_modules/.bin/mdcheck README.md", true, "ok"),
+    ];
+    let out = learned(&h);
+    let accepted: Vec<_> = out
+        .candidates
+        .iter()
+        .filter(|l| l.rule.accepted == Some(true))
+        .collect();
+    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
+    let r = &accepted[0].rule;
+    assert_eq!(r.domains, vec!["docgen", "lintkit", "mdcheck"]);
+    assert!(r.directive.contains("`<env>/bin/<program>`"), "{}", r.directive);
+    assert!(r.directive.contains("node_modules/.bin/mdcheck"), "{}", r.directive);
+}

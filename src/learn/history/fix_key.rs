@@ -24,12 +24,15 @@ impl Episode {
         }
         if let Some(p) = &self.substitute {
             // Every project environment's copy of a program is one fix (`.venv/bin/python`,
-            // `.env/bin/python3`): `<env>/bin/python`.
-            return match p.rsplit_once("/bin/") {
-                Some((_, prog)) => format!(
-                    "substitution:<env>/bin/{}",
-                    prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
-                ),
+            // `.env/bin/python3`, `node_modules/.bin/eslint`): `<env>/bin/python`. The
+            // failing program's own copy is `<self>`: `lintkit` run as `.venv/bin/lintkit`
+            // and `docgen` as `.venv/bin/docgen` did one thing, whichever tool it was.
+            let base = |x: &str| x.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+            return match p.rsplit_once("/bin/").or_else(|| p.rsplit_once("/.bin/")) {
+                Some((_, prog)) if base(prog) == base(self.raw_program.rsplit('/').next().unwrap_or("")) => {
+                    "substitution:<env>/bin/<self>".to_string()
+                }
+                Some((_, prog)) => format!("substitution:<env>/bin/{}", base(prog)),
                 None => format!("substitution:{p}"),
             };
         }
@@ -343,6 +346,26 @@ mod tests {
         assert_eq!(k[4], k[5], "PIP_FIND_LINKS=dist is --find-links dist");
         assert_eq!(k[6], k[7], "npm_config_workspace=web is -w web's long option");
         assert_eq!(k[8], "variant:NODE_ENV=<v>");
+    }
+
+    /// The failing program run from the project's own copy is one key whichever program
+    /// (`<self>`); another program's copy keeps its name.
+    #[test]
+    fn the_failing_programs_own_copy_is_one_key_whichever_program() {
+        let nf = |p: &str| format!("bash: {p}: command not found");
+        let h = vec![
+            rec("a", "lintkit src", false, &nf("lintkit")),
+            rec("a", ".venv/bin/lintkit src", true, "ok"),
+            rec("b", "mdcheck README.md", false, &nf("mdcheck")),
+            rec("b", "node_modules/.bin/mdcheck README.md", true, "ok"),
+            rec("c", "python3 -m tool x", false, "No module named tool"),
+            rec("c", "venv/bin/python -m tool x", true, "ok"),
+            rec("d", "pytest -q", false, &nf("pytest")),
+            rec("d", ".venv/bin/python -m pytest -q", true, "ok"),
+        ];
+        let k = keys(&h);
+        assert_eq!(k[..3], ["substitution:<env>/bin/<self>"; 3], "{k:?}");
+        assert_ne!(k[3], k[0], "{k:?}");
     }
 
     #[test]

@@ -210,7 +210,11 @@ pub fn environment_program(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
                     return Some(format!("{dir}/bin/{}", prog.rsplit('/').next().unwrap_or(prog)));
                 }
             }
-            if at_start && !w.starts_with('/') && !w.starts_with('~') && w.contains("/bin/") {
+            // A Python environment's `bin/`, or npm's project-local `node_modules/.bin/`:
+            // the project's own copy of a program, not the one on `PATH`.
+            let local_bin =
+                w.contains("/bin/") || w.starts_with("node_modules/.bin/") || w.contains("/node_modules/.bin/");
+            if at_start && !w.starts_with('/') && !w.starts_with('~') && local_bin {
                 return Some(w.trim_start_matches("./").to_string());
             }
         }

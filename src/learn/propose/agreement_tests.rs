@@ -206,7 +206,7 @@ fn several_project_environments_are_a_placeholder_and_named() {
     let c = cands(&h);
     let f = c
         .iter()
-        .find(|c| c.key.ends_with("substitution:<env>/bin/python"))
+        .find(|c| c.key.ends_with("substitution:<env>/bin/<self>"))
         .unwrap_or_else(|| panic!("{c:#?}"));
     assert_eq!(
         f.directive,

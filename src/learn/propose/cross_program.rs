@@ -32,6 +32,10 @@ use crate::learn::propose::directive::DirectiveSource;
 use crate::learn::propose::failure_class::{failure_class, ENVIRONMENT_ANCHORS};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The key of a program run from the project's own copy (`.venv/bin/<it>`,
+/// `node_modules/.bin/<it>`), whichever program ([`Episode::fix_key`]).
+const SELF_COPY: &str = "substitution:<env>/bin/<self>";
+
 /// What a failure says, program aside: its anchors (environment anchors excepted) and
 /// its one-line text without the program's own `prog: ` prefix.
 fn says(c: &Candidate) -> BTreeSet<String> {
@@ -169,13 +173,13 @@ pub fn merge(
             continue;
         }
         used.extend(members.iter().copied());
-        out.push(merged(cands, &members, text));
+        out.push(merged(cands, &members, text, episodes));
     }
     out
 }
 
 /// The candidate standing for `members` (the first is the reference).
-fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>) -> Candidate {
+fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>, episodes: &[Episode]) -> Candidate {
     let rc = &cands[members[0]];
     let all = |f: fn(&Candidate) -> &Vec<usize>| -> Vec<usize> {
         let set: BTreeSet<usize> = members.iter().flat_map(|&m| f(&cands[m]).iter().copied()).collect();
@@ -220,8 +224,24 @@ fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>) -> Ca
     let directive = rc
         .directive
         .replace(&format!("retry `{}`", rc.label), "retry the failing command");
-    let directive = format!("{directive} (the same fix worked for {})", programs.join(", "));
     let covering = all(|c| &c.covering);
+    // Each program run from the project's own copy: said as that, never as one tool's path.
+    let directive = if fix_of(rc) == SELF_COPY {
+        let mut seen: Vec<String> = Vec::new();
+        for p in covering.iter().filter_map(|&ei| episodes[ei].substitute.as_deref()) {
+            let p = format!("`{}`", p.trim_start_matches("./"));
+            if !seen.contains(&p) && seen.len() < 4 {
+                seen.push(p);
+            }
+        }
+        format!(
+            "run the failing program's own copy in the project, not the one on `PATH`: `<env>/bin/<program>` (seen: {})",
+            seen.join(", ")
+        )
+    } else {
+        directive
+    };
+    let directive = format!("{directive} (the same fix worked for {})", programs.join(", "));
     // Each member's class counted once (two members may share an environment class).
     let mut classes: BTreeMap<String, &Candidate> = BTreeMap::new();
     for &m in members {
