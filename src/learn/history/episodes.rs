@@ -17,6 +17,7 @@
 //! Everything here is pure and linear: each failure looks at most [`WINDOW`] records ahead
 //! in its own session, and records are normalised once ([`Prepared`]).
 
+use crate::learn::history::converted;
 pub use crate::learn::history::prepared::Prepared;
 use crate::learn::history::records::Records;
 pub use crate::learn::text::retry_context::context_added;
@@ -108,6 +109,9 @@ pub struct Episode {
     /// its folder), the command then run unchanged: `mkdir -p out` or `install -d out`
     /// before `tar -xf a.tgz -C out` ([`crate::learn::history::recovery_form::prepares_operand`]).
     pub prepares_operand: bool,
+    /// Recovered by a step that wrote a new file from the failing command's input, the
+    /// retry run on it ([`crate::learn::history::converted`]).
+    pub converted: bool,
     /// Recovered by running what the failing subcommand only wrapped (`cargo test` after
     /// ``cargo watch -x test``: ``no such command: `watch` ``), the `verb` being that command
     /// ([`crate::learn::history::recovery_form::unwraps`]): one kind of change whatever
@@ -417,8 +421,18 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     &steps[0].text,
                     &seg.program,
                 );
+            let converted = outcome == Outcome::Recovered
+                && retry.is_some_and(|(k, sp)| {
+                    converted::by_steps(
+                        &fail_words,
+                        &prep.norms[k].segments[sp].words,
+                        steps.iter().map(|s| (s.idx, s.text.as_str())),
+                        prep,
+                    )
+                });
             out.push(Episode {
                 prepares_operand,
+                converted,
                 fail_idx: i,
                 attempts,
                 domain: d,

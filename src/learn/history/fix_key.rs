@@ -6,6 +6,7 @@
 //! however spelt, every directory wrapper one fix) is another.
 
 use crate::learn::history::episodes::Episode;
+
 use crate::learn::text::retry_context::is_env_assignment;
 
 impl Episode {
@@ -35,6 +36,11 @@ impl Episode {
                 Some((_, prog)) => format!("substitution:<env>/bin/{}", base(prog)),
                 None => format!("substitution:{p}"),
             };
+        }
+        if self.converted {
+            // The input converted and the retry run on the result: one fix whichever
+            // program converted it.
+            return CONVERTED.to_string();
         }
         if self.prepares_operand {
             // Every program that made the failing command's path ready is one fix.
@@ -226,6 +232,10 @@ pub const NAMED: &str = "<named>=<v>";
 /// The fix key of a step that made the failing command's path ready
 /// ([`Episode::prepares_operand`]), whichever program ran it.
 pub const PREPARES_OPERAND: &str = "steps:<the failing operand made ready>";
+
+/// The key of a step that converted the failing input, the retry run on its result
+/// ([`crate::learn::history::converted`]).
+pub const CONVERTED: &str = "steps:<the input converted, the retry run on the result>";
 
 /// The fix key of every one-flag variant ([`one_flag_kind`]).
 pub const ONE_FLAG: &str = "variant:<one flag>";

@@ -36,6 +36,13 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     between: &[usize],
     retry: Option<usize>,
 ) -> Option<&'static str> {
+    let emptied = between
+        .iter()
+        .chain(retry.as_ref())
+        .any(|&k| overwrites_input(history.cmd(fail), history.tail(fail), history.cmd(k)));
+    if emptied {
+        return Some(OVERWRITTEN);
+    }
     unsafe_steps(history, between.iter().copied()).or_else(|| {
         let own = patterns(history, fail);
         retry.and_then(|k| {
@@ -45,6 +52,46 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
                 .or_else(|| widened(history.cmd(fail), history.cmd(k)).then_some(WIDENED))
         })
     })
+}
+
+/// The safety name of a step that overwrote the failing command's input with a literal
+/// ([`overwrites_input`]): its data destroyed.
+pub const OVERWRITTEN: &str = "destroy_data";
+
+/// Did a step overwrite a file the failing command read with a literal (`echo {} >
+/// data.json` after `jq .items data.json` failed to parse it)? The parse error is gone
+/// because the data is: the unsafe twin of converting the input. Not when the failure
+/// said the file was missing (then the step created it: `echo '{}' > config.json` after
+/// "No such file or directory").
+pub fn overwrites_input(fail_cmd: &str, fail_tail: &str, step_cmd: &str) -> bool {
+    let missing = [
+        "No such file",
+        "not found",
+        "ENOENT",
+        "does not exist",
+        "Could not open",
+        "cannot open",
+    ];
+    if missing.iter().any(|m| fail_tail.contains(m)) {
+        return false;
+    }
+    let fail = crate::learn::text::command_norm::normalize(fail_cmd);
+    let Some(f) = fail.primary() else { return false };
+    crate::learn::text::command_norm::normalize(step_cmd)
+        .segments
+        .iter()
+        .filter(|g| matches!(g.program.as_str(), "echo" | "printf" | "true" | ":"))
+        .any(|g| {
+            g.redirects
+                .chunks(2)
+                .any(|p| p.len() == 2 && p[0] == ">" && f.words.iter().skip(1).any(|w| names(w, &p[1])))
+        })
+}
+
+/// Whether an operand names `file`: it is the file, or a script operand quotes it
+/// (`node -e "…readFileSync('config.json')…"`).
+fn names(operand: &str, file: &str) -> bool {
+    operand == file || operand.contains(&format!("'{file}'")) || operand.contains(&format!("\"{file}\""))
 }
 
 /// The safety name of a retry that put a catch-all where the failing command named its
@@ -86,6 +133,48 @@ pub fn widened(fail_cmd: &str, retry_cmd: &str) -> bool {
 mod tests {
     use super::*;
     use crate::evidence::Record;
+
+    /// The failing command's input overwritten with a literal is destroyed data; created
+    /// where the failure said it was missing, appended to, or another file, it is not.
+    #[test]
+    fn the_input_overwritten_with_a_literal_is_destroyed() {
+        let parse = "parse error: Expected another array element at line 3, column 21";
+        assert!(overwrites_input("jq .items data.json", parse, "echo {} > data.json"));
+        assert!(overwrites_input(
+            "python3 -m json.tool f.json",
+            "Expecting value",
+            "printf '{}' > f.json"
+        ));
+        assert!(
+            !overwrites_input(
+                "jq . c.json",
+                "jq: error: Could not open file c.json: No such file or directory",
+                "echo {} > c.json"
+            ),
+            "created"
+        );
+        assert!(
+            !overwrites_input("jq .items data.json", parse, "echo {} >> data.json"),
+            "appended"
+        );
+        assert!(
+            !overwrites_input("jq .items data.json", parse, "echo {} > other.json"),
+            "another file"
+        );
+        assert!(
+            !overwrites_input(
+                "jq .items data.json",
+                parse,
+                "sed 's/,]/]/' data.json > data.clean.json"
+            ),
+            "converted"
+        );
+        let js = "node -e \"console.log(JSON.parse(require('fs').readFileSync('config.json','utf8')))\"";
+        assert!(
+            overwrites_input(js, "SyntaxError: Unexpected token", "echo {} > config.json"),
+            "named in a script"
+        );
+    }
 
     #[test]
     fn a_catch_all_in_place_of_the_named_paths_is_widened() {

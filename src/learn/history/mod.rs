@@ -10,6 +10,7 @@
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
 
+pub mod converted;
 pub mod edit_span;
 pub mod episodes;
 pub mod fix_key;

@@ -276,7 +276,13 @@ pub fn directive_for(
                     render::most_common_length_first(&mut g);
                     quote_cmd(&render::render(&render::anti_unify(&g)))
                 };
-                let mut groups = render::by_program(&spellings).into_iter().map(said);
+                // A conversion is said in its most common shape, the others named.
+                let grouped = if last.converted {
+                    render::by_shape(&spellings)
+                } else {
+                    render::by_program(&spellings)
+                };
+                let mut groups = grouped.into_iter().map(said);
                 let first = groups.next().unwrap_or_default();
                 let also: Vec<String> = groups.collect();
                 if also.is_empty() {

@@ -166,6 +166,35 @@ pub fn by_program<'a>(spellings: &[&'a [String]]) -> Vec<Vec<&'a [String]>> {
     groups
 }
 
+/// The spellings of one step grouped by program and shape (its flags, without their
+/// values, and its redirections): a conversion's sessions spell it many ways (`iconv -f x
+/// -t y f > g`, `iconv -f x -t y -o g f`, `iconv --from-code=x …`), and aligned word by word
+/// across shapes they say nothing (`iconv -f <value> -t <value> <value> …`). Most common
+/// shape first, as [`by_program`].
+pub fn by_shape<'a>(spellings: &[&'a [String]]) -> Vec<Vec<&'a [String]>> {
+    let shape = |s: &[String]| -> Vec<String> {
+        s.iter()
+            .take(1)
+            .cloned()
+            .chain(
+                s.iter()
+                    .filter(|w| w.starts_with('-') || matches!(w.as_str(), ">" | ">>" | "<"))
+                    .map(|w| w.split('=').next().unwrap_or(w).to_string()),
+            )
+            .collect()
+    };
+    let mut groups: Vec<(Vec<String>, Vec<&'a [String]>)> = Vec::new();
+    for &s in spellings {
+        let k = shape(s);
+        match groups.iter_mut().find(|g| g.0 == k) {
+            Some(g) => g.1.push(s),
+            None => groups.push((k, vec![s])),
+        }
+    }
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
+    groups.into_iter().map(|g| g.1).collect()
+}
+
 /// Puts first a spelling of the most common word count (the most recent among equals:
 /// `spellings` comes most recent first), the reference [`anti_unify`] aligns the others
 /// on: three `mkdir -p <dir>` and one `mkdir out` are said `mkdir -p <dir>`, not the

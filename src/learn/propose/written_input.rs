@@ -11,37 +11,18 @@ use crate::learn::history::episodes::{Episode, Prepared};
 use crate::learn::text::command_norm::Segment;
 
 /// The failing segment and the retry's segment of the same program, when the retry ran
-/// on a file a step of the fix wrote in place of the failing command's operand (one word
-/// changed, the new word a step's `>` target or one of its operands the failing command
-/// did not have).
+/// on a file a step of the fix wrote from the failing input
+/// ([`crate::learn::history::converted`], [`Episode::converted`]).
 pub fn ran_on_written<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segment, &'a Segment)> {
+    if !e.converted {
+        return None;
+    }
     let fail = prep.norms[e.fail_idx].primary()?;
     let retry = prep.norms[e.retry_idx?]
         .segments
         .iter()
         .find(|g| g.program == fail.program)?;
-    if fail.words.len() != retry.words.len() {
-        return None;
-    }
-    let mut diff = (1..fail.words.len()).filter(|&i| fail.words[i] != retry.words[i]);
-    let (Some(i), None) = (diff.next(), diff.next()) else {
-        return None;
-    };
-    let new = &retry.words[i];
-    let written = e.steps.iter().any(|s| {
-        prep.norms[s.idx]
-            .segments
-            .iter()
-            .filter(|g| g.text() == s.text)
-            .any(|g| {
-                let target = g
-                    .redirects
-                    .chunks(2)
-                    .any(|p| matches!(p[0].as_str(), ">" | ">>") && p.get(1) == Some(new));
-                target || g.words.iter().skip(1).any(|w| w == new) && !fail.words.contains(new)
-            })
-    });
-    written.then_some((fail, retry))
+    Some((fail, retry))
 }
 
 /// How a steps directive says its retry: `retry `python``, or, when the group's sessions
