@@ -4,9 +4,10 @@
 //! unchanged, nothing state-changing between, [`crate::learn::propose::failure_class::plain_retries`]),
 //! and how much they weigh depends on what the fix did:
 //!
-//! - a fix that acts on the failing command's own subject — a step naming the script or file
-//!   the failing command ran (`chmod +x scripts/deploy.sh` after `./scripts/deploy.sh` was
-//!   denied) — has a mechanism the log shows. Plain retries call it coincidence only when
+//! - a fix that acts on the failing command's own subject — a step naming the script or a
+//!   file the failing command ran (`chmod +x scripts/deploy.sh` after `./scripts/deploy.sh`
+//!   was denied, `dos2unix data.csv` after `python3 load.py data.csv`), or a conversion of
+//!   its input the retry then ran on — has a mechanism the log shows. Plain retries call it coincidence only when
 //!   they are the majority explanation: more of them than sessions the fix cured.
 //! - any other fix (`git gc` between an `index.lock` failure and a retry that passed) needs
 //!   the same three-to-one share a contest needs, each plain retry counted as a competing
@@ -56,15 +57,30 @@ fn subject_of(e: &Episode, prep: &Prepared) -> Option<String> {
 /// (a path), or its retry changed a word the failure's own text named (`no such table:
 /// user` → `users`: [`Episode::aims_at_named`])?
 pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
-    if e.aims_at_named {
+    // The input converted, the retry run on the result: the step read the failing
+    // command's file and the retry ran on what it wrote, a mechanism the log shows.
+    if e.aims_at_named || e.converted {
         return true;
     }
-    let Some(subject) = subject_of(e, prep).filter(|s| s.contains('/') || s.contains('.')) else {
-        return false;
-    };
-    e.steps
-        .iter()
-        .any(|s| s.text.split_whitespace().any(|w| w.trim_start_matches("./") == subject))
+    let file_like = |s: &str| s.contains('/') || s.contains('.');
+    let mut subjects: Vec<String> = subject_of(e, prep).filter(|s| file_like(s)).into_iter().collect();
+    // Any file the failing command named, not only its first operand: `python3 load.py
+    // data.csv` is as much about `data.csv` as about `load.py`.
+    if let Some(seg) = prep.norms[e.fail_idx].primary() {
+        subjects.extend(
+            seg.words
+                .iter()
+                .skip(1)
+                .filter(|w| !w.starts_with('-') && !w.starts_with('.') && file_like(w) && !w.contains(' '))
+                .map(|w| w.trim_start_matches("./").to_string()),
+        );
+    }
+    !subjects.is_empty()
+        && e.steps.iter().any(|s| {
+            s.text
+                .split_whitespace()
+                .any(|w| subjects.iter().any(|x| w.trim_start_matches("./") == x))
+        })
 }
 
 #[cfg(test)]
@@ -133,5 +149,28 @@ mod tests {
         assert!(targets_subject(&e[0], &p), "{:#?}", e[0]);
         assert!(!targets_subject(&e[1], &p));
         assert!(!targets_subject(&e[2], &p), "another file is no targeted fix");
+    }
+
+    /// A step on any file the failing command named targets it (not only its first
+    /// operand), and so does a conversion whose result the retry ran on.
+    #[test]
+    fn a_fix_on_the_failing_commands_input_targets_it() {
+        let bad = "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9";
+        let h = vec![
+            rec("a", "python3 load.py data.csv", false, bad),
+            rec("a", "iconv -f latin1 -t utf8 data.csv > data.utf8.csv", true, ""),
+            rec("a", "python3 load.py data.utf8.csv", true, "3 rows"),
+            rec("b", "python3 load.py data.csv", false, bad),
+            rec("b", "dos2unix data.csv", true, ""),
+            rec("b", "python3 load.py data.csv", true, "3 rows"),
+            rec("c", "python3 load.py data.csv", false, bad),
+            rec("c", "pip install chardet", true, ""),
+            rec("c", "python3 load.py data.csv", true, "3 rows"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e[0].converted && targets_subject(&e[0], &p), "{:#?}", e[0]);
+        assert!(targets_subject(&e[1], &p), "a step on the second operand");
+        assert!(!targets_subject(&e[2], &p), "a step on nothing it named");
     }
 }
