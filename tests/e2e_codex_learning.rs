@@ -6,11 +6,11 @@
 //! context the moment the same push really fails.
 
 mod support;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::process::Command;
 use support::codex::{available, CodexSession};
-use support::git_history::{diverged, rebase_history};
-use support::harness::{bin_dir, sh_quote};
+use support::git_history::{diverged, import_and_extract, rebase_history};
+use support::harness::bin_dir;
 
 #[test]
 fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -32,10 +32,7 @@ fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
         .unwrap()
         .success());
     let o = s
-        .pre(&format!(
-            "printf 'seal\\n' | script -qec '{f} evidence import --seal history.jsonl' /dev/null > /dev/null && {f} rules extract --json > .fable/extract.json",
-            f = sh_quote(&fable)
-        ))
+        .pre(&import_and_extract(&fable))
         .shell("git push origin main")
         .text("Pushed? Stopping here.")
         .run(&codex);
@@ -66,6 +63,46 @@ fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
     assert_eq!(push["ok"], false, "the live push must have been rejected: {push}");
     assert!(
         sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("git pull --rebase"),
+        "the failure's context lacks the rule: {}",
+        sent[1]
+    );
+}
+
+/// One cause through several programs (tests/e2e_learning.rs has the Claude Code twin):
+/// real `cat`/`rm`/`wc` runs fixed by `--` or `./`, learned and promoted as one rule for
+/// those programs, and the Codex session's real `wc -l -y.csv` failure gets it as context.
+#[test]
+fn codex_a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
+    let Some(codex) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::dash_history::dash_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    let o = CodexSession::new("across-programs")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file("-y.csv", "a line\n")
+        .pre(&import_and_extract(&fable))
+        .shell("wc -l -y.csv")
+        .text("Counted? Stopping here.")
+        .run(&codex);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let rule = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domains"].is_array())
+        .unwrap_or_else(|| panic!("no promoted rule across programs: {rules:#?}\n{}", o.debug()));
+    assert_eq!(rule["domains"], json!(["cat", "rm", "wc"]), "{rule}");
+    let id = rule["id"].as_str().unwrap().to_string();
+    let wc = o
+        .evidence()
+        .into_iter()
+        .find(|r| r["cmd"] == "wc -l -y.csv")
+        .expect("the wc run was logged");
+    assert_eq!(wc["ok"], false, "`wc -l -y.csv` must really fail: {wc}");
+    let sent = o.texts();
+    assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("./<name>"),
         "the failure's context lacks the rule: {}",
         sent[1]
     );

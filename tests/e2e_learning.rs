@@ -7,8 +7,8 @@
 mod support;
 use serde_json::{json, Value};
 use std::process::Command;
-use support::git_history::{diverged, rebase_history, record};
-use support::harness::{available, bin_dir, sh_quote, Outcome, Session};
+use support::git_history::{diverged, import_and_extract, rebase_history};
+use support::harness::{available, bin_dir, Outcome, Session};
 
 #[test]
 fn promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -38,10 +38,7 @@ fn promoted_rule_reaches_session_start_and_the_matching_failure() {
         .unwrap();
     assert!(status.success());
     s = s
-        .pre(&format!(
-            "printf 'seal\\n' | script -qec '{f} evidence import --seal history.jsonl' /dev/null > /dev/null && {f} rules extract --json > .fable/extract.json",
-            f = sh_quote(&fable)
-        ))
+        .pre(&import_and_extract(&fable))
         .bash("git push origin main")
         .text("Pushed? Stopping here.");
     let out = s.run(&claude);
@@ -142,48 +139,13 @@ fn committed_promoted_rules_are_never_shown() {
 fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
     let Some(claude) = available() else { return };
     let scratch = tempfile::tempdir().unwrap();
-    let dir = scratch.path().join("work");
-    std::fs::create_dir_all(&dir).unwrap();
-    for f in ["-notes.txt", "-v2.log", "-x.csv", "-draft.md", "-v5.log"] {
-        std::fs::write(dir.join(f), "a line\n").unwrap();
-    }
-    let sh = |cmd: &str| {
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&o.stderr));
-        (o.status.code().unwrap_or(-1), text.trim_end().to_string())
-    };
-    let sessions = [
-        ("cat -notes.txt", "cat -- -notes.txt"),
-        ("rm -v2.log", "rm ./-v2.log"),
-        ("wc -l -x.csv", "wc -l ./-x.csv"),
-        ("cat -draft.md", "cat ./-draft.md"),
-        ("rm -v5.log", "rm -- -v5.log"),
-    ];
-    let mut log = String::new();
-    for (s, (fail, fix)) in sessions.iter().enumerate() {
-        let session = format!("earlier-{s}");
-        let (c, out) = sh(fail);
-        assert_ne!(c, 0, "`{fail}` must really fail: {out}");
-        log.push_str(&format!("{}\n", record(&session, 2 * s, &dir, fail, c, &out)));
-        let (c, out) = sh(fix);
-        assert_eq!(c, 0, "`{fix}`: {out}");
-        log.push_str(&format!("{}\n", record(&session, 2 * s + 1, &dir, fix, c, &out)));
-    }
+    let log = support::dash_history::dash_history(scratch.path());
     let fable = bin_dir().join("fable");
     let s = Session::new("across-programs")
         .file(".fable/LEDGER.md", "# Ledger\n")
         .file("history.jsonl", &log)
         .file("-y.csv", "a line\n")
-        .pre(&format!(
-            "printf 'seal\\n' | script -qec '{f} evidence import --seal history.jsonl' /dev/null > /dev/null && {f} rules extract --json > .fable/extract.json",
-            f = sh_quote(&fable)
-        ))
+        .pre(&import_and_extract(&fable))
         .bash("wc -l -y.csv")
         .text("Counted? Stopping here.");
     let out = s.run(&claude);

@@ -84,3 +84,13 @@ pub fn rebase_history(root: &Path) -> Vec<Value> {
     }
     lines
 }
+
+/// The shell line a learning test runs before its session: import `history.jsonl` sealed
+/// (as a user vouches for a log: only records sealed on this machine may stand behind a
+/// promoted rule), then learn and promote with `fable rules extract`.
+pub fn import_and_extract(fable: &Path) -> String {
+    format!(
+        "printf 'seal\\n' | script -qec '{f} evidence import --seal history.jsonl' /dev/null > /dev/null && {f} rules extract --json > .fable/extract.json",
+        f = super::harness::sh_quote(fable)
+    )
+}

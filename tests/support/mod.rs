@@ -1,4 +1,5 @@
 pub mod codex;
+pub mod dash_history;
 pub mod e2e;
 pub mod git_history;
 pub mod harness;
