@@ -29,6 +29,11 @@ impl Episode {
             // failing program's own copy is `<self>`: `lintkit` run as `.venv/bin/lintkit`
             // and `docgen` as `.venv/bin/docgen` did one thing, whichever tool it was.
             let base = |x: &str| x.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
+            if crate::learn::text::command_norm::project_runner(p) {
+                // Through the project's runner (`npx tidyjs` after `tidyjs` was not found):
+                // the failing program's own copy too.
+                return "substitution:<env>/bin/<self>".to_string();
+            }
             return match p.rsplit_once("/bin/").or_else(|| p.rsplit_once("/.bin/")) {
                 Some((_, prog)) if base(prog) == base(self.raw_program.rsplit('/').next().unwrap_or("")) => {
                     "substitution:<env>/bin/<self>".to_string()
@@ -372,10 +377,13 @@ mod tests {
             rec("c", "venv/bin/python -m tool x", true, "ok"),
             rec("d", "pytest -q", false, &nf("pytest")),
             rec("d", ".venv/bin/python -m pytest -q", true, "ok"),
+            rec("e", "tidyjs src", false, &nf("tidyjs")),
+            rec("e", "npx tidyjs src", true, "ok"),
         ];
         let k = keys(&h);
         assert_eq!(k[..3], ["substitution:<env>/bin/<self>"; 3], "{k:?}");
         assert_ne!(k[3], k[0], "{k:?}");
+        assert_eq!(k[4], k[0], "through the project's runner: {k:?}");
     }
 
     #[test]

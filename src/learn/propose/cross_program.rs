@@ -229,7 +229,11 @@ fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>, episo
     let directive = if fix_of(rc) == SELF_COPY {
         let mut seen: Vec<String> = Vec::new();
         for p in covering.iter().filter_map(|&ei| episodes[ei].substitute.as_deref()) {
-            let p = format!("`{}`", p.trim_start_matches("./"));
+            let p = if crate::learn::text::command_norm::project_runner(p) {
+                format!("`{p} <program>`")
+            } else {
+                format!("`{}`", p.trim_start_matches("./"))
+            };
             if !seen.contains(&p) && seen.len() < 4 {
                 seen.push(p);
             }

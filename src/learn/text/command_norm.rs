@@ -248,6 +248,16 @@ fn split_segments(cmd: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// A program that runs a tool from the project's own environment (`npx tidyjs`, `uv run
+/// ruff`): wrappers [`normalize`] unwraps to the tool, so a retry through one ran the
+/// failing program's own copy. Not `pnpm dlx`/`yarn dlx`, which fetch it.
+pub fn project_runner(program: &str) -> bool {
+    matches!(
+        program,
+        "npx" | "bunx" | "pnpx" | "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye"
+    )
+}
+
 /// The file redirections of a simple command's words: `… < in.csv > in.utf8.csv` →
 /// `["<", "in.csv", ">", "in.utf8.csv"]`. Not `2>`, `&>` or `/dev/…`: what a directive
 /// says of a step is where it read and wrote, which its words alone lose.
