@@ -52,6 +52,17 @@ fn across_programs() -> Vec<crate::evidence::Record> {
     ]
 }
 
+/// The one accepted rule of an outcome (the test fails when there is not exactly one).
+fn only_accepted(out: &crate::learn::LearnOutcome) -> &crate::learn::Rule {
+    let accepted: Vec<_> = out
+        .candidates
+        .iter()
+        .filter(|l| l.rule.accepted == Some(true))
+        .collect();
+    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
+    &accepted[0].rule
+}
+
 fn learned(h: &[crate::evidence::Record]) -> crate::learn::LearnOutcome {
     let cfg = LearnConfig {
         packs: Vec::new(),
@@ -66,13 +77,7 @@ fn learned(h: &[crate::evidence::Record]) -> crate::learn::LearnOutcome {
 #[test]
 fn one_cause_through_several_programs_is_one_rule_for_those_programs() {
     let out = learned(&across_programs());
-    let accepted: Vec<_> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .collect();
-    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
-    let r = &accepted[0].rule;
+    let r = only_accepted(&out);
     assert_eq!(r.domain, "");
     assert_eq!(r.domains, vec!["cat", "rm", "wc"]);
     assert_eq!(r.support.len(), 3, "{r:#?}");
@@ -230,13 +235,7 @@ fn each_tool_run_from_the_projects_own_copy_is_one_lesson() {
         rec("c", "node_modules/.bin/mdcheck README.md", true, "ok"),
     ];
     let out = learned(&h);
-    let accepted: Vec<_> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .collect();
-    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
-    let r = &accepted[0].rule;
+    let r = only_accepted(&out);
     assert_eq!(r.domains, vec!["docgen", "lintkit", "mdcheck"]);
     assert!(r.directive.contains("`<env>/bin/<program>`"), "{}", r.directive);
     assert!(r.directive.contains("node_modules/.bin/mdcheck"), "{}", r.directive);

@@ -28,14 +28,7 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
         .iter()
         .map(|r| {
             let mut spec = spec_from_text(&r.trigger, &r.domain, &mut vocab);
-            if !r.anchors.is_empty() {
-                spec.anchors = r.anchors.clone();
-            }
-            if let Some(a) = &r.action {
-                spec.domain = r.domain.clone();
-                spec.action = a.clone();
-            }
-            spec.domains = r.domains.clone();
+            r.onto_spec(&mut spec);
             if let Some(sig) = &r.signature {
                 let mut t = vocab.query(&format!("{} {}", r.trigger, sig));
                 spec.terms.append(&mut t);

@@ -313,14 +313,7 @@ fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, ga
                 Some(c) => c.spec(&mut vocab),
                 None => crate::learn::matching::compiled_trigger::spec_from_text(&r.trigger, &r.domain, &mut vocab),
             };
-            if !r.anchors.is_empty() {
-                spec.anchors = r.anchors.clone();
-            }
-            if let Some(a) = &r.action {
-                spec.domain = r.domain.clone();
-                spec.action = a.clone();
-            }
-            spec.domains = r.domains.clone();
+            r.onto_spec(&mut spec);
             if let Some(sig) = &r.signature {
                 // The signature is the failure's own text: its terms are failure terms
                 // too, as when the rule was learned (a trigger quotes its text, and the

@@ -112,6 +112,22 @@ pub struct Rule {
     pub compiled: Option<crate::learn::matching::compiled_trigger::CompiledTrigger>,
 }
 
+impl Rule {
+    /// A stored rule's own fields over a spec compiled from its trigger text: the anchors
+    /// it was learned with, its domain and action when it stored one, its programs when
+    /// learned across them. Replay and the hooks read a stored rule alike.
+    pub fn onto_spec(&self, spec: &mut crate::learn::matching::matcher::TriggerSpec) {
+        if !self.anchors.is_empty() {
+            spec.anchors = self.anchors.clone();
+        }
+        if let Some(a) = &self.action {
+            spec.domain = self.domain.clone();
+            spec.action = a.clone();
+        }
+        spec.domains = self.domains.clone();
+    }
+}
+
 /// A reference to one evidence record: its session, its index in the history given to
 /// the pipeline, and its timestamp. Printed as `session#index@ts` in `support`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

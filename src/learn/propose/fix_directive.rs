@@ -424,26 +424,10 @@ fn ranked(episodes: &[Episode], eps: &[usize], last_ei: usize, key: impl Fn(&Epi
     seen.into_iter().map(|s| s.2).collect()
 }
 
-/// A recovered session's failing segment and its retry's segment of the same program.
-fn fail_and_retry<'a>(
-    e: &Episode,
-    prep: &'a Prepared,
-) -> Option<(
-    &'a crate::learn::text::command_norm::Segment,
-    &'a crate::learn::text::command_norm::Segment,
-)> {
-    let fail = prep.norms[e.fail_idx].primary()?;
-    let retry = prep.norms[e.retry_idx?]
-        .segments
-        .iter()
-        .find(|g| g.program == fail.program)?;
-    Some((fail, retry))
-}
-
 /// The flag and the value a session's retry gave it (`--indent 4`, `-f1`, `--date=iso8601`),
 /// where its failure had another ([`crate::learn::history::recovery_form::value_changed`]).
 fn value_given(e: &Episode, prep: &Prepared) -> Option<String> {
-    let (fail, retry) = fail_and_retry(e, prep)?;
+    let (fail, retry) = crate::learn::propose::written_input::fail_and_retry(e, prep)?;
     crate::learn::history::recovery_form::value_changed(&fail.words, &retry.words)?;
     let i = (1..fail.words.len()).find(|&i| fail.words[i] != retry.words[i])?;
     let v = &retry.words[i];
@@ -460,7 +444,7 @@ fn value_given(e: &Episode, prep: &Prepared) -> Option<String> {
 /// operand is a query or script (`n = bob` → `n = 'bob'`: said as the text put in). The
 /// names kept on either side of the insertion are masked: `<name>..origin/<name>`.
 fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
-    let (fail, retry) = fail_and_retry(e, prep)?;
+    let (fail, retry) = crate::learn::propose::written_input::fail_and_retry(e, prep)?;
     let gone: Vec<&String> = fail
         .words
         .iter()

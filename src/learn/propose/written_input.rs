@@ -14,9 +14,11 @@ use crate::learn::text::command_norm::Segment;
 /// on a file a step of the fix wrote from the failing input
 /// ([`crate::learn::history::converted`], [`Episode::converted`]).
 pub fn ran_on_written<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segment, &'a Segment)> {
-    if !e.converted {
-        return None;
-    }
+    e.converted.then(|| fail_and_retry(e, prep)).flatten()
+}
+
+/// A recovered session's failing segment and its retry's segment of the same program.
+pub fn fail_and_retry<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segment, &'a Segment)> {
     let fail = prep.norms[e.fail_idx].primary()?;
     let retry = prep.norms[e.retry_idx?]
         .segments
