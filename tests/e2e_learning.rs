@@ -167,6 +167,12 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
     assert_eq!(wc["ok"], false, "`wc -l -y.csv` must really fail: {wc}");
     let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
     assert!(sent.len() >= 2, "{sent:#?}\n{}", out.debug());
+    // SessionStart names the programs it is for (it has no one domain).
+    assert!(
+        sent[0].contains(&format!("{id} (cat, rm, wc)")),
+        "SessionStart context lacks the rule {id} and its programs: {}",
+        &sent[0][..sent[0].len().min(3000)]
+    );
     assert!(
         sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("./<name>"),
         "the failure's feedback lacks the rule: {}",

@@ -144,11 +144,7 @@ fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
 
 fn line(r: &Rule) -> String {
     // A rule learned across programs has no one domain: its programs are shown instead.
-    let domain = if r.domain.is_empty() && !r.domains.is_empty() {
-        r.domains.join(",")
-    } else {
-        r.domain.clone()
-    };
+    let domain = r.scope();
     format!(
         "{:6} {:9} {:12} {:8} p={} b={} nm={}  when {}, {}",
         r.id, r.status, r.reason, domain, r.prevented, r.broken, r.near_misses, r.trigger, r.directive

@@ -216,7 +216,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
         s.push_str(&format!(
             "- {} ({}{curated}): when {}, {}.\n",
             shown(&r.id),
-            shown(&r.domain),
+            shown(&r.scope()),
             shown(&r.trigger),
             shown(&r.directive)
         ));

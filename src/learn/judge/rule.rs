@@ -113,6 +113,16 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// Where the rule applies, as a reader is told: its domain, or for a rule learned
+    /// across programs the programs (`cat, rm, wc`).
+    pub fn scope(&self) -> String {
+        if self.domain.is_empty() && !self.domains.is_empty() {
+            self.domains.join(", ")
+        } else {
+            self.domain.clone()
+        }
+    }
+
     /// A stored rule's own fields over a spec compiled from its trigger text: the anchors
     /// it was learned with, its domain and action when it stored one, its programs when
     /// learned across them. Replay and the hooks read a stored rule alike.

@@ -124,7 +124,10 @@ pub fn managed_section(rules: &[Rule]) -> String {
     for r in promoted {
         s.push_str(&format!(
             "- **{}** ({}): when {}, {}.\n",
-            r.id, r.domain, r.trigger, r.directive
+            r.id,
+            r.scope(),
+            r.trigger,
+            r.directive
         ));
     }
     s.push_str(END);

@@ -198,7 +198,7 @@ pub fn render_md(rules: &[Rule]) -> String {
             s.push_str(&format!(
                 "- **{}** ({}) — when {}, {}.\n  verdict {} ({}); prevented {}, broken {}, near-misses {}; precision {} {}; support {}; source {} ({})\n",
                 r.id,
-                r.domain,
+                r.scope(),
                 r.trigger,
                 r.directive,
                 r.verdict,
