@@ -80,7 +80,10 @@ pub fn overwrites_input(fail_cmd: &str, fail_tail: &str, step_cmd: &str) -> bool
     crate::learn::text::command_norm::normalize(step_cmd)
         .segments
         .iter()
-        .filter(|g| matches!(g.program.as_str(), "echo" | "printf" | "true" | ":"))
+        .filter(|g| {
+            crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety)
+                && matches!(g.program.as_str(), "echo" | "printf" | "true" | ":")
+        })
         .any(|g| {
             g.redirects
                 .chunks(2)

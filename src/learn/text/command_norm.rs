@@ -252,10 +252,8 @@ fn split_segments(cmd: &str) -> Vec<(String, bool)> {
 /// ruff`): wrappers [`normalize`] unwraps to the tool, so a retry through one ran the
 /// failing program's own copy. Not `pnpm dlx`/`yarn dlx`, which fetch it.
 pub fn project_runner(program: &str) -> bool {
-    matches!(
-        program,
-        "npx" | "bunx" | "pnpx" | "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye"
-    )
+    let runners = ["npx", "bunx", "pnpx", "uv", "poetry", "pipenv", "pdm", "hatch", "rye"];
+    crate::learn::text::tables::on(crate::learn::text::tables::Table::Wrappers) && runners.contains(&program)
 }
 
 /// The file redirections of a simple command's words: `… < in.csv > in.utf8.csv` →

@@ -41,7 +41,8 @@ pub enum Table {
     CorePack,
     /// Program families (`pip`, `uv` → `python`; `yarn` → `npm`), `text/command_norm.rs`.
     Domains,
-    /// Wrappers skipped before a program (`sudo`, `env`, `time`), `text/intent.rs`.
+    /// Wrappers skipped before a program (`sudo`, `env`, `time`), `text/intent.rs`; the
+    /// project runners among them (`npx`, `uv run`), `text/command_norm.rs`.
     Wrappers,
     /// Programs that fetch outside content (`curl`, `wget`), `history/origin_trust.rs`.
     Fetchers,
