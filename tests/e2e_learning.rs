@@ -169,7 +169,7 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
     assert!(sent.len() >= 2, "{sent:#?}\n{}", out.debug());
     // SessionStart names the programs it is for (it has no one domain).
     assert!(
-        sent[0].contains(&format!("{id} (cat, rm, wc)")),
+        sent[0].contains(&format!("{id} (cat, rm, wc): when a command fails with")),
         "SessionStart context lacks the rule {id} and its programs: {}",
         &sent[0][..sent[0].len().min(3000)]
     );

@@ -147,7 +147,15 @@ fn line(r: &Rule) -> String {
     let domain = r.scope();
     format!(
         "{:6} {:9} {:12} {:8} p={} b={} nm={}  when {}, {}",
-        r.id, r.status, r.reason, domain, r.prevented, r.broken, r.near_misses, r.trigger, r.directive
+        r.id,
+        r.status,
+        r.reason,
+        domain,
+        r.prevented,
+        r.broken,
+        r.near_misses,
+        r.when(),
+        r.directive
     )
 }
 

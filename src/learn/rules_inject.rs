@@ -217,7 +217,7 @@ pub fn session_context(project: &Project, max: usize, get: impl Fn(&str) -> Opti
             "- {} ({}{curated}): when {}, {}.\n",
             shown(&r.id),
             shown(&r.scope()),
-            shown(&r.trigger),
+            shown(&r.when()),
             shown(&r.directive)
         ));
     }
@@ -399,7 +399,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     Some(format!(
         "Standing rule {} applies: when {}, {}.",
         shown(&r.id),
-        shown(&r.trigger),
+        shown(&r.when()),
         shown(&r.directive)
     ))
 }

@@ -123,6 +123,17 @@ impl Rule {
         }
     }
 
+    /// When the rule applies, in words: its trigger, which for a rule learned across
+    /// programs names no program (its words are the failure's alone, as the matcher reads
+    /// them) and is said of "a command" for a reader.
+    pub fn when(&self) -> String {
+        if self.domain.is_empty() && !self.domains.is_empty() {
+            format!("a command {}", self.trigger)
+        } else {
+            self.trigger.clone()
+        }
+    }
+
     /// A stored rule's own fields over a spec compiled from its trigger text: the anchors
     /// it was learned with, its domain and action when it stored one, its programs when
     /// learned across them. Replay and the hooks read a stored rule alike.

@@ -126,7 +126,7 @@ pub fn managed_section(rules: &[Rule]) -> String {
             "- **{}** ({}): when {}, {}.\n",
             r.id,
             r.scope(),
-            r.trigger,
+            r.when(),
             r.directive
         ));
     }

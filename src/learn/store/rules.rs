@@ -199,7 +199,7 @@ pub fn render_md(rules: &[Rule]) -> String {
                 "- **{}** ({}) — when {}, {}.\n  verdict {} ({}); prevented {}, broken {}, near-misses {}; precision {} {}; support {}; source {} ({})\n",
                 r.id,
                 r.scope(),
-                r.trigger,
+                r.when(),
                 r.directive,
                 r.verdict,
                 r.reason,
