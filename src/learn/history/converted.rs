@@ -18,6 +18,10 @@ pub fn by_steps<'a>(
     steps: impl Iterator<Item = (usize, &'a str)>,
     prep: &Prepared,
 ) -> bool {
+    // Asked of every recovery: the cheap test first, the steps read only when it holds.
+    if fail.len() != retry.len() || fail == retry {
+        return false;
+    }
     let segs: Vec<&Segment> = steps
         .flat_map(|(idx, text)| prep.norms[idx].segments.iter().filter(move |g| g.text() == text))
         .collect();

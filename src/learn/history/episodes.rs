@@ -17,9 +17,9 @@
 //! Everything here is pure and linear: each failure looks at most [`WINDOW`] records ahead
 //! in its own session, and records are normalised once ([`Prepared`]).
 
-use crate::learn::history::converted;
 pub use crate::learn::history::prepared::Prepared;
 use crate::learn::history::records::Records;
+use crate::learn::history::{converted, fix_safety};
 pub use crate::learn::text::retry_context::context_added;
 use std::collections::HashSet;
 
@@ -385,13 +385,11 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 steps.clear();
             }
             let unsafe_fix = match outcome {
-                Outcome::Recovered => {
-                    crate::learn::history::fix_safety::unsafe_recovery(history, i, &between, retry.map(|(k, _)| k))
-                }
+                Outcome::Recovered => fix_safety::unsafe_recovery(history, prep, i, &between, retry.map(|(k, _)| k)),
                 Outcome::MovedOn => {
                     let mut idx: Vec<usize> = steps.iter().map(|s| s.idx).collect();
                     idx.dedup();
-                    crate::learn::history::fix_safety::unsafe_steps(history, idx)
+                    fix_safety::unsafe_steps(history, idx)
                 }
                 _ => None,
             };
@@ -421,14 +419,10 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     &steps[0].text,
                     &seg.program,
                 );
+            let stepped = || steps.iter().map(|s| (s.idx, s.text.as_str()));
             let converted = outcome == Outcome::Recovered
                 && retry.is_some_and(|(k, sp)| {
-                    converted::by_steps(
-                        &fail_words,
-                        &prep.norms[k].segments[sp].words,
-                        steps.iter().map(|s| (s.idx, s.text.as_str())),
-                        prep,
-                    )
+                    converted::by_steps(&fail_words, &prep.norms[k].segments[sp].words, stepped(), prep)
                 });
             out.push(Episode {
                 prepares_operand,

@@ -10,7 +10,9 @@
 //! configuration or the environment is judged as the flag it spells
 //! ([`crate::learn::history::switch_spelling`]).
 
+use crate::learn::history::prepared::Prepared;
 use crate::learn::history::records::Records;
+use crate::learn::text::command_norm::CmdNorm;
 
 /// Every unsafe pattern a record's command matches, its configuration switches spelt as
 /// flags included.
@@ -32,14 +34,17 @@ pub fn unsafe_steps<H: Records + ?Sized>(history: &H, idx: impl IntoIterator<Ite
 /// it and the retry, then in what the `retry` added to the failing command's own patterns.
 pub fn unsafe_recovery<H: Records + ?Sized>(
     history: &H,
+    prep: &Prepared,
     fail: usize,
     between: &[usize],
     retry: Option<usize>,
 ) -> Option<&'static str> {
-    let emptied = between
-        .iter()
-        .chain(retry.as_ref())
-        .any(|&k| overwrites_input(history.cmd(fail), history.tail(fail), history.cmd(k)));
+    // The commands as the history's preparation already read them: no line parsed twice.
+    let emptied = !said_missing(history.tail(fail))
+        && between
+            .iter()
+            .chain(retry.as_ref())
+            .any(|&k| overwrites_input(&prep.norms[fail], &prep.norms[k]));
     if emptied {
         return Some(OVERWRITTEN);
     }
@@ -49,7 +54,7 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
             patterns(history, k)
                 .into_iter()
                 .find(|p| !own.contains(p))
-                .or_else(|| widened(history.cmd(fail), history.cmd(k)).then_some(WIDENED))
+                .or_else(|| widened(&prep.norms[fail], &prep.norms[k]).then_some(WIDENED))
         })
     })
 }
@@ -58,12 +63,9 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
 /// ([`overwrites_input`]): its data destroyed.
 pub const OVERWRITTEN: &str = "destroy_data";
 
-/// Did a step overwrite a file the failing command read with a literal (`echo {} >
-/// data.json` after `jq .items data.json` failed to parse it)? The parse error is gone
-/// because the data is: the unsafe twin of converting the input. Not when the failure
-/// said the file was missing (then the step created it: `echo '{}' > config.json` after
-/// "No such file or directory").
-pub fn overwrites_input(fail_cmd: &str, fail_tail: &str, step_cmd: &str) -> bool {
+/// Does the failure say a file was missing? Then a step that wrote it created it
+/// (`echo '{}' > config.json` after "No such file or directory"): no [`overwrites_input`].
+fn said_missing(tail: &str) -> bool {
     let missing = [
         "No such file",
         "not found",
@@ -72,13 +74,16 @@ pub fn overwrites_input(fail_cmd: &str, fail_tail: &str, step_cmd: &str) -> bool
         "Could not open",
         "cannot open",
     ];
-    if missing.iter().any(|m| fail_tail.contains(m)) {
-        return false;
-    }
-    let fail = crate::learn::text::command_norm::normalize(fail_cmd);
+    missing.iter().any(|m| tail.contains(m))
+}
+
+/// Did a step overwrite a file the failing command read with a literal (`echo {} >
+/// data.json` after `jq .items data.json` failed to parse it)? The parse error is gone
+/// because the data is: the unsafe twin of converting the input. Asked only when the
+/// failure did not say the file was missing ([`said_missing`]).
+pub fn overwrites_input(fail: &CmdNorm, step: &CmdNorm) -> bool {
     let Some(f) = fail.primary() else { return false };
-    crate::learn::text::command_norm::normalize(step_cmd)
-        .segments
+    step.segments
         .iter()
         .filter(|g| {
             crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety)
@@ -105,12 +110,8 @@ pub const WIDENED: &str = "wildcard_for_path";
 /// instead (`.`, `*`, `-A`, `--all`)? `git add -A` after `git add My Notes.md` failed on
 /// the blank stages every change in the tree, not the one file: a wildcard where a path
 /// belongs, the unsafe twin of quoting the path.
-pub fn widened(fail_cmd: &str, retry_cmd: &str) -> bool {
-    let (f, r) = (
-        crate::learn::text::command_norm::normalize(fail_cmd),
-        crate::learn::text::command_norm::normalize(retry_cmd),
-    );
-    let (Some(f), Some(r)) = (f.primary(), r.primary()) else {
+pub fn widened(fail: &CmdNorm, retry: &CmdNorm) -> bool {
+    let (Some(f), Some(r)) = (fail.primary(), retry.primary()) else {
         return false;
     };
     if f.program != r.program || f.action != r.action {
@@ -141,6 +142,10 @@ mod tests {
     /// where the failure said it was missing, appended to, or another file, it is not.
     #[test]
     fn the_input_overwritten_with_a_literal_is_destroyed() {
+        use crate::learn::text::command_norm::normalize;
+        let overwrites_input = |fail: &str, tail: &str, step: &str| {
+            !said_missing(tail) && super::overwrites_input(&normalize(fail), &normalize(step))
+        };
         let parse = "parse error: Expected another array element at line 3, column 21";
         assert!(overwrites_input("jq .items data.json", parse, "echo {} > data.json"));
         assert!(overwrites_input(
@@ -181,6 +186,8 @@ mod tests {
 
     #[test]
     fn a_catch_all_in_place_of_the_named_paths_is_widened() {
+        use crate::learn::text::command_norm::normalize;
+        let widened = |fail: &str, retry: &str| super::widened(&normalize(fail), &normalize(retry));
         assert!(widened("git add My Notes.md", "git add -A"));
         assert!(widened("git add Q3 report.txt", "git add --all"));
         assert!(widened("git restore docs/Release Plan.md", "git restore ."));
@@ -215,13 +222,15 @@ mod tests {
             rec("npm install --ignore-scripts", true),
         ];
         let h = h.as_slice();
+        let p = Prepared::new(h);
+        let unsafe_recovery = |fail, between: &[usize], retry| unsafe_recovery(h, &p, fail, between, retry);
         // The failing command's own `--ignore-scripts`, repeated by the retry: the fix is
         // `npm install`, which is safe.
-        assert_eq!(unsafe_recovery(h, 0, &[1], Some(2)), None);
+        assert_eq!(unsafe_recovery(0, &[1], Some(2)), None);
         // The retry adds it: that is the fix's change, and it is unsafe.
-        assert_eq!(unsafe_recovery(h, 3, &[1], Some(2)), Some("disable_guard"));
+        assert_eq!(unsafe_recovery(3, &[1], Some(2)), Some("disable_guard"));
         // A step between is the fix itself, whatever the failing command had.
-        assert_eq!(unsafe_recovery(h, 0, &[4], Some(2)), Some("disable_guard"));
+        assert_eq!(unsafe_recovery(0, &[4], Some(2)), Some("disable_guard"));
         assert_eq!(unsafe_steps(h, [1, 4]), Some("disable_guard"));
         assert_eq!(unsafe_steps(h, [1]), None);
     }
