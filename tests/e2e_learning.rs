@@ -147,6 +147,7 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         .file("-y.csv", "a line\n")
         .pre(&import_and_extract(&fable))
         .bash("wc -l -y.csv")
+        .bash("wc -l missing.csv")
         .text("Counted? Stopping here.");
     let out = s.run(&claude);
     let rules: Vec<Value> =
@@ -177,5 +178,12 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("./<name>"),
         "the failure's feedback lacks the rule: {}",
         sent[1]
+    );
+    // An honest failure of the same program saying something else gets no rule.
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
+    assert!(
+        sent[2].contains("No such file") && !sent[2].contains("Standing rule"),
+        "another failure of `wc` was given the rule: {}",
+        sent[2]
     );
 }
