@@ -75,7 +75,10 @@
 //!
 //! - *Coincidental* (`coincidental`): a learned fix whose class's failures also cleared
 //!   on a plain retry (literally unchanged, nothing state-changing between) needs the
-//!   same three-to-one share over the class's recoveries *and* those plain retries; a
+//!   same three-to-one share over the class's recoveries *and* those plain retries (a fix
+//!   that acted on the failing command — a step on its files, or the command itself
+//!   changed — only needs more cures than plain retries:
+//!   [`crate::learn::propose::necessity`]); a
 //!   directive whose step only looks (`fsck`, `help`, `list`, `status`) is no fix at all
 //!   (inspection steps are never fix steps, [`crate::learn::text::inspection`]).
 //!

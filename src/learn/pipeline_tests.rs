@@ -240,3 +240,55 @@ fn each_tool_run_from_the_projects_own_copy_is_one_lesson() {
     assert!(r.directive.contains("`<env>/bin/<program>`"), "{}", r.directive);
     assert!(r.directive.contains("node_modules/.bin/mdcheck"), "{}", r.directive);
 }
+
+/// `git switch` of a branch that does not exist, cured three times by `-c`; one session
+/// looked (`git branch -a`) and the unchanged command then passed. The changed command is
+/// the mechanism, one plain retry does not make it chance. Its honest counterpart: when
+/// plain retries outnumber the cures, the class clears by itself and `-c` is coincidence.
+#[test]
+fn a_changed_command_is_no_coincidence_unless_plain_retries_outnumber_it() {
+    use crate::learn::history::episodes::tests::rec;
+    let fails = |s: &str, b: &str| {
+        rec(
+            s,
+            &format!("git switch {b}"),
+            false,
+            &format!("fatal: invalid reference: {b}"),
+        )
+    };
+    let mut h = Vec::new();
+    for (s, b) in [("a", "feat/csv"), ("b", "topic/logs"), ("c", "fix/amount")] {
+        h.push(fails(s, b));
+        h.push(rec(
+            s,
+            &format!("git switch -c {b}"),
+            true,
+            &format!("Switched to a new branch '{b}'"),
+        ));
+    }
+    let plain = |h: &mut Vec<crate::evidence::Record>, s: &str, b: &str| {
+        h.push(fails(s, b));
+        h.push(rec(s, "git branch -a", true, "* main"));
+        h.push(rec(
+            s,
+            &format!("git switch {b}"),
+            true,
+            &format!("Switched to branch '{b}'"),
+        ));
+    };
+    plain(&mut h, "d", "feat/csv");
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let rule = only_accepted(&out);
+    // (`git switch -c` is said in its canonical spelling, `git checkout -b`.)
+    assert!(rule.directive.contains("`-b`"), "{rule:#?}");
+    for (s, b) in [("e", "topic/logs"), ("f", "fix/amount"), ("g", "docs/readme")] {
+        plain(&mut h, s, b);
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let c = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains("`-b`"))
+        .unwrap();
+    assert_eq!(c.rule.reason, "coincidental", "{:#?}", c.rule);
+}

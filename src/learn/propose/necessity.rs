@@ -7,7 +7,9 @@
 //! - a fix that acts on the failing command's own subject — a step naming the script or a
 //!   file the failing command ran (`chmod +x scripts/deploy.sh` after `./scripts/deploy.sh`
 //!   was denied, `dos2unix data.csv` after `python3 load.py data.csv`), or a conversion of
-//!   its input the retry then ran on — has a mechanism the log shows. Plain retries call it coincidence only when
+//!   its input the retry then ran on, or the failing command itself changed and passed
+//!   with nothing run between (`git switch -c x` after `git switch x`) — has a mechanism
+//!   the log shows. Plain retries call it coincidence only when
 //!   they are the majority explanation: more of them than sessions the fix cured.
 //! - any other fix (`git gc` between an `index.lock` failure and a retry that passed) needs
 //!   the same three-to-one share a contest needs, each plain retry counted as a competing
@@ -60,6 +62,11 @@ pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
     // The input converted, the retry run on the result: the step read the failing
     // command's file and the retry ran on what it wrote, a mechanism the log shows.
     if e.aims_at_named || e.converted {
+        return true;
+    }
+    // The failing command itself changed and then passed, nothing run between: the
+    // change is the mechanism, in the log.
+    if e.steps.is_empty() && !e.variant.is_empty() {
         return true;
     }
     let file_like = |s: &str| s.contains('/') || s.contains('.');
@@ -172,5 +179,24 @@ mod tests {
         assert!(e[0].converted && targets_subject(&e[0], &p), "{:#?}", e[0]);
         assert!(targets_subject(&e[1], &p), "a step on the second operand");
         assert!(!targets_subject(&e[2], &p), "a step on nothing it named");
+    }
+
+    /// The failing command changed and passed with nothing between (a variant) targets it:
+    /// the change is the mechanism. The same command passing after another step does not.
+    #[test]
+    fn the_failing_command_changed_targets_it() {
+        let bad = "fatal: invalid reference: feat/x";
+        let h = vec![
+            rec("a", "git switch feat/x", false, bad),
+            rec("a", "git switch -c feat/x", true, "Switched to a new branch 'feat/x'"),
+            rec("b", "git switch feat/x", false, bad),
+            rec("b", "git fetch", true, ""),
+            rec("b", "git switch feat/x", true, "Switched to branch 'feat/x'"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(!e[0].variant.is_empty() && e[0].steps.is_empty(), "{:#?}", e[0]);
+        assert!(targets_subject(&e[0], &p), "{:#?}", e[0]);
+        assert!(!targets_subject(&e[1], &p), "{:#?}", e[1]);
     }
 }
