@@ -29,7 +29,7 @@ impl Episode {
             // failing program's own copy is `<self>`: `lintkit` run as `.venv/bin/lintkit`
             // and `docgen` as `.venv/bin/docgen` did one thing, whichever tool it was.
             let base = |x: &str| x.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
-            if crate::learn::text::command_norm::project_runner(p) {
+            if crate::learn::text::wrappers::project_runner(p) {
                 // Through the project's runner (`npx tidyjs` after `tidyjs` was not found):
                 // the failing program's own copy too.
                 return "substitution:<env>/bin/<self>".to_string();
@@ -379,11 +379,17 @@ mod tests {
             rec("d", ".venv/bin/python -m pytest -q", true, "ok"),
             rec("e", "tidyjs src", false, &nf("tidyjs")),
             rec("e", "npx tidyjs src", true, "ok"),
+            rec("f", "bundlr --out dist", false, &nf("bundlr")),
+            rec("f", "npm exec bundlr -- --out dist", true, "ok"),
+            rec("g", "yarn test", false, "error Command \"test\" not found."),
+            rec("g", "npm test", true, "ok"),
         ];
         let k = keys(&h);
         assert_eq!(k[..3], ["substitution:<env>/bin/<self>"; 3], "{k:?}");
         assert_ne!(k[3], k[0], "{k:?}");
         assert_eq!(k[4], k[0], "through the project's runner: {k:?}");
+        assert_eq!(k[5], k[0], "through a package manager's exec: {k:?}");
+        assert_ne!(k[6], k[0], "another package manager is no project copy: {k:?}");
     }
 
     #[test]

@@ -192,7 +192,12 @@ pub fn prepares_operand(fail_words: &[String], step_domain: &str, step_text: &st
 /// ([`environment_program`]), else another program by name
 /// ([`crate::learn::text::intent::substituted`]).
 pub fn substituted(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
-    environment_program(fail_cmd, retry_cmd).or_else(|| crate::learn::text::intent::substituted(fail_cmd, retry_cmd))
+    environment_program(fail_cmd, retry_cmd).or_else(|| {
+        let by_name = crate::learn::text::intent::substituted(fail_cmd, retry_cmd)?;
+        // Through a package manager's `exec` (`npm exec bundlr`): that runner, not `npm`.
+        let exec = crate::learn::text::wrappers::runner_exec(retry_cmd).filter(|r| r.starts_with(&by_name));
+        Some(exec.unwrap_or(by_name))
+    })
 }
 
 /// The same program through a project environment the failing line did not use: a

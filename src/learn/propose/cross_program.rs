@@ -229,8 +229,8 @@ fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>, episo
     let directive = if fix_of(rc) == SELF_COPY {
         let mut seen: Vec<String> = Vec::new();
         for p in covering.iter().filter_map(|&ei| episodes[ei].substitute.as_deref()) {
-            let p = if crate::learn::text::command_norm::project_runner(p) {
-                format!("`{p} <program>`")
+            let p = if crate::learn::text::wrappers::project_runner(p) {
+                format!("`{}`", crate::learn::text::wrappers::runner_invocation(p))
             } else {
                 format!("`{}`", p.trim_start_matches("./"))
             };

@@ -248,14 +248,6 @@ fn split_segments(cmd: &str) -> Vec<(String, bool)> {
     out
 }
 
-/// A program that runs a tool from the project's own environment (`npx tidyjs`, `uv run
-/// ruff`): wrappers [`normalize`] unwraps to the tool, so a retry through one ran the
-/// failing program's own copy. Not `pnpm dlx`/`yarn dlx`, which fetch it.
-pub fn project_runner(program: &str) -> bool {
-    let runners = ["npx", "bunx", "pnpx", "uv", "poetry", "pipenv", "pdm", "hatch", "rye"];
-    crate::learn::text::tables::on(crate::learn::text::tables::Table::Wrappers) && runners.contains(&program)
-}
-
 /// The file redirections of a simple command's words: `… < in.csv > in.utf8.csv` →
 /// `["<", "in.csv", ">", "in.utf8.csv"]`. Not `2>`, `&>` or `/dev/…`: what a directive
 /// says of a step is where it read and wrote, which its words alone lose.
@@ -283,111 +275,18 @@ fn redirections(raw: &[String]) -> Vec<String> {
     out
 }
 
-fn words_of(s: &str) -> Vec<String> {
+pub(crate) fn words_of(s: &str) -> Vec<String> {
     match shell_words::split(s) {
         Ok(w) => w,
         Err(_) => s.split_whitespace().map(str::to_string).collect(),
     }
 }
 
-fn is_assignment(w: &str) -> bool {
+pub(crate) fn is_assignment(w: &str) -> bool {
     let Some(eq) = w.find('=') else { return false };
     eq > 0
         && w[..eq].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !w.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// Removes wrappers; returns the remaining words, whether `sudo` was seen, and an inner
-/// command string when the wrapper was `bash -c "…"`.
-fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
-    let mut sudo = false;
-    for _ in 0..16 {
-        let Some(first) = w.first().cloned() else { break };
-        let prog = program_name(&first);
-        let drop = |w: &mut Vec<String>, n: usize| {
-            w.drain(..n.min(w.len()));
-        };
-        match prog.as_str() {
-            "sudo" | "doas" => {
-                sudo = true;
-                drop(&mut w, 1);
-                while let Some(f) = w.first() {
-                    if f == "-u" || f == "-g" {
-                        drop(&mut w, 2);
-                    } else if f.starts_with('-') {
-                        drop(&mut w, 1);
-                    } else {
-                        break;
-                    }
-                }
-            }
-            "env" => {
-                drop(&mut w, 1);
-                while let Some(f) = w.first() {
-                    if f == "-u" {
-                        drop(&mut w, 2);
-                    } else if f.starts_with('-') || is_assignment(f) {
-                        drop(&mut w, 1);
-                    } else {
-                        break;
-                    }
-                }
-            }
-            _ if is_assignment(&first) => drop(&mut w, 1),
-            "time" | "nohup" | "exec" | "command" | "nice" | "stdbuf" | "unbuffer" => {
-                drop(&mut w, 1);
-                while w.first().is_some_and(|f| f.starts_with('-')) {
-                    drop(&mut w, 1);
-                }
-            }
-            "timeout" => {
-                drop(&mut w, 1);
-                while w.first().is_some_and(|f| f.starts_with('-')) {
-                    drop(&mut w, 1);
-                }
-                drop(&mut w, 1); // the duration
-            }
-            "npx" | "bunx" | "pnpx" => {
-                drop(&mut w, 1);
-                while w.first().is_some_and(|f| f.starts_with('-')) {
-                    drop(&mut w, 1);
-                }
-            }
-            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if w.get(1).map(String::as_str) == Some("run") => {
-                drop(&mut w, 2);
-                while w.first().is_some_and(|f| f.starts_with('-')) {
-                    let takes_value = matches!(w[0].as_str(), "--with" | "--python" | "-p" | "--env");
-                    drop(&mut w, if takes_value { 2 } else { 1 });
-                }
-            }
-            "pnpm" | "yarn" if w.get(1).map(String::as_str) == Some("dlx") => drop(&mut w, 2),
-            "python" | "python3" => {
-                // `python -m pytest …` runs pytest; `python -X dev -m pip` as well.
-                let mut i = 1;
-                while i < w.len() && w[i].starts_with('-') && w[i] != "-m" && w[i] != "-c" {
-                    i += if matches!(w[i].as_str(), "-X" | "-W") { 2 } else { 1 };
-                }
-                if w.get(i).map(String::as_str) == Some("-m") && i + 1 < w.len() {
-                    drop(&mut w, i + 1);
-                } else {
-                    break;
-                }
-            }
-            "bash" | "sh" | "zsh" | "dash" => {
-                let mut i = 1;
-                while i < w.len() && w[i].starts_with('-') && w[i] != "-c" && !w[i].contains('c') {
-                    i += 1;
-                }
-                let has_c = w.get(i).is_some_and(|f| f.starts_with('-') && f.contains('c'));
-                if has_c {
-                    return (Vec::new(), sudo, w.get(i + 1).cloned());
-                }
-                break;
-            }
-            _ => break,
-        }
-    }
-    (w, sudo, None)
 }
 
 fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
@@ -527,7 +426,7 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
         if is_housekeeping(&words) {
             continue;
         }
-        let (w, sudo, inner) = unwrap_words(words);
+        let (w, sudo, inner) = crate::learn::text::wrappers::unwrap_words(words);
         if let Some(inner) = inner {
             if depth < 4 {
                 normalize_into(&inner, out, depth + 1);
@@ -575,6 +474,26 @@ mod tests {
     fn da(cmd: &str) -> (String, String) {
         let n = normalize(cmd);
         (n.domain().to_string(), n.action().to_string())
+    }
+
+    /// A package manager's `exec` runs the tool it names, with that tool's arguments
+    /// (its `--` separator dropped wherever it stands).
+    #[test]
+    fn a_package_managers_exec_runs_the_tool() {
+        for cmd in [
+            "npm exec bundlr -- --out dist",
+            "npm exec -- bundlr --out dist",
+            "pnpm exec bundlr --out dist",
+        ] {
+            let n = normalize(cmd);
+            assert_eq!(n.primary().unwrap().words, ["bundlr", "--out", "dist"], "{cmd}");
+        }
+        assert_eq!(
+            crate::learn::text::wrappers::runner_exec("npm exec bundlr -- --out dist").as_deref(),
+            Some("npm exec")
+        );
+        assert_eq!(crate::learn::text::wrappers::runner_exec("npm run build"), None);
+        assert_eq!(da("npm run build"), ("npm".into(), "run build".into()));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! **Text**: one command line or one output, read on its own, before anything is compared.
 //!
 //! Owns command normalisation ([`command_norm`]: segments, domain, action, flags; the
+//! wrappers it unwraps in [`wrappers`]; the
 //! program's family in [`program_family`]; the step an error names in [`failing_program`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
@@ -31,3 +32,4 @@ pub mod safety;
 pub mod signature;
 pub mod spelling;
 pub mod tables;
+pub mod wrappers;

@@ -1,0 +1,173 @@
+//! Wrappers: what a command line puts before the program it runs without changing what
+//! runs (`sudo`, `env X=Y`, `time`, `timeout N`, `npx`, `uv run`, `npm exec`, `python -m`,
+//! `bash -c "…"`), and which of them run the project's own copy of a tool.
+//!
+//! Why its own file: normalisation ([`crate::learn::text::command_norm`]) reads a segment
+//! once its wrappers are gone, and recovery forms ask whether a retry went through a
+//! project runner; both read this one list.
+
+use crate::learn::text::command_norm::{is_assignment, words_of};
+use crate::learn::text::program_family::program_name;
+
+/// A program that runs a tool from the project's own environment (`npx tidyjs`, `uv run
+/// ruff`): wrappers [`crate::learn::text::command_norm::normalize`] unwraps to the tool, so a retry through one ran the
+/// failing program's own copy. Not `pnpm dlx`/`yarn dlx`, which fetch it. A package
+/// manager's `exec` is named with it (`npm exec`: [`runner_exec`]).
+pub fn project_runner(program: &str) -> bool {
+    let runners = [
+        "npx",
+        "bunx",
+        "pnpx",
+        "uv",
+        "poetry",
+        "pipenv",
+        "pdm",
+        "hatch",
+        "rye",
+        "npm exec",
+        "pnpm exec",
+        "yarn exec",
+        "bundle exec",
+    ];
+    crate::learn::text::tables::on(crate::learn::text::tables::Table::Wrappers) && runners.contains(&program)
+}
+
+/// How a runner is typed before the program it runs: `uv run <program>`, `npx <program>`,
+/// `npm exec <program>`.
+pub fn runner_invocation(runner: &str) -> String {
+    match runner {
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" => format!("{runner} run <program>"),
+        _ => format!("{runner} <program>"),
+    }
+}
+
+/// The runner a command line starts with when it is a package manager's `exec` (`npm
+/// exec bundlr …` → `npm exec`): the program a retry through it substituted.
+pub fn runner_exec(cmd: &str) -> Option<String> {
+    let w = words_of(cmd);
+    let (p, verb) = (w.first()?, w.get(1)?);
+    let p = program_name(p);
+    (verb == "exec" && project_runner(&format!("{p} exec"))).then(|| format!("{p} exec"))
+}
+
+/// Removes wrappers; returns the remaining words, whether `sudo` was seen, and an inner
+/// command string when the wrapper was `bash -c "…"`.
+pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
+    let mut sudo = false;
+    for _ in 0..16 {
+        let Some(first) = w.first().cloned() else { break };
+        let prog = program_name(&first);
+        let drop = |w: &mut Vec<String>, n: usize| {
+            w.drain(..n.min(w.len()));
+        };
+        match prog.as_str() {
+            "sudo" | "doas" => {
+                sudo = true;
+                drop(&mut w, 1);
+                while let Some(f) = w.first() {
+                    if f == "-u" || f == "-g" {
+                        drop(&mut w, 2);
+                    } else if f.starts_with('-') {
+                        drop(&mut w, 1);
+                    } else {
+                        break;
+                    }
+                }
+            }
+            "env" => {
+                drop(&mut w, 1);
+                while let Some(f) = w.first() {
+                    if f == "-u" {
+                        drop(&mut w, 2);
+                    } else if f.starts_with('-') || is_assignment(f) {
+                        drop(&mut w, 1);
+                    } else {
+                        break;
+                    }
+                }
+            }
+            _ if is_assignment(&first) => drop(&mut w, 1),
+            "time" | "nohup" | "exec" | "command" | "nice" | "stdbuf" | "unbuffer" => {
+                drop(&mut w, 1);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    drop(&mut w, 1);
+                }
+            }
+            "timeout" => {
+                drop(&mut w, 1);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    drop(&mut w, 1);
+                }
+                drop(&mut w, 1); // the duration
+            }
+            "npx" | "bunx" | "pnpx" => {
+                drop(&mut w, 1);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    drop(&mut w, 1);
+                }
+            }
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if w.get(1).map(String::as_str) == Some("run") => {
+                drop(&mut w, 2);
+                while w.first().is_some_and(|f| f.starts_with('-')) {
+                    let takes_value = matches!(w[0].as_str(), "--with" | "--python" | "-p" | "--env");
+                    drop(&mut w, if takes_value { 2 } else { 1 });
+                }
+            }
+            "pnpm" | "yarn" if w.get(1).map(String::as_str) == Some("dlx") => drop(&mut w, 2),
+            // A package manager's `exec` runs the project's own copy of a tool, as `npx`
+            // does: `npm exec bundlr -- --out dist` runs `bundlr --out dist`.
+            "npm" | "pnpm" | "yarn" | "bundle" if w.get(1).map(String::as_str) == Some("exec") => {
+                drop(&mut w, 2);
+                while w.first().is_some_and(|f| f.starts_with('-') && f != "--") {
+                    drop(&mut w, 1);
+                }
+                if w.first().is_some_and(|f| f == "--") {
+                    drop(&mut w, 1);
+                } else if w.get(1).is_some_and(|f| f == "--") {
+                    w.remove(1);
+                }
+            }
+            "python" | "python3" => {
+                // `python -m pytest …` runs pytest; `python -X dev -m pip` as well.
+                let mut i = 1;
+                while i < w.len() && w[i].starts_with('-') && w[i] != "-m" && w[i] != "-c" {
+                    i += if matches!(w[i].as_str(), "-X" | "-W") { 2 } else { 1 };
+                }
+                if w.get(i).map(String::as_str) == Some("-m") && i + 1 < w.len() {
+                    drop(&mut w, i + 1);
+                } else {
+                    break;
+                }
+            }
+            "bash" | "sh" | "zsh" | "dash" => {
+                let mut i = 1;
+                while i < w.len() && w[i].starts_with('-') && w[i] != "-c" && !w[i].contains('c') {
+                    i += 1;
+                }
+                let has_c = w.get(i).is_some_and(|f| f.starts_with('-') && f.contains('c'));
+                if has_c {
+                    return (Vec::new(), sudo, w.get(i + 1).cloned());
+                }
+                break;
+            }
+            _ => break,
+        }
+    }
+    (w, sudo, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runner_is_said_as_it_is_typed() {
+        assert_eq!(runner_invocation("uv"), "uv run <program>");
+        assert_eq!(runner_invocation("npx"), "npx <program>");
+        assert_eq!(runner_invocation("npm exec"), "npm exec <program>");
+        assert!(
+            project_runner("npm exec") && !project_runner("npm"),
+            "npm alone runs scripts"
+        );
+    }
+}
