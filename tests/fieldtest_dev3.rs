@@ -32,7 +32,7 @@ const SET: GeneratedSet = GeneratedSet {
     set: "dev3",
     sessions: 80,
     classes: 20,
-    floors: [49, 51],
+    floors: [50, 51],
 };
 
 #[test]

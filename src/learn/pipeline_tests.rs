@@ -292,3 +292,31 @@ fn a_changed_command_is_no_coincidence_unless_plain_retries_outnumber_it() {
         .unwrap();
     assert_eq!(c.rule.reason, "coincidental", "{:#?}", c.rule);
 }
+
+/// `comm` on unsorted input, sorted on the way (`<(sort a)`) by two sessions and
+/// rewritten in place (`sort -o a a`) by a third: one lesson, said in its most common
+/// shape with the other named, never one session's files.
+#[test]
+fn an_input_sorted_on_the_way_or_in_place_is_one_lesson() {
+    use crate::learn::history::episodes::tests::rec;
+    let bad = "comm: file 1 is not in sorted order\ncomm: input is not in sorted order";
+    let h = vec![
+        rec("a", "comm -12 old.txt new.txt", false, bad),
+        rec("a", "comm -12 <(sort old.txt) <(sort new.txt)", true, "ann"),
+        rec("b", "comm -23 hosts.txt allow.txt", false, bad),
+        rec("b", "comm -23 <(sort hosts.txt) <(sort allow.txt)", true, "zoe"),
+        rec("c", "comm -13 a.txt b.txt", false, bad),
+        rec("c", "sort -o a.txt a.txt", true, ""),
+        rec("c", "sort -o b.txt b.txt", true, ""),
+        rec("c", "comm -13 a.txt b.txt", true, "carl"),
+    ];
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let rule = only_accepted(&out);
+    assert!(
+        rule.directive
+            .contains("with its input converted on the way: `comm -12 <(sort <file>) <(sort <file>)`"),
+        "{rule:#?}"
+    );
+    assert!(rule.directive.contains("rewritten by a step first"), "{rule:#?}");
+    assert!(!rule.directive.contains("hosts.txt"), "{rule:#?}");
+}

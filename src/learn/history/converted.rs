@@ -5,7 +5,9 @@
 //! data.clean.json`, `perl -0pe … > x.clean.json` or a Python one-liner are one lesson
 //! ("the input needs converting; convert it and run on the result"), whichever program
 //! converted it. Keyed by the step's program they were three fixes of one session each,
-//! and each other's competitors.
+//! and each other's competitors. So are the input rewritten in place (`sort -o a a`, the
+//! command then run unchanged) and given through the program on the way (`comm <(sort
+//! a) <(sort b)`): the same lesson in another shape.
 
 use crate::learn::history::prepared::Prepared;
 use crate::learn::text::command_norm::Segment;
@@ -19,13 +21,65 @@ pub fn by_steps<'a>(
     prep: &Prepared,
 ) -> bool {
     // Asked of every recovery: the cheap test first, the steps read only when it holds.
-    if fail.len() != retry.len() || fail == retry {
+    let steps: Vec<(usize, &str)> = steps.collect();
+    let rewrites = || steps.iter().any(|(_, t)| t.contains(" -o ") || t.contains(" --output"));
+    if fail.len() != retry.len() || fail == retry && !rewrites() {
         return false;
     }
     let segs: Vec<&Segment> = steps
-        .flat_map(|(idx, text)| prep.norms[idx].segments.iter().filter(move |g| g.text() == text))
+        .iter()
+        .flat_map(|&(idx, text)| prep.norms[idx].segments.iter().filter(move |g| g.text() == text))
         .collect();
+    if fail == retry {
+        return in_place(fail, &segs);
+    }
     ran_on_written(fail, retry, &segs)
+}
+
+/// The input rewritten in place by a step, the failing command then run unchanged on it:
+/// `sort -o deps-a.txt deps-a.txt` before `comm -13 deps-a.txt deps-b.txt`. A step whose
+/// output (`-o X`, `--output X`, `--output=X`) is a file it also reads and the failing
+/// command named.
+pub fn in_place(fail: &[String], steps: &[&Segment]) -> bool {
+    steps.iter().any(|g| {
+        let out = g.words.iter().enumerate().find_map(|(i, w)| match w.as_str() {
+            "-o" | "--output" => g.words.get(i + 1).map(String::as_str),
+            w => w.strip_prefix("--output="),
+        });
+        out.is_some_and(|x| fail[1..].iter().any(|f| f == x) && g.words.iter().filter(|w| *w == x).count() >= 2)
+    })
+}
+
+/// The input converted inline: the retry is the failing command with some of its
+/// operands given through another program's output (`comm -12 <(sort a) <(sort b)` after
+/// `comm -12 a b`), everything else as it was.
+pub fn inline(fail: &[String], retry: &[String]) -> bool {
+    let (mut i, mut j, mut subs) = (0, 0, 0);
+    while j < retry.len() {
+        if retry[j].starts_with("<(") {
+            // The shell's words split it: `<(sort`, `a)`.
+            let mut inner = String::new();
+            while j < retry.len() {
+                inner.push_str(&retry[j]);
+                inner.push(' ');
+                if retry[j].ends_with(')') {
+                    break;
+                }
+                j += 1;
+            }
+            let body = inner.trim().trim_start_matches("<(").trim_end_matches(')');
+            let words: Vec<&str> = body.split_whitespace().collect();
+            if words.len() < 2 || fail.get(i).map(String::as_str) != words.last().copied() {
+                return false;
+            }
+            subs += 1;
+        } else if fail.get(i) != Some(&retry[j]) {
+            return false;
+        }
+        i += 1;
+        j += 1;
+    }
+    i == fail.len() && subs > 0
 }
 
 /// Whether the retry (`retry` words) ran on a file a step (`steps`) wrote from the
@@ -49,4 +103,34 @@ pub fn ran_on_written(fail: &[String], retry: &[String], steps: &[&Segment]) -> 
             pairs().any(|p| p[0] == "<" && p[1] == *old) || g.words.iter().skip(1).any(|w| w.contains(old.as_str()));
         wrote && read
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<String> {
+        shell_words::split(s).unwrap()
+    }
+
+    #[test]
+    fn an_input_given_through_another_programs_output() {
+        let fail = w("comm -12 a.txt b.txt");
+        assert!(inline(&fail, &w("comm -12 <(sort a.txt) <(sort b.txt)")));
+        assert!(inline(&fail, &w("comm -12 <(sort -u a.txt) b.txt")));
+        assert!(!inline(&fail, &w("comm -12 a.txt b.txt")), "nothing converted");
+        assert!(!inline(&fail, &w("comm -12 <(sort c.txt) b.txt")), "another input");
+        assert!(!inline(&fail, &w("comm -3 <(sort a.txt) b.txt")), "another flag too");
+    }
+
+    #[test]
+    fn an_input_rewritten_in_place() {
+        let norm = |s: &str| crate::learn::text::command_norm::normalize(s);
+        let fail = w("comm -13 a.txt b.txt");
+        let sorted = norm("sort -o a.txt a.txt");
+        let other = norm("sort -o a.sorted a.txt");
+        assert!(in_place(&fail, &[sorted.primary().unwrap()]));
+        assert!(!in_place(&fail, &[other.primary().unwrap()]), "wrote another file");
+        assert!(!in_place(&w("comm -13 c.txt d.txt"), &[sorted.primary().unwrap()]));
+    }
 }

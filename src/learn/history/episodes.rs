@@ -110,7 +110,8 @@ pub struct Episode {
     /// before `tar -xf a.tgz -C out` ([`crate::learn::history::recovery_form::prepares_operand`]).
     pub prepares_operand: bool,
     /// Recovered by a step that wrote a new file from the failing command's input, the
-    /// retry run on it ([`crate::learn::history::converted`]).
+    /// retry run on it; or that rewrote the input in place, or by the retry giving its
+    /// input through another program (`<(sort a)`) ([`crate::learn::history::converted`]).
     pub converted: bool,
     /// Recovered by running what the failing subcommand only wrapped (`cargo test` after
     /// ``cargo watch -x test``: ``no such command: `watch` ``), the `verb` being that command
@@ -422,7 +423,9 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             let stepped = || steps.iter().map(|s| (s.idx, s.text.as_str()));
             let converted = outcome == Outcome::Recovered
                 && retry.is_some_and(|(k, sp)| {
-                    converted::by_steps(&fail_words, &prep.norms[k].segments[sp].words, stepped(), prep)
+                    let retry_words = &prep.norms[k].segments[sp].words;
+                    converted::by_steps(&fail_words, retry_words, stepped(), prep)
+                        || steps.is_empty() && converted::inline(&fail_words, retry_words)
                 });
             out.push(Episode {
                 prepares_operand,

@@ -47,12 +47,17 @@ pub fn directive_for(
     label: &str,
     prep: &Prepared,
 ) -> (String, DirectiveSource, Vec<String>, Option<DirectiveAction>) {
+    let last_ei = crate::learn::propose::written_input::reference(episodes, eps, last_ei);
     let last = &episodes[last_ei];
     let retry = quote_cmd(label);
     let retry_text = last
         .retry_idx
         .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
         .unwrap_or_default();
+    if last.converted && last.steps.is_empty() {
+        let text = crate::learn::propose::written_input::inline_directive(episodes, eps, &retry, prep);
+        return (text, DirectiveSource::Fix, vec![retry_text], None);
+    }
     if let Some(v) = &last.verb {
         // Said as the group's sessions share it: `git remote set-url <value> <file>`.
         let spellings = step_spellings(episodes, eps, last_ei, prep, |e| e.verb.as_deref());

@@ -47,6 +47,76 @@ pub fn then_retry(group: &[&Episode], retry: &str, prep: &Prepared) -> String {
     )
 }
 
+/// The reference of a conversion group: the most recent episode of its most common
+/// shape, a step (`sort -o a a`, `iconv … > b`) or inline (`comm <(sort a) <(sort b)`).
+pub fn reference(episodes: &[Episode], eps: &[usize], last_ei: usize) -> usize {
+    let inline = |ei: &usize| episodes[*ei].converted && episodes[*ei].steps.is_empty();
+    let n_inline = eps.iter().filter(|ei| inline(ei)).count();
+    let want_inline = 2 * n_inline >= eps.len();
+    if inline(&last_ei) == want_inline {
+        return last_ei;
+    }
+    eps.iter()
+        .rev()
+        .copied()
+        .find(|ei| episodes[*ei].converted && inline(ei) == want_inline)
+        .unwrap_or(last_ei)
+}
+
+/// How an inline conversion is said: `retry `comm` with its input converted on the way:
+/// `comm -12 <(sort <file>) <(sort <file>)``, the retries as typed, what varies a
+/// placeholder; sessions that converted by a step first are named.
+pub fn inline_directive(episodes: &[Episode], eps: &[usize], retry: &str, prep: &Prepared) -> String {
+    let group: Vec<&Episode> = eps.iter().map(|&ei| &episodes[ei]).filter(|e| e.converted).collect();
+    let typed: Vec<Vec<String>> = group
+        .iter()
+        .filter(|e| e.steps.is_empty())
+        .filter_map(|e| fail_and_retry(e, prep).map(|(_, r)| (e, r)))
+        .map(|(e, r)| crate::learn::propose::render::as_typed(std::slice::from_ref(&e.raw_program), &r.words))
+        .collect();
+    // `<(sort a.txt)` is split `<(sort`, `a.txt)`: its closing parenthesis a word of its
+    // own, so the file aligns as a file; both said as the shell reads them, unquoted.
+    let typed: Vec<Vec<String>> = typed
+        .into_iter()
+        .map(|t| {
+            let mut out: Vec<String> = t
+                .into_iter()
+                .flat_map(|w| match w.strip_suffix(')').filter(|x| !x.is_empty()) {
+                    Some(x) => vec![x.to_string(), ")".to_string()],
+                    None => vec![w],
+                })
+                .collect();
+            // The line's last parenthesis is not kept on its last word.
+            let open = out.iter().filter(|w| w.starts_with("<(")).count();
+            if open > out.iter().filter(|w| *w == ")").count() {
+                out.push(")".to_string());
+            }
+            out
+        })
+        .collect();
+    let spelled: Vec<&[String]> = typed.iter().map(Vec::as_slice).collect();
+    use crate::learn::propose::render::{anti_unify, render, Tok};
+    let said = anti_unify(&spelled)
+        .into_iter()
+        .map(|t| match t {
+            Tok::Literal(w) if w.starts_with("<(") || w == ")" => w,
+            t => render(&[t]),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" )", ")");
+    let stepped = group.iter().filter(|e| !e.steps.is_empty()).count();
+    let also = if stepped > 0 {
+        " (also seen: the input rewritten by a step first, the same command then run on it)"
+    } else {
+        ""
+    };
+    format!(
+        "retry {retry} with its input converted on the way: `{}`{also}",
+        crate::evidence::head_chars(&said, 80).replace('`', "'")
+    )
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

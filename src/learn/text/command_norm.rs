@@ -255,6 +255,10 @@ fn redirections(raw: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut it = raw.iter();
     while let Some(w) = it.next() {
+        // A process substitution (`<(sort a.txt)`) is an operand, not a redirection.
+        if w.starts_with("<(") || w.starts_with(">(") {
+            continue;
+        }
         let (op, target) = match w.as_str() {
             ">" | ">>" | "<" | "1>" => (w.trim_start_matches('1').to_string(), it.next().cloned()),
             _ => match w
@@ -273,20 +277,6 @@ fn redirections(raw: &[String]) -> Vec<String> {
         }
     }
     out
-}
-
-pub(crate) fn words_of(s: &str) -> Vec<String> {
-    match shell_words::split(s) {
-        Ok(w) => w,
-        Err(_) => s.split_whitespace().map(str::to_string).collect(),
-    }
-}
-
-pub(crate) fn is_assignment(w: &str) -> bool {
-    let Some(eq) = w.find('=') else { return false };
-    eq > 0
-        && w[..eq].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !w.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
@@ -466,6 +456,7 @@ pub fn normalize(cmd: &str) -> CmdNorm {
 
 pub use crate::learn::text::program_family::domain_of;
 use crate::learn::text::program_family::program_name;
+use crate::learn::text::wrappers::{is_assignment, words_of};
 
 #[cfg(test)]
 mod tests {

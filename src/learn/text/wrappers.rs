@@ -6,7 +6,6 @@
 //! once its wrappers are gone, and recovery forms ask whether a retry went through a
 //! project runner; both read this one list.
 
-use crate::learn::text::command_norm::{is_assignment, words_of};
 use crate::learn::text::program_family::program_name;
 
 /// A program that runs a tool from the project's own environment (`npx tidyjs`, `uv run
@@ -154,6 +153,22 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
         }
     }
     (w, sudo, None)
+}
+
+/// A command line's words as the shell splits them (whitespace when a quote is open).
+pub(crate) fn words_of(s: &str) -> Vec<String> {
+    match shell_words::split(s) {
+        Ok(w) => w,
+        Err(_) => s.split_whitespace().map(str::to_string).collect(),
+    }
+}
+
+/// `NAME=value`: an assignment before a program.
+pub(crate) fn is_assignment(w: &str) -> bool {
+    let Some(eq) = w.find('=') else { return false };
+    eq > 0
+        && w[..eq].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !w.starts_with(|c: char| c.is_ascii_digit())
 }
 
 #[cfg(test)]
