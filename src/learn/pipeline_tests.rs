@@ -293,9 +293,9 @@ fn a_changed_command_is_no_coincidence_unless_plain_retries_outnumber_it() {
     assert_eq!(c.rule.reason, "coincidental", "{:#?}", c.rule);
 }
 
-/// `comm` on unsorted input, sorted on the way (`<(sort a)`) by two sessions and
-/// rewritten in place (`sort -o a a`) by a third: one lesson, said in its most common
-/// shape with the other named, never one session's files.
+/// `comm` on unsorted input, sorted on the way (`<(sort a)`) by two sessions, rewritten
+/// in place (`sort -o a a`) by a third, sorted into new files by a fourth: one lesson,
+/// said in its most common shape with the others named, never one session's files.
 #[test]
 fn an_input_sorted_on_the_way_or_in_place_is_one_lesson() {
     use crate::learn::history::episodes::tests::rec;
@@ -309,6 +309,9 @@ fn an_input_sorted_on_the_way_or_in_place_is_one_lesson() {
         rec("c", "sort -o a.txt a.txt", true, ""),
         rec("c", "sort -o b.txt b.txt", true, ""),
         rec("c", "comm -13 a.txt b.txt", true, "carl"),
+        rec("d", "comm -3 x.txt y.txt", false, bad),
+        rec("d", "sort x.txt > x.txt.s && sort y.txt > y.txt.s", true, ""),
+        rec("d", "comm -3 x.txt.s y.txt.s", true, "zoe"),
     ];
     let out = run_pipeline(&h, &LearnConfig::default());
     let rule = only_accepted(&out);
@@ -317,6 +320,6 @@ fn an_input_sorted_on_the_way_or_in_place_is_one_lesson() {
             .contains("with its input converted on the way: `comm -12 <(sort <file>) <(sort <file>)`"),
         "{rule:#?}"
     );
-    assert!(rule.directive.contains("rewritten by a step first"), "{rule:#?}");
+    assert!(rule.directive.contains("converted by a step first"), "{rule:#?}");
     assert!(!rule.directive.contains("hosts.txt"), "{rule:#?}");
 }

@@ -82,19 +82,21 @@ pub fn inline(fail: &[String], retry: &[String]) -> bool {
     i == fail.len() && subs > 0
 }
 
-/// Whether the retry (`retry` words) ran on a file a step (`steps`) wrote from the
-/// failing command's (`fail` words) input: one word changed, the new word a step's `>`
-/// target (or one of its operands the failing command did not have), and the old word
-/// read by that step (one of its operands, or its `<`).
+/// Whether the retry (`retry` words) ran on files steps (`steps`) wrote from the failing
+/// command's (`fail` words) input: every changed word's new word a step's `>` target (or
+/// one of its operands the failing command did not have), and its old word read by that
+/// step (one of its operands, or its `<`). `sort a > a.s && sort b > b.s`, then `comm a.s
+/// b.s` after `comm a b`: both inputs converted.
 pub fn ran_on_written(fail: &[String], retry: &[String], steps: &[&Segment]) -> bool {
     if fail.len() != retry.len() {
         return false;
     }
-    let mut diff = (1..fail.len()).filter(|&i| fail[i] != retry[i]);
-    let (Some(i), None) = (diff.next(), diff.next()) else {
-        return false;
-    };
-    let (old, new) = (&fail[i], &retry[i]);
+    let mut diff = (1..fail.len()).filter(|&i| fail[i] != retry[i]).peekable();
+    diff.peek().is_some() && diff.all(|i| wrote_from(&fail[i], &retry[i], fail, steps))
+}
+
+/// Did a step write `new` from `old` (a word of the failing command `fail`)?
+fn wrote_from(old: &String, new: &String, fail: &[String], steps: &[&Segment]) -> bool {
     steps.iter().any(|g| {
         let pairs = || g.redirects.chunks(2).filter(|p| p.len() == 2);
         let wrote = pairs().any(|p| matches!(p[0].as_str(), ">" | ">>") && p[1] == *new)
@@ -121,6 +123,31 @@ mod tests {
         assert!(!inline(&fail, &w("comm -12 a.txt b.txt")), "nothing converted");
         assert!(!inline(&fail, &w("comm -12 <(sort c.txt) b.txt")), "another input");
         assert!(!inline(&fail, &w("comm -3 <(sort a.txt) b.txt")), "another flag too");
+    }
+
+    /// Both inputs renamed one way (`.sorted`) and each written by a step from its
+    /// original: a retry, and a conversion; renamed two ways, or one not written, neither.
+    #[test]
+    fn every_input_converted_to_a_file_of_its_own() {
+        use crate::learn::history::recovery_form::reappears;
+        let norm = |s: &str| crate::learn::text::command_norm::normalize(s);
+        let fail = norm("comm -3 a.txt b.txt");
+        let retry = norm("comm -3 a.txt.sorted b.txt.sorted");
+        let (f, r) = (fail.primary().unwrap(), retry.primary().unwrap());
+        assert!(reappears(f, r, "comm -3 a.txt.sorted b.txt.sorted"));
+        let mixed = norm("comm -3 a.txt.sorted b.txt.old");
+        assert!(!reappears(
+            f,
+            mixed.primary().unwrap(),
+            "comm -3 a.txt.sorted b.txt.old"
+        ));
+        let steps = norm("sort a.txt > a.txt.sorted && sort b.txt > b.txt.sorted");
+        let segs: Vec<&Segment> = steps.segments.iter().collect();
+        assert!(ran_on_written(&f.words, &r.words, &segs));
+        assert!(
+            !ran_on_written(&f.words, &r.words, &segs[..1]),
+            "b.txt.sorted not written"
+        );
     }
 
     #[test]

@@ -87,17 +87,23 @@ pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
     let later_words = &later.words[1.min(later.words.len())..];
     let mut at = 0;
     // One operand may come back edited by insertion (`jq '.name' f` → `jq '.[].name' f`,
-    // `map(.name)`): the same operand, text put into it ([`insertion`]).
-    let mut edit_left = true;
+    // `map(.name)`): the same operand, text put into it ([`insertion`]). More than one
+    // only when each got the same text (`a.txt b.txt` → `a.txt.sorted b.txt.sorted`: the
+    // inputs renamed one way, as a conversion names what it writes).
+    let mut edit: Option<Vec<String>> = None;
     need.iter().all(|w| {
         let exact = later_words[at..]
             .iter()
             .position(|x| same_word(w, x, &cds) || in_its_directory(w, x));
         let found = exact.or_else(|| {
-            edit_left
-                .then(|| later_words[at..].iter().position(|x| insertion(w, x).is_some()))
-                .flatten()
-                .inspect(|_| edit_left = false)
+            later_words[at..].iter().position(|x| match (insertion(w, x), &edit) {
+                (Some(p), None) => {
+                    edit = Some(p);
+                    true
+                }
+                (Some(p), Some(e)) => p == *e,
+                (None, _) => false,
+            })
         });
         found.inspect(|p| at += p + 1).is_some()
     })

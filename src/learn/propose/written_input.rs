@@ -107,7 +107,7 @@ pub fn inline_directive(episodes: &[Episode], eps: &[usize], retry: &str, prep: 
         .replace(" )", ")");
     let stepped = group.iter().filter(|e| !e.steps.is_empty()).count();
     let also = if stepped > 0 {
-        " (also seen: the input rewritten by a step first, the same command then run on it)"
+        " (also seen: the input converted by a step first, the command then run on the result)"
     } else {
         ""
     };
