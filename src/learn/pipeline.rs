@@ -126,14 +126,17 @@ fn run_prepared<H: Records + ?Sized>(
 ) -> LearnOutcome {
     let eps = episodes::extract(history, prep, cfg.window);
     let mut cands = candidates::build(&eps, prep, cfg.core_pack());
-    let across = crate::learn::propose::cross_program::merge(&cands, &eps, prep, |c, sessions| {
+    let stands_alone = |c: &candidates::Candidate, sessions: usize| {
         let variant = matches!(
             c.source,
             candidates::DirectiveSource::Variant | candidates::DirectiveSource::Substitution
         );
         sessions as u64 >= sessions_needed(variant, !c.anchors.is_empty(), cfg)
-    });
+    };
+    let across = crate::learn::propose::cross_program::merge(&cands, &eps, prep, stands_alone);
+    let texts = crate::learn::propose::one_program::merge(&cands, &eps, prep, stands_alone);
     cands.extend(across);
+    cands.extend(texts);
     if let Some(p) = proposer {
         cands.extend(extractor_candidates(&cands, &eps, history, prep, p));
     }

@@ -323,3 +323,71 @@ fn an_input_sorted_on_the_way_or_in_place_is_one_lesson() {
     assert!(rule.directive.contains("converted by a step first"), "{rule:#?}");
     assert!(!rule.directive.contains("hosts.txt"), "{rule:#?}");
 }
+
+/// `cargo new` refusing a name two ways (a Rust keyword; a leading digit), fixed by
+/// `--name` in every session: one rule for both texts, its trigger their shared words,
+/// reaching both. Its honest counterparts: the second text fixed with another flag, or
+/// a text that shares too few words, merges nothing.
+#[test]
+fn one_program_saying_one_cause_two_ways_is_one_rule() {
+    use crate::learn::history::episodes::tests::rec;
+    let keyword = |n: &str| {
+        format!(
+            "    Creating binary (application) `{n}` package\nerror: invalid package name `{n}`: it is a Rust keyword"
+        )
+    };
+    let digit = |n: &str| {
+        format!(
+            "error: invalid character `{}` in package name: `{n}`, the name cannot start with a digit",
+            &n[..1]
+        )
+    };
+    let mut h = vec![
+        rec("a", "cargo new --vcs none match", false, &keyword("match")),
+        rec("a", "cargo new --vcs none match --name match-engine", true, "Created"),
+        rec("b", "cargo new --vcs none async", false, &keyword("async")),
+        rec("b", "cargo new --vcs none --name async-jobs async", true, "Created"),
+    ];
+    let digit_fixed = |h: &mut Vec<crate::evidence::Record>, fix: &str| {
+        h.push(rec("c", "cargo new --vcs none 3d-viewer", false, &digit("3d-viewer")));
+        h.push(rec(
+            "c",
+            &format!("cargo new --vcs none 3d-viewer {fix}"),
+            true,
+            "Created",
+        ));
+    };
+    let mut same = h.clone();
+    digit_fixed(&mut same, "--name viewer3d");
+    let out = run_pipeline(&same, &LearnConfig::default());
+    let rule = only_accepted(&out);
+    assert_eq!(
+        rule.trigger, "`cargo new` fails with \"invalid package name\"",
+        "{rule:#?}"
+    );
+    assert_eq!(rule.domains, vec!["cargo".to_string()], "{rule:#?}");
+    assert_eq!(rule.prevented, 3, "both texts: {rule:#?}");
+    // At the hook: a new failure in either text gets it, another `cargo new` failure not.
+    let threshold = crate::learn::matching::matcher::DEFAULT_THRESHOLD;
+    let shown = |cmd: &str, tail: &str| {
+        crate::learn::rules_inject::matching_rule(std::slice::from_ref(rule), &rec("z", cmd, false, tail), threshold)
+            .is_some()
+    };
+    assert!(shown("cargo new type", &keyword("type")));
+    assert!(shown("cargo new 9lives", &digit("9lives")));
+    assert!(!shown(
+        "cargo new app",
+        "error: destination `/w/app` already exists\n\nUse `cargo init` to initialize the directory"
+    ));
+    // Another flag for the second text: not one fix, nothing merged.
+    digit_fixed(&mut h, "--lib");
+    let out = run_pipeline(&h, &LearnConfig::default());
+    assert!(
+        !out.candidates.iter().any(|l| l.rule.accepted == Some(true)),
+        "{:#?}",
+        out.candidates
+            .iter()
+            .map(|l| (&l.rule.trigger, &l.rule.reason))
+            .collect::<Vec<_>>()
+    );
+}

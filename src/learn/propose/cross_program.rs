@@ -79,14 +79,35 @@ pub fn member(cross: &str, own: &str, domains: &[String], anchors: &[String]) ->
         Some(("text", t)) => rest
             .strip_prefix("tpl:")
             .is_some_and(|x| x.split_once(": ").map_or(x, |(p, r)| if p == domain { r } else { x }) == t),
+        // Texts of one program that share these words ([`crate::learn::propose::one_program`]).
+        Some(("words", w)) => rest.strip_prefix("tpl:").is_some_and(|x| {
+            let own = words(x);
+            w.split(' ').all(|t| own.contains(t))
+        }),
         _ => false,
     }
+}
+
+/// The terms of a masked one-line text, its placeholders (`<q>`, `<path>`) left out: what
+/// texts of one program share ([`crate::learn::propose::one_program`]).
+pub fn words(text: &str) -> BTreeSet<String> {
+    let mut plain = String::with_capacity(text.len());
+    let mut depth = 0;
+    for ch in text.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => plain.push(ch),
+            _ => {}
+        }
+    }
+    crate::learn::matching::terms::terms(&plain).into_iter().collect()
 }
 
 /// A learned, safe fix observed in this history (not a pack or template directive), of a
 /// kind that says what changed: "an operand changed" (`variant:<args>`) agrees with any
 /// other operand change, which across programs says nothing.
-fn observed(c: &Candidate) -> bool {
+pub(crate) fn observed(c: &Candidate) -> bool {
     fix_of(c) != "variant:<args>" && observed_fix(c)
 }
 
@@ -100,12 +121,12 @@ fn observed_fix(c: &Candidate) -> bool {
 }
 
 /// The fix part of a candidate's key (`cluster||fix`).
-fn fix_of(c: &Candidate) -> &str {
+pub(crate) fn fix_of(c: &Candidate) -> &str {
     c.key.split_once("||").map_or("", |(_, f)| f)
 }
 
 /// Distinct sessions among episodes.
-fn sessions(eps: &[usize], episodes: &[Episode], prep: &Prepared) -> usize {
+pub(crate) fn sessions(eps: &[usize], episodes: &[Episode], prep: &Prepared) -> usize {
     eps.iter()
         .map(|&ei| prep.position[episodes[ei].fail_idx].0)
         .collect::<BTreeSet<_>>()
@@ -179,7 +200,12 @@ pub fn merge(
 }
 
 /// The candidate standing for `members` (the first is the reference).
-fn merged(cands: &[Candidate], members: &[usize], text: &BTreeSet<String>, episodes: &[Episode]) -> Candidate {
+pub(crate) fn merged(
+    cands: &[Candidate],
+    members: &[usize],
+    text: &BTreeSet<String>,
+    episodes: &[Episode],
+) -> Candidate {
     let rc = &cands[members[0]];
     let all = |f: fn(&Candidate) -> &Vec<usize>| -> Vec<usize> {
         let set: BTreeSet<usize> = members.iter().flat_map(|&m| f(&cands[m]).iter().copied()).collect();

@@ -4,7 +4,7 @@
 //! ([`agreement`]), the classes fixes contest in ([`failure_class`]), necessity against
 //! plain retries ([`necessity`]), how a fix group is said ([`fix_directive`]) and rendered
 //! as shell ([`render`]), what a directive is ([`directive`]), the curated core pack
-//! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]) and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
+//! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]) and across texts of one program ([`one_program`]), and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::learn::history`],
 //! [`crate::evidence`].
@@ -24,5 +24,6 @@ pub mod failure_class;
 pub(crate) mod fair_contest_tests;
 pub mod fix_directive;
 pub mod necessity;
+pub mod one_program;
 pub mod render;
 pub mod written_input;

@@ -1,0 +1,194 @@
+//! One cause in several texts of one program: a class across texts, learned when no
+//! text's share stands alone.
+//!
+//! Why: a cluster without an anchor is its one-line text, so one cause worded two ways by
+//! one program (`cargo new` on a keyword, "invalid package name `match`: it is a Rust
+//! keyword", and on a leading digit, "invalid character `2` in package name … cannot start
+//! with a digit"; both fixed by `--name`) splits into clusters below the recurrence
+//! minimum, and nothing is learned from sessions that did the same thing. The texts are one
+//! class when:
+//!
+//! - they say the same words: at least [`MIN_SHARED`] terms in common (masked values and
+//!   stop words aside), at least half of the shorter text's;
+//! - every recovery of each member agrees with the reference's fix (the member with most
+//!   sessions), and names the same flags (`--name` in both; a kind of change alone, "a
+//!   flag added", is not enough within one program);
+//! - none of them stands on its own.
+//!
+//! The merged candidate is the program's, its trigger the shared words in the reference's
+//! order; it is stored as a class across programs of one program (`domains`, and its
+//! cluster `cross:words:…`, by which a stored rule finds its support again:
+//! [`crate::learn::propose::cross_program::member`]).
+
+use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::propose::agreement::agrees;
+use crate::learn::propose::candidates::{group_key, Candidate};
+use crate::learn::propose::cross_program::{fix_of, merged, observed, sessions, words};
+use std::collections::BTreeSet;
+
+/// Terms two texts must share to be one cause's wording.
+pub const MIN_SHARED: usize = 3;
+
+/// A candidate's one-line text, when its cluster is one.
+fn text_of(c: &Candidate) -> Option<&str> {
+    let (_, t) = c.cluster.split_once("|tpl:")?;
+    (!t.contains(" | ") && c.anchors.is_empty()).then_some(t)
+}
+
+/// The flags the recoveries of a candidate added or changed (`--name`; `-std` of
+/// `-std=c99`), when every recovery named the same ones.
+fn flags(c: &Candidate, episodes: &[Episode]) -> Option<BTreeSet<String>> {
+    let of = |e: &Episode| -> BTreeSet<String> {
+        e.variant
+            .iter()
+            .map(|w| w.trim_start_matches("value:"))
+            .filter(|w| w.starts_with('-') && w.len() > 1 && *w != "--")
+            .map(|w| w.split('=').next().unwrap_or(w).to_string())
+            .collect()
+    };
+    let mut sets = c.covering.iter().map(|&ei| of(&episodes[ei]));
+    let first = sets.next()?;
+    (!first.is_empty() && sets.all(|s| s == first)).then_some(first)
+}
+
+/// The reference's text said with the shared words only, a gap as `…`: `error: invalid …
+/// package name`.
+fn shared_text(text: &str, shared: &BTreeSet<String>) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for tok in text.split_whitespace() {
+        let w = words(tok);
+        if !w.is_empty() && w.iter().all(|t| shared.contains(t)) {
+            out.push(tok);
+        } else if out.last().is_some_and(|l| *l != "…") {
+            out.push("…");
+        }
+    }
+    while out.last() == Some(&"…") {
+        out.pop();
+    }
+    out.join(" ")
+}
+
+/// The merged candidates for `cands` (appended by the caller). `stands_alone`: whether a
+/// candidate has the recurrence to be accepted on its own (the judge's minimum). Pure.
+pub fn merge(
+    cands: &[Candidate],
+    episodes: &[Episode],
+    prep: &Prepared,
+    stands_alone: impl Fn(&Candidate, usize) -> bool,
+) -> Vec<Candidate> {
+    let pool: Vec<(usize, BTreeSet<String>, BTreeSet<String>)> = (0..cands.len())
+        .filter(|&i| observed(&cands[i]))
+        .filter_map(|i| {
+            let t = text_of(&cands[i])?;
+            Some((i, words(t), flags(&cands[i], episodes)?))
+        })
+        .collect();
+    let mut refs: Vec<usize> = (0..pool.len()).collect();
+    refs.sort_by_key(|&p| {
+        let c = &cands[pool[p].0];
+        (std::cmp::Reverse(sessions(&c.covering, episodes, prep)), c.key.clone())
+    });
+    let mut used: BTreeSet<usize> = BTreeSet::new();
+    let mut out = Vec::new();
+    for &r in &refs {
+        let (ri, rw, rf) = &pool[r];
+        if used.contains(ri) {
+            continue;
+        }
+        let rc = &cands[*ri];
+        let mut members = vec![*ri];
+        let mut shared = rw.clone();
+        for (oi, ow, of) in &pool {
+            let c = &cands[*oi];
+            if used.contains(oi) || members.contains(oi) || c.domain != rc.domain || c.cluster == rc.cluster || of != rf
+            {
+                continue;
+            }
+            let common: BTreeSet<String> = shared.intersection(ow).cloned().collect();
+            let agrees_all = c.covering.iter().all(|&ei| {
+                agrees(
+                    &episodes[ei],
+                    &group_key(&episodes[ei]),
+                    fix_of(rc),
+                    rc.directive_action.as_ref(),
+                )
+            });
+            if common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len()) && agrees_all {
+                members.push(*oi);
+                shared = common;
+            }
+        }
+        if members.len() < 2
+            || members
+                .iter()
+                .any(|&m| stands_alone(&cands[m], sessions(&cands[m].episodes, episodes, prep)))
+        {
+            continue;
+        }
+        used.extend(members.iter().copied());
+        let key = shared.iter().cloned().collect::<Vec<_>>().join(" ");
+        let text = BTreeSet::from([format!("words:{key}")]);
+        let said = shared_text(text_of(rc).unwrap_or_default(), &shared);
+        let mut c = merged(cands, &members, &text, episodes);
+        c.domain = rc.domain.clone();
+        c.domains = vec![rc.domain.clone()];
+        c.label = rc.label.clone();
+        c.template = said.clone();
+        c.trigger = format!(
+            "`{}` fails with \"{}\"",
+            rc.label,
+            crate::evidence::head_chars(&said, 80)
+        );
+        c.directive = rc.directive.clone();
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_texts_words_leave_its_placeholders_out() {
+        let w = words("error: invalid package name <q>: it is a rust keyword");
+        assert!(
+            w.contains("invalid") && w.contains("packag") || w.contains("package"),
+            "{w:?}"
+        );
+        assert!(!w.iter().any(|t| t == "q"), "{w:?}");
+        let shared: BTreeSet<String> = words("error: invalid package name").into_iter().collect();
+        assert_eq!(
+            shared_text(
+                "error: invalid character <q> in package name: <q>, it cannot start",
+                &shared
+            ),
+            "invalid … package name:"
+        );
+    }
+
+    /// A stored rule finds its support again in either text of its program, not in
+    /// another text or another program.
+    #[test]
+    fn a_stored_rule_finds_both_texts_again() {
+        use crate::learn::propose::cross_program::member;
+        let cargo = ["cargo".to_string()];
+        let key = "cross:words:invalid name package";
+        let digit = "cargo|tpl:error: invalid character <q> in package name: <q>, the name cannot start with a digit";
+        assert!(member(key, digit, &cargo, &[]));
+        assert!(member(
+            key,
+            "cargo|tpl:error: invalid package name <q>: it is a rust keyword",
+            &cargo,
+            &[]
+        ));
+        assert!(!member(
+            key,
+            "cargo|tpl:error: destination <path> already exists",
+            &cargo,
+            &[]
+        ));
+        assert!(!member(key, &digit.replace("cargo|", "npm|"), &cargo, &[]));
+    }
+}
