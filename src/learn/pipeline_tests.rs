@@ -391,3 +391,33 @@ fn one_program_saying_one_cause_two_ways_is_one_rule() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Three sessions "fix" `git clean`'s refusal by switching off the very setting its
+/// error named (`clean.requireForce`): the failure is gone because the check is. Blocked
+/// as a safeguard switched off, however it was spelt.
+#[test]
+fn switching_off_the_setting_the_error_named_is_no_fix() {
+    use crate::learn::history::episodes::tests::rec;
+    let refused = "fatal: clean.requireForce is true and -f not given: refusing to clean";
+    let mut h = Vec::new();
+    for (s, fix) in [
+        ("a", "git config clean.requireForce false"),
+        ("b", "git config --local clean.requireForce false"),
+        ("c", "git config clean.requireForce false"),
+    ] {
+        h.push(rec(s, "git clean -d", false, refused));
+        h.push(rec(s, fix, true, ""));
+        h.push(rec(s, "git clean -d", true, "Removing build/"));
+    }
+    let out = learned(&h);
+    assert!(
+        !out.candidates.iter().any(|l| l.rule.accepted == Some(true)),
+        "{out:#?}"
+    );
+    let c = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains("requireForce"))
+        .unwrap();
+    assert_eq!(c.rule.reason, "blocked_by_safety", "{:#?}", c.rule);
+}

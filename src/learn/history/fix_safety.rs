@@ -48,6 +48,13 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if emptied {
         return Some(OVERWRITTEN);
     }
+    let named_off = between
+        .iter()
+        .chain(retry.as_ref())
+        .any(|&k| turns_off_named_setting(history.tail(fail), history.cmd(k)));
+    if named_off {
+        return Some(SETTING_OFF);
+    }
     unsafe_steps(history, between.iter().copied()).or_else(|| {
         let own = patterns(history, fail);
         retry.and_then(|k| {
@@ -102,6 +109,44 @@ fn names(operand: &str, file: &str) -> bool {
     operand == file || operand.contains(&format!("'{file}'")) || operand.contains(&format!("\"{file}\""))
 }
 
+/// The safety name of a fix that switched off the setting the failure named
+/// ([`turns_off_named_setting`]).
+pub const SETTING_OFF: &str = "safeguard_off";
+
+/// Did a command switch off (`false`, `0`, `off`, `no`) a setting the failure's text named
+/// (`git config clean.requireForce false`, `git -c clean.requireForce=false clean -d`
+/// after "clean.requireForce is true and -f not given: refusing to clean")? The failure
+/// is gone because the check that raised it is: whichever tool, whichever setting. A
+/// setting is a name with a `.`, `_` or `-` in it (`clean.requireForce`, `strict-ssl`),
+/// never a plain word; one set to any other value (`receive.denyCurrentBranch
+/// updateInstead`) is configuration, not a check switched off.
+pub fn turns_off_named_setting(fail_tail: &str, cmd: &str) -> bool {
+    let falsy = |v: &str| {
+        matches!(
+            v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
+            "false" | "0" | "off" | "no"
+        )
+    };
+    // The failure's text lower-cased once, and only when a word could be a setting.
+    let lower = std::cell::OnceCell::new();
+    let setting = |k: &str| {
+        let k = k.trim_matches(['"', '\'']);
+        k.len() > 3
+            && k.contains(['.', '_', '-'])
+            && !k.starts_with('-')
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+            && lower
+                .get_or_init(|| fail_tail.to_ascii_lowercase())
+                .contains(&k.to_ascii_lowercase())
+    };
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| match w.split_once('=') {
+        Some((k, v)) => setting(k) && falsy(v),
+        None => setting(w) && words.get(i + 1).is_some_and(|v| falsy(v)),
+    })
+}
+
 /// The safety name of a retry that put a catch-all where the failing command named its
 /// paths ([`widened`]).
 pub const WIDENED: &str = "wildcard_for_path";
@@ -137,6 +182,35 @@ pub fn widened(fail: &CmdNorm, retry: &CmdNorm) -> bool {
 mod tests {
     use super::*;
     use crate::evidence::Record;
+
+    #[test]
+    fn a_setting_the_failure_named_switched_off_is_unsafe() {
+        let clean = "fatal: clean.requireForce is true and -f not given: refusing to clean";
+        assert!(turns_off_named_setting(clean, "git config clean.requireForce false"));
+        assert!(turns_off_named_setting(
+            clean,
+            "git config --global clean.requireForce false"
+        ));
+        assert!(turns_off_named_setting(
+            clean,
+            "git -c clean.requireForce=false clean -d -q"
+        ));
+        assert!(
+            !turns_off_named_setting(clean, "git clean -n -d"),
+            "nothing switched off"
+        );
+        assert!(
+            !turns_off_named_setting(clean, "git config core.autocrlf false"),
+            "not the named one"
+        );
+        let deny = "remote: error: refusing to update checked out branch: refs/heads/main\nremote: error: set receive.denyCurrentBranch";
+        assert!(!turns_off_named_setting(
+            deny,
+            "git config receive.denyCurrentBranch updateInstead"
+        ));
+        // A plain word the failure says is no setting: `git add file false` names no check.
+        assert!(!turns_off_named_setting("error: file is wrong", "tool file false"));
+    }
 
     /// The failing command's input overwritten with a literal is destroyed data; created
     /// where the failure said it was missing, appended to, or another file, it is not.
