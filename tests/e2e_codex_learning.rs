@@ -107,3 +107,58 @@ fn codex_a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         sent[1]
     );
 }
+
+/// One cause said two ways by one program (tests/e2e_learning.rs has the Claude Code
+/// twin): real `cargo new` runs refused a name as a keyword and for a leading digit, each
+/// fixed by `--name`, learned and promoted as one rule for `cargo`; the Codex session's
+/// real `cargo new 7seas` failure gets it as context.
+#[test]
+fn codex_a_rule_learned_across_two_texts_of_one_program_reaches_either() {
+    let Some(codex) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::cargo_name_history::cargo_name_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    // Codex's shell does not see rustup's proxies: the toolchain's own `cargo`, by its
+    // path (nothing is fetched: `--vcs none`, no dependencies).
+    let which = Command::new("rustup").args(["which", "cargo"]).output();
+    let cargo = which
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "cargo".to_string());
+    let live_cmd = format!("{cargo} new --vcs none 7seas");
+    let o = CodexSession::new("one-program-texts")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .pre(&import_and_extract(&fable))
+        .shell(&live_cmd)
+        .text("Created? Stopping here.")
+        .run(&codex);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let rule = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domains"] == json!(["cargo"]))
+        .unwrap_or_else(|| panic!("no promoted rule across cargo's texts: {rules:#?}\n{}", o.debug()));
+    let id = rule["id"].as_str().unwrap().to_string();
+    let live = o
+        .evidence()
+        .into_iter()
+        .find(|r| r["cmd"] == live_cmd.as_str())
+        .expect("the cargo run was logged");
+    assert_eq!(live["ok"], false, "`cargo new 7seas` must really fail: {live}");
+    assert!(
+        live["tail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cannot start with a digit"),
+        "{live}"
+    );
+    let sent = o.texts();
+    assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
+    assert!(
+        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("--name"),
+        "the failure's context lacks the rule: {}",
+        sent[1]
+    );
+}

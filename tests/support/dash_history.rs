@@ -6,7 +6,6 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::Command;
 
 /// The five sessions' failing and fixing commands.
 pub const SESSIONS: [(&str, &str); 5] = [
@@ -25,32 +24,5 @@ pub fn dash_history(root: &Path) -> String {
     for f in ["-notes.txt", "-v2.log", "-x.csv", "-draft.md", "-v5.log"] {
         std::fs::write(dir.join(f), "a line\n").unwrap();
     }
-    let sh = |cmd: &str| {
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&o.stderr));
-        (o.status.code().unwrap_or(-1), text.trim_end().to_string())
-    };
-    let mut log = String::new();
-    for (s, (fail, fix)) in SESSIONS.iter().enumerate() {
-        let session = format!("earlier-{s}");
-        let (c, out) = sh(fail);
-        assert_ne!(c, 0, "`{fail}` must really fail: {out}");
-        log.push_str(&format!(
-            "{}\n",
-            super::git_history::record(&session, 2 * s, &dir, fail, c, &out)
-        ));
-        let (c, out) = sh(fix);
-        assert_eq!(c, 0, "`{fix}`: {out}");
-        log.push_str(&format!(
-            "{}\n",
-            super::git_history::record(&session, 2 * s + 1, &dir, fix, c, &out)
-        ));
-    }
-    log
+    super::real_runs::history(&dir, &SESSIONS)
 }

@@ -1,5 +1,7 @@
+pub mod cargo_name_history;
 pub mod codex;
 pub mod dash_history;
 pub mod e2e;
 pub mod git_history;
 pub mod harness;
+pub mod real_runs;

@@ -55,9 +55,15 @@ fn flags(c: &Candidate, episodes: &[Episode]) -> Option<BTreeSet<String>> {
 /// package name`.
 fn shared_text(text: &str, shared: &BTreeSet<String>) -> String {
     let mut out: Vec<&str> = Vec::new();
+    let mut said: BTreeSet<String> = BTreeSet::new();
     for tok in text.split_whitespace() {
+        if said.len() == shared.len() {
+            break;
+        }
         let w = words(tok);
-        if !w.is_empty() && w.iter().all(|t| shared.contains(t)) {
+        // Each shared word once, where the reference first says it.
+        if !w.is_empty() && w.iter().all(|t| shared.contains(t)) && !w.iter().all(|t| said.contains(t)) {
+            said.extend(w);
             out.push(tok);
         } else if out.last().is_some_and(|l| *l != "…") {
             out.push("…");
@@ -66,7 +72,7 @@ fn shared_text(text: &str, shared: &BTreeSet<String>) -> String {
     while out.last() == Some(&"…") {
         out.pop();
     }
-    out.join(" ")
+    out.join(" ").trim_end_matches([':', ',', ';', '.']).to_string()
 }
 
 /// The merged candidates for `cands` (appended by the caller). `stands_alone`: whether a
@@ -164,7 +170,7 @@ mod tests {
                 "error: invalid character <q> in package name: <q>, it cannot start",
                 &shared
             ),
-            "invalid … package name:"
+            "invalid … package name"
         );
     }
 
