@@ -11,6 +11,7 @@ use std::process::Command;
 use support::codex::{available, CodexSession};
 use support::git_history::{diverged, import_and_extract, rebase_history};
 use support::harness::bin_dir;
+use support::real_runs::{assert_rule_given, promoted_rule, really_failed};
 
 #[test]
 fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -85,27 +86,11 @@ fn codex_a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         .shell("wc -l -y.csv")
         .text("Counted? Stopping here.")
         .run(&codex);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let rule = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domains"].is_array())
-        .unwrap_or_else(|| panic!("no promoted rule across programs: {rules:#?}\n{}", o.debug()));
-    assert_eq!(rule["domains"], json!(["cat", "rm", "wc"]), "{rule}");
-    let id = rule["id"].as_str().unwrap().to_string();
-    let wc = o
-        .evidence()
-        .into_iter()
-        .find(|r| r["cmd"] == "wc -l -y.csv")
-        .expect("the wc run was logged");
-    assert_eq!(wc["ok"], false, "`wc -l -y.csv` must really fail: {wc}");
+    let (_, id) = promoted_rule(&o.proj(), &json!(["cat", "rm", "wc"]), &o.debug());
+    really_failed(o.evidence(), "wc -l -y.csv", "invalid option");
     let sent = o.texts();
     assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
-    assert!(
-        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("./<name>"),
-        "the failure's context lacks the rule: {}",
-        sent[1]
-    );
+    assert_rule_given(&sent[1], &id, "./<name>");
 }
 
 /// One cause said two ways by one program (tests/e2e_learning.rs has the Claude Code
@@ -134,31 +119,9 @@ fn codex_a_rule_learned_across_two_texts_of_one_program_reaches_either() {
         .shell(&live_cmd)
         .text("Created? Stopping here.")
         .run(&codex);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let rule = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domains"] == json!(["cargo"]))
-        .unwrap_or_else(|| panic!("no promoted rule across cargo's texts: {rules:#?}\n{}", o.debug()));
-    let id = rule["id"].as_str().unwrap().to_string();
-    let live = o
-        .evidence()
-        .into_iter()
-        .find(|r| r["cmd"] == live_cmd.as_str())
-        .expect("the cargo run was logged");
-    assert_eq!(live["ok"], false, "`cargo new 7seas` must really fail: {live}");
-    assert!(
-        live["tail"]
-            .as_str()
-            .unwrap_or("")
-            .contains("cannot start with a digit"),
-        "{live}"
-    );
+    let (_, id) = promoted_rule(&o.proj(), &json!(["cargo"]), &o.debug());
+    really_failed(o.evidence(), &live_cmd, "cannot start with a digit");
     let sent = o.texts();
     assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
-    assert!(
-        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("--name"),
-        "the failure's context lacks the rule: {}",
-        sent[1]
-    );
+    assert_rule_given(&sent[1], &id, "--name");
 }

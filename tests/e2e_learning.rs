@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use std::process::Command;
 use support::git_history::{diverged, import_and_extract, rebase_history};
 use support::harness::{available, bin_dir, Outcome, Session};
+use support::real_runs::{assert_rule_given, promoted_rule, really_failed};
 
 #[test]
 fn promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -150,22 +151,9 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         .bash("wc -l missing.csv")
         .text("Counted? Stopping here.");
     let out = s.run(&claude);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let rule = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domains"].is_array())
-        .unwrap_or_else(|| panic!("no promoted rule across programs: {rules:#?}\n{}", out.debug()))
-        .clone();
-    assert_eq!(rule["domains"], json!(["cat", "rm", "wc"]), "{rule}");
+    let (rule, id) = promoted_rule(&out.proj(), &json!(["cat", "rm", "wc"]), &out.debug());
     assert_eq!(rule["domain"], "", "{rule}");
-    let id = rule["id"].as_str().unwrap().to_string();
-    let wc = out
-        .evidence()
-        .into_iter()
-        .find(|r| r["cmd"] == "wc -l -y.csv")
-        .expect("the wc run was logged");
-    assert_eq!(wc["ok"], false, "`wc -l -y.csv` must really fail: {wc}");
+    really_failed(out.evidence(), "wc -l -y.csv", "invalid option");
     let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
     assert!(sent.len() >= 2, "{sent:#?}\n{}", out.debug());
     // SessionStart names the programs it is for (it has no one domain).
@@ -174,11 +162,7 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         "SessionStart context lacks the rule {id} and its programs: {}",
         &sent[0][..sent[0].len().min(3000)]
     );
-    assert!(
-        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("./<name>"),
-        "the failure's feedback lacks the rule: {}",
-        sent[1]
-    );
+    assert_rule_given(&sent[1], &id, "./<name>");
     // An honest failure of the same program saying something else gets no rule.
     assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
     assert!(
@@ -213,27 +197,12 @@ fn a_rule_learned_across_two_texts_of_one_program_reaches_either() {
         .bash("cargo new --vcs none taken")
         .text("Created? Stopping here.");
     let out = s.run(&claude);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let rule = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domains"] == json!(["cargo"]))
-        .unwrap_or_else(|| panic!("no promoted rule across cargo's texts: {rules:#?}\n{}", out.debug()))
-        .clone();
+    let (rule, id) = promoted_rule(&out.proj(), &json!(["cargo"]), &out.debug());
     assert_eq!(rule["domain"], "cargo", "{rule}");
-    let id = rule["id"].as_str().unwrap().to_string();
-    let live = out
-        .evidence()
-        .into_iter()
-        .find(|r| r["cmd"] == "cargo new --vcs none 7seas")
-        .expect("the cargo run was logged");
-    assert_eq!(live["ok"], false, "`cargo new 7seas` must really fail: {live}");
-    assert!(
-        live["tail"]
-            .as_str()
-            .unwrap_or("")
-            .contains("cannot start with a digit"),
-        "{live}"
+    really_failed(
+        out.evidence(),
+        "cargo new --vcs none 7seas",
+        "cannot start with a digit",
     );
     let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
     assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
@@ -242,11 +211,7 @@ fn a_rule_learned_across_two_texts_of_one_program_reaches_either() {
         "SessionStart context lacks the rule {id}: {}",
         &sent[0][sent[0].find("Standing").or(sent[0].find("R-1")).unwrap_or(0)..]
     );
-    assert!(
-        sent[1].contains(&format!("Standing rule {id}")) && sent[1].contains("--name"),
-        "the failure's feedback lacks the rule: {}",
-        sent[1]
-    );
+    assert_rule_given(&sent[1], &id, "--name");
     assert!(
         sent[2].contains("already exists") && !sent[2].contains("Standing rule"),
         "another failure of `cargo new` was given the rule: {}",

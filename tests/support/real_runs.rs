@@ -34,3 +34,39 @@ pub fn history(dir: &Path, sessions: &[(&str, &str)]) -> String {
     }
     log
 }
+
+/// The promoted rule of `proj`'s rule store whose `domains` are `domains`, and its id
+/// (the test fails, showing the store and `debug`, when there is none).
+pub fn promoted_rule(proj: &Path, domains: &serde_json::Value, debug: &str) -> (serde_json::Value, String) {
+    let rules: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(proj.join(".fable/rules.json")).unwrap()).unwrap();
+    let rule = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domains"] == *domains)
+        .unwrap_or_else(|| panic!("no promoted rule for {domains}: {rules:#?}\n{debug}"))
+        .clone();
+    let id = rule["id"].as_str().unwrap().to_string();
+    (rule, id)
+}
+
+/// The session's evidence record of `cmd`, which must have really failed saying `says`.
+pub fn really_failed(evidence: Vec<serde_json::Value>, cmd: &str, says: &str) -> serde_json::Value {
+    let r = evidence
+        .into_iter()
+        .find(|r| r["cmd"] == cmd)
+        .unwrap_or_else(|| panic!("`{cmd}` was not logged"));
+    assert_eq!(r["ok"], false, "`{cmd}` must really fail: {r}");
+    assert!(
+        r["tail"].as_str().unwrap_or("").contains(says),
+        "`{cmd}` said otherwise: {r}"
+    );
+    r
+}
+
+/// The text sent after a failure carries the standing rule `id` and its fix `says`.
+pub fn assert_rule_given(sent: &str, id: &str, says: &str) {
+    assert!(
+        sent.contains(&format!("Standing rule {id}")) && sent.contains(says),
+        "the failure's feedback lacks the rule {id}: {sent}"
+    );
+}

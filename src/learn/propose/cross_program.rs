@@ -167,17 +167,7 @@ pub fn merge(
         }
         let rc = &cands[r];
         let text = &said[&r];
-        let fix = fix_of(rc);
-        let agrees_all = |c: &Candidate| {
-            c.covering.iter().all(|&ei| {
-                agrees(
-                    &episodes[ei],
-                    &group_key(&episodes[ei]),
-                    fix,
-                    rc.directive_action.as_ref(),
-                )
-            })
-        };
+        let agrees_all = |c: &Candidate| agrees_with(c, rc, episodes);
         let others: BTreeSet<usize> = text.iter().flat_map(|t| sayers[t.as_str()].iter().copied()).collect();
         let mut members = vec![r];
         for o in others {
@@ -186,17 +176,39 @@ pub fn merge(
                 members.push(o);
             }
         }
-        if members.len() < 2
-            || members
-                .iter()
-                .any(|&m| stands_alone(&cands[m], sessions(&cands[m].episodes, episodes, prep)))
-        {
+        if !a_class(&members, cands, episodes, prep, &stands_alone) {
             continue;
         }
         used.extend(members.iter().copied());
         out.push(merged(cands, &members, text, episodes));
     }
     out
+}
+
+/// Does every recovery `c` stands on agree with the reference `rc`'s fix?
+pub(crate) fn agrees_with(c: &Candidate, rc: &Candidate, episodes: &[Episode]) -> bool {
+    c.covering.iter().all(|&ei| {
+        agrees(
+            &episodes[ei],
+            &group_key(&episodes[ei]),
+            fix_of(rc),
+            rc.directive_action.as_ref(),
+        )
+    })
+}
+
+/// Are `members` a class to merge: two or more, none with the recurrence to stand alone?
+pub(crate) fn a_class(
+    members: &[usize],
+    cands: &[Candidate],
+    episodes: &[Episode],
+    prep: &Prepared,
+    stands_alone: &impl Fn(&Candidate, usize) -> bool,
+) -> bool {
+    members.len() >= 2
+        && !members
+            .iter()
+            .any(|&m| stands_alone(&cands[m], sessions(&cands[m].episodes, episodes, prep)))
 }
 
 /// The candidate standing for `members` (the first is the reference).

@@ -21,9 +21,8 @@
 //! [`crate::learn::propose::cross_program::member`]).
 
 use crate::learn::history::episodes::{Episode, Prepared};
-use crate::learn::propose::agreement::agrees;
-use crate::learn::propose::candidates::{group_key, Candidate};
-use crate::learn::propose::cross_program::{fix_of, merged, observed, sessions, words};
+use crate::learn::propose::candidates::Candidate;
+use crate::learn::propose::cross_program::{a_class, agrees_with, merged, observed, sessions, words};
 use std::collections::BTreeSet;
 
 /// Terms two texts must share to be one cause's wording.
@@ -112,24 +111,13 @@ pub fn merge(
                 continue;
             }
             let common: BTreeSet<String> = shared.intersection(ow).cloned().collect();
-            let agrees_all = c.covering.iter().all(|&ei| {
-                agrees(
-                    &episodes[ei],
-                    &group_key(&episodes[ei]),
-                    fix_of(rc),
-                    rc.directive_action.as_ref(),
-                )
-            });
-            if common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len()) && agrees_all {
+            if common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len()) && agrees_with(c, rc, episodes)
+            {
                 members.push(*oi);
                 shared = common;
             }
         }
-        if members.len() < 2
-            || members
-                .iter()
-                .any(|&m| stands_alone(&cands[m], sessions(&cands[m].episodes, episodes, prep)))
-        {
+        if !a_class(&members, cands, episodes, prep, &stands_alone) {
             continue;
         }
         used.extend(members.iter().copied());
