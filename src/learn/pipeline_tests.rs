@@ -421,3 +421,50 @@ fn switching_off_the_setting_the_error_named_is_no_fix() {
         .unwrap();
     assert_eq!(c.rule.reason, "blocked_by_safety", "{:#?}", c.rule);
 }
+
+/// The release binary run before it was built, three times fixed by building it; once it
+/// appeared after a look (built out of band). The build made the missing program: one
+/// plain retry does not make it chance. When plain retries outnumber the builds, it is.
+#[test]
+fn building_the_missing_program_is_no_coincidence_unless_plain_retries_outnumber_it() {
+    use crate::learn::history::episodes::tests::rec;
+    let gone = |p: &str| format!("bash: line 1: ./target/release/{p}: No such file or directory");
+    let mut h = Vec::new();
+    for (s, p, b) in [
+        ("a", "notify", "cargo build --release"),
+        ("b", "cfg", "cargo build -r"),
+        ("c", "mathx", "cargo build --release"),
+    ] {
+        h.push(rec(s, &format!("./target/release/{p}"), false, &gone(p)));
+        h.push(rec(s, b, true, "Finished `release` profile [optimized] target(s)"));
+        h.push(rec(s, &format!("./target/release/{p}"), true, "ok"));
+    }
+    let looked = |h: &mut Vec<crate::evidence::Record>, s: &str, p: &str| {
+        h.push(rec(s, &format!("./target/release/{p}"), false, &gone(p)));
+        h.push(rec(s, "ls target", true, "CACHEDIR.TAG\ndebug"));
+        h.push(rec(s, &format!("./target/release/{p}"), true, "ok"));
+    };
+    looked(&mut h, "d", "notify");
+    let builds = |h: &[crate::evidence::Record]| -> Vec<crate::learn::Rule> {
+        learned(h)
+            .candidates
+            .iter()
+            .filter(|l| l.rule.directive.contains("cargo build"))
+            .map(|l| l.rule.clone())
+            .collect()
+    };
+    // (`--release` and `-r` are one fix spelt two ways: each candidate stands on all three.)
+    let once = builds(&h);
+    assert!(
+        !once.is_empty() && once.iter().all(|r| r.accepted == Some(true)),
+        "{once:#?}"
+    );
+    for (s, p) in [("e", "cfg"), ("f", "mathx"), ("g", "slug")] {
+        looked(&mut h, s, p);
+    }
+    let many = builds(&h);
+    assert!(
+        !many.is_empty() && many.iter().all(|r| r.reason == "coincidental"),
+        "{many:#?}"
+    );
+}

@@ -9,7 +9,8 @@
 //!   was denied, `dos2unix data.csv` after `python3 load.py data.csv`), or a conversion of
 //!   its input the retry then ran on, or the failing command itself changed and passed
 //!   with nothing run between (`git switch -c x` after `git switch x`) — has a mechanism
-//!   the log shows. Plain retries call it coincidence only when
+//!   the log shows; so has a step run before a program that did not exist yet and then
+//!   ran (`cargo build --release` before `./target/release/app`). Plain retries call it coincidence only when
 //!   they are the majority explanation: more of them than sessions the fix cured.
 //! - any other fix (`git gc` between an `index.lock` failure and a retry that passed) needs
 //!   the same three-to-one share a contest needs, each plain retry counted as a competing
@@ -55,6 +56,23 @@ fn subject_of(e: &Episode, prep: &Prepared) -> Option<String> {
     Some(s.trim_start_matches("./").to_string())
 }
 
+/// Was the failing program itself missing: run by its path (`./target/release/app`,
+/// `./gradlew`) with no file operand of its own, and the failure `ENOENT`? The same path
+/// then ran, so something made it: a step run between (`cargo build --release`, `gradle
+/// wrapper`) acted on the failing command's subject, its program.
+fn program_was_missing(e: &Episode, prep: &Prepared) -> bool {
+    let Some(seg) = prep.norms[e.fail_idx].primary() else {
+        return false;
+    };
+    let Some(first) = seg.words.first() else { return false };
+    let file_like = |w: &String| !w.starts_with('-') && (w.contains('/') || w.contains('.'));
+    first.contains('/')
+        && !seg.words.iter().skip(1).any(file_like)
+        && prep.sigs[e.fail_idx].primary() == Some("ENOENT")
+        && e.retry_idx
+            .is_some_and(|k| prep.norms[k].primary().and_then(|r| r.words.first()) == Some(first))
+}
+
 /// Did a recovered episode's fix act on the failing command's subject: its steps name it
 /// (a path), or its retry changed a word the failure's own text named (`no such table:
 /// user` → `users`: [`Episode::aims_at_named`])?
@@ -67,6 +85,9 @@ pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
     // The failing command itself changed and then passed, nothing run between: the
     // change is the mechanism, in the log.
     if e.steps.is_empty() && !e.variant.is_empty() {
+        return true;
+    }
+    if !e.steps.is_empty() && program_was_missing(e, prep) {
         return true;
     }
     let file_like = |s: &str| s.contains('/') || s.contains('.');
@@ -179,6 +200,36 @@ mod tests {
         assert!(e[0].converted && targets_subject(&e[0], &p), "{:#?}", e[0]);
         assert!(targets_subject(&e[1], &p), "a step on the second operand");
         assert!(!targets_subject(&e[2], &p), "a step on nothing it named");
+    }
+
+    /// The failing program itself missing (run by its path, `ENOENT`), a step, then the
+    /// same path running: the step made it. Not a script that ran and missed a file it was
+    /// given, nor a step before another program.
+    #[test]
+    fn a_step_that_made_the_missing_program_targets_it() {
+        let gone = |p: &str| format!("bash: line 1: {p}: No such file or directory");
+        let h = vec![
+            rec(
+                "a",
+                "./target/release/app --verbose",
+                false,
+                &gone("./target/release/app"),
+            ),
+            rec("a", "cargo build --release", true, "Finished `release` profile"),
+            rec("a", "./target/release/app --verbose", true, "app 0 ok"),
+            rec(
+                "b",
+                "./load.sh data.csv",
+                false,
+                "cat: data.csv: No such file or directory",
+            ),
+            rec("b", "cargo build --release", true, "Finished `release` profile"),
+            rec("b", "./load.sh data.csv", true, "3 rows"),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(targets_subject(&e[0], &p), "{:#?}", e[0]);
+        assert!(!targets_subject(&e[1], &p), "a file operand: {:#?}", e[1]);
     }
 
     /// The failing command changed and passed with nothing between (a variant) targets it:
