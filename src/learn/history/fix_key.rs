@@ -516,6 +516,27 @@ mod tests {
             rec("d", "git log --date=iso8601 -1", true, "commit 1"),
         ];
         assert_eq!(keys(&h), vec!["variant:value:<v>"; 4]);
+        // A bare flag replaced in its place by a flag with a value is that option given
+        // another value (`-ansi` is GCC's `-std=c90`): one kind with `-std=c89` → `-std=c99`.
+        let loop_decl = "error: 'for' loop initial declarations are only allowed in C99 or C11 mode";
+        let std = vec![
+            rec("f", "cc -ansi -o tool tool.c", false, loop_decl),
+            rec("f", "cc -std=gnu99 -o tool tool.c", true, ""),
+            rec("g", "gcc -std=c89 -o sum sum.c", false, loop_decl),
+            rec("g", "gcc -std=c99 -o sum sum.c", true, ""),
+        ];
+        assert_eq!(keys(&std), vec!["variant:value:<v>"; 2]);
+        // A flag without a value put in another's place is another flag; a negation put in
+        // is the opposite choice: neither is a value given.
+        let other = vec![
+            rec("h", "grep -E 'a(b' notes.txt", false, "grep: Unmatched ( or \\("),
+            rec("h", "grep -F 'a(b' notes.txt", true, "a(b"),
+            rec("i", "git -c x=1 log --color --oneline", false, "fatal: bad config"),
+            rec("i", "git -c x=1 log --no-color=always --oneline", true, "x"),
+        ];
+        let p = Prepared::new(&other);
+        let e = extract(&other, &p, WINDOW);
+        assert!(e.iter().all(|e| !e.fix_key().contains("value:")), "{e:#?}");
         // Other letters in a bundle are other flags, not a value.
         let ls = vec![
             rec(

@@ -11,7 +11,8 @@
 /// The flag whose value the retry changed, all else kept in place: the word after a flag
 /// (`jq --indent 8` → `--indent 4`, `cut -f 0,2` → `-f 1,2`), a short flag's attached value
 /// (`cut -f0` → `-f1`, `-c0-3` → `-c1-3`) or a value after `=` (`--date=iso-8601` →
-/// `--date=iso8601`, `-std=c89` → `-std=c99`). A value read as the subject made the retry
+/// `--date=iso8601`, `-std=c89` → `-std=c99`), or a bare flag replaced by a flag with a
+/// value ([`replaced_by_a_setting`]: `-ansi` → `-std=gnu99`). A value read as the subject made the retry
 /// another intent (`8` against `4`), and the session no recovery. Not a script (a blank
 /// inside: [`restated`]), not a flag put in place of a value, not bundled letters (`-la`
 /// → `-lh` are other flags).
@@ -44,11 +45,28 @@ pub fn value_changed<'a>(fail_words: &'a [String], retry_words: &'a [String]) ->
     if let (Some((fo, _)), Some((fn_, _))) = (old.split_once('='), new.split_once('=')) {
         return (fo == fn_ && fo.starts_with('-') && fo.len() > 1).then_some(fo);
     }
+    if let Some(flag) = replaced_by_a_setting(old, new) {
+        return Some(flag);
+    }
     let attached = |w: &str| {
         let b = w.as_bytes();
         b.len() > 2 && b[0] == b'-' && b[1].is_ascii_alphabetic() && !b[2].is_ascii_alphabetic() && b[2] != b'-'
     };
     (attached(old) && attached(new) && old[..2] == new[..2]).then(|| &old[..2])
+}
+
+/// A bare flag replaced, in its place, by a flag that carries a value (`cc -ansi` →
+/// `cc -std=gnu99`; GCC's `-ansi` is its `-std=c90`): the option at that position given
+/// another value, the same kind of change as `-std=c89` → `-std=c99`. The issue's "the
+/// same flag position changed"; no table says which flags are one option. Returns the new
+/// flag's name. Not: a value-less flag put in (`-E` → `-P`: another flag, its own key),
+/// a negation (`--no-…`: the opposite choice), a flag that had a value of its own (two
+/// options, not one given another value).
+fn replaced_by_a_setting<'a>(old: &str, new: &'a str) -> Option<&'a str> {
+    let bare = old.starts_with('-') && old.len() > 1 && old != "--" && !old.contains('=');
+    let (name, value) = new.split_once('=')?;
+    let named = name.starts_with('-') && name.len() > 1 && name != "--" && !name.starts_with("--no-");
+    (bare && named && !value.is_empty() && !old.starts_with("--no-")).then_some(name)
 }
 
 /// The name starting with `-` that the retry kept from being read as an option, all else
