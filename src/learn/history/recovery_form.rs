@@ -77,14 +77,34 @@ fn file_name(w: &str) -> bool {
 
 /// Does `later` (on the line `later_line`) run the failing command's program on all of its
 /// operands, in order? Needs at least one operand: a bare `npm ci` and `npm install`
-/// share nothing to see.
+/// share nothing to see. A flag and the word after it that both lines hold side by side
+/// are one option wherever it stands ([`moved_options`]): its word is no operand to find in
+/// order (`c++ -o calc main.cpp` → `c++ main.cpp math.cpp -o calc`).
 pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
-    let need = operands(fail);
-    if fail.program != later.program || need.is_empty() {
+    if fail.program != later.program {
         return false;
     }
+    let all = operands(fail);
+    if all.is_empty() {
+        return false;
+    }
+    // Every operand is a value of an option kept whole: all of them reappeared.
+    let (fail_values, later_values) = moved_options(&fail.words, &later.words);
+    let need: Vec<&str> = all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !fail_values.contains(i))
+        .map(|(_, w)| w)
+        .collect();
     let cds = cd_prefixes(later_line);
-    let later_words = &later.words[1.min(later.words.len())..];
+    let later_words: Vec<&String> = later
+        .words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(i, _)| !later_values.contains(i))
+        .map(|(_, w)| w)
+        .collect();
     let mut at = 0;
     // One operand may come back edited by insertion (`jq '.name' f` → `jq '.[].name' f`,
     // `map(.name)`): the same operand, text put into it ([`insertion`]). More than one
@@ -107,6 +127,39 @@ pub fn reappears(fail: &Segment, later: &Segment, later_line: &str) -> bool {
         });
         found.inspect(|p| at += p + 1).is_some()
     })
+}
+
+/// The option pairs both word lists hold: a flag (no `=`) and the non-flag word right
+/// after it, side by side in each (`-o calc`), wherever they stand. Returns the places of
+/// those words: in `fail` as indices into its operands ([`operands`]), in `later` as
+/// indices into its words. Whether the flag takes a value is not known (no table of
+/// flags); a pair kept whole in both is the same option either way, and an operand that
+/// only sat after a flag in one of them is still looked for.
+fn moved_options(fail: &[String], later: &[String]) -> (Vec<usize>, Vec<usize>) {
+    let option = |w: &[String], i: usize| {
+        let (f, v) = (&w[i], &w[i + 1]);
+        f.len() > 1 && f.starts_with('-') && f != "--" && !f.contains('=') && !v.is_empty() && !v.starts_with('-')
+    };
+    let (mut in_fail, mut in_later) = (Vec::new(), Vec::new());
+    for i in 1..fail.len().saturating_sub(1) {
+        if !option(fail, i) {
+            continue;
+        }
+        let Some(j) = (1..later.len().saturating_sub(1))
+            .find(|&j| later[j] == fail[i] && later[j + 1] == fail[i + 1] && !in_later.contains(&(j + 1)))
+        else {
+            continue;
+        };
+        // The value's place among the failing command's operands.
+        let place = fail[1..=i + 1]
+            .iter()
+            .filter(|w| !w.is_empty() && !w.starts_with('-'))
+            .count()
+            - 1;
+        in_fail.push(place);
+        in_later.push(j + 1);
+    }
+    (in_fail, in_later)
 }
 
 /// Is the later word `x` the failing file name `w` named from its directory (`node
@@ -407,6 +460,23 @@ mod tests {
             "jq '.[] | select(.k == $who) | .id' users.json",
             "jq --arg who \"ann\" '.[] | select(.k == $who) | .id' users.json"
         ));
+    }
+
+    #[test]
+    fn an_option_moved_whole_is_no_operand_out_of_order() {
+        // `-o calc` moved to the end with a source added: the same build, its output
+        // named where it now stands (the subject read `calc` as the first operand).
+        assert!(retry(
+            "c++ -o calc src/main.cpp",
+            "c++ src/main.cpp src/math.cpp -o calc"
+        ));
+        assert!(retry("gcc -O2 -o app main.c", "gcc main.c util.c -O2 -o app"));
+        // Only option words, kept whole: still the same command.
+        assert!(retry("docgen --strict docs", "./.venv/bin/docgen --strict docs"));
+        // The option kept, the operand changed: another file, no retry.
+        assert!(!retry("c++ -o calc src/main.cpp", "c++ src/other.cpp -o calc"));
+        // The option's word changed: not a pair both hold, so its word is still looked for.
+        assert!(!retry("c++ -o calc src/main.cpp", "c++ src/main.cpp -o tool"));
     }
 
     #[test]
