@@ -68,6 +68,17 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
     }
 }
 
+/// Does a session agree with a one-flag fix through another of the group's spellings:
+/// the change one session of the group made, and one flag of its own (`ln -s -T` beside
+/// `-s`, `--symbolic` and `-sn`)? [`agrees`] asks it of the directive's spelling only, the
+/// group's most recent session's; which session came last must not decide whether a
+/// fourth one agrees. `spellings`: the variants of the group's recovered sessions.
+pub(crate) fn agrees_with_a_spelling(e: &Episode, key: &str, spellings: &[&[String]]) -> bool {
+    key.starts_with(crate::learn::history::fix_key::ONE_FLAG)
+        && e.unsafe_fix.is_none()
+        && spellings.iter().any(|v| the_change_and_a_flag(e, v))
+}
+
 /// One flag of a step, spelt short or long (`cargo build -r` / `--release`): the short
 /// flag's letter starts the long flag's name, the GNU convention, so no table of synonyms.
 /// Not a `--no-` flag (`-n` is no `--no-verify`'s short form by its letter).

@@ -28,7 +28,7 @@
 
 use crate::evidence::head_chars;
 use crate::learn::history::episodes::{Episode, Outcome, Prepared};
-use crate::learn::propose::agreement::{agrees, influenced, seg_agrees, unresolved_attempt};
+use crate::learn::propose::agreement::{agrees, agrees_with_a_spelling, influenced, seg_agrees, unresolved_attempt};
 
 pub use crate::learn::propose::failure_class::failure_class;
 use crate::learn::text::signature::describe_anchor;
@@ -305,6 +305,17 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let last = &episodes[last_ei];
             let (directive, source, cmds, act) =
                 crate::learn::propose::fix_directive::directive_for(episodes, eps, last_ei, &label, prep);
+            // Every spelling the group's recoveries gave its one flag, each a change a
+            // session may have made with a flag of its own.
+            let spellings: Vec<&[String]> = eps
+                .iter()
+                .map(|&ei| &episodes[ei])
+                .filter(|e| e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix)
+                .map(|e| e.variant.as_slice())
+                .collect();
+            let agree = |ei: usize, act: Option<&DirectiveAction>| {
+                agrees(&episodes[ei], &keys[ei], fix, act) || agrees_with_a_spelling(&episodes[ei], fix, &spellings)
+            };
             // Support: the cluster's episodes whose fix agrees with this one (recovered,
             // or the same step taken by a session that then moved on). Other fixes are
             // competing evidence.
@@ -318,7 +329,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                         let e = &episodes[ei];
                         matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn)
                             && !e.unlogged_fix
-                            && agrees(e, &keys[ei], fix, act.as_ref())
+                            && agree(ei, act.as_ref())
                     })
                     .collect();
                 v.sort_unstable();
@@ -328,12 +339,11 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 .iter()
                 .copied()
                 .filter(|&ei| {
-                    agrees(
-                        &episodes[ei],
-                        &keys[ei],
-                        fix,
-                        if last.unsafe_fix.is_some() { None } else { act.as_ref() },
-                    )
+                    if last.unsafe_fix.is_some() {
+                        agrees(&episodes[ei], &keys[ei], fix, None)
+                    } else {
+                        agree(ei, act.as_ref())
+                    }
                 })
                 .collect();
             // A fix step only one session spelt this way is said as the sessions that
