@@ -468,3 +468,69 @@ fn building_the_missing_program_is_no_coincidence_unless_plain_retries_outnumber
         "{many:#?}"
     );
 }
+
+/// `git clone` refused because the folder exists; three sessions updated that folder
+/// instead (`git -C x pull`, `cd x && git pull`) and moved on, one looked and cloned
+/// again after the folder was gone (a plain retry): one accepted rule, said without any
+/// session's folder. Its honest counterparts: a pull in a folder the failure did not name
+/// is no such fix, and removing the folder to clone again stays blocked.
+#[test]
+fn the_action_run_in_the_folder_the_failure_named_is_a_fix() {
+    use crate::learn::history::episodes::tests::rec;
+    let exists = |d: &str| format!("fatal: destination path '{d}' already exists and is not an empty directory.");
+    let mut h = Vec::new();
+    for (s, d, then) in [
+        ("a", "infra", "git -C infra pull"),
+        ("b", "ledger", "cd ledger && git pull"),
+        ("c", "notifier", "git -C notifier pull --ff-only"),
+    ] {
+        h.push(rec(s, &format!("git clone ~/remotes/{d}.git"), false, &exists(d)));
+        h.push(rec(s, then, true, "Already up to date."));
+    }
+    h.push(rec("d", "git clone ~/remotes/flags.git", false, &exists("flags")));
+    h.push(rec("d", "ls flags", true, "README.md"));
+    h.push(rec(
+        "d",
+        "git clone ~/remotes/flags.git",
+        true,
+        "Cloning into 'flags'...",
+    ));
+    let out = learned(&h);
+    let rule = only_accepted(&out);
+    assert_eq!(
+        rule.directive,
+        "the folder the failure names is already there: use `git pull` in it instead of `git clone` \
+         (`cd <dir> && git pull` or `git -C <dir> pull --ff-only` or `git -C <dir> pull`)"
+    );
+    assert_eq!(rule.support.len(), 3, "{rule:#?}");
+    // The folder pulled in is not the one the failure named: another piece of work.
+    let mut elsewhere = Vec::new();
+    for (s, d) in [("a", "infra"), ("b", "ledger"), ("c", "notifier")] {
+        elsewhere.push(rec(s, &format!("git clone ~/remotes/{d}.git"), false, &exists(d)));
+        elsewhere.push(rec(s, "git -C ../work pull", true, "Already up to date."));
+    }
+    let out = learned(&elsewhere);
+    assert!(
+        out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+        "{:#?}",
+        out.candidates
+    );
+    assert!(
+        out.candidates.iter().all(|l| !l.rule.directive.contains("git pull")),
+        "{:#?}",
+        out.candidates
+    );
+    // Removing the folder and cloning again: the unsafe fix stays blocked.
+    let mut removed = Vec::new();
+    for (s, d) in [("a", "infra"), ("b", "ledger"), ("c", "notifier")] {
+        removed.push(rec(s, &format!("git clone ~/remotes/{d}.git"), false, &exists(d)));
+        removed.push(rec(s, &format!("rm -rf {d}"), true, ""));
+        removed.push(rec(s, &format!("git clone ~/remotes/{d}.git"), true, "Cloning into..."));
+    }
+    let out = learned(&removed);
+    assert!(
+        out.candidates.iter().all(|l| l.rule.accepted != Some(true)),
+        "{:#?}",
+        out.candidates
+    );
+}

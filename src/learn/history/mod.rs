@@ -3,7 +3,7 @@
 //!
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
-//! ([`recovery_form`]), failures inside another's recovery ([`nested`]), one operand edited
+//! ([`recovery_form`]), another action run instead of a retry ([`instead`]), failures inside another's recovery ([`nested`]), one operand edited
 //! ([`operand_edit`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]) and trust by origin ([`origin_trust`]).
@@ -13,8 +13,11 @@
 pub mod converted;
 pub mod edit_span;
 pub mod episodes;
+#[cfg(test)]
+mod episodes_tests;
 pub mod fix_key;
 pub mod fix_safety;
+pub mod instead;
 pub mod looked_up;
 pub mod nested;
 pub mod operand_edit;

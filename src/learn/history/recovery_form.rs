@@ -28,7 +28,7 @@ fn operands(seg: &Segment) -> Vec<&str> {
 
 /// The directories a command line changes into before its command (`cd scripts && …`,
 /// `(cd tools && …)`), as `dir/` prefixes.
-fn cd_prefixes(line: &str) -> Vec<String> {
+pub(crate) fn cd_prefixes(line: &str) -> Vec<String> {
     crate::learn::text::retry_context::context_added("", line)
         .into_iter()
         .filter_map(|c| c.strip_prefix("cd ").map(|d| format!("{}/", d.trim_end_matches('/'))))
@@ -372,54 +372,6 @@ pub fn names_what_failed(variant: &[String], tail: &str) -> bool {
         })
 }
 
-/// Another action of the program, run instead of one that takes no operands, that the
-/// failure's text names as a word (`npm ci` fails saying `npm ci` needs what `npm
-/// install` makes; `npm install`, and the session moves on): the action the tool pointed
-/// to. Only actions without operands on either side (the operand-keeping form is
-/// [`crate::learn::text::intent::same_operands`]), only a word of four letters or more,
-/// and never the failing action's own word.
-pub fn named_instead(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
-    let word = later.action.split(' ').next().unwrap_or("");
-    if later.program != fail.program || fail.action.is_empty() || word.len() < 4 || later.action == fail.action {
-        return false;
-    }
-    let bare = |s: &Segment| crate::learn::text::intent::operand_words(s).is_empty();
-    // The text is read last, and only then: this is asked of every passing command in a
-    // failure's window.
-    bare(fail)
-        && bare(later)
-        && fail_text
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-            .any(|w| w.eq_ignore_ascii_case(word))
-}
-
-/// Does `later` run what the failing subcommand only wrapped? The failure's text names
-/// the failing subcommand as unknown, quoted (cargo's ``no such command: `watch` ``),
-/// and the later command is the same program with another subcommand whose words all
-/// appear, in order, among the words the failing one was given (`cargo watch -x test`
-/// → `cargo test`, `cargo watch -x 'test -q'` → `cargo test -q`, `cargo make test` →
-/// `cargo test`): the missing plugin dropped, its payload run directly. A word the text
-/// merely mentions unquoted, or a later command with a word of its own, is not it.
-pub fn unwraps(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
-    let Some(sub) = fail.words.get(1).filter(|w| !w.starts_with('-') && w.len() >= 2) else {
-        return false;
-    };
-    // The cheap tests first: this is asked of every passing command after a failure.
-    if later.program != fail.program || later.words.get(1) == Some(sub) || later.words.len() < 2 {
-        return false;
-    }
-    let named = fail_text.contains(sub.as_str())
-        && [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
-            .iter()
-            .any(|(o, c)| fail_text.contains(&format!("{o}{sub}{c}")));
-    if !named {
-        return false;
-    }
-    let given: Vec<&str> = fail.words[2..].iter().flat_map(|w| w.split_whitespace()).collect();
-    let mut rest = given.iter();
-    later.words[1..].iter().all(|w| rest.any(|g| g == w))
-}
-
 /// The directory a failing line's `cd` was given as several words (`cd test data && …`:
 /// a path holding a space, split by the shell into `cd: too many arguments`) and the retry
 /// gave as one (`cd "test data"`, `cd 'My Project'`, `cd Q1\ reports`): the fix is the
@@ -663,31 +615,5 @@ mod tests {
             Some("insert:origin/")
         );
         assert_eq!(ins("cat a.txt", "cat ba.txt", "ba.txt").as_deref(), Some("insert:b"));
-    }
-
-    #[test]
-    fn the_payload_of_a_missing_subcommand_run_directly() {
-        let n = |c: &str| {
-            crate::learn::text::command_norm::normalize(c)
-                .primary()
-                .unwrap()
-                .clone()
-        };
-        let missing = "error: no such command: `watch`\n\nhelp: a command with a similar name exists: `fetch`";
-        assert!(unwraps(&n("cargo watch -x test"), &n("cargo test"), missing));
-        assert!(unwraps(&n("cargo watch -x 'test -q'"), &n("cargo test -q"), missing));
-        assert!(unwraps(
-            &n("cargo make test"),
-            &n("cargo test"),
-            "error: no such command: `make`"
-        ));
-        // Not named by the failure, a word of its own, another program: no.
-        assert!(!unwraps(
-            &n("cargo watch -x test"),
-            &n("cargo test"),
-            "error: could not compile"
-        ));
-        assert!(!unwraps(&n("cargo watch -x test"), &n("cargo test --release"), missing));
-        assert!(!unwraps(&n("cargo watch -x test"), &n("make test"), missing));
     }
 }

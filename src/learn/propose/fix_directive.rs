@@ -89,6 +89,35 @@ pub fn directive_for(
                 None,
             );
         }
+        if last.where_named {
+            // Said without any session's folder: the failure names it each time.
+            let verb = prep.norms[v.idx]
+                .segments
+                .iter()
+                .find(|g| g.text() == v.text)
+                .map(|g| g.label())
+                .unwrap_or_else(|| v.text.clone());
+            // `cd` first, then the sessions' own directory flags (the folder masked).
+            let cd = format!("cd <dir> && {verb}");
+            let flagged = render::folder_flag_spellings(&spellings)
+                .into_iter()
+                .filter(|w| *w != cd);
+            let ways: Vec<String> = std::iter::once(cd.clone())
+                .chain(flagged)
+                .map(|w| quote_cmd(&w))
+                .collect();
+            return (
+                format!(
+                    "the folder the failure names is already there: use {} in it instead of {} ({})",
+                    quote_cmd(&verb),
+                    quote_cmd(&failed),
+                    ways.join(" or ")
+                ),
+                DirectiveSource::Substitution,
+                vec![v.text.clone()],
+                None,
+            );
+        }
         let said = render::render(&render::anti_unify(&spellings));
         (
             format!("use {} instead of {}", quote_cmd(&said), quote_cmd(&failed)),

@@ -82,6 +82,12 @@ pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
     if e.aims_at_named || e.converted {
         return true;
     }
+    // Another action run in the folder the failure's text named (`git -C x pull` after
+    // "destination path 'x' already exists"): it used what the error pointed at, and the
+    // failing command was never run again, so nothing "cleared by itself".
+    if e.where_named {
+        return true;
+    }
     // The failing command itself changed and then passed, nothing run between: the
     // change is the mechanism, in the log.
     if e.steps.is_empty() && !e.variant.is_empty() {

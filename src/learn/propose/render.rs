@@ -395,6 +395,27 @@ pub fn as_typed(raw: &[String], words: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The spellings that ran in a folder by a directory flag (`git -C infra pull`), each
+/// once, the folder masked: `git -C <dir> pull`. Spellings without one are left out.
+pub fn folder_flag_spellings(spellings: &[&[String]]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for words in spellings {
+        let mut said: Vec<&str> = Vec::new();
+        let mut it = words.iter();
+        while let Some(w) = it.next() {
+            said.push(w);
+            if crate::learn::text::inspection::dir_flag(w) == Some(true) && it.next().is_some() {
+                said.push("<dir>");
+            }
+        }
+        let way = said.join(" ");
+        if said.contains(&"<dir>") && !out.contains(&way) {
+            out.push(way);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,207 @@
+//! How a failure's episode ends — recovered by steps, a variant, another context, the
+//! intent done another way; flaky; moved on — on small histories (its own file: the
+//! episodes' file is at its size limit).
+
+use crate::learn::history::episodes::tests::{eps, rec};
+use crate::learn::history::episodes::*;
+
+#[test]
+fn recovered_by_steps() {
+    let h = vec![
+        rec("s", "git push", false, "! [rejected] main -> main (fetch first)"),
+        rec("s", "git status", true, "On branch main"),
+        rec("s", "git pull --rebase", true, "Successfully rebased"),
+        rec("s", "git push", true, "main -> main"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].steps.len(), 1);
+    assert_eq!(e[0].steps[0].text, "git pull --rebase");
+    assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+    assert_eq!(e[0].retry_idx, Some(3));
+}
+
+#[test]
+fn recovered_in_one_chain_and_by_variant() {
+    let h = vec![
+        rec("a", "git push origin feature", false, "! [rejected] non-fast-forward"),
+        rec("a", "git pull --rebase && git push", true, "Everything up-to-date"),
+        rec("b", "docker build -t app .", false, "ERROR: failed to solve: timeout"),
+        rec("b", "docker build --network=host -t app .", true, "Successfully built"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].fix_key(), "steps:git pull --rebase");
+    assert_eq!(e[1].outcome, Outcome::Recovered);
+    assert_eq!(e[1].variant, vec!["--network=host".to_string()]);
+}
+
+#[test]
+fn a_changed_context_is_a_fix() {
+    let h = vec![
+        rec(
+            "a",
+            "python3 -m app.cli",
+            false,
+            "ModuleNotFoundError: No module named 'app'",
+        ),
+        rec("a", "PYTHONPATH=src python3 -m app.cli", true, "ok"),
+        rec(
+            "b",
+            "npm run build",
+            false,
+            "npm error enoent Could not read package.json",
+        ),
+        rec("b", "cd web && npm run build", true, "built"),
+        rec("c", "make test", false, "make: *** [test] Error 1"),
+        rec("c", "sleep 1 && make test", true, "ok"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].variant, vec!["PYTHONPATH=src".to_string()]);
+    assert_eq!(e[0].fix_key(), "variant:PYTHONPATH=<v>");
+    assert_eq!(e[1].variant, vec!["cd web".to_string()]);
+    assert_eq!(e[1].fix_key(), "variant:cd <v>");
+    assert_eq!(e[2].outcome, Outcome::Flaky, "sleep is not a context");
+    assert!(context_added("cd web && make", "cd web && make").is_empty());
+}
+
+#[test]
+fn flaky_moved_on_unresolved() {
+    let h = vec![
+        rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+        rec("a", "pytest tests/", false, "FAILED test_x - AssertionError"),
+        rec("a", "ls", true, ""),
+        rec("a", "sleep 5 && pytest tests/", true, "1 passed"),
+        rec("b", "python app.py", false, "ModuleNotFoundError: No module named 'x'"),
+        rec("b", "pip install x", true, "Successfully installed x"),
+        rec("c", "cargo build", false, "error[E0432]"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e.len(), 3, "two attempts of pytest are one episode");
+    assert_eq!(e[0].outcome, Outcome::Flaky);
+    assert_eq!(e[0].attempts.len(), 2);
+    assert_eq!(e[1].outcome, Outcome::MovedOn);
+    assert_eq!(e[1].fix_key(), "steps:python install");
+    assert_eq!(e[2].outcome, Outcome::Unresolved);
+}
+
+#[test]
+fn recovery_by_intent() {
+    let fail = |s: &str, c: &str, t: &str| rec(s, c, false, t);
+    let h = vec![
+        // Other flags / arguments.
+        fail("a", "cargo test --lib", "error: could not find `Cargo.toml`"),
+        rec("a", "cargo test --manifest-path crates/core/Cargo.toml", true, "ok"),
+        // Wrappers: `-C`, `--prefix`, `cd X &&`, `PYTHONPATH=.`.
+        fail("b", "make test", "make: *** No rule to make target 'test'.  Stop."),
+        rec("b", "make -C sub test", true, "ok"),
+        fail("c", "npm run build", "npm error enoent Could not read package.json"),
+        rec("c", "npm --prefix web run build", true, "built"),
+        fail("d", "npm run build", "npm error enoent Could not read package.json"),
+        rec("d", "cd web && npm run build", true, "built"),
+        fail("e", "python3 -m app", "ModuleNotFoundError: No module named 'app'"),
+        rec("e", "export PYTHONPATH=. && python3 -m app", true, "ok"),
+        // A program substituted, under `-m` (both normalise to `unittest`).
+        fail("f", "python -m unittest", "bash: python: command not found"),
+        rec("f", "python3 -m unittest", true, "OK"),
+        // A substitute after a listing step.
+        fail("g", "make test", "make: *** No rule to make target 'test'.  Stop."),
+        rec("g", "make help", true, "targets: check build"),
+        rec("g", "make check", true, "ok"),
+        // A flag dropped is not an unchanged retry.
+        fail("h", "cargo fmt --check", "Diff in src/lib.rs"),
+        rec("h", "cargo fmt", true, ""),
+        fail("i", "cargo fmt -- --check", "Diff in src/lib.rs"),
+        rec("i", "cargo fmt", true, ""),
+    ];
+    let e = eps(&h);
+    let key = |s: &str| {
+        let ep = e.iter().find(|x| h[x.fail_idx].session == s).unwrap();
+        assert_eq!(ep.outcome, Outcome::Recovered, "{s}: {ep:#?}");
+        ep.fix_key()
+    };
+    assert_eq!(key("a"), "variant:cd <v>");
+    for s in ["b", "c", "d"] {
+        assert_eq!(key(s), "variant:cd <v>", "every directory wrapper is one fix");
+    }
+    assert_eq!(key("e"), "variant:PYTHONPATH=<v>");
+    assert_eq!(key("f"), "substitution:python3");
+    assert_eq!(key("g"), "substitute:make help");
+    assert_eq!(key("h"), "variant:without:--check");
+    assert_eq!(key("i"), "variant:without:--check", "`--` is no flag dropped");
+}
+
+#[test]
+fn another_verb_on_the_same_operands_is_the_intent_done() {
+    let h = vec![
+        rec(
+            "a",
+            "git remote add origin ~/r/x.git",
+            false,
+            "error: remote origin already exists.",
+        ),
+        rec("a", "git remote set-url origin ~/r/x.git", true, ""),
+        rec("a", "git push origin main", true, "main -> main"),
+        // … but a fix step on the same operands is no substitute when the failing
+        // action itself passes later.
+        rec(
+            "b",
+            "git push origin main",
+            false,
+            "! [rejected] main -> main (fetch first)",
+        ),
+        rec("b", "git pull --rebase origin main", true, "Successfully rebased"),
+        rec("b", "git push origin main", true, "main -> main"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+    assert_eq!(e[0].fix_key(), "verb:git remote set-url");
+    assert_eq!(e[1].fix_key(), "steps:git pull --rebase");
+    assert!(e[1].verb.is_none());
+}
+
+#[test]
+fn typos_and_flaky_are_judged_on_raw_words() {
+    let h = vec![
+        // A typo corrected is no substitution (and no recovery of `pyhton`).
+        rec("a", "pyhton3 app.py", false, "bash: pyhton3: command not found"),
+        rec("a", "python3 app.py", true, "ok"),
+        // Inspection in between (`git fsck`) changes nothing: the retry is flaky.
+        rec(
+            "b",
+            "git commit -m x",
+            false,
+            "fatal: Unable to create '.git/index.lock': File exists.",
+        ),
+        rec("b", "git fsck", true, "Checking object directories"),
+        rec("b", "git commit -m x", true, "[main 1] x"),
+    ];
+    let e = eps(&h);
+    assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+    assert!(e[0].substitute.is_none());
+    assert_eq!(e[0].raw_program, "pyhton3");
+    assert_eq!(e[1].outcome, Outcome::Flaky, "{:#?}", e[1]);
+    assert!(e[1].steps.is_empty());
+}
+
+#[test]
+fn one_class_across_subcommands() {
+    let nf = "error: could not find `Cargo.toml` in `/w` or any parent directory";
+    let h = vec![
+        rec("a", "cargo build", false, nf),
+        rec("b", "cargo test --lib", false, nf),
+    ];
+    let p = Prepared::new(&h);
+    assert_eq!(p.cluster_key(0), p.cluster_key(1));
+}
+
+#[test]
+fn sessions_do_not_mix() {
+    let h = vec![
+        rec("a", "git push", false, "! [rejected] (fetch first)"),
+        rec("b", "git push", true, "ok"),
+    ];
+    assert_eq!(eps(&h)[0].outcome, Outcome::Unresolved);
+}
