@@ -130,6 +130,11 @@ pub struct Episode {
     /// after "destination path 'infra-tools' already exists"): what was there, used
     /// instead of made again ([`crate::learn::history::instead::runs_where_named`]).
     pub where_named: bool,
+    /// A fix step names a path the failure's text holds (`cp settings.example.json
+    /// settings.json` after "no such file or directory, open 'settings.json'"): the step
+    /// acted on what the error pointed at
+    /// ([`crate::learn::history::looked_up::step_names_what_failed_named`]).
+    pub step_on_named: bool,
 }
 
 impl Episode {
@@ -446,7 +451,12 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         crate::learn::history::instead::runs_where_named(seg, g, history.cmd(v.idx), history.tail(i))
                     })
             });
+            let step_on_named = outcome == Outcome::Recovered
+                && steps.iter().any(|st| {
+                    crate::learn::history::looked_up::step_names_what_failed_named(&st.text, history.tail(i))
+                });
             out.push(Episode {
+                step_on_named,
                 where_named,
                 prepares_operand,
                 converted,

@@ -123,6 +123,32 @@ pub fn changes_what_failed_named(fail_words: &[String], retry_words: &[String], 
         .any(|t| t.chars().count() >= 3 && t != program && said.contains(&t))
 }
 
+/// Does a fix step name a path the failure's text holds whole: an operand with a `/` or
+/// a `.` in it, three characters or more, that the text has with no path character on
+/// either side (`settings.json` in "open 'settings.json'", `config/local.json` in "Could
+/// not open config/local.json: No such file")? The step acted on what the error pointed
+/// at, a mechanism the log shows. Not a name inside a longer one (`a.json` in
+/// `data.json`), not a flag.
+pub fn step_names_what_failed_named(step_text: &str, fail_text: &str) -> bool {
+    let path_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
+    step_text
+        .split_whitespace()
+        .skip(1)
+        .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
+        .filter(|w| !w.starts_with('-') && w.chars().count() >= 3 && (w.contains('/') || w.contains('.')))
+        .any(|w| {
+            fail_text.match_indices(w).any(|(at, _)| {
+                let after = &fail_text[at + w.len()..];
+                // A full stop or a colon after the path closes the sentence: no part of it.
+                let after = after
+                    .strip_prefix(['.', ':'])
+                    .filter(|r| !r.starts_with(path_char))
+                    .unwrap_or(after);
+                !fail_text[..at].ends_with(path_char) && !after.starts_with(path_char)
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +159,32 @@ mod tests {
             .unwrap()
             .words
             .clone()
+    }
+
+    #[test]
+    fn a_step_on_the_path_the_failure_named() {
+        let open = "Error: ENOENT: no such file or directory, open 'settings.json'";
+        assert!(step_names_what_failed_named(
+            "cp settings.example.json settings.json",
+            open
+        ));
+        let jq = "jq: error: Could not open config/local.json: No such file or directory";
+        assert!(step_names_what_failed_named(
+            "cp -n config/local.example.json config/local.json",
+            jq
+        ));
+        let py = "FileNotFoundError: [Errno 2] No such file or directory: 'out/report.csv'.";
+        assert!(step_names_what_failed_named("mkdir -p out && touch out/report.csv", py));
+        // A name inside a longer one, a word without a path's shape, a flag: none.
+        assert!(!step_names_what_failed_named("cp x.example a.json", "open 'data.json'"));
+        assert!(!step_names_what_failed_named(
+            "git fetch origin",
+            "fatal: 'origin' does not appear"
+        ));
+        assert!(!step_names_what_failed_named(
+            "npm install --prefix=.json",
+            "open '.json'"
+        ));
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
     // Another action run in the folder the failure's text named (`git -C x pull` after
     // "destination path 'x' already exists"): it used what the error pointed at, and the
     // failing command was never run again, so nothing "cleared by itself".
-    if e.where_named {
+    if e.where_named || e.step_on_named {
         return true;
     }
     // The failing command itself changed and then passed, nothing run between: the
