@@ -245,36 +245,30 @@ fn a_flag_of_its_own_beside_any_spelling_agrees_whichever_session_came_last() {
     // `ln -s`, `--symbolic`, `-s -T`, `-sn` after "hard link not allowed for directory":
     // `-s -T` is `-s` and a flag of its own. It was asked of the most recent spelling
     // only (`-sn`), so the fourth session agreed or contested by the order of the log.
-    let msg = "ln: d: hard link not allowed for directory";
-    for order in [
-        ["-s", "--symbolic", "-s -T", "-sn"],
-        ["-sn", "-s -T", "--symbolic", "-s"],
-    ] {
+    // The one-flag candidate of sessions that each fixed `ln dN linkN` with `flags`.
+    let one_flag = |spellings: &[&str]| -> Candidate {
+        let msg = "ln: d: hard link not allowed for directory";
         let mut h = Vec::new();
-        for (i, flags) in order.iter().enumerate() {
+        for (i, flags) in spellings.iter().enumerate() {
             let s = format!("s{i}");
             h.push(rec(&s, &format!("ln d{i} link{i}"), false, msg));
             h.push(rec(&s, &format!("ln {flags} d{i} link{i}"), true, ""));
         }
         let c = cands(&h);
-        let f = c
-            .iter()
+        c.iter()
             .find(|c| c.key.ends_with(crate::learn::history::fix_key::ONE_FLAG))
-            .unwrap_or_else(|| panic!("{c:#?}"));
+            .cloned()
+            .unwrap_or_else(|| panic!("{c:#?}"))
+    };
+    for order in [
+        ["-s", "--symbolic", "-s -T", "-sn"],
+        ["-sn", "-s -T", "--symbolic", "-s"],
+    ] {
+        let f = one_flag(&order);
         assert_eq!((f.episodes.len(), f.covered), (4, Some(4)), "{order:?}: {f:#?}");
     }
     // A flag of its own beside a spelling nobody gave, or two of its own: no agreement.
-    let mut h = Vec::new();
-    for (i, flags) in ["-s", "--symbolic", "-sn", "-v -T", "-s -T -v"].iter().enumerate() {
-        let s = format!("s{i}");
-        h.push(rec(&s, &format!("ln d{i} link{i}"), false, msg));
-        h.push(rec(&s, &format!("ln {flags} d{i} link{i}"), true, ""));
-    }
-    let c = cands(&h);
-    let f = c
-        .iter()
-        .find(|c| c.key.ends_with(crate::learn::history::fix_key::ONE_FLAG))
-        .unwrap_or_else(|| panic!("{c:#?}"));
+    let f = one_flag(&["-s", "--symbolic", "-sn", "-v -T", "-s -T -v"]);
     assert_eq!(f.episodes.len(), 3, "{f:#?}");
 }
 
