@@ -569,3 +569,48 @@ fn a_step_on_the_file_the_error_named_is_no_coincidence() {
         .unwrap_or_else(|| panic!("{:#?}", out.candidates));
     assert_eq!(setup.rule.reason, "coincidental", "{:#?}", setup.rule);
 }
+
+/// A step after a pipe that failed: `jq` in `cat users.json | jq '.name'`, fixed by
+/// editing `jq`'s filter (`curl … | jq` is left out: a line that fetched is untrusted). The main segment of a pipeline is its first, so the failure was
+/// `cat`'s and its retry (`cat` unchanged) an unchanged one: nothing was learned. Read as
+/// the step the error names, it is one rule for `jq`, and at the hook it reaches the next
+/// such failure piped or not; a `cat` failure in the same line gets none.
+#[test]
+fn the_step_a_pipeline_failed_in_is_the_failure() {
+    use crate::learn::history::episodes::tests::rec;
+    let index = "jq: error (at <stdin>:7): Cannot index array with \"name\"";
+    let mut h = Vec::new();
+    for (s, source, fix) in [
+        ("a", "cat users.json", ".[].name"),
+        ("b", "cat api/users.json", "map(.name)"),
+        ("c", "cat data/people.json", ".[] | .name"),
+    ] {
+        h.push(rec(s, &format!("{source} | jq '.name'"), false, index));
+        h.push(rec(s, &format!("{source} | jq '{fix}'"), true, "\"ann\""));
+    }
+    let out = learned(&h);
+    let rule = only_accepted(&out);
+    assert_eq!(rule.domain, "jq", "{rule:#?}");
+    assert!(rule.trigger.starts_with("`jq` fails"), "{rule:#?}");
+    assert!(
+        !rule.directive.contains("cat") && rule.directive.contains("jq"),
+        "{rule:#?}"
+    );
+    let threshold = crate::learn::matching::matcher::DEFAULT_THRESHOLD;
+    let shown = |cmd: &str, tail: &str| {
+        crate::learn::rules_inject::matching_rule(std::slice::from_ref(rule), &rec("z", cmd, false, tail), threshold)
+            .is_some()
+    };
+    assert!(shown(
+        "cat orders.json | jq '.id'",
+        "jq: error (at <stdin>:3): Cannot index array with \"id\""
+    ));
+    assert!(shown(
+        "jq '.id' orders.json",
+        "jq: error (at orders.json:3): Cannot index array with \"id\""
+    ));
+    assert!(!shown(
+        "cat orders.json | jq '.id'",
+        "cat: orders.json: No such file or directory"
+    ));
+}

@@ -277,8 +277,12 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
         return Vec::new();
     }
     let norm = normalize(&failure.cmd);
-    let domain = norm.domain();
-    if !rules.iter().any(|r| same_domain(&r.domain, domain)) {
+    // The cheap gate first, on every step of the line: which one failed is read from the
+    // error's text ([`ranked_in`]), and only when some rule could apply.
+    if !rules
+        .iter()
+        .any(|r| norm.segments.iter().any(|g| same_domain(&r.domain, &g.domain)))
+    {
         return Vec::new();
     }
     let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail);
@@ -290,7 +294,10 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
 /// the failure's before building its spec, as [`anchors_rule_out`] allows (the scores of
 /// the others do not move, see [`ranked`]); `false` only for the test that compares both.
 fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, gate: bool) -> Vec<(usize, f64)> {
-    let domain = norm.domain();
+    // The step that failed: the one the error names (`jq` in `cat f | jq .x`), as the
+    // learner keyed it ([`crate::learn::text::failing_program::failing_segment`]).
+    let domain = crate::learn::text::failing_program::failing_segment(norm, &sig.template)
+        .map_or(norm.domain(), |g| g.domain.as_str());
     let candidates = rules
         .iter()
         .enumerate()
@@ -353,8 +360,8 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
     // The domain gate of `matching_rule`, applied before any rule is parsed from an index
     // or any seal is checked.
     let norm = normalize(&failure.cmd);
-    let domain = norm.domain();
-    let wanted = |d: &str| same_domain(d, domain);
+    // Every step of the line: which one failed is read from the error ([`ranked_in`]).
+    let wanted = |d: &str| norm.segments.iter().any(|g| same_domain(d, &g.domain));
     let sealing = Sealing::of(project, get)?;
     let of_domain = |rules: Vec<Rule>| rules.into_iter().filter(|r| wanted(&r.domain)).collect();
     let promoted = Promoted::load(project, &sealing);

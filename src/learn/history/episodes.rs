@@ -171,8 +171,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             if history.ok(i) || absorbed.contains(&i) {
                 continue;
             }
-            let norm = &prep.norms[i];
-            let Some(seg) = norm.primary() else { continue };
+            let Some(seg) = prep.failing(i) else { continue };
             let (d, a) = (seg.domain.clone(), seg.action.clone());
             let fail_words = seg.words.clone();
             let mut attempts = vec![i];

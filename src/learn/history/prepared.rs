@@ -98,6 +98,9 @@ pub struct Prepared {
     /// Failing records whose error names another step of the command as the one that
     /// failed, with that step's domain ([`crate::learn::text::failing_program`]); sparse.
     pub named: HashMap<usize, String>,
+    /// Failing records whose failing segment is not the main one: its index among the
+    /// record's segments ([`crate::learn::text::failing_program::failing_segment`]); sparse.
+    pub failing_at: HashMap<usize, usize>,
 }
 
 impl Prepared {
@@ -108,6 +111,27 @@ impl Prepared {
             b.push(r);
         }
         b.finish()
+    }
+
+    /// The segment of record `i` that failed: the step its error names, else its main
+    /// segment ([`crate::learn::text::failing_program::failing_segment`]).
+    pub fn failing(&self, i: usize) -> Option<&crate::learn::text::command_norm::Segment> {
+        let n = &self.norms[i];
+        match self.failing_at.get(&i) {
+            Some(&k) => n.segments.get(k),
+            None => n.primary(),
+        }
+    }
+
+    /// The segment of a retry (record `retry`) that ran the failing program of record
+    /// `fail` again, else the retry's main segment.
+    pub fn retry_of(&self, fail: usize, retry: usize) -> Option<&crate::learn::text::command_norm::Segment> {
+        let program = self.failing(fail).map(|s| s.program.as_str());
+        let n = &self.norms[retry];
+        n.segments
+            .iter()
+            .find(|s| Some(s.program.as_str()) == program)
+            .or_else(|| n.primary())
     }
 
     /// The records of `i`'s session after `i`, at most `window` of them.
@@ -204,6 +228,14 @@ impl PreparedBuilder {
             crate::learn::text::failing_program::named_domain(&r.cmd, n, &p.sigs.values[sig as usize].template)
         {
             p.named.insert(i, d);
+            let template = &p.sigs.values[sig as usize].template;
+            if let Some(f) = crate::learn::text::failing_program::failing_segment(n, template) {
+                if n.primary().is_some_and(|m| !std::ptr::eq(m, f)) {
+                    if let Some(k) = n.segments.iter().position(|s| std::ptr::eq(s, f)) {
+                        p.failing_at.insert(i, k);
+                    }
+                }
+            }
         }
         let slot = match self.slot_of.get(r.session.as_str()) {
             Some(&s) => s,

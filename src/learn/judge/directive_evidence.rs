@@ -28,7 +28,7 @@ pub fn measure<H: Records + ?Sized>(
 ) -> DirectiveEvidence {
     let mut ev = DirectiveEvidence::default();
     for &f in failures {
-        let Some(fseg) = prep.norms[f].primary() else { continue };
+        let Some(fseg) = prep.failing(f) else { continue };
         let (d, a) = (fseg.domain.as_str(), fseg.action.as_str());
         let mut taken = false;
         for &k in prep.after(f, window) {

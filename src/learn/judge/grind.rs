@@ -15,7 +15,7 @@ use crate::learn::history::records::Records;
 /// passing run of the same action: somewhere the failure was got past.
 pub fn any_recovery<H: Records + ?Sized>(fails: impl IntoIterator<Item = usize>, history: &H, prep: &Prepared) -> bool {
     fails.into_iter().any(|i| {
-        let Some(seg) = prep.norms[i].primary() else {
+        let Some(seg) = prep.failing(i) else {
             return false;
         };
         let (slot, pos) = prep.position[i];

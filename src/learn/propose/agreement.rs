@@ -16,7 +16,7 @@ pub(crate) use crate::learn::text::intent::edit_distance;
 /// pack's own remedy (`git add`, then `git commit`, after a merge conflict: the agent
 /// already knew the fix).
 pub(crate) fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[String]) -> bool {
-    let Some(fail) = prep.norms[e.fail_idx].primary() else {
+    let Some(fail) = prep.failing(e.fail_idx) else {
         return true;
     };
     let base = |p: &str| p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();

@@ -186,12 +186,9 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         actions.sort();
         actions.dedup();
         let label = if actions.len() > 1 {
-            prep.norms[e0.fail_idx]
-                .primary()
-                .map(|s| s.program.clone())
-                .unwrap_or_default()
+            prep.failing(e0.fail_idx).map(|s| s.program.clone()).unwrap_or_default()
         } else {
-            prep.norms[e0.fail_idx].primary().map(|s| s.label()).unwrap_or_default()
+            prep.failing(e0.fail_idx).map(|s| s.label()).unwrap_or_default()
         };
         let mut anchors: Vec<String> = sig.primary().map(|a| vec![a.to_string()]).unwrap_or_default();
         if !anchors.is_empty() {

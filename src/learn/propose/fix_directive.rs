@@ -52,7 +52,7 @@ pub fn directive_for(
     let retry = quote_cmd(label);
     let retry_text = last
         .retry_idx
-        .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+        .and_then(|k| prep.retry_of(last.fail_idx, k).map(|s| s.text()))
         .unwrap_or_default();
     if last.converted && last.steps.is_empty() {
         let text = crate::learn::propose::written_input::inline_directive(episodes, eps, &retry, prep);
@@ -61,10 +61,7 @@ pub fn directive_for(
     if let Some(v) = &last.verb {
         // Said as the group's sessions share it: `git remote set-url <value> <file>`.
         let spellings = step_spellings(episodes, eps, last_ei, prep, |e| e.verb.as_deref());
-        let failed = prep.norms[last.fail_idx]
-            .primary()
-            .map(|s| s.label())
-            .unwrap_or_default();
+        let failed = prep.failing(last.fail_idx).map(|s| s.label()).unwrap_or_default();
         if last.unwrapped {
             // The payload most sessions ran is said (`cargo test`), the others named;
             // the reference is a spelling of the most common length (most recent first).
@@ -398,7 +395,7 @@ pub fn directive_for(
         let flags = render::render(toks.get(lead.len()..).unwrap_or_default());
         let cmd = last
             .retry_idx
-            .and_then(|k| prep.norms[k].primary().map(|s| s.text()))
+            .and_then(|k| prep.retry_of(last.fail_idx, k).map(|s| s.text()))
             .unwrap_or_default();
         let named = last.sets_named && key == format!("variant:{}", crate::learn::history::fix_key::NAMED);
         let said = match flags.strip_prefix("cd ") {

@@ -46,7 +46,7 @@ pub fn coincidental(covered: usize, recovered: usize, cleared_plainly: usize, sh
 /// `./scripts/deploy.sh --env x`), else its first operand (`tools/x.py` for `python3
 /// tools/x.py`), without a leading `./`.
 fn subject_of(e: &Episode, prep: &Prepared) -> Option<String> {
-    let seg = prep.norms[e.fail_idx].primary()?;
+    let seg = prep.failing(e.fail_idx)?;
     let first = seg.words.first()?;
     let s = if first.contains('/') {
         first.as_str()
@@ -61,7 +61,7 @@ fn subject_of(e: &Episode, prep: &Prepared) -> Option<String> {
 /// then ran, so something made it: a step run between (`cargo build --release`, `gradle
 /// wrapper`) acted on the failing command's subject, its program.
 fn program_was_missing(e: &Episode, prep: &Prepared) -> bool {
-    let Some(seg) = prep.norms[e.fail_idx].primary() else {
+    let Some(seg) = prep.failing(e.fail_idx) else {
         return false;
     };
     let Some(first) = seg.words.first() else { return false };
@@ -100,7 +100,7 @@ pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
     let mut subjects: Vec<String> = subject_of(e, prep).filter(|s| file_like(s)).into_iter().collect();
     // Any file the failing command named, not only its first operand: `python3 load.py
     // data.csv` is as much about `data.csv` as about `load.py`.
-    if let Some(seg) = prep.norms[e.fail_idx].primary() {
+    if let Some(seg) = prep.failing(e.fail_idx) {
         subjects.extend(
             seg.words
                 .iter()

@@ -19,7 +19,7 @@ pub fn ran_on_written<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segmen
 
 /// A recovered session's failing segment and its retry's segment of the same program.
 pub fn fail_and_retry<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segment, &'a Segment)> {
-    let fail = prep.norms[e.fail_idx].primary()?;
+    let fail = prep.failing(e.fail_idx)?;
     let retry = prep.norms[e.retry_idx?]
         .segments
         .iter()

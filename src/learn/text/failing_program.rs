@@ -10,7 +10,7 @@
 //! command line really runs counts (a segment, or a housekeeping step such as `cd`), and
 //! only a name the masked error line starts with.
 
-use crate::learn::text::command_norm::{domain_of, runs_as_housekeeping, CmdNorm};
+use crate::learn::text::command_norm::{domain_of, runs_as_housekeeping, CmdNorm, Segment};
 
 /// The name an error line starts with, after a shell's own prefix (`bash: line <n>: `,
 /// `sh: <n>: `): `cd` in `bash: line <n>: cd: too many arguments`.
@@ -46,6 +46,21 @@ pub fn named_domain(cmd: &str, norm: &CmdNorm, template: &str) -> Option<String>
     runs.then(|| domain_of(name))
 }
 
+/// The segment of the command line that failed: the step the error names, when it is a
+/// segment of the line other than the main one (`jq` in `cat data.json | jq '.name'`
+/// failing with `jq: error …`; `cut` in `printf 'a::b' | cut -d '::' -f1`), else the
+/// main segment. A pipeline's main segment is its first (`pytest | tail`: the steps after
+/// it filter what it printed), so a failure a later step reported was read as the first
+/// step's, and that step's retry (`cat data.json | jq '.[].name'`: `cat` unchanged) as
+/// an unchanged one. `template`: the failure's masked error lines.
+pub fn failing_segment<'a>(norm: &'a CmdNorm, template: &str) -> Option<&'a Segment> {
+    let main = norm.primary()?;
+    match template.split(" | ").next().and_then(named) {
+        Some(name) if name != main.program => norm.segments.iter().rev().find(|s| s.program == name).or(Some(main)),
+        _ => Some(main),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +91,27 @@ mod tests {
             )
             .as_deref(),
             Some("cut")
+        );
+    }
+
+    #[test]
+    fn the_segment_the_error_names_failed() {
+        let seg = |cmd: &str, tail: &str| {
+            let n = normalize(cmd);
+            failing_segment(&n, &signature(tail).template).map(|s| s.text())
+        };
+        let jq = "jq: error (at <stdin>:5): Cannot index array with \"name\"\n";
+        assert_eq!(seg("cat data.json | jq '.name'", jq).as_deref(), Some("jq .name"));
+        assert_eq!(
+            seg("curl -s localhost:8080/u | jq .name", jq).as_deref(),
+            Some("jq .name")
+        );
+        // The main program's own message, a name no segment runs: the main segment.
+        assert_eq!(seg("jq .name data.json", jq).as_deref(), Some("jq .name data.json"));
+        let wc = "wc: 'a.py'$'\\n''b.py': No such file or directory\n";
+        assert_eq!(
+            seg("find . -name '*.py' | xargs -0 wc -l", wc).as_deref(),
+            Some("find . -name *.py")
         );
     }
 
