@@ -614,3 +614,49 @@ fn the_step_a_pipeline_failed_in_is_the_failure() {
         "cat: orders.json: No such file or directory"
     ));
 }
+
+/// One config missing through three programs, each created from its example: the rule
+/// across programs says the step as all three spelt it, never one session's files (it was
+/// the reference's own `cp settings.example.json settings.json`, shown for a missing
+/// `config.json`).
+#[test]
+fn a_step_across_programs_is_said_without_any_sessions_files() {
+    use crate::learn::history::episodes::tests::rec;
+    let mut h = Vec::new();
+    for (s, cmd, f, tail) in [
+        (
+            "a",
+            "python3 app.py",
+            "config.json",
+            "FileNotFoundError: [Errno 2] No such file or directory: 'config.json'",
+        ),
+        (
+            "b",
+            "node server.js",
+            "settings.json",
+            "Error: ENOENT: no such file or directory, open 'settings.json'",
+        ),
+        (
+            "c",
+            "jq .port local.json",
+            "local.json",
+            "jq: error: Could not open local.json: No such file or directory",
+        ),
+    ] {
+        h.push(rec(s, cmd, false, tail));
+        h.push(rec(
+            s,
+            &format!("cp {}.example.json {f}", f.trim_end_matches(".json")),
+            true,
+            "",
+        ));
+        h.push(rec(s, cmd, true, "8080"));
+    }
+    let out = learned(&h);
+    let rule = only_accepted(&out);
+    assert_eq!(rule.domains.len(), 3, "{rule:#?}");
+    assert!(rule.directive.starts_with("run `cp "), "{}", rule.directive);
+    for f in ["config", "settings", "local"] {
+        assert!(!rule.directive.contains(&format!("{f}.")), "{}", rule.directive);
+    }
+}

@@ -180,7 +180,7 @@ pub fn merge(
             continue;
         }
         used.extend(members.iter().copied());
-        out.push(merged(cands, &members, text, episodes));
+        out.push(merged(cands, &members, text, episodes, prep));
     }
     out
 }
@@ -217,6 +217,7 @@ pub(crate) fn merged(
     members: &[usize],
     text: &BTreeSet<String>,
     episodes: &[Episode],
+    prep: &Prepared,
 ) -> Candidate {
     let rc = &cands[members[0]];
     let all = |f: fn(&Candidate) -> &Vec<usize>| -> Vec<usize> {
@@ -258,11 +259,18 @@ pub(crate) fn merged(
         Some(a) => crate::learn::text::signature::describe_anchor(a),
         None => format!("fails with \"{}\"", crate::evidence::head_chars(&template, 80)),
     };
-    // Said of the failing command, whichever program it is; the programs are named.
-    let directive = rc
-        .directive
-        .replace(&format!("retry `{}`", rc.label), "retry the failing command");
     let covering = all(|c| &c.covering);
+    // Steps are said as all the members' sessions spelt them (what differs a
+    // placeholder), never as the reference's one session: its file names are not the
+    // next failure's (`cp settings.example.json settings.json` for a missing `config.json`).
+    let directive = match covering.iter().max() {
+        Some(&last) if fix_of(rc).starts_with("steps:") && covering.len() > 1 => {
+            crate::learn::propose::fix_directive::directive_for(episodes, &covering, last, &rc.label, prep).0
+        }
+        _ => rc.directive.clone(),
+    };
+    // Said of the failing command, whichever program it is; the programs are named.
+    let directive = directive.replace(&format!("retry `{}`", rc.label), "retry the failing command");
     // Each program run from the project's own copy: said as that, never as one tool's path.
     let directive = if fix_of(rc) == SELF_COPY {
         let mut seen: Vec<String> = Vec::new();

@@ -124,7 +124,7 @@ pub fn merge(
         let key = shared.iter().cloned().collect::<Vec<_>>().join(" ");
         let text = BTreeSet::from([format!("words:{key}")]);
         let said = shared_text(text_of(rc).unwrap_or_default(), &shared);
-        let mut c = merged(cands, &members, &text, episodes);
+        let mut c = merged(cands, &members, &text, episodes, prep);
         c.domain = rc.domain.clone();
         c.domains = vec![rc.domain.clone()];
         c.label = rc.label.clone();
