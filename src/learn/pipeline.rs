@@ -161,6 +161,8 @@ fn run_prepared<H: Records + ?Sized>(
         })
         .collect();
     rank(&mut learned);
+    crate::learn::judge::same_lesson::fold(&mut learned);
+    rank(&mut learned);
     learned.truncate(cfg.max_candidates);
     LearnOutcome {
         records: history.len(),

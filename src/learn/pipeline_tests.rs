@@ -453,10 +453,14 @@ fn building_the_missing_program_is_no_coincidence_unless_plain_retries_outnumber
             .map(|l| l.rule.clone())
             .collect()
     };
-    // (`--release` and `-r` are one fix spelt two ways: each candidate stands on all three.)
+    // `--release` and `-r` are one fix spelt two ways: each candidate stands on all three,
+    // and the one ranked second is the same lesson, not a second standing rule.
     let once = builds(&h);
+    let accepted: Vec<&crate::learn::Rule> = once.iter().filter(|r| r.accepted == Some(true)).collect();
+    assert_eq!(accepted.len(), 1, "{once:#?}");
     assert!(
-        !once.is_empty() && once.iter().all(|r| r.accepted == Some(true)),
+        once.iter()
+            .all(|r| r.accepted == Some(true) || r.reason == crate::learn::judge::same_lesson::SAME_LESSON),
         "{once:#?}"
     );
     for (s, p) in [("e", "cfg"), ("f", "mathx"), ("g", "slug")] {

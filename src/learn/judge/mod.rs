@@ -2,7 +2,7 @@
 //!
 //! Owns the assessment of one candidate ([`assess`]), replay against the history
 //! ([`rule_replay`]), directive evidence ([`directive_evidence`]), whether a rule's
-//! sessions ever got past the failure ([`grind`]), Wilson intervals ([`wilson`]), the
+//! sessions ever got past the failure ([`grind`]), one lesson accepted twice ([`same_lesson`]), Wilson intervals ([`wilson`]), the
 //! settings every gate reads ([`config`]: `LearnConfig`, `.fable/learn.json`) and the
 //! types the gates make ([`rule`]: `Rule`, `DirectiveEvidence`, `Learned`, `SupportRef`).
 //!
@@ -16,4 +16,5 @@ pub mod directive_evidence;
 pub mod grind;
 pub mod rule;
 pub mod rule_replay;
+pub mod same_lesson;
 pub mod wilson;
