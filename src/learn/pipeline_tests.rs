@@ -463,6 +463,17 @@ fn building_the_missing_program_is_no_coincidence_unless_plain_retries_outnumber
             .all(|r| r.accepted == Some(true) || r.reason == crate::learn::judge::same_lesson::SAME_LESSON),
         "{once:#?}"
     );
+    // Said as the folder's programs, not the first session's (`notify`), and shown for
+    // another program of that folder.
+    let rule = accepted[0];
+    assert!(rule.trigger.starts_with("`./target/release/<name>` fails"), "{rule:#?}");
+    assert!(
+        rule.directive.ends_with("then retry `./target/release/<name>`"),
+        "{rule:#?}"
+    );
+    let other = rec("z", "./target/release/tiler --once", false, &gone("tiler"));
+    let threshold = crate::learn::matching::matcher::DEFAULT_THRESHOLD;
+    assert!(crate::learn::rules_inject::matching_rule(std::slice::from_ref(rule), &other, threshold).is_some());
     for (s, p) in [("e", "cfg"), ("f", "mathx"), ("g", "slug")] {
         looked(&mut h, s, p);
     }

@@ -364,6 +364,15 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     prep,
                 );
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
+            if let Some(said) = one_folders_programs(&c.episodes, episodes, prep) {
+                // Each session ran another program of one folder (`./target/release/cfgdemo`,
+                // `…/mathx`): said as the folder's, not the first session's (the rule
+                // is no `cfgdemo` rule; the matcher never read the name).
+                c.trigger = c.trigger.replacen(&format!("`{label}`"), &format!("`{said}`"), 1);
+                c.directive = c
+                    .directive
+                    .replace(&format!("retry `{label}`"), &format!("retry `{said}`"));
+            }
             c.unsafe_fix = last.unsafe_fix;
             c.covered = Some(covering.len());
             c.covering = covering;
@@ -427,6 +436,19 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         out.extend(fixed);
     }
     out
+}
+
+/// `./target/release/<name>` when the episodes ran programs by path, more than one, all
+/// in one folder; `None` otherwise (one program, programs by name, several folders).
+fn one_folders_programs(eps: &[usize], episodes: &[Episode], prep: &Prepared) -> Option<String> {
+    let paths: std::collections::BTreeSet<&str> = eps
+        .iter()
+        .filter_map(|&ei| prep.failing(episodes[ei].fail_idx)?.words.first())
+        .map(|w| w.as_str())
+        .collect();
+    let mut dirs = paths.iter().map(|p| p.rsplit_once('/').map(|(d, _)| d));
+    let first = dirs.next()??;
+    (paths.len() > 1 && !first.is_empty() && dirs.all(|d| d == Some(first))).then(|| format!("{first}/<name>"))
 }
 
 /// Merges candidates with the same key (episodes united). Keeps first-seen order.
