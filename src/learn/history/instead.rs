@@ -56,11 +56,16 @@ pub fn runs_where_named(fail: &Segment, later: &Segment, later_line: &str, fail_
         .iter()
         .map(|p| p.trim_start_matches("./").trim_end_matches('/'))
         .filter(|p| p.len() >= 2)
-        .any(|p| {
-            [('\'', '\''), ('"', '"'), ('`', '`'), ('‘', '’')]
-                .iter()
-                .any(|(o, c)| fail_text.contains(&format!("{o}{p}{c}")))
-        })
+        .any(|p| quoted_whole(fail_text, p))
+}
+
+/// Does `text` hold `name` quoted whole, in any of the quotes tools use (`'X'`, `"X"`,
+/// `` `X` ``, `‘X’`)? The cheap test first: asked of every passing command after a failure.
+fn quoted_whole(text: &str, name: &str) -> bool {
+    text.contains(name)
+        && [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
+            .iter()
+            .any(|(o, c)| text.contains(&format!("{o}{name}{c}")))
 }
 
 /// Does `later` run what the failing subcommand only wrapped? The failure's text names
@@ -78,11 +83,7 @@ pub fn unwraps(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
     if later.program != fail.program || later.words.get(1) == Some(sub) || later.words.len() < 2 {
         return false;
     }
-    let named = fail_text.contains(sub.as_str())
-        && [('`', '`'), ('\'', '\''), ('"', '"'), ('‘', '’')]
-            .iter()
-            .any(|(o, c)| fail_text.contains(&format!("{o}{sub}{c}")));
-    if !named {
+    if !quoted_whole(fail_text, sub) {
         return false;
     }
     let given: Vec<&str> = fail.words[2..].iter().flat_map(|w| w.split_whitespace()).collect();

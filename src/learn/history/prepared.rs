@@ -229,12 +229,8 @@ impl PreparedBuilder {
         {
             p.named.insert(i, d);
             let template = &p.sigs.values[sig as usize].template;
-            if let Some(f) = crate::learn::text::failing_program::failing_segment(n, template) {
-                if n.primary().is_some_and(|m| !std::ptr::eq(m, f)) {
-                    if let Some(k) = n.segments.iter().position(|s| std::ptr::eq(s, f)) {
-                        p.failing_at.insert(i, k);
-                    }
-                }
+            if let Some(k) = crate::learn::text::failing_program::named_segment(n, template) {
+                p.failing_at.insert(i, k);
             }
         }
         let slot = match self.slot_of.get(r.session.as_str()) {

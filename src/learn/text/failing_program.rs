@@ -54,11 +54,21 @@ pub fn named_domain(cmd: &str, norm: &CmdNorm, template: &str) -> Option<String>
 /// step's, and that step's retry (`cat data.json | jq '.[].name'`: `cat` unchanged) as
 /// an unchanged one. `template`: the failure's masked error lines.
 pub fn failing_segment<'a>(norm: &'a CmdNorm, template: &str) -> Option<&'a Segment> {
-    let main = norm.primary()?;
-    match template.split(" | ").next().and_then(named) {
-        Some(name) if name != main.program => norm.segments.iter().rev().find(|s| s.program == name).or(Some(main)),
-        _ => Some(main),
+    match named_segment(norm, template) {
+        Some(k) => norm.segments.get(k),
+        None => norm.primary(),
     }
+}
+
+/// The index of the segment the error names, when it is not the main one
+/// ([`failing_segment`]).
+pub fn named_segment(norm: &CmdNorm, template: &str) -> Option<usize> {
+    let main = norm.primary()?;
+    let name = template.split(" | ").next().and_then(named)?;
+    if name == main.program {
+        return None;
+    }
+    norm.segments.iter().rposition(|s| s.program == name)
 }
 
 #[cfg(test)]
