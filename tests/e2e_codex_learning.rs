@@ -125,3 +125,39 @@ fn codex_a_rule_learned_across_two_texts_of_one_program_reaches_either() {
     assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
     assert_rule_given(&sent[1], &id, "--name");
 }
+
+/// The step of a pipeline that failed (tests/e2e_learning.rs has the Claude Code twin):
+/// real `printf … | cut -d '::' …` runs refused by `cut`, each fixed by a one-character
+/// delimiter, learned and promoted as `cut`'s rule; the Codex session's real `cut` failure
+/// after a pipe gets it as context.
+#[test]
+fn codex_a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
+    let Some(codex) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::cut_pipe_history::cut_pipe_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    let o = CodexSession::new("pipeline-step")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file("hosts.txt", "web::10.0.0.1\n")
+        .pre(&import_and_extract(&fable))
+        .shell("cat hosts.txt | cut -d '::' -f2")
+        .text("Cut? Stopping here.")
+        .run(&codex);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let id = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domain"] == "cut")
+        .and_then(|r| r["id"].as_str())
+        .unwrap_or_else(|| panic!("no promoted rule for `cut`: {rules:#?}\n{}", o.debug()))
+        .to_string();
+    really_failed(
+        o.evidence(),
+        "cat hosts.txt | cut -d '::' -f2",
+        "the delimiter must be a single character",
+    );
+    let sent = o.texts();
+    assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
+    assert_rule_given(&sent[1], &id, "-d");
+}

@@ -218,3 +218,45 @@ fn a_rule_learned_across_two_texts_of_one_program_reaches_either() {
         sent[2]
     );
 }
+
+/// The step of a pipeline that failed, under the real CLI: four real `printf … | cut -d
+/// '::' …` runs refused by `cut` (after the pipe), each fixed by a one-character
+/// delimiter. Learned and promoted as `cut`'s rule (the line's first step, `printf`, never
+/// changed), it reaches the next session's real `cut` failure after a pipe. Honest: `cut`
+/// after a pipe failing for another reason (fields numbered from 1) gets no rule.
+#[test]
+fn a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
+    let Some(claude) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::cut_pipe_history::cut_pipe_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    let s = Session::new("pipeline-step")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file("hosts.txt", "web::10.0.0.1\n")
+        .pre(&import_and_extract(&fable))
+        .bash("cat hosts.txt | cut -d '::' -f2")
+        .bash("cat hosts.txt | cut -f0")
+        .text("Cut? Stopping here.");
+    let out = s.run(&claude);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let rule = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domain"] == "cut")
+        .unwrap_or_else(|| panic!("no promoted rule for `cut`: {rules:#?}\n{}", out.debug()));
+    let id = rule["id"].as_str().unwrap().to_string();
+    really_failed(
+        out.evidence(),
+        "cat hosts.txt | cut -d '::' -f2",
+        "the delimiter must be a single character",
+    );
+    let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
+    assert_rule_given(&sent[1], &id, "-d");
+    assert!(
+        sent[2].contains("numbered from 1") && !sent[2].contains("Standing rule"),
+        "another failure of `cut` was given the rule: {}",
+        sent[2]
+    );
+}
