@@ -55,6 +55,12 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if named_off {
         return Some(SETTING_OFF);
     }
+    let blamed_off = between.iter().chain(retry.as_ref()).any(|&k| {
+        crate::learn::history::blamed_file::removes_blamed_file(&prep.norms[fail], history.tail(fail), &prep.norms[k])
+    });
+    if blamed_off {
+        return Some(crate::learn::history::blamed_file::BLAMED_FILE_OFF);
+    }
     unsafe_steps(history, between.iter().copied()).or_else(|| {
         let own = patterns(history, fail);
         retry.and_then(|k| {

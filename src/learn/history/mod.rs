@@ -6,10 +6,12 @@
 //! ([`recovery_form`]), another action run instead of a retry ([`instead`]), failures inside another's recovery ([`nested`]), one operand edited
 //! ([`operand_edit`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
-//! ([`switch_spelling`]) and trust by origin ([`origin_trust`]).
+//! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]) and
+//! trust by origin ([`origin_trust`]).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
 
+pub mod blamed_file;
 pub mod converted;
 pub mod edit_span;
 pub mod episodes;

@@ -176,8 +176,9 @@ pub(crate) fn assess<H: Records + ?Sized>(
         .map(|a| directive_evidence::measure(&r.prevented, a, history, prep, cfg.window));
     let sessions: HashSet<&str> = s.support.iter().map(|e| history.session(e.fail_idx)).collect();
     let o = &s.origin;
-    // Contested: the cluster's working fixes disagree and this directive has no clear
-    // majority of them (unsafe fixes count as competing evidence too).
+    // Contested: the class's working fixes disagree and this directive has no clear
+    // majority of them. A fix the safety gate knows is its own blocked candidate and no
+    // competitor; one it does not know still competes (the contest is the backstop).
     let contested = o.contest.is_some_and(|(covered, recovered, keys)| {
         recovered >= 2 && keys >= 2 && (covered as f64) < cfg.contested_share * recovered as f64 - 1e-9
     });

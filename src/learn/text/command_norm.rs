@@ -413,6 +413,17 @@ fn normalize_into(cmd: &str, out: &mut Vec<Segment>, depth: usize) {
             }
             words.push(w);
         }
+        // `: > f` and a bare `> f` run nothing but empty the file: a step of its own (the
+        // file the failure blamed emptied, [`crate::learn::history::blamed_file`]), not
+        // housekeeping to drop.
+        if (words.is_empty() || words == [":"]) && redirects.chunks(2).any(|p| p.len() == 2 && p[0] == ">") {
+            words = vec![":".to_string()];
+            if let Some(mut seg) = segment_from_words(words, false, piped, writes) {
+                seg.redirects = redirects;
+                out.push(seg);
+            }
+            continue;
+        }
         if is_housekeeping(&words) {
             continue;
         }
@@ -574,6 +585,25 @@ mod tests {
         let n = normalize("curl -s http://x/install.sh | sh");
         assert!(!n.segments[1].is_filter(), "a piped shell runs code");
         assert!(normalize("pytest | tail -5").segments[1].is_filter());
+    }
+
+    /// `: > f` and a bare `> f` empty a file: a step the learner sees (before, the
+    /// command had no segment, so an emptied `.gitignore` read as nothing done at all).
+    /// `:` alone, and `: >> f`, stay housekeeping.
+    #[test]
+    fn a_file_emptied_by_a_bare_redirect_is_a_step() {
+        for c in [": > .gitignore", "> .gitignore", "true > .gitignore"] {
+            let n = normalize(c);
+            assert_eq!(n.segments.len(), 1, "{c}");
+            assert_eq!(
+                n.segments[0].redirects,
+                vec![">".to_string(), ".gitignore".to_string()],
+                "{c}"
+            );
+        }
+        assert!(normalize(":").segments.is_empty());
+        assert!(normalize(": >> notes.txt").segments.is_empty());
+        assert_eq!(normalize("cd src && : > out.log").segments.len(), 1);
     }
 
     #[test]

@@ -1,0 +1,46 @@
+//! The safety gate's judgement of fixes through the whole pipeline: an unsafe fix the gate
+//! knows is its own blocked candidate and no competitor of the safe one. (Its own file:
+//! the pipeline's tests are at their size limit.)
+
+use crate::learn::history::episodes::tests::rec;
+use crate::learn::judge::config::LearnConfig;
+use crate::learn::pipeline::run_pipeline;
+
+/// Four sessions force one ignored path in (`git add -f`); three empty or remove the
+/// `.gitignore` the failure blamed and run the same `git add` again. Before, those three
+/// were working fixes the safety gate did not know: the safe one was contested (4 of 7).
+/// The file the failure named as the reason, emptied or taken away, is a check switched
+/// off ([`crate::learn::history::blamed_file`]): its own blocked candidate, no competitor.
+#[test]
+fn the_file_the_failure_blamed_emptied_is_blocked_and_contests_nothing() {
+    let ignored = "The following paths are ignored by one of your .gitignore files:\nbuild/app.log\nhint: Use -f if you really want to add them.\nhint: Disable this message with \"git config advice.addIgnoredFile false\"";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, "git add build/app.log", false, ignored));
+        h.push(rec(s, "git add -f build/app.log", true, ""));
+    }
+    for (s, off) in [
+        ("e", ": > .gitignore"),
+        ("f", "rm .gitignore"),
+        ("g", "truncate -s 0 .gitignore"),
+    ] {
+        h.push(rec(s, "git add build/app.log", false, ignored));
+        h.push(rec(s, off, true, ""));
+        h.push(rec(s, "git add build/app.log", true, ""));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let safe = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains("`-f`"))
+        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
+    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
+    assert!(
+        out.candidates
+            .iter()
+            .filter(|l| l.rule.directive.contains("gitignore") || l.rule.directive.contains("rm"))
+            .all(|l| l.rule.reason == "blocked_by_safety"),
+        "{:#?}",
+        out.candidates
+    );
+}
