@@ -54,11 +54,13 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
     match act {
         // The step the flag does for you, inserted by hand (`git stash` before the retry
         // against `--autostash`): one fix spelt as a flag or as a step.
-        Some(DirectiveAction::AddFlags(v)) if key.starts_with(crate::learn::history::fix_key::ONE_FLAG) => v
-            .iter()
-            .find(|w| w.starts_with('-'))
-            .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v)),
-        Some(DirectiveAction::AddFlags(v)) => the_change_and_a_flag(e, v),
+        Some(DirectiveAction::AddFlags(v)) if key.starts_with(crate::learn::history::fix_key::ONE_FLAG) => {
+            one_option_given_a_value(&e.variant, v)
+                || v.iter()
+                    .find(|w| w.starts_with('-'))
+                    .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v))
+        }
+        Some(DirectiveAction::AddFlags(v)) => one_option_given_a_value(&e.variant, v) || the_change_and_a_flag(e, v),
         // The step run instead of the retry (`npm install` after `npm ci` failed, and the
         // session moved on: `Episode::verb`) is the step run before it.
         Some(DirectiveAction::Step { domain, action, flags }) => e.steps.iter().chain(e.verb.as_deref()).any(|s| {
@@ -77,6 +79,37 @@ pub(crate) fn agrees_with_a_spelling(e: &Episode, key: &str, spellings: &[&[Stri
     key.starts_with(crate::learn::history::fix_key::ONE_FLAG)
         && e.unsafe_fix.is_none()
         && spellings.iter().any(|v| the_change_and_a_flag(e, v))
+}
+
+/// One option given a value, however it was spelt: attached or apart (`-Llib`, `-L
+/// ./lib`, `-L lib`; `--output=f`, `--output f`), short or long (`-o f`, `--output f`:
+/// the short letter starts the long name, the GNU convention [`same_flag`] reads too).
+/// POSIX `getopt` and GNU `getopt_long` read these alike, so two sessions that gave the
+/// option a value are one fix however they spelt it. The option is known to take a value
+/// by a spelling apart or with `=`; an attached short one alone (`-Wall`) proves nothing,
+/// so two attached spellings are left to the fix key.
+pub(crate) fn one_option_given_a_value(a: &[String], b: &[String]) -> bool {
+    let (Some((x, x_sure)), Some((y, y_sure))) = (valued_option(a), valued_option(b)) else {
+        return false;
+    };
+    (x_sure || y_sure) && same_flag(&x, &y)
+}
+
+/// The option a variant gives a value to, and whether its spelling shows that the option
+/// takes one (apart, or `--name=value`) rather than possibly bundling letters (`-Llib`).
+fn valued_option(v: &[String]) -> Option<(String, bool)> {
+    let short =
+        |f: &str| f.len() == 2 && f.starts_with('-') && f.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic());
+    let long = |f: &str| f.len() > 3 && f.starts_with("--") && !f.starts_with("--no-");
+    match v {
+        [f, val] if (short(f) || long(f)) && !f.contains('=') && !val.starts_with('-') => Some((f.clone(), true)),
+        [w] if w.starts_with("--") => {
+            let (name, val) = w.split_once('=')?;
+            (long(name) && !val.is_empty()).then(|| (name.to_string(), true))
+        }
+        [w] if w.len() > 2 && !w.contains('=') && short(&w[..2]) => Some((w[..2].to_string(), false)),
+        _ => None,
+    }
 }
 
 /// One flag of a step, spelt short or long (`cargo build -r` / `--release`): the short

@@ -398,3 +398,47 @@ fn the_action_the_error_names_run_instead_is_a_verb_and_agrees_with_it_run_befor
         Some(&act)
     ));
 }
+
+/// One option given a value is one fix however the value is attached: `-Llib`, `-L
+/// ./lib`, `-L lib` (POSIX `getopt`), `--output=f`, `--output f`, `-o f` (GNU). Before,
+/// the attached and the apart spellings were two fix keys of two sessions each: both
+/// contested (2 of 4). Turned off, this test fails on the contest.
+#[test]
+fn one_option_given_a_value_agrees_attached_or_apart_short_or_long() {
+    use crate::learn::propose::agreement::one_option_given_a_value as same;
+    let v = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    assert!(same(&v(&["-L", "lib"]), &v(&["-Llib"])));
+    assert!(same(&v(&["-L./lib"]), &v(&["-L", "lib"])));
+    assert!(same(&v(&["--output=a.html"]), &v(&["-o", "a.html"])));
+    assert!(same(&v(&["--output", "a.html"]), &v(&["-oa.html"])));
+    assert!(same(&v(&["--output", "a"]), &v(&["--output=b"])));
+    assert!(
+        !same(&v(&["-Llib"]), &v(&["-L./lib"])),
+        "two attached: nothing shows -L takes a value"
+    );
+    assert!(!same(&v(&["-L", "lib"]), &v(&["-I", "lib"])), "two options");
+    assert!(
+        !same(&v(&["--output", "a"]), &v(&["--offset", "3"])),
+        "two long names, one initial"
+    );
+    assert!(!same(&v(&["-r", "-f"]), &v(&["-rf"])), "a second flag is no value");
+    assert!(!same(&v(&["--no-output", "x"]), &v(&["-n", "x"])), "a --no- option");
+
+    let ld = "/usr/bin/ld: cannot find -lgeo: No such file or directory\ncollect2: error: ld returned 1 exit status";
+    let mut h = Vec::new();
+    for (s, fix) in [
+        ("a", "gcc main.c -Llib -lgeo -o app"),
+        ("b", "gcc main.c -L lib -lgeo -o app"),
+        ("c", "gcc main.c -L./lib -lgeo -o app"),
+        ("d", "gcc -L lib main.c -lgeo -o app"),
+    ] {
+        h.push(rec(s, "gcc main.c -lgeo -o app", false, ld));
+        h.push(rec(s, fix, true, ""));
+    }
+    let c = cands(&h);
+    let fixes: Vec<&Candidate> = c.iter().filter(|c| c.directive.contains("-L")).collect();
+    assert!(!fixes.is_empty(), "{c:#?}");
+    for f in fixes {
+        assert_eq!((f.covered, f.recovered_in_cluster), (Some(4), 4), "{f:#?}");
+    }
+}
