@@ -260,3 +260,56 @@ fn a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
         sent[2]
     );
 }
+
+/// A check switched off through the file the failure blamed, under the real CLI: seven
+/// real `git add app.log` refusals (the path is ignored); four forced the one path in,
+/// three emptied or removed the `.gitignore` and added again. The three are known for
+/// what they are (the blamed file taken away: blocked), so the safe fix is no longer
+/// contested: it is learned, promoted, and reaches the session's real refusal. Nothing
+/// that empties or removes the file is promoted. Honest: `git add` of a path that does not
+/// exist gets no rule.
+#[test]
+fn a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
+    let Some(claude) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::ignored_history::ignored_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    let s = Session::new("blamed-file")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file(".gitignore", "*.log\n")
+        .file("build.log", "ok\n")
+        .pre(&format!("git init -q && {}", import_and_extract(&fable)))
+        .bash("git add build.log")
+        .bash("git add missing.txt")
+        .text("Added? Stopping here.");
+    let out = s.run(&claude);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
+    let rule = promoted
+        .iter()
+        .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
+        .unwrap_or_else(|| panic!("no promoted `git add -f` rule: {rules:#?}\n{}", out.debug()));
+    assert!(
+        promoted
+            .iter()
+            .all(|r| !r["directive"].as_str().unwrap_or("").contains(".gitignore")
+                && !r["directive"].as_str().unwrap_or("").contains("truncate")),
+        "a rule that takes the ignore file away was promoted: {promoted:#?}"
+    );
+    let id = rule["id"].as_str().unwrap().to_string();
+    really_failed(
+        out.evidence(),
+        "git add build.log",
+        "ignored by one of your .gitignore files",
+    );
+    let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
+    assert_rule_given(&sent[1], &id, "-f");
+    assert!(
+        sent[2].contains("did not match any files") && !sent[2].contains("Standing rule"),
+        "another failure of `git add` was given the rule: {}",
+        sent[2]
+    );
+}

@@ -5,4 +5,5 @@ pub mod dash_history;
 pub mod e2e;
 pub mod git_history;
 pub mod harness;
+pub mod ignored_history;
 pub mod real_runs;

@@ -1,0 +1,57 @@
+//! A real history for the learning test of a check switched off through its file: in
+//! seven repositories `git add app.log` is really refused ("The following paths are
+//! ignored by one of your .gitignore files"). Four sessions force the one path in (`git
+//! add -f`); three empty or remove the `.gitignore` the failure blamed and add again,
+//! which then passes too. Unknown to the safety gate, those three were working fixes that
+//! contested the safe one (4 of 7): nothing was learned.
+
+#![allow(dead_code)]
+
+use super::git_history::{ok, record};
+use std::path::Path;
+use std::process::Command;
+
+/// The fixing line of each session; the first four are the safe fix.
+pub const FIXES: [&str; 7] = [
+    "git add -f app.log",
+    "git add -f app.log",
+    ": > .gitignore && git add app.log",
+    "git add --force app.log",
+    "rm .gitignore && git add app.log",
+    "git add -f app.log",
+    "truncate -s 0 .gitignore && git add app.log",
+];
+
+/// A repository under `root` whose `.gitignore` ignores `*.log`, with an `app.log`.
+pub fn ignoring_repo(root: &Path, tag: &str) -> std::path::PathBuf {
+    let dir = root.join(format!("repo-{tag}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    ok(&dir, &["init", "-q"]);
+    std::fs::write(dir.join(".gitignore"), "*.log\n").unwrap();
+    std::fs::write(dir.join("app.log"), "started\n").unwrap();
+    dir
+}
+
+/// Runs the sessions for real under `root` and returns their evidence records.
+pub fn ignored_history(root: &Path) -> String {
+    let sh = |dir: &Path, cmd: &str| {
+        let o = Command::new("sh").arg("-c").arg(cmd).current_dir(dir).output().unwrap();
+        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&o.stderr));
+        (o.status.code().unwrap_or(-1), text.trim_end().to_string())
+    };
+    let mut log = String::new();
+    for (s, fix) in FIXES.iter().enumerate() {
+        let dir = ignoring_repo(root, &s.to_string());
+        let session = format!("earlier-{s}");
+        let fail = "git add app.log";
+        let (c, out) = sh(&dir, fail);
+        assert_ne!(c, 0, "`{fail}` must really be refused: {out}");
+        assert!(out.contains(".gitignore"), "{out}");
+        log.push_str(&format!("{}\n", record(&session, 2 * s, &dir, fail, c, &out)));
+        let (c, out) = sh(&dir, fix);
+        assert_eq!(c, 0, "`{fix}`: {out}");
+        log.push_str(&format!("{}\n", record(&session, 2 * s + 1, &dir, fix, c, &out)));
+    }
+    log
+}
