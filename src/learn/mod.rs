@@ -37,6 +37,8 @@ pub(crate) mod pipeline;
 #[cfg(test)]
 mod pipeline_safety_tests;
 #[cfg(test)]
+mod pipeline_spelling_tests;
+#[cfg(test)]
 mod pipeline_tests;
 pub(crate) mod reassess;
 pub mod rules_inject;

@@ -187,6 +187,8 @@ fn rank(learned: &mut [Learned]) {
         kb.0.cmp(&ka.0)
             .then(kb.1.partial_cmp(&ka.1).unwrap_or(std::cmp::Ordering::Equal))
             .then(kb.2.cmp(&ka.2))
+            // Two spellings of one lesson tie on all of these: the more common first.
+            .then(b.spelt_so.cmp(&a.spelt_so))
             .then(a.rule.key.cmp(&b.rule.key))
     });
     for (i, l) in learned.iter_mut().enumerate() {

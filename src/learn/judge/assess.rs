@@ -415,6 +415,7 @@ pub(crate) fn assess_candidate<H: Records + ?Sized>(
         broken_refs: refs(history, &a.replay.broken),
         near_miss_refs: refs(history, &a.replay.near_misses),
         outcomes,
+        spelt_so: c.spelt_so,
     }
 }
 

@@ -178,4 +178,7 @@ pub struct Learned {
     pub near_miss_refs: Vec<SupportRef>,
     /// Episode outcomes of its support (`recovered`, `moved_on`, `unresolved`).
     pub outcomes: BTreeMap<String, u64>,
+    /// Recoveries that spelt its fix exactly so (`Candidate::spelt_so`): between two
+    /// spellings of one lesson, the more common is ranked, and so said, first.
+    pub spelt_so: usize,
 }

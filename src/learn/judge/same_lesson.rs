@@ -61,6 +61,7 @@ mod tests {
             broken_refs: Vec::new(),
             near_miss_refs: Vec::new(),
             outcomes: Default::default(),
+            spelt_so: 1,
         }
     }
 

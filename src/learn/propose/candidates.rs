@@ -85,6 +85,10 @@ pub struct Candidate {
     /// The class's recovered episodes that agree with this directive (what `covered`
     /// counts): a class across programs unites them ([`crate::learn::propose::cross_program`]).
     pub covering: Vec<usize>,
+    /// How many recoveries spelt the fix exactly this way (its own fix key): of two
+    /// spellings of one lesson, the one more sessions wrote is the one said
+    /// ([`crate::learn::judge::same_lesson`]).
+    pub spelt_so: usize,
     /// The cluster has unresolved failures (then they are the support, and self-resolved
     /// episodes only corroborate).
     pub class_unresolved: bool,
@@ -283,6 +287,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             targeted: false,
             covered: None,
             covering: Vec::new(),
+            spelt_so: 0,
             class_unresolved,
             remedy_known: false,
         };
@@ -364,6 +369,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     prep,
                 );
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
+            c.spelt_so = spellings.len();
             if let Some(said) = one_folders_programs(&c.episodes, episodes, prep) {
                 // Each session ran another program of one folder (`./target/release/cfgdemo`,
                 // `…/mathx`): said as the folder's, not the first session's (the rule

@@ -75,6 +75,7 @@ pub(crate) fn extractor_candidates<H: Records + ?Sized>(
             targeted: false,
             covered: None,
             covering: Vec::new(),
+            spelt_so: 0,
             class_unresolved: c.class_unresolved,
             remedy_known: false,
         });
