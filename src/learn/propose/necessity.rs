@@ -90,7 +90,10 @@ pub fn targets_subject(e: &Episode, prep: &Prepared) -> bool {
     }
     // The failing command itself changed and then passed, nothing run between: the
     // change is the mechanism, in the log.
-    if e.steps.is_empty() && !e.variant.is_empty() {
+    // So is the same command run by another program, nothing between (`g++ main.cpp`
+    // after `gcc main.cpp`, `.venv/bin/python` after `python3`): a substitution is learned
+    // as a variant is, and acts on the command as much.
+    if e.steps.is_empty() && (!e.variant.is_empty() || e.substitute.is_some()) {
         return true;
     }
     if !e.steps.is_empty() && program_was_missing(e, prep) {
@@ -255,5 +258,20 @@ mod tests {
         assert!(!e[0].variant.is_empty() && e[0].steps.is_empty(), "{:#?}", e[0]);
         assert!(targets_subject(&e[0], &p), "{:#?}", e[0]);
         assert!(!targets_subject(&e[1], &p), "{:#?}", e[1]);
+    }
+
+    /// The same command run by another program, nothing between (`c++` after `gcc`
+    /// failed to link C++), targets it as a variant does: a substitution is learned as one.
+    #[test]
+    fn the_failing_command_run_by_another_program_targets_it() {
+        let link = "/usr/bin/ld: /tmp/cc1.o: undefined reference to symbol '_ZSt4cout'";
+        let h = vec![
+            rec("a", "gcc -o app main.cpp", false, link),
+            rec("a", "c++ -o app main.cpp", true, ""),
+        ];
+        let p = Prepared::new(&h);
+        let e = extract(&h, &p, WINDOW);
+        assert!(e[0].substitute.is_some() && e[0].variant.is_empty(), "{:#?}", e[0]);
+        assert!(targets_subject(&e[0], &p), "{:#?}", e[0]);
     }
 }
