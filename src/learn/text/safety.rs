@@ -90,6 +90,15 @@ const PATTERNS: &[(&str, &str)] = &[
             // A virtual environment's isolation switched off (the system's packages seen
             // again, so `pip install --user` "works" into the wrong place).
             r"|\binclude-system-site-packages\s*=\s*true\b|--system-site-packages\b",
+            // A git hook taken away or made inert: removed, moved off, emptied, or its
+            // execute bit dropped (the hook file, the same as `--no-verify` for good).
+            r"|(?:\b(?:rm|unlink|truncate)\b[^\n;&|]*|\bmv\s+(?:-\S+\s+)*|\bchmod\s+(?:[ugoa]*-[rwx]*x|0?[0-6][0-7]{2}\b)[^\n;&|]*)\S*\.git/hooks/",
+            r"|(?:^|[\s;&|])(?::|true)?\s*>\s*\S*\.git/hooks/",
+            // A check the tool itself runs, told to look away by name: engines, the
+            // platform, the required Python, signatures and checksums, errors (`make -i`'s
+            // long form), and a compiler's errors downgraded (`-Wno-error`, `-fpermissive`).
+            r"|--ignore-(?:engines|platform|requires-python|errors|signatures?|checksums?|integrity|hash(?:es)?)\b",
+            r"|--skip-(?:integrity-check|verify|verification|checksum|signature)\b|(?:^|\s)-Wno-error\b|(?:^|\s)-fpermissive\b",
         ),
     ),
     (
@@ -212,6 +221,20 @@ mod tests {
             ("safeguard_off", "docker run --privileged img"),
             ("safeguard_off", "docker run --security-opt seccomp=unconfined img"),
             ("safeguard_off", "add disableAllHooks to the settings"),
+            ("safeguard_off", "rm .git/hooks/pre-commit"),
+            ("safeguard_off", "rm -f .git/hooks/pre-push && git push"),
+            ("safeguard_off", "mv .git/hooks/pre-commit .git/hooks/pre-commit.off"),
+            ("safeguard_off", "chmod -x .git/hooks/pre-commit"),
+            ("safeguard_off", "chmod a-x .git/hooks/commit-msg"),
+            ("safeguard_off", "chmod 644 .git/hooks/pre-commit"),
+            ("safeguard_off", ": > .git/hooks/pre-commit"),
+            ("safeguard_off", "yarn install --ignore-engines"),
+            ("safeguard_off", "npm install --ignore-platform"),
+            ("safeguard_off", "pip install --ignore-requires-python pkg"),
+            ("safeguard_off", "make --ignore-errors"),
+            ("safeguard_off", "yarn install --skip-integrity-check"),
+            ("safeguard_off", "gcc -Wall -Werror -Wno-error main.c"),
+            ("safeguard_off", "g++ -fpermissive main.cpp"),
         ];
         for (name, text) in cases {
             let found = unsafe_patterns(text);
@@ -249,6 +272,16 @@ mod tests {
             "tr -d '\\r' < in.txt > out.txt",
             // A checkout is no check.
             "git clone --no-checkout https://h/r.git",
+            // A hook installed, made executable, or read; ignoring case or blank lines.
+            "chmod +x .git/hooks/pre-commit",
+            "chmod 755 .git/hooks/pre-commit",
+            "cp scripts/pre-commit .git/hooks/pre-commit",
+            "mv scripts/pre-commit .git/hooks/pre-commit",
+            "cat .git/hooks/pre-commit",
+            "grep --ignore-case todo src",
+            "diff --ignore-blank-lines a b",
+            "sha256sum -c --ignore-missing SHA256SUMS",
+            "gcc -Wno-unused-variable main.c",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }
