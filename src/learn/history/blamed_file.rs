@@ -23,7 +23,10 @@ pub const BLAMED_FILE_OFF: &str = "safeguard_off";
 /// Did `step` empty or remove a file the failure (`fail`, its output `fail_tail`)
 /// named as the reason?
 pub fn removes_blamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> bool {
-    if in_the_way(fail_tail) || fail.segments.iter().any(removes_files) {
+    // The cheap test first: asked of every step of every recovery, and most steps take
+    // no file away.
+    let gone = gone_files(step);
+    if gone.is_empty() || in_the_way(fail_tail) || fail.segments.iter().any(removes_files) {
         return false;
     }
     // A file the failing command was given is its input, not its rules: renamed (`mv
@@ -35,9 +38,7 @@ pub fn removes_blamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> b
             .flat_map(|s| s.words.iter().skip(1))
             .any(|w| basename(w) == basename(f))
     };
-    gone_files(step)
-        .iter()
-        .any(|f| !is_lock(f) && !given(f) && blames(fail_tail, f))
+    gone.iter().any(|f| !is_lock(f) && !given(f) && blames(fail_tail, f))
 }
 
 /// Does the failure say something is in the way (a collision), rather than naming a rule?

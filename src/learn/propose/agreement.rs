@@ -92,22 +92,22 @@ pub(crate) fn one_option_given_a_value(a: &[String], b: &[String]) -> bool {
     let (Some((x, x_sure)), Some((y, y_sure))) = (valued_option(a), valued_option(b)) else {
         return false;
     };
-    (x_sure || y_sure) && same_flag(&x, &y)
+    (x_sure || y_sure) && same_flag(x, y)
 }
 
 /// The option a variant gives a value to, and whether its spelling shows that the option
 /// takes one (apart, or `--name=value`) rather than possibly bundling letters (`-Llib`).
-fn valued_option(v: &[String]) -> Option<(String, bool)> {
+fn valued_option(v: &[String]) -> Option<(&str, bool)> {
     let short =
         |f: &str| f.len() == 2 && f.starts_with('-') && f.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic());
     let long = |f: &str| f.len() > 3 && f.starts_with("--") && !f.starts_with("--no-");
     match v {
-        [f, val] if (short(f) || long(f)) && !f.contains('=') && !val.starts_with('-') => Some((f.clone(), true)),
+        [f, val] if (short(f) || long(f)) && !f.contains('=') && !val.starts_with('-') => Some((f.as_str(), true)),
         [w] if w.starts_with("--") => {
             let (name, val) = w.split_once('=')?;
-            (long(name) && !val.is_empty()).then(|| (name.to_string(), true))
+            (long(name) && !val.is_empty()).then_some((name, true))
         }
-        [w] if w.len() > 2 && !w.contains('=') && short(&w[..2]) => Some((w[..2].to_string(), false)),
+        [w] if w.len() > 2 && w.is_char_boundary(2) && !w.contains('=') && short(&w[..2]) => Some((&w[..2], false)),
         _ => None,
     }
 }
