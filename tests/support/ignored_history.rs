@@ -8,8 +8,8 @@
 #![allow(dead_code)]
 
 use super::git_history::{ok, record};
+use super::real_runs::sh;
 use std::path::Path;
-use std::process::Command;
 
 /// The fixing line of each session; the first four are the safe fix.
 pub const FIXES: [&str; 7] = [
@@ -34,12 +34,6 @@ pub fn ignoring_repo(root: &Path, tag: &str) -> std::path::PathBuf {
 
 /// Runs the sessions for real under `root` and returns their evidence records.
 pub fn ignored_history(root: &Path) -> String {
-    let sh = |dir: &Path, cmd: &str| {
-        let o = Command::new("sh").arg("-c").arg(cmd).current_dir(dir).output().unwrap();
-        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&o.stderr));
-        (o.status.code().unwrap_or(-1), text.trim_end().to_string())
-    };
     let mut log = String::new();
     for (s, fix) in FIXES.iter().enumerate() {
         let dir = ignoring_repo(root, &s.to_string());

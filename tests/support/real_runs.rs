@@ -7,15 +7,19 @@
 use std::path::Path;
 use std::process::Command;
 
+/// Runs `cmd` with `sh -c` in `dir`: its exit code and its output (stdout, then stderr),
+/// as the evidence hook would log them.
+pub fn sh(dir: &Path, cmd: &str) -> (i32, String) {
+    let o = Command::new("sh").arg("-c").arg(cmd).current_dir(dir).output().unwrap();
+    let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&o.stderr));
+    (o.status.code().unwrap_or(-1), text.trim_end().to_string())
+}
+
 /// Runs each session's failing command (it must really fail) and then its fix (it must
 /// really pass) in `dir`, and returns their evidence records, one JSON value per line.
 pub fn history(dir: &Path, sessions: &[(&str, &str)]) -> String {
-    let sh = |cmd: &str| {
-        let o = Command::new("sh").arg("-c").arg(cmd).current_dir(dir).output().unwrap();
-        let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&o.stderr));
-        (o.status.code().unwrap_or(-1), text.trim_end().to_string())
-    };
+    let sh = |cmd: &str| sh(dir, cmd);
     let mut log = String::new();
     for (s, (fail, fix)) in sessions.iter().enumerate() {
         let session = format!("earlier-{s}");
