@@ -112,6 +112,10 @@ struct Used {
     anchors: Vec<String>,
     #[serde(default)]
     signature: Option<String>,
+    /// Its fix's kind is read from it: a fix that joins a split name applies only where
+    /// one is ([`crate::learn::matching::split_name`]).
+    #[serde(default)]
+    key: Option<String>,
     #[serde(default)]
     origin: Option<String>,
     #[serde(default)]
@@ -141,7 +145,7 @@ impl Used {
             action: self.action,
             anchors: self.anchors,
             signature: self.signature,
-            key: None,
+            key: self.key,
             accepted: None,
             promotable: None,
             trust: None,
@@ -286,14 +290,35 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
         return Vec::new();
     }
     let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail);
-    ranked_in(rules, &norm, &signature(&tail), threshold, true)
+    let split = split_name_here(rules, &norm, failure);
+    ranked_in(rules, &norm, &signature(&tail), threshold, true, split)
+}
+
+/// Does the failing line hold a name the shell split, one that exists in the failure's
+/// folder ([`crate::learn::matching::split_name`])? Asked only when some rule's fix joins
+/// such a name: the one look at the disk, at the edge.
+fn split_name_here(rules: &[Rule], norm: &CmdNorm, failure: &Record) -> bool {
+    use crate::learn::matching::split_name::{holds_split_name, needs_split_name};
+    rules.iter().any(|r| needs_split_name(r.key.as_deref()))
+        && holds_split_name(norm, &failure.tail, |p| {
+            std::path::Path::new(&failure.cwd).join(p).exists()
+        })
 }
 
 /// [`ranked`] for a failure's normalised command and signature. `gate`: pass over a rule
 /// whose match anchors ([`crate::learn::store::rule_index::match_anchors`]) share none of
 /// the failure's before building its spec, as [`anchors_rule_out`] allows (the scores of
 /// the others do not move, see [`ranked`]); `false` only for the test that compares both.
-fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, gate: bool) -> Vec<(usize, f64)> {
+/// `split`: the line holds a split name ([`split_name_here`]); without one, a rule whose
+/// fix joins such a name does not apply, whatever its text scores.
+fn ranked_in(
+    rules: &[Rule],
+    norm: &CmdNorm,
+    sig: &Signature,
+    threshold: f64,
+    gate: bool,
+    split: bool,
+) -> Vec<(usize, f64)> {
     // The step that failed: the one the error names (`jq` in `cat f | jq .x`), as the
     // learner keyed it ([`crate::learn::text::failing_program::failing_segment`]).
     let domain = crate::learn::text::failing_program::failing_segment(norm, &sig.template)
@@ -302,6 +327,7 @@ fn ranked_in(rules: &[Rule], norm: &CmdNorm, sig: &Signature, threshold: f64, ga
         .iter()
         .enumerate()
         .filter(|(_, r)| applies_to(&r.domain, &r.domains, domain))
+        .filter(|(_, r)| split || !crate::learn::matching::split_name::needs_split_name(r.key.as_deref()))
         .filter(|(_, r)| {
             let anchors = crate::learn::store::rule_index::match_anchors(
                 &r.anchors,
@@ -399,7 +425,8 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         Promoted::Parsed(rules) => of_domain(rules),
     };
     // The best match whose seal was made here (seals checked best first, usually one).
-    let r = ranked_in(&rules, &norm, &sig, threshold, true)
+    let split = split_name_here(&rules, &norm, failure);
+    let r = ranked_in(&rules, &norm, &sig, threshold, true, split)
         .into_iter()
         .map(|(i, _)| &rules[i])
         .find(|r| sealing.here(r))?;
