@@ -182,7 +182,12 @@ pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &
         && later.action == a
         && (crate::learn::text::intent::same_intent(fail, later)
             || restated(&fail.words, &later.words).is_some()
-            || value_changed(&fail.words, &later.words).is_some())
+            || value_changed(&fail.words, &later.words).is_some()
+            // The words the shell split at a blank, given whole (`python3 'My Notes.py'`
+            // after `python3 My Notes.py`): the subject is the joined name, not another.
+            // Its rule reaches only lines that hold such a name
+            // ([`crate::learn::matching::split_name`]).
+            || joined(&fail.words, &later.words).is_some())
         && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
 }
@@ -403,6 +408,19 @@ mod tests {
         let (f, l) = (normalize(fail), normalize(later));
         let (f, l) = (f.primary().unwrap(), l.primary().unwrap());
         is_retry(f, l, &f.domain, &f.action, later)
+    }
+
+    /// A name the shell split, given whole, is the same intent for a program whose
+    /// operand is its subject too (`python3`, `wc`), not only for one with subcommands.
+    /// Another name, or the pieces given whole with a word changed, is not.
+    #[test]
+    fn a_split_name_given_whole_is_a_retry_of_any_program() {
+        assert!(retry("python3 My Notes.py", "python3 'My Notes.py'"));
+        assert!(retry("python3 My Notes.py", "python3 My\\ Notes.py"));
+        assert!(retry("wc -l Old Report.txt", "wc -l \"Old Report.txt\""));
+        assert!(retry("git add My Notes.md", "git add 'My Notes.md'"));
+        assert!(!retry("python3 My Notes.py", "python3 'Your Notes.py'"));
+        assert!(!retry("python3 My Notes.py", "python3 other.py"));
     }
 
     #[test]
