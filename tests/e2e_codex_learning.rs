@@ -206,3 +206,42 @@ fn codex_a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
     assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
     assert_rule_given(&sent[1], &id, "-f");
 }
+
+/// A name split at a blank (tests/e2e_learning.rs has the Claude Code twin): five real
+/// `python3 My Notes.py` runs fixed by giving the name whole; the rule reaches the Codex
+/// session's real `python3 Old Report.py` failure (`Old Report.py` exists), and not its
+/// `python3 gone.py` failure, one whole name.
+#[test]
+fn codex_a_rule_that_quotes_a_split_name_reaches_only_a_split_name() {
+    let Some(codex) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::split_name_history::split_name_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    let o = CodexSession::new("split-name")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file("Old Report.py", "print('report')\n")
+        .pre(&import_and_extract(&fable))
+        .shell("python3 Old Report.py")
+        .shell("python3 gone.py")
+        .text("Ran? Stopping here.")
+        .run(&codex);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let id = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domain"] == "python")
+        .and_then(|r| r["id"].as_str())
+        .unwrap_or_else(|| panic!("no promoted rule for `python`: {rules:#?}\n{}", o.debug()))
+        .to_string();
+    really_failed(o.evidence(), "python3 Old Report.py", "can't open file");
+    really_failed(o.evidence(), "python3 gone.py", "can't open file");
+    let sent = o.texts();
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", o.debug());
+    assert_rule_given(&sent[1], &id, "blank");
+    assert!(
+        sent[2].contains("gone.py") && !sent[2].contains("Standing rule"),
+        "a whole name was told to quote a blank: {}",
+        sent[2]
+    );
+}

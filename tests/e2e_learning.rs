@@ -313,3 +313,43 @@ fn a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
         sent[2]
     );
 }
+
+/// A name split at a blank, under the real CLI: five real `python3 My Notes.py` runs
+/// (python3 opens `My`), each fixed by giving the name whole. Learned and promoted as
+/// `python`'s rule, it reaches the session's real `python3 Old Report.py` failure, where
+/// `Old Report.py` exists. Honest: `python3 gone.py`, the same text of the same program,
+/// names one whole file: it gets no rule (its text scored 0.92 before the split-name gate).
+#[test]
+fn a_rule_that_quotes_a_split_name_reaches_only_a_split_name() {
+    let Some(claude) = available() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let log = support::split_name_history::split_name_history(scratch.path());
+    let fable = bin_dir().join("fable");
+    let s = Session::new("split-name")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .file("history.jsonl", &log)
+        .file("Old Report.py", "print('report')\n")
+        .pre(&import_and_extract(&fable))
+        .bash("python3 Old Report.py")
+        .bash("python3 gone.py")
+        .text("Ran? Stopping here.");
+    let out = s.run(&claude);
+    let rules: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let id = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domain"] == "python")
+        .and_then(|r| r["id"].as_str())
+        .unwrap_or_else(|| panic!("no promoted rule for `python`: {rules:#?}\n{}", out.debug()))
+        .to_string();
+    really_failed(out.evidence(), "python3 Old Report.py", "can't open file");
+    really_failed(out.evidence(), "python3 gone.py", "can't open file");
+    let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
+    assert_rule_given(&sent[1], &id, "blank");
+    assert!(
+        sent[2].contains("gone.py") && !sent[2].contains("Standing rule"),
+        "a whole name was told to quote a blank: {}",
+        sent[2]
+    );
+}

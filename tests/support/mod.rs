@@ -7,3 +7,4 @@ pub mod git_history;
 pub mod harness;
 pub mod ignored_history;
 pub mod real_runs;
+pub mod split_name_history;
