@@ -11,7 +11,7 @@ use std::process::Command;
 use support::codex::{available, CodexSession};
 use support::git_history::{diverged, import_and_extract, rebase_history};
 use support::harness::bin_dir;
-use support::real_runs::{assert_rule_given, promoted_rule, really_failed};
+use support::real_runs::{assert_rule_given, promoted_rule, promoted_rule_of, really_failed, stored_rules};
 
 #[test]
 fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -144,14 +144,7 @@ fn codex_a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
         .shell("cat hosts.txt | cut -d '::' -f2")
         .text("Cut? Stopping here.")
         .run(&codex);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let id = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domain"] == "cut")
-        .and_then(|r| r["id"].as_str())
-        .unwrap_or_else(|| panic!("no promoted rule for `cut`: {rules:#?}\n{}", o.debug()))
-        .to_string();
+    let (_, id) = promoted_rule_of(&o.proj(), "cut", &o.debug());
     really_failed(
         o.evidence(),
         "cat hosts.txt | cut -d '::' -f2",
@@ -182,8 +175,7 @@ fn codex_a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
         .shell("git add build.log")
         .text("Added? Stopping here.")
         .run(&codex);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let rules = stored_rules(&o.proj());
     let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
     let id = promoted
         .iter()
@@ -226,14 +218,7 @@ fn codex_a_rule_that_quotes_a_split_name_reaches_only_a_split_name() {
         .shell("python3 gone.py")
         .text("Ran? Stopping here.")
         .run(&codex);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(o.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let id = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domain"] == "python")
-        .and_then(|r| r["id"].as_str())
-        .unwrap_or_else(|| panic!("no promoted rule for `python`: {rules:#?}\n{}", o.debug()))
-        .to_string();
+    let (_, id) = promoted_rule_of(&o.proj(), "python", &o.debug());
     really_failed(o.evidence(), "python3 Old Report.py", "can't open file");
     really_failed(o.evidence(), "python3 gone.py", "can't open file");
     let sent = o.texts();

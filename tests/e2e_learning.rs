@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::process::Command;
 use support::git_history::{diverged, import_and_extract, rebase_history};
 use support::harness::{available, bin_dir, Outcome, Session};
-use support::real_runs::{assert_rule_given, promoted_rule, really_failed};
+use support::real_runs::{assert_rule_given, promoted_rule, promoted_rule_of, really_failed, stored_rules};
 
 #[test]
 fn promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -239,13 +239,7 @@ fn a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
         .bash("cat hosts.txt | cut -f0")
         .text("Cut? Stopping here.");
     let out = s.run(&claude);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let rule = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domain"] == "cut")
-        .unwrap_or_else(|| panic!("no promoted rule for `cut`: {rules:#?}\n{}", out.debug()));
-    let id = rule["id"].as_str().unwrap().to_string();
+    let (_, id) = promoted_rule_of(&out.proj(), "cut", &out.debug());
     really_failed(
         out.evidence(),
         "cat hosts.txt | cut -d '::' -f2",
@@ -284,8 +278,7 @@ fn a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
         .bash("git add missing.txt")
         .text("Added? Stopping here.");
     let out = s.run(&claude);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
+    let rules = stored_rules(&out.proj());
     let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
     let rule = promoted
         .iter()
@@ -334,14 +327,7 @@ fn a_rule_that_quotes_a_split_name_reaches_only_a_split_name() {
         .bash("python3 gone.py")
         .text("Ran? Stopping here.");
     let out = s.run(&claude);
-    let rules: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(out.proj().join(".fable/rules.json")).unwrap()).unwrap();
-    let id = rules
-        .iter()
-        .find(|r| r["status"] == "promoted" && r["domain"] == "python")
-        .and_then(|r| r["id"].as_str())
-        .unwrap_or_else(|| panic!("no promoted rule for `python`: {rules:#?}\n{}", out.debug()))
-        .to_string();
+    let (_, id) = promoted_rule_of(&out.proj(), "python", &out.debug());
     really_failed(out.evidence(), "python3 Old Report.py", "can't open file");
     really_failed(out.evidence(), "python3 gone.py", "can't open file");
     let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();

@@ -39,11 +39,28 @@ pub fn history(dir: &Path, sessions: &[(&str, &str)]) -> String {
     log
 }
 
+/// Every rule of `proj`'s rule store (`.fable/rules.json`).
+pub fn stored_rules(proj: &Path) -> Vec<serde_json::Value> {
+    serde_json::from_str(&std::fs::read_to_string(proj.join(".fable/rules.json")).unwrap()).unwrap()
+}
+
+/// The promoted rule of `proj`'s rule store for the program `domain`, and its id (the test
+/// fails, showing the store and `debug`, when there is none).
+pub fn promoted_rule_of(proj: &Path, domain: &str, debug: &str) -> (serde_json::Value, String) {
+    let rules = stored_rules(proj);
+    let rule = rules
+        .iter()
+        .find(|r| r["status"] == "promoted" && r["domain"] == domain)
+        .unwrap_or_else(|| panic!("no promoted rule for `{domain}`: {rules:#?}\n{debug}"))
+        .clone();
+    let id = rule["id"].as_str().unwrap().to_string();
+    (rule, id)
+}
+
 /// The promoted rule of `proj`'s rule store whose `domains` are `domains`, and its id
 /// (the test fails, showing the store and `debug`, when there is none).
 pub fn promoted_rule(proj: &Path, domains: &serde_json::Value, debug: &str) -> (serde_json::Value, String) {
-    let rules: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(proj.join(".fable/rules.json")).unwrap()).unwrap();
+    let rules = stored_rules(proj);
     let rule = rules
         .iter()
         .find(|r| r["status"] == "promoted" && r["domains"] == *domains)
