@@ -161,12 +161,16 @@ fn a_rule_across_programs_is_shown_for_its_programs_only() {
         .find(|l| l.rule.accepted == Some(true))
         .map(|l| l.rule.clone())
         .expect("the rule across programs");
-    let rm = rec(
+    // The dash name is a file where it failed: the rule's fix is about such a name.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("-old.txt"), "x").unwrap();
+    let mut rm = rec(
         "z",
         "rm -old.txt",
         false,
         "rm: invalid option -- 'o'\nTry 'rm --help' for more information.",
     );
+    rm.cwd = dir.path().to_string_lossy().into_owned();
     let ls = rec(
         "z",
         "ls -z",
@@ -203,12 +207,15 @@ fn an_anchorless_rule_is_shown_at_its_failure() {
         .map(|l| l.rule.clone())
         .expect("rm's own rule");
     assert!(r.anchors.is_empty(), "{r:#?}");
-    let again = rec(
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("-old.txt"), "x").unwrap();
+    let mut again = rec(
         "z",
         "rm -old.txt",
         false,
         "rm: invalid option -- 'o'\nTry 'rm --help' for more information.",
     );
+    again.cwd = dir.path().to_string_lossy().into_owned();
     let other = rec(
         "z",
         "rm old.txt",

@@ -290,34 +290,62 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
         return Vec::new();
     }
     let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail);
-    let split = split_name_here(rules, &norm, failure);
-    ranked_in(rules, &norm, &signature(&tail), threshold, true, split)
+    let names = NamesHere::of(rules, &norm, failure);
+    ranked_in(rules, &norm, &signature(&tail), threshold, true, names)
 }
 
-/// Does the failing line hold a name the shell split, one that exists in the failure's
-/// folder ([`crate::learn::matching::split_name`])? Asked only when some rule's fix joins
-/// such a name: the one look at the disk, at the edge.
-fn split_name_here(rules: &[Rule], norm: &CmdNorm, failure: &Record) -> bool {
-    use crate::learn::matching::split_name::{holds_split_name, needs_split_name};
-    rules.iter().any(|r| needs_split_name(r.key.as_deref()))
-        && holds_split_name(norm, &failure.tail, |p| {
-            std::path::Path::new(&failure.cwd).join(p).exists()
-        })
+/// What the failing line holds on disk, for the rules whose fix is about how a name was
+/// written: a name the shell split at a blank ([`crate::learn::matching::split_name`]), a
+/// file name that starts with `-` ([`crate::learn::matching::dash_name`]). Each is looked
+/// up only when a loaded rule needs it: the only look at the disk, at the edge.
+#[derive(Debug, Clone, Copy)]
+struct NamesHere {
+    split: bool,
+    dashed: bool,
+}
+
+impl NamesHere {
+    fn of(rules: &[Rule], norm: &CmdNorm, failure: &Record) -> NamesHere {
+        use crate::learn::matching::{dash_name, split_name};
+        let exists = |p: &str| std::path::Path::new(&failure.cwd).join(p).exists();
+        NamesHere {
+            split: rules.iter().any(|r| split_name::needs_split_name(r.key.as_deref()))
+                && split_name::holds_split_name(norm, &failure.tail, exists),
+            dashed: rules.iter().any(|r| dash_name::needs_dash_name(r.key.as_deref()))
+                && dash_name::holds_dash_name(norm, exists),
+        }
+    }
+
+    /// Every name held (the gate's own tests compare scores, not names).
+    #[cfg(test)]
+    fn all() -> NamesHere {
+        NamesHere {
+            split: true,
+            dashed: true,
+        }
+    }
+
+    /// May this rule apply to the line? Only where the name its fix is about is.
+    fn admit(&self, r: &Rule) -> bool {
+        let key = r.key.as_deref();
+        (self.split || !crate::learn::matching::split_name::needs_split_name(key))
+            && (self.dashed || !crate::learn::matching::dash_name::needs_dash_name(key))
+    }
 }
 
 /// [`ranked`] for a failure's normalised command and signature. `gate`: pass over a rule
 /// whose match anchors ([`crate::learn::store::rule_index::match_anchors`]) share none of
 /// the failure's before building its spec, as [`anchors_rule_out`] allows (the scores of
 /// the others do not move, see [`ranked`]); `false` only for the test that compares both.
-/// `split`: the line holds a split name ([`split_name_here`]); without one, a rule whose
-/// fix joins such a name does not apply, whatever its text scores.
+/// `names`: what the line holds on disk ([`NamesHere`]); a rule whose fix is about a name
+/// the line does not hold does not apply, whatever its text scores.
 fn ranked_in(
     rules: &[Rule],
     norm: &CmdNorm,
     sig: &Signature,
     threshold: f64,
     gate: bool,
-    split: bool,
+    names: NamesHere,
 ) -> Vec<(usize, f64)> {
     // The step that failed: the one the error names (`jq` in `cat f | jq .x`), as the
     // learner keyed it ([`crate::learn::text::failing_program::failing_segment`]).
@@ -327,7 +355,7 @@ fn ranked_in(
         .iter()
         .enumerate()
         .filter(|(_, r)| applies_to(&r.domain, &r.domains, domain))
-        .filter(|(_, r)| split || !crate::learn::matching::split_name::needs_split_name(r.key.as_deref()))
+        .filter(|(_, r)| names.admit(r))
         .filter(|(_, r)| {
             let anchors = crate::learn::store::rule_index::match_anchors(
                 &r.anchors,
@@ -425,8 +453,8 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         Promoted::Parsed(rules) => of_domain(rules),
     };
     // The best match whose seal was made here (seals checked best first, usually one).
-    let split = split_name_here(&rules, &norm, failure);
-    let r = ranked_in(&rules, &norm, &sig, threshold, true, split)
+    let names = NamesHere::of(&rules, &norm, failure);
+    let r = ranked_in(&rules, &norm, &sig, threshold, true, names)
         .into_iter()
         .map(|(i, _)| &rules[i])
         .find(|r| sealing.here(r))?;
