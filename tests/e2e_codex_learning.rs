@@ -71,7 +71,8 @@ fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
 
 /// One cause through several programs (tests/e2e_learning.rs has the Claude Code twin):
 /// real `cat`/`rm`/`wc` runs fixed by `--` or `./`, learned and promoted as one rule for
-/// those programs, and the Codex session's real `wc -l -y.csv` failure gets it as context.
+/// those programs, and the Codex session's real `wc -l -y.csv` failure gets it as context;
+/// its real `wc -q history.jsonl`, a flag mistyped, does not.
 #[test]
 fn codex_a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
     let Some(codex) = available() else { return };
@@ -84,13 +85,21 @@ fn codex_a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         .file("-y.csv", "a line\n")
         .pre(&import_and_extract(&fable))
         .shell("wc -l -y.csv")
+        .shell("wc -q history.jsonl")
         .text("Counted? Stopping here.")
         .run(&codex);
     let (_, id) = promoted_rule(&o.proj(), &json!(["cat", "rm", "wc"]), &o.debug());
     really_failed(o.evidence(), "wc -l -y.csv", "invalid option");
     let sent = o.texts();
-    assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
+    assert!(sent.len() >= 3, "{sent:#?}\n{}", o.debug());
     assert_rule_given(&sent[1], &id, "./<name>");
+    // A flag mistyped, same text, no file of that name: no rule.
+    really_failed(o.evidence(), "wc -q history.jsonl", "invalid option");
+    assert!(
+        !sent[2].contains("Standing rule"),
+        "a mistyped flag was told it is a file name: {}",
+        sent[2]
+    );
 }
 
 /// One cause said two ways by one program (tests/e2e_learning.rs has the Claude Code

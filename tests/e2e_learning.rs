@@ -149,6 +149,7 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         .pre(&import_and_extract(&fable))
         .bash("wc -l -y.csv")
         .bash("wc -l missing.csv")
+        .bash("wc -q history.jsonl")
         .text("Counted? Stopping here.");
     let out = s.run(&claude);
     let (rule, id) = promoted_rule(&out.proj(), &json!(["cat", "rm", "wc"]), &out.debug());
@@ -169,6 +170,15 @@ fn a_rule_learned_across_programs_reaches_the_failure_of_one_of_them() {
         sent[2].contains("No such file") && !sent[2].contains("Standing rule"),
         "another failure of `wc` was given the rule: {}",
         sent[2]
+    );
+    // A flag mistyped says what a dash name says ("invalid option -- 'q'"), but no file of
+    // that name is there: no rule (it scored 0.94 before the dash-name gate).
+    really_failed(out.evidence(), "wc -q history.jsonl", "invalid option");
+    assert!(sent.len() >= 4, "{sent:#?}\n{}", out.debug());
+    assert!(
+        !sent[3].contains("Standing rule"),
+        "a mistyped flag was told it is a file name: {}",
+        sent[3]
     );
 }
 
