@@ -112,6 +112,23 @@ fn the_anchor_gate_keeps_every_rule_that_reaches_the_threshold() {
     eprintln!("{compared} rankings, {matched} matches at 0.45, {passed_over} rules passed over");
 }
 
+/// The rules a history makes acceptable, learned with the default settings.
+fn accepted_rules(h: &[Record]) -> Vec<Rule> {
+    crate::learn::pipeline::run_pipeline(h, &crate::learn::judge::config::LearnConfig::default())
+        .candidates
+        .into_iter()
+        .filter(|l| l.rule.accepted == Some(true))
+        .map(|l| l.rule)
+        .collect()
+}
+
+/// `rules` ranked at a failure of `cmd` saying `tail`, run in the folder `dir`.
+fn ranked_in_folder(rules: &[Rule], dir: &std::path::Path, cmd: &str, tail: &str) -> Vec<(usize, f64)> {
+    let mut f = rec("z", cmd, false, tail);
+    f.cwd = dir.to_string_lossy().into_owned();
+    ranked(rules, &f, crate::learn::matching::matcher::DEFAULT_THRESHOLD)
+}
+
 /// A rule learned from names split at a blank (`git add My Notes.md` → pathspec 'My'),
 /// whose fix quotes the name whole, reaches a failure only where a split name exists on
 /// disk: before, its masked text scored 0.96 on `git add missing.txt` and told the agent
@@ -130,24 +147,14 @@ fn a_rule_that_joins_a_split_name_applies_only_where_one_exists() {
         h.push(rec(s, "git add My Notes.md", false, &spec("My")));
         h.push(rec(s, &format!("git add {q}"), true, ""));
     }
-    let out = crate::learn::pipeline::run_pipeline(&h, &crate::learn::judge::config::LearnConfig::default());
-    let joined: Vec<Rule> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .map(|l| l.rule.clone())
-        .collect();
+    let joined = accepted_rules(&h);
     assert!(
         joined.len() == 1 && crate::learn::matching::split_name::needs_split_name(joined[0].key.as_deref()),
         "{joined:#?}"
     );
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("Old Report.md"), "x").unwrap();
-    let at = |cmd: &str, w: &str| {
-        let mut f = rec("z", cmd, false, &spec(w));
-        f.cwd = dir.path().to_string_lossy().into_owned();
-        ranked(&joined, &f, crate::learn::matching::matcher::DEFAULT_THRESHOLD)
-    };
+    let at = |cmd: &str, w: &str| ranked_in_folder(&joined, dir.path(), cmd, &spec(w));
     assert_eq!(at("git add Old Report.md", "Old").len(), 1, "a split name that exists");
     assert!(at("git add missing.txt", "missing.txt").is_empty(), "one whole name");
     assert!(at("git add New Plan.md", "New").is_empty(), "pieces of no name on disk");
@@ -172,13 +179,7 @@ fn a_rule_that_keeps_a_dash_name_a_name_applies_only_where_one_exists() {
         rec("e", "rm -v5.log", false, &bad("rm", '5')),
         rec("e", "rm -- -v5.log", true, ""),
     ];
-    let out = crate::learn::pipeline::run_pipeline(&h, &crate::learn::judge::config::LearnConfig::default());
-    let dashed: Vec<Rule> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .map(|l| l.rule.clone())
-        .collect();
+    let dashed = accepted_rules(&h);
     assert!(
         dashed.len() == 1 && crate::learn::matching::dash_name::needs_dash_name(dashed[0].key.as_deref()),
         "{dashed:#?}"
@@ -186,11 +187,7 @@ fn a_rule_that_keeps_a_dash_name_a_name_applies_only_where_one_exists() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("-plan.txt"), "x").unwrap();
     std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
-    let at = |cmd: &str, o: char| {
-        let mut f = rec("z", cmd, false, &bad(cmd.split(' ').next().unwrap(), o));
-        f.cwd = dir.path().to_string_lossy().into_owned();
-        ranked(&dashed, &f, crate::learn::matching::matcher::DEFAULT_THRESHOLD)
-    };
+    let at = |cmd: &str, o: char| ranked_in_folder(&dashed, dir.path(), cmd, &bad(cmd.split(' ').next().unwrap(), o));
     assert_eq!(at("cat -plan.txt", 'p').len(), 1, "a dash name that exists");
     assert!(at("cat -z notes.txt", 'z').is_empty(), "a flag mistyped");
     assert!(at("wc -q notes.txt", 'q').is_empty(), "a flag mistyped");

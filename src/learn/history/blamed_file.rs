@@ -60,16 +60,7 @@ fn basename(path: &str) -> &str {
 /// Does the failure's text name this file (its basename, as a word of its own)?
 fn blames(tail: &str, path: &str) -> bool {
     let b = basename(path.trim_matches(['"', '\'']));
-    if b.len() < 3 || !b.contains('.') {
-        return false;
-    }
-    let boundary = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')));
-    tail.match_indices(b).any(|(i, _)| {
-        let before = tail[..i].chars().next_back();
-        let after = tail[i + b.len()..].chars().next();
-        (boundary(before) || before == Some('/'))
-            && (boundary(after) || after == Some('.') && boundary(tail[i + b.len() + 1..].chars().next()))
-    })
+    b.len() >= 3 && b.contains('.') && crate::learn::text::names::holds_whole(tail, b, true)
 }
 
 /// A segment that removes or moves files away (`rm`, `unlink`, `git rm`, `mv`).

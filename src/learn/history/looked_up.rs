@@ -130,23 +130,12 @@ pub fn changes_what_failed_named(fail_words: &[String], retry_words: &[String], 
 /// at, a mechanism the log shows. Not a name inside a longer one (`a.json` in
 /// `data.json`), not a flag.
 pub fn step_names_what_failed_named(step_text: &str, fail_text: &str) -> bool {
-    let path_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
     step_text
         .split_whitespace()
         .skip(1)
         .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
         .filter(|w| !w.starts_with('-') && w.chars().count() >= 3 && (w.contains('/') || w.contains('.')))
-        .any(|w| {
-            fail_text.match_indices(w).any(|(at, _)| {
-                let after = &fail_text[at + w.len()..];
-                // A full stop or a colon after the path closes the sentence: no part of it.
-                let after = after
-                    .strip_prefix(['.', ':'])
-                    .filter(|r| !r.starts_with(path_char))
-                    .unwrap_or(after);
-                !fail_text[..at].ends_with(path_char) && !after.starts_with(path_char)
-            })
-        })
+        .any(|w| crate::learn::text::names::holds_whole(fail_text, w, false))
 }
 
 #[cfg(test)]

@@ -43,30 +43,13 @@ pub fn holds_split_name(norm: &CmdNorm, tail: &str, exists: impl Fn(&str) -> boo
         (0..operands.len()).any(|i| {
             (i + 2..=(i + MAX_PIECES).min(operands.len())).any(|j| {
                 let run = &operands[i..j];
-                !run.iter().any(|w| w.starts_with('-')) && run.iter().any(|w| named(tail, w)) && exists(&run.join(" "))
+                !run.iter().any(|w| w.starts_with('-'))
+                    && run
+                        .iter()
+                        .any(|w| w.len() >= 2 && crate::learn::text::names::holds_whole(tail, w, true))
+                    && exists(&run.join(" "))
             })
         })
-    })
-}
-
-/// Does `tail` name `word` as a word of its own (not inside a longer name)?
-fn named(tail: &str, word: &str) -> bool {
-    if word.len() < 2 {
-        return false;
-    }
-    // A folder before it is the same name, given whole (`'/home/dev/p/My'`).
-    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    let after_part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'));
-    tail.match_indices(word).any(|(i, _)| {
-        let before = tail[..i].chars().next_back();
-        let after = tail[i + word.len()..].chars().next();
-        let after = if after == Some('.') {
-            // A sentence's full stop after the name, not a longer name.
-            tail[i + word.len() + 1..].chars().next().filter(|c| !c.is_whitespace())
-        } else {
-            after
-        };
-        !part(before) && !after_part(after)
     })
 }
 

@@ -8,6 +8,32 @@
 //! second regex pass for the anchors cost ~1% of a fail-streak failure (callgrind, debug
 //! build); this scan costs a walk over the text.
 
+/// Does `text` hold `word` whole: no path character (letter, digit, `_`, `-`, `.`, `/`)
+/// right before or after it, a `.` or `:` that closes a sentence allowed after it
+/// (`settings.json` in "open 'settings.json'", `My` in "file 'My':"; not `a.json` inside
+/// `data.json`)? `folder_before`: a `/` right before it is allowed too, the name given
+/// with its folder (`My` in "can't open file '/home/dev/p/My'"). The one test of "the
+/// failure names this word" that the learner and the failure hook share.
+pub fn holds_whole(text: &str, word: &str, folder_before: bool) -> bool {
+    let path_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
+    !word.is_empty()
+        && text.match_indices(word).any(|(at, _)| {
+            let after = &text[at + word.len()..];
+            // A full stop or a colon after the word closes the sentence: no part of it.
+            let after = after
+                .strip_prefix(['.', ':'])
+                .filter(|r| !r.starts_with(path_char))
+                .unwrap_or(after);
+            let before = text[..at].chars().next_back();
+            let before_ok = match before {
+                None => true,
+                Some('/') => folder_before,
+                Some(c) => !path_char(c),
+            };
+            before_ok && !after.starts_with(path_char)
+        })
+}
+
 /// The byte length of the quote opening at `i` and its possible closers (GNU's `name'
 /// closes a backquote with an apostrophe); `None` when no quote opens there.
 fn opening(text: &str, i: usize) -> Option<(usize, &'static [&'static str])> {
@@ -132,6 +158,29 @@ pub fn blanked(text: &str) -> Option<(String, Vec<&str>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_held_whole_not_inside_a_longer_name() {
+        assert!(holds_whole("open 'settings.json'", "settings.json", false));
+        assert!(holds_whole(
+            "Could not open config/local.json: No such file",
+            "config/local.json",
+            false
+        ));
+        assert!(holds_whole(
+            "ignored by one of your .gitignore files.",
+            ".gitignore",
+            false
+        ));
+        assert!(!holds_whole("open 'data.json'", "a.json", false));
+        assert!(!holds_whole("error in my.gitignore.d", ".gitignore", false));
+        assert!(
+            !holds_whole("can't open file '/w/p/My'", "My", false),
+            "a folder before it"
+        );
+        assert!(holds_whole("can't open file '/w/p/My'", "My", true));
+        assert!(!holds_whole("x", "", true));
+    }
 
     #[test]
     fn quoted_words_paths_and_file_names_are_names() {
