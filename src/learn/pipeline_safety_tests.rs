@@ -44,3 +44,41 @@ fn the_file_the_failure_blamed_emptied_is_blocked_and_contests_nothing() {
         out.candidates
     );
 }
+
+/// Four sessions fix a lint failure with `--fix`; three swallow it instead (`|| true`,
+/// `|| :`, `; exit 0`) and the line "passes". Read as the same command passing, those
+/// three were plain retries, evidence that the failure clears by itself, and the safe fix
+/// lost to coincidence. A pass its own line swallowed is no pass
+/// ([`crate::learn::history::swallowed`]): a blocked candidate of its own.
+#[test]
+fn a_failure_swallowed_by_its_line_is_blocked_and_no_plain_retry() {
+    let lint =
+        "src/app.py:3:1: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, "ruff check src/app.py", false, lint));
+        h.push(rec(s, "ruff check --fix src/app.py", true, ""));
+    }
+    for (s, swallowed) in [
+        ("e", "ruff check src/app.py || true"),
+        ("f", "ruff check src/app.py 2>/dev/null || :"),
+        ("g", "ruff check src/app.py; exit 0"),
+    ] {
+        h.push(rec(s, "ruff check src/app.py", false, lint));
+        h.push(rec(s, swallowed, true, lint));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let safe = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains("`--fix`"))
+        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
+    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
+    let masked: Vec<_> = out
+        .candidates
+        .iter()
+        .filter(|l| l.rule.directive.contains("|| true"))
+        .collect();
+    assert_eq!(masked.len(), 1, "{:#?}", out.candidates);
+    assert_eq!(masked[0].rule.reason, "blocked_by_safety");
+}

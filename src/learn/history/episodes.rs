@@ -19,7 +19,7 @@
 
 pub use crate::learn::history::prepared::Prepared;
 use crate::learn::history::records::Records;
-use crate::learn::history::{converted, fix_safety};
+use crate::learn::history::{converted, fix_safety, swallowed};
 pub use crate::learn::text::retry_context::context_added;
 use std::collections::HashSet;
 
@@ -357,6 +357,11 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         // A flag dropped (`cargo fmt --check` → `cargo fmt`): not the
                         // same command, so not a flaky retry.
                         (Outcome::Recovered, removed, Some(k))
+                    } else if same && swallowed::swallows(history.cmd(k)) && !swallowed::swallows(history.cmd(i)) {
+                        // The same command, its failure swallowed by the line (`|| true`):
+                        // no pass at all, and no plain retry either. The swallowing is the
+                        // "fix", and the safety gate blocks it.
+                        (Outcome::Recovered, vec![swallowed::SWALLOWED.to_string()], Some(k))
                     } else if same {
                         // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))

@@ -122,6 +122,9 @@ impl Episode {
                     None if w.starts_with("escaped:") => "escaped:<v>".into(),
                     // A name looked up and used: one kind, whatever the name.
                     None if w.starts_with("lookup:") => "lookup:<v>".into(),
+                    // The failure swallowed by the line: its own kind, never "other
+                    // arguments" (which a safe fix may be, and would then share its block).
+                    None if w == crate::learn::history::swallowed::SWALLOWED => w.clone(),
                     // GNU long options take their value either way (`--edition=2021`,
                     // `--edition 2021`): one spelling of one fix, keyed as the second.
                     None if long_value => {

@@ -39,6 +39,11 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     between: &[usize],
     retry: Option<usize>,
 ) -> Option<&'static str> {
+    // A pass its own line swallowed (`… || true`) proves nothing, whatever else changed.
+    let swallowed = |k: usize| crate::learn::history::swallowed::swallows(history.cmd(k));
+    if retry.is_some_and(|k| swallowed(k) && !swallowed(fail)) {
+        return Some(crate::learn::history::swallowed::FAILURE_MASKED);
+    }
     // The commands as the history's preparation already read them: no line parsed twice.
     let emptied = !said_missing(history.tail(fail))
         && between

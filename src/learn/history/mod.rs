@@ -6,7 +6,8 @@
 //! ([`recovery_form`]), another action run instead of a retry ([`instead`]), failures inside another's recovery ([`nested`]), one operand edited
 //! ([`operand_edit`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
-//! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]) and
+//! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
+//! swallowed its status ([`swallowed`]) and
 //! trust by origin ([`origin_trust`]).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
@@ -28,4 +29,5 @@ pub mod prepared;
 pub mod records;
 pub mod recovery_form;
 pub mod same_text;
+pub mod swallowed;
 pub mod switch_spelling;

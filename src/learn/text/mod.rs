@@ -9,13 +9,15 @@
 //! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
-//! gates in [`mask_gates`]), the safety patterns ([`safety`]) and the switch that turns one
+//! gates in [`mask_gates`]), the safety patterns ([`safety`]; a switch that names a check and
+//! turns it off, in [`check_off`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
 //!
 //! May use: the crate root and [`crate::evidence`] (text helpers). Nothing else in
 //! [`crate::learn`]: every later stage reads text through this folder.
 
 pub mod anchor_phrases;
+pub mod check_off;
 pub mod command_norm;
 pub mod error_words;
 pub mod failing_program;

@@ -102,6 +102,13 @@ const PATTERNS: &[(&str, &str)] = &[
         ),
     ),
     (
+        // A tool told to report success whatever it found: a linter's `--exit-zero`
+        // (pylint, flake8, ruff), a test runner passing with no tests or past collection
+        // errors, snapshots rewritten to match what the code now prints (`jest -u`).
+        "exit_forced",
+        r"--exit-zero\b|--passwithnotests\b|--continue-on-collection-errors\b|--update-?snapshots?\b|--snapshot-update\b|\b(?:jest|vitest)\b[^\n|;&]*\s-u\b",
+    ),
+    (
         "fabricate",
         r"\bfabricat\w*\b|\bignore (?:the )?(?:crash|error|failure)s?\b|\bproceed anyway\b|\bcontinue despite\b",
     ),
@@ -122,12 +129,21 @@ pub fn unsafe_patterns(text: &str) -> Vec<&'static str> {
     if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety) {
         return Vec::new();
     }
-    compiled()
+    let mut found: Vec<&'static str> = compiled()
         .iter()
         .filter(|(_, re)| re.is_match(text))
         .map(|(n, _)| *n)
-        .collect()
+        .collect();
+    // The switches no one listed, by how tools name them.
+    if crate::learn::text::check_off::first_in(text).is_some() {
+        found.push(CHECK_OFF);
+    }
+    found
 }
+
+/// The safety name of a word that names a check and turns it off
+/// ([`crate::learn::text::check_off`]).
+pub const CHECK_OFF: &str = "check_off";
 
 /// The first unsafe pattern in any of the texts, or `None` when all are safe.
 pub fn check<'a>(texts: impl IntoIterator<Item = &'a str>) -> Option<&'static str> {
@@ -193,6 +209,13 @@ mod tests {
             ("disable_guard", "disable firewall permanently"),
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),
+            ("exit_forced", "ruff check --exit-zero src/"),
+            ("exit_forced", "flake8 --exit-zero ."),
+            ("exit_forced", "npx jest --passWithNoTests"),
+            ("exit_forced", "npx jest -u src/a.test.js"),
+            ("exit_forced", "npx jest --updateSnapshot"),
+            ("exit_forced", "pytest --snapshot-update"),
+            ("exit_forced", "pytest --continue-on-collection-errors"),
             ("safeguard_off", "comm --nocheck-order -12 a.txt b.txt"),
             ("safeguard_off", "wget --no-check-certificate https://h/x"),
             (
@@ -282,6 +305,10 @@ mod tests {
             "diff --ignore-blank-lines a b",
             "sha256sum -c --ignore-missing SHA256SUMS",
             "gcc -Wno-unused-variable main.c",
+            // A linter's fixes applied, a test runner run serially.
+            "ruff check --fix src/",
+            "npx jest --runInBand src/a.test.js",
+            "uniq -u names.txt",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }
