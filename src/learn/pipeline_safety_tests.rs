@@ -82,3 +82,42 @@ fn a_failure_swallowed_by_its_line_is_blocked_and_no_plain_retry() {
     assert_eq!(masked.len(), 1, "{:#?}", out.candidates);
     assert_eq!(masked[0].rule.reason, "blocked_by_safety");
 }
+
+/// Four sessions fix an unused import with `--fix`; three hand the finding the failure
+/// named to a switch that silences it (`--ignore F401`, `--extend-ignore=F401`,
+/// `--per-file-ignores=…:F401`). Before, those were a working fix the gate did not know,
+/// and the safe one was contested (4 of 7). The finding named and silenced is a check
+/// switched off ([`crate::learn::history::named_ignore`]): its own blocked candidate.
+#[test]
+fn the_finding_the_failure_named_silenced_is_blocked_and_contests_nothing() {
+    let lint =
+        "src/app.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, "ruff check src/app.py", false, lint));
+        h.push(rec(s, "ruff check --fix src/app.py", true, ""));
+    }
+    for (s, silenced) in [
+        ("e", "ruff check --ignore F401 src/app.py"),
+        ("f", "ruff check --extend-ignore=F401 src/app.py"),
+        ("g", "ruff check --per-file-ignores=src/app.py:F401 src/app.py"),
+    ] {
+        h.push(rec(s, "ruff check src/app.py", false, lint));
+        h.push(rec(s, silenced, true, ""));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let safe = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains("`--fix`"))
+        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
+    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
+    assert!(
+        out.candidates
+            .iter()
+            .filter(|l| l.rule.directive.contains("ignore"))
+            .all(|l| l.rule.reason == "blocked_by_safety"),
+        "{:#?}",
+        out.candidates
+    );
+}

@@ -60,6 +60,14 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if named_off {
         return Some(SETTING_OFF);
     }
+    // The finding the failure named (`F401`, `unused-import`) handed to a switch that
+    // silences it: the same check switched off, by the tool's own option.
+    let silenced = between.iter().chain(retry.as_ref()).any(|&k| {
+        crate::learn::history::named_ignore::ignores_what_failed(history.tail(fail), history.cmd(fail), history.cmd(k))
+    });
+    if silenced {
+        return Some(SETTING_OFF);
+    }
     let blamed_off = between.iter().chain(retry.as_ref()).any(|&k| {
         crate::learn::history::blamed_file::removes_blamed_file(&prep.norms[fail], history.tail(fail), &prep.norms[k])
     });
