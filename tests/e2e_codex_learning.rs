@@ -164,48 +164,63 @@ fn codex_a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
     assert_rule_given(&sent[1], &id, "-d");
 }
 
-/// A check switched off through the file the failure blamed (tests/e2e_learning.rs has the
-/// Claude Code twin): seven real `git add app.log` refusals, four forced in with `-f`,
-/// three emptied or removed the `.gitignore` first. Those three are blocked, not
-/// competitors: the safe fix is promoted, reaches the Codex session's real refusal as
-/// context, and nothing that takes the ignore file away is promoted.
+/// A check switched off beside the safe fix (tests/e2e_learning.rs has the Claude Code
+/// twin): seven real `git add app.log` refusals, four forced in with `-f`; in one history
+/// the other three emptied or removed the `.gitignore` first, in the other they swallowed
+/// the refusal (`|| true`, `|| :`, `; exit 0`). Those three are blocked, not competitors:
+/// the safe fix is promoted, reaches the Codex session's real refusal as context, and
+/// nothing that switches the check off is promoted.
 #[test]
-fn codex_a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
+fn codex_a_rule_learned_beside_a_check_switched_off_is_the_safe_fix() {
     let Some(codex) = available() else { return };
-    let scratch = tempfile::tempdir().unwrap();
-    let log = support::ignored_history::ignored_history(scratch.path());
-    let fable = bin_dir().join("fable");
-    let o = CodexSession::new("blamed-file")
-        .file(".fable/LEDGER.md", "# Ledger\n")
-        .file("history.jsonl", &log)
-        .file(".gitignore", "*.log\n")
-        .file("build.log", "ok\n")
-        .pre(&format!("git init -q && {}", import_and_extract(&fable)))
-        .shell("git add build.log")
-        .text("Added? Stopping here.")
-        .run(&codex);
-    let rules = stored_rules(&o.proj());
-    let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
-    let id = promoted
-        .iter()
-        .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
-        .and_then(|r| r["id"].as_str())
-        .unwrap_or_else(|| panic!("no promoted `git add -f` rule: {rules:#?}\n{}", o.debug()))
-        .to_string();
-    assert!(
-        promoted
+    let histories: [(&str, &[&str], &[&str]); 2] = [
+        (
+            "blamed-file",
+            &support::ignored_history::FIXES,
+            &[".gitignore", "truncate"],
+        ),
+        (
+            "swallowed",
+            &support::ignored_history::SWALLOWED,
+            &["|| true", "|| :", "exit 0"],
+        ),
+    ];
+    for (name, fixes, never) in histories {
+        let scratch = tempfile::tempdir().unwrap();
+        let log = support::ignored_history::history_of(scratch.path(), fixes);
+        let fable = bin_dir().join("fable");
+        let o = CodexSession::new(name)
+            .file(".fable/LEDGER.md", "# Ledger\n")
+            .file("history.jsonl", &log)
+            .file(".gitignore", "*.log\n")
+            .file("build.log", "ok\n")
+            .pre(&format!("git init -q && {}", import_and_extract(&fable)))
+            .shell("git add build.log")
+            .text("Added? Stopping here.")
+            .run(&codex);
+        let rules = stored_rules(&o.proj());
+        let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
+        let id = promoted
             .iter()
-            .all(|r| !r["directive"].as_str().unwrap_or("").contains(".gitignore")),
-        "a rule that takes the ignore file away was promoted: {promoted:#?}"
-    );
-    really_failed(
-        o.evidence(),
-        "git add build.log",
-        "ignored by one of your .gitignore files",
-    );
-    let sent = o.texts();
-    assert!(sent.len() >= 2, "{sent:#?}\n{}", o.debug());
-    assert_rule_given(&sent[1], &id, "-f");
+            .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
+            .and_then(|r| r["id"].as_str())
+            .unwrap_or_else(|| panic!("{name}: no promoted `git add -f` rule: {rules:#?}\n{}", o.debug()))
+            .to_string();
+        assert!(
+            promoted
+                .iter()
+                .all(|r| never.iter().all(|n| !r["directive"].as_str().unwrap_or("").contains(n))),
+            "{name}: a rule that switches the check off was promoted: {promoted:#?}"
+        );
+        really_failed(
+            o.evidence(),
+            "git add build.log",
+            "ignored by one of your .gitignore files",
+        );
+        let sent = o.texts();
+        assert!(sent.len() >= 2, "{name}: {sent:#?}\n{}", o.debug());
+        assert_rule_given(&sent[1], &id, "-f");
+    }
 }
 
 /// A name split at a blank (tests/e2e_learning.rs has the Claude Code twin): five real

@@ -265,56 +265,70 @@ fn a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
     );
 }
 
-/// A check switched off through the file the failure blamed, under the real CLI: seven
-/// real `git add app.log` refusals (the path is ignored); four forced the one path in,
-/// three emptied or removed the `.gitignore` and added again. The three are known for
-/// what they are (the blamed file taken away: blocked), so the safe fix is no longer
-/// contested: it is learned, promoted, and reaches the session's real refusal. Nothing
-/// that empties or removes the file is promoted. Honest: `git add` of a path that does not
-/// exist gets no rule.
+/// A check switched off beside the safe fix, under the real CLI: seven real `git add
+/// app.log` refusals ("ignored by one of your .gitignore files"), four forced in with
+/// `-f`. In one history the other three emptied or removed the `.gitignore` and added
+/// again; in the other they swallowed the refusal by the line (`|| true`, `|| :`, `; exit
+/// 0`). Both kinds are known for what they are (a check taken away, a failure swallowed:
+/// blocked), so the safe fix is no longer contested: it is learned, promoted, and reaches
+/// the session's real refusal. Nothing that takes the file away or swallows the failure
+/// is promoted. Honest: `git add` of a path that does not exist gets no rule.
 #[test]
-fn a_rule_learned_beside_a_blamed_file_emptied_is_the_safe_fix() {
+fn a_rule_learned_beside_a_check_switched_off_is_the_safe_fix() {
     let Some(claude) = available() else { return };
-    let scratch = tempfile::tempdir().unwrap();
-    let log = support::ignored_history::ignored_history(scratch.path());
-    let fable = bin_dir().join("fable");
-    let s = Session::new("blamed-file")
-        .file(".fable/LEDGER.md", "# Ledger\n")
-        .file("history.jsonl", &log)
-        .file(".gitignore", "*.log\n")
-        .file("build.log", "ok\n")
-        .pre(&format!("git init -q && {}", import_and_extract(&fable)))
-        .bash("git add build.log")
-        .bash("git add missing.txt")
-        .text("Added? Stopping here.");
-    let out = s.run(&claude);
-    let rules = stored_rules(&out.proj());
-    let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
-    let rule = promoted
-        .iter()
-        .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
-        .unwrap_or_else(|| panic!("no promoted `git add -f` rule: {rules:#?}\n{}", out.debug()));
-    assert!(
-        promoted
+    let histories: [(&str, &[&str], &[&str]); 2] = [
+        (
+            "blamed-file",
+            &support::ignored_history::FIXES,
+            &[".gitignore", "truncate"],
+        ),
+        (
+            "swallowed",
+            &support::ignored_history::SWALLOWED,
+            &["|| true", "|| :", "exit 0"],
+        ),
+    ];
+    for (name, fixes, never) in histories {
+        let scratch = tempfile::tempdir().unwrap();
+        let log = support::ignored_history::history_of(scratch.path(), fixes);
+        let fable = bin_dir().join("fable");
+        let s = Session::new(name)
+            .file(".fable/LEDGER.md", "# Ledger\n")
+            .file("history.jsonl", &log)
+            .file(".gitignore", "*.log\n")
+            .file("build.log", "ok\n")
+            .pre(&format!("git init -q && {}", import_and_extract(&fable)))
+            .bash("git add build.log")
+            .bash("git add missing.txt")
+            .text("Added? Stopping here.");
+        let out = s.run(&claude);
+        let rules = stored_rules(&out.proj());
+        let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
+        let rule = promoted
             .iter()
-            .all(|r| !r["directive"].as_str().unwrap_or("").contains(".gitignore")
-                && !r["directive"].as_str().unwrap_or("").contains("truncate")),
-        "a rule that takes the ignore file away was promoted: {promoted:#?}"
-    );
-    let id = rule["id"].as_str().unwrap().to_string();
-    really_failed(
-        out.evidence(),
-        "git add build.log",
-        "ignored by one of your .gitignore files",
-    );
-    let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
-    assert!(sent.len() >= 3, "{sent:#?}\n{}", out.debug());
-    assert_rule_given(&sent[1], &id, "-f");
-    assert!(
-        sent[2].contains("did not match any files") && !sent[2].contains("Standing rule"),
-        "another failure of `git add` was given the rule: {}",
-        sent[2]
-    );
+            .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
+            .unwrap_or_else(|| panic!("{name}: no promoted `git add -f` rule: {rules:#?}\n{}", out.debug()));
+        assert!(
+            promoted
+                .iter()
+                .all(|r| never.iter().all(|n| !r["directive"].as_str().unwrap_or("").contains(n))),
+            "{name}: a rule that switches the check off was promoted: {promoted:#?}"
+        );
+        let id = rule["id"].as_str().unwrap().to_string();
+        really_failed(
+            out.evidence(),
+            "git add build.log",
+            "ignored by one of your .gitignore files",
+        );
+        let sent: Vec<String> = out.main_requests().iter().map(Outcome::sent_text).collect();
+        assert!(sent.len() >= 3, "{name}: {sent:#?}\n{}", out.debug());
+        assert_rule_given(&sent[1], &id, "-f");
+        assert!(
+            sent[2].contains("did not match any files") && !sent[2].contains("Standing rule"),
+            "{name}: another failure of `git add` was given the rule: {}",
+            sent[2]
+        );
+    }
 }
 
 /// A name split at a blank, under the real CLI: five real `python3 My Notes.py` runs

@@ -22,6 +22,19 @@ pub const FIXES: [&str; 7] = [
     "truncate -s 0 .gitignore && git add app.log",
 ];
 
+/// The same refusal, three of the seven swallowed by the line instead (`|| true`, `|| :`,
+/// `; exit 0`): the line "passes" with the refusal still in its output. Read as the same
+/// command passing, those were plain retries, evidence that the refusal clears by itself.
+pub const SWALLOWED: [&str; 7] = [
+    "git add -f app.log",
+    "git add -f app.log",
+    "git add app.log || true",
+    "git add --force app.log",
+    "git add app.log 2>&1 || :",
+    "git add -f app.log",
+    "git add app.log; exit 0",
+];
+
 /// A repository under `root` whose `.gitignore` ignores `*.log`, with an `app.log`.
 pub fn ignoring_repo(root: &Path, tag: &str) -> std::path::PathBuf {
     let dir = root.join(format!("repo-{tag}"));
@@ -32,10 +45,15 @@ pub fn ignoring_repo(root: &Path, tag: &str) -> std::path::PathBuf {
     dir
 }
 
-/// Runs the sessions for real under `root` and returns their evidence records.
+/// Runs the sessions of [`FIXES`] for real under `root` and returns their evidence records.
 pub fn ignored_history(root: &Path) -> String {
+    history_of(root, &FIXES)
+}
+
+/// Runs one session per fixing line for real under `root`: the refusal, then the line.
+pub fn history_of(root: &Path, fixes: &[&str]) -> String {
     let mut log = String::new();
-    for (s, fix) in FIXES.iter().enumerate() {
+    for (s, fix) in fixes.iter().enumerate() {
         let dir = ignoring_repo(root, &s.to_string());
         let session = format!("earlier-{s}");
         let fail = "git add app.log";

@@ -47,6 +47,11 @@ impl Index {
         let mut per_domain: HashMap<String, HashSet<u32>> = HashMap::new();
         for i in 0..history.len() {
             let ok = history.ok(i);
+            // A line that swallowed its status (`… || true`) says nothing of whether its
+            // command passed: no success a trigger can be wrong on, no failure either.
+            if ok && crate::learn::history::swallowed::swallows(history.cmd(i)) {
+                continue;
+            }
             let mut domains: Vec<&str> = prep.norms[i].segments.iter().map(|s| s.domain.as_str()).collect();
             domains.sort_unstable();
             domains.dedup();
@@ -245,5 +250,24 @@ mod tests {
         assert!(r.broken.is_empty() && r.near_misses.is_empty(), "{r:?}");
         // The echo success does score high: only the domain gate keeps it out.
         assert!(score(&spec, &prep.views[1], &prep.idf) >= DEFAULT_THRESHOLD + DEFAULT_MARGIN);
+    }
+
+    /// A line that swallowed its status (`git push || true`) "passed" with the failure in
+    /// its output: no success a trigger is wrong on. The same output from a plain pass is.
+    #[test]
+    fn a_swallowed_pass_is_no_success() {
+        let rejected = "! [rejected] main -> main (non-fast-forward)";
+        let h = vec![
+            rec("a", "git push", false, rejected),
+            rec("b", "git push || true", true, rejected),
+            rec("c", "git push origin main", true, rejected),
+        ];
+        let prep = Prepared::new(&h);
+        let ix = Index::new(&h, &prep);
+        let mut vocab = prep.vocab.clone();
+        let spec = spec_from_text("`git push` is rejected as non-fast-forward", "git", &mut vocab);
+        let r = replay(&spec, &prep, &ix, DEFAULT_THRESHOLD, DEFAULT_MARGIN);
+        assert_eq!(r.prevented, vec![0]);
+        assert_eq!(r.broken, vec![2], "{r:?}");
     }
 }
