@@ -121,3 +121,69 @@ fn the_finding_the_failure_named_silenced_is_blocked_and_contests_nothing() {
         out.candidates
     );
 }
+
+/// Three sessions fix an unused import with `--fix`; four run the linter again without
+/// the folder its findings were in (`ruff check src/` after `ruff check src/ tests/`).
+/// Read on its flags alone, that was the same command passing (flaky): a shortcut nothing
+/// recorded. The retry is the command without an operand, the one the failure was in
+/// ([`crate::learn::history::narrowed`]): a blocked candidate the report shows.
+#[test]
+fn a_retry_without_the_operand_that_failed_is_blocked_and_no_plain_retry() {
+    let lint = "tests/test_app.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "ruff check src/ tests/", false, lint));
+        h.push(rec(s, "ruff check --fix src/ tests/", true, ""));
+    }
+    for s in ["d", "e", "f", "g"] {
+        h.push(rec(s, "ruff check src/ tests/", false, lint));
+        h.push(rec(s, "ruff check src/", true, ""));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let safe = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains("`--fix`"))
+        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
+    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
+    let dropped: Vec<_> = out
+        .candidates
+        .iter()
+        .filter(|l| l.rule.directive.contains("without"))
+        .collect();
+    assert!(
+        !dropped.is_empty() && dropped.iter().all(|l| l.rule.reason == "blocked_by_safety"),
+        "{:#?}",
+        out.candidates
+    );
+}
+
+/// The other side of the same reading: four sessions drop the operand the failure said
+/// matched nothing (`git add a.txt missing.txt` → `git add a.txt`). Read as flaky, they
+/// taught nothing; read as the command without that operand, they are a safe fix, learned
+/// and said as the lesson ("without the operand the error named"), not one session's name.
+#[test]
+fn a_retry_without_the_operand_that_was_not_there_is_learned() {
+    let mut h = Vec::new();
+    for (s, kept, gone) in [
+        ("a", "a.txt", "missing.txt"),
+        ("b", "notes.md", "old.md"),
+        ("c", "src/x.py", "gone.py"),
+        ("d", "b.txt", "tmp.log"),
+    ] {
+        let said = format!("fatal: pathspec '{gone}' did not match any files");
+        h.push(rec(s, &format!("git add {kept} {gone}"), false, &said));
+        h.push(rec(s, &format!("git add {kept}"), true, ""));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let rule = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.accepted == Some(true))
+        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
+    assert!(
+        rule.rule.directive.contains("without the operand the error named"),
+        "{}",
+        rule.rule.directive
+    );
+}

@@ -291,11 +291,17 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         }
                     }
                     let retry_words = &prep.norms[k].segments[sp].words;
-                    let removed = crate::learn::history::recovery_form::removed(
+                    let mut removed = crate::learn::history::recovery_form::removed(
                         &fail_words,
                         retry_words,
                         history.cmd(i),
                         history.cmd(k),
+                    );
+                    // An operand run without is a change too, never the same command.
+                    removed.extend(
+                        crate::learn::history::narrowed::dropped(seg, &prep.norms[k].segments[sp])
+                            .into_iter()
+                            .map(|d| format!("without:{d}")),
                     );
                     // One tool run through another of its programs (`pip3` → `pip`, `pip`
                     // → `python -m pip`: one program once normalised) while a flag was

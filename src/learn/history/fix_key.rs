@@ -102,6 +102,13 @@ impl Episode {
                         }
                         "cd <v>".into()
                     }
+                    // An operand run without: one kind, whichever operand it was.
+                    None if w
+                        .strip_prefix("without:")
+                        .is_some_and(|o| !o.is_empty() && !o.starts_with('-')) =>
+                    {
+                        "without:<v>".into()
+                    }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
                     // A `cd` path with a space quoted whole: one kind, whatever the path.

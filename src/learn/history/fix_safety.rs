@@ -68,6 +68,18 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if silenced {
         return Some(SETTING_OFF);
     }
+    // The retry ran without the operand the failure reported its findings in: what
+    // failed is no longer checked.
+    let narrowed = retry.is_some_and(|k| {
+        let (Some(f), Some(r)) = (prep.failing(fail), prep.retry_of(fail, k)) else {
+            return false;
+        };
+        let dropped = crate::learn::history::narrowed::dropped(f, r);
+        crate::learn::history::narrowed::drops_what_failed(history.tail(fail), &dropped)
+    });
+    if narrowed {
+        return Some(crate::learn::history::narrowed::DROPPED_WHAT_FAILED);
+    }
     let blamed_off = between.iter().chain(retry.as_ref()).any(|&k| {
         crate::learn::history::blamed_file::removes_blamed_file(&prep.norms[fail], history.tail(fail), &prep.norms[k])
     });

@@ -8,7 +8,7 @@
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
 //! swallowed its status ([`swallowed`]), the finding a failure named handed to a switch
-//! that silences it ([`named_ignore`]) and
+//! that silences it ([`named_ignore`]), a retry on fewer operands ([`narrowed`]) and
 //! trust by origin ([`origin_trust`]).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
@@ -24,6 +24,7 @@ pub mod fix_safety;
 pub mod instead;
 pub mod looked_up;
 pub mod named_ignore;
+pub mod narrowed;
 pub mod nested;
 pub mod operand_edit;
 pub mod origin_trust;

@@ -29,6 +29,7 @@
 use crate::evidence::head_chars;
 use crate::learn::history::episodes::{Episode, Outcome, Prepared};
 use crate::learn::propose::agreement::{agrees, agrees_with_a_spelling, influenced, seg_agrees, unresolved_attempt};
+use crate::learn::propose::render::quote_cmd;
 
 pub use crate::learn::propose::failure_class::failure_class;
 use crate::learn::text::signature::describe_anchor;
@@ -104,10 +105,6 @@ fn trigger_text(label: &str, anchors: &[String], template: &str) -> String {
             format!("`{label}` fails with \"{}\"", head_chars(first, 80))
         }
     }
-}
-
-fn quote_cmd(s: &str) -> String {
-    format!("`{}`", head_chars(s, 80).replace('`', "'"))
 }
 
 /// The grouping key of an episode's fix: [`Episode::fix_key`], split off when the fix was

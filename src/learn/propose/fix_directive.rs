@@ -6,14 +6,10 @@
 //! lesson; this decides how that lesson is said, and must never copy one session's private
 //! values (its branch, its crate folder) into a standing rule.
 
-use crate::evidence::head_chars;
 use crate::learn::history::episodes::{Episode, FixStep, Prepared};
 use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
 use crate::learn::propose::render;
-
-fn quote_cmd(s: &str) -> String {
-    format!("`{}`", head_chars(s, 80).replace('`', "'"))
-}
+use crate::learn::propose::render::quote_cmd;
 
 /// The words of one step of each episode of the group (`pick`: its fix verb, its look),
 /// the most recent episode's first, as the sessions typed them.
@@ -135,10 +131,30 @@ pub fn directive_for(
     } else if let Some(p) = &last.substitute {
         (
             {
-                let (said, seen) = environment_said(episodes, eps, p);
+                let (said, seen) = crate::learn::propose::environment_said::environment_said(episodes, eps, p);
                 format!("use {said} instead of {}{seen}", quote_cmd(&last.raw_program))
             },
             DirectiveSource::Substitution,
+            vec![retry_text],
+            None,
+        )
+    } else if !last.variant.is_empty()
+        && last.variant.iter().all(|w| {
+            w.strip_prefix("without:")
+                .is_some_and(|o| !o.is_empty() && !o.starts_with('-'))
+        })
+    {
+        // An operand run without ([`crate::learn::history::narrowed`]): which one is the
+        // session's own; the lesson is the one the error named.
+        let example = quote_cmd(last.variant[0].trim_start_matches("without:"));
+        let why = if last.unsafe_fix == Some(crate::learn::history::narrowed::DROPPED_WHAT_FAILED) {
+            "the operand its findings were in"
+        } else {
+            "the operand the error named (it is not there)"
+        };
+        (
+            format!("retry {retry} without {why}: here {example}"),
+            DirectiveSource::Variant,
             vec![retry_text],
             None,
         )
@@ -627,42 +643,6 @@ pub fn steps_instead(
         return String::new();
     }
     format!(" (or: {})", said.join("; "))
-}
-
-/// A substitute program as the group's sessions share it: when they ran it from
-/// several project environments (`.venv/bin/python`, `venv/bin/python`,
-/// `.env/bin/python3`), the environment is a placeholder and the ones seen are named,
-/// most common first: ("the project environment's `<env>/bin/python`", " (seen: `.venv`,
-/// `venv`, `.env`)"); one environment (or one session) is said as it is.
-fn environment_said(episodes: &[Episode], eps: &[usize], p: &str) -> (String, String) {
-    let base = |x: &str| x.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').to_string();
-    let split: Vec<(String, String)> = eps
-        .iter()
-        .filter_map(|&ei| episodes[ei].substitute.as_deref())
-        .filter_map(|s| s.rsplit_once("/bin/").map(|(env, prog)| (env.to_string(), base(prog))))
-        .collect();
-    let Some((_, prog)) = p.rsplit_once("/bin/") else {
-        return (quote_cmd(p), String::new());
-    };
-    let mut envs: Vec<(usize, String)> = Vec::new();
-    for (env, _) in &split {
-        match envs.iter_mut().find(|e| e.1 == *env) {
-            Some(e) => e.0 += 1,
-            None => envs.push((1, env.clone())),
-        }
-    }
-    if envs.len() < 2 || split.iter().any(|(_, pr)| *pr != base(prog)) {
-        return (quote_cmd(p), String::new());
-    }
-    envs.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let seen: Vec<String> = envs.iter().map(|e| quote_cmd(&e.1)).collect();
-    (
-        format!(
-            "the project environment's {}",
-            quote_cmd(&format!("<env>/bin/{}", base(prog)))
-        ),
-        format!(" (seen: {})", seen.join(", ")),
-    )
 }
 
 #[cfg(test)]

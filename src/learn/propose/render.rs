@@ -13,6 +13,12 @@
 //! session nothing is known to be shared, so its private-looking values (absolute or home
 //! paths, e-mails, names) are placeholders too.
 
+/// A command as a directive quotes it: in backticks, at most 80 characters, its own
+/// backticks made quotes (a backtick inside would end the quote early).
+pub fn quote_cmd(s: &str) -> String {
+    format!("`{}`", crate::evidence::head_chars(s, 80).replace('`', "'"))
+}
+
 /// One token of a rendered command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tok {
