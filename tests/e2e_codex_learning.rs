@@ -11,7 +11,7 @@ use std::process::Command;
 use support::codex::{available, CodexSession};
 use support::git_history::{diverged, import_and_extract, rebase_history};
 use support::harness::bin_dir;
-use support::real_runs::{assert_rule_given, promoted_rule, promoted_rule_of, really_failed, stored_rules};
+use support::real_runs::{assert_rule_given, promoted_rule, promoted_rule_of, really_failed};
 
 #[test]
 fn codex_a_promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -173,19 +173,7 @@ fn codex_a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
 #[test]
 fn codex_a_rule_learned_beside_a_check_switched_off_is_the_safe_fix() {
     let Some(codex) = available() else { return };
-    let histories: [(&str, &[&str], &[&str]); 2] = [
-        (
-            "blamed-file",
-            &support::ignored_history::FIXES,
-            &[".gitignore", "truncate"],
-        ),
-        (
-            "swallowed",
-            &support::ignored_history::SWALLOWED,
-            &["|| true", "|| :", "exit 0"],
-        ),
-    ];
-    for (name, fixes, never) in histories {
+    for (name, fixes, never) in support::ignored_history::SWITCHED_OFF {
         let scratch = tempfile::tempdir().unwrap();
         let log = support::ignored_history::history_of(scratch.path(), fixes);
         let fable = bin_dir().join("fable");
@@ -198,20 +186,7 @@ fn codex_a_rule_learned_beside_a_check_switched_off_is_the_safe_fix() {
             .shell("git add build.log")
             .text("Added? Stopping here.")
             .run(&codex);
-        let rules = stored_rules(&o.proj());
-        let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
-        let id = promoted
-            .iter()
-            .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
-            .and_then(|r| r["id"].as_str())
-            .unwrap_or_else(|| panic!("{name}: no promoted `git add -f` rule: {rules:#?}\n{}", o.debug()))
-            .to_string();
-        assert!(
-            promoted
-                .iter()
-                .all(|r| never.iter().all(|n| !r["directive"].as_str().unwrap_or("").contains(n))),
-            "{name}: a rule that switches the check off was promoted: {promoted:#?}"
-        );
+        let id = support::ignored_history::safe_rule_promoted(&o.proj(), name, never, &o.debug());
         really_failed(
             o.evidence(),
             "git add build.log",

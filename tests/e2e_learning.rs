@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::process::Command;
 use support::git_history::{diverged, import_and_extract, rebase_history};
 use support::harness::{available, bin_dir, Outcome, Session};
-use support::real_runs::{assert_rule_given, promoted_rule, promoted_rule_of, really_failed, stored_rules};
+use support::real_runs::{assert_rule_given, promoted_rule, promoted_rule_of, really_failed};
 
 #[test]
 fn promoted_rule_reaches_session_start_and_the_matching_failure() {
@@ -276,19 +276,7 @@ fn a_rule_learned_from_a_pipelines_failing_step_reaches_it_piped() {
 #[test]
 fn a_rule_learned_beside_a_check_switched_off_is_the_safe_fix() {
     let Some(claude) = available() else { return };
-    let histories: [(&str, &[&str], &[&str]); 2] = [
-        (
-            "blamed-file",
-            &support::ignored_history::FIXES,
-            &[".gitignore", "truncate"],
-        ),
-        (
-            "swallowed",
-            &support::ignored_history::SWALLOWED,
-            &["|| true", "|| :", "exit 0"],
-        ),
-    ];
-    for (name, fixes, never) in histories {
+    for (name, fixes, never) in support::ignored_history::SWITCHED_OFF {
         let scratch = tempfile::tempdir().unwrap();
         let log = support::ignored_history::history_of(scratch.path(), fixes);
         let fable = bin_dir().join("fable");
@@ -302,19 +290,7 @@ fn a_rule_learned_beside_a_check_switched_off_is_the_safe_fix() {
             .bash("git add missing.txt")
             .text("Added? Stopping here.");
         let out = s.run(&claude);
-        let rules = stored_rules(&out.proj());
-        let promoted: Vec<&Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
-        let rule = promoted
-            .iter()
-            .find(|r| r["domain"] == "git" && r["directive"].as_str().unwrap_or("").contains("-f"))
-            .unwrap_or_else(|| panic!("{name}: no promoted `git add -f` rule: {rules:#?}\n{}", out.debug()));
-        assert!(
-            promoted
-                .iter()
-                .all(|r| never.iter().all(|n| !r["directive"].as_str().unwrap_or("").contains(n))),
-            "{name}: a rule that switches the check off was promoted: {promoted:#?}"
-        );
-        let id = rule["id"].as_str().unwrap().to_string();
+        let id = support::ignored_history::safe_rule_promoted(&out.proj(), name, never, &out.debug());
         really_failed(
             out.evidence(),
             "git add build.log",

@@ -6,6 +6,28 @@ use crate::learn::history::episodes::tests::rec;
 use crate::learn::judge::config::LearnConfig;
 use crate::learn::pipeline::run_pipeline;
 
+/// Learns from `h`; the rule whose directive says `safe` must be accepted, and every
+/// candidate whose directive says `shortcut` (at least one) blocked by the safety gate.
+fn safe_accepted_shortcut_blocked(h: &[crate::evidence::Record], safe: &str, shortcut: &str) {
+    let out = run_pipeline(h, &LearnConfig::default());
+    let rule = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.directive.contains(safe))
+        .unwrap_or_else(|| panic!("no `{safe}` candidate: {:#?}", out.candidates));
+    assert_eq!(rule.rule.accepted, Some(true), "{:#?}", rule.rule);
+    let blocked: Vec<_> = out
+        .candidates
+        .iter()
+        .filter(|l| l.rule.directive.contains(shortcut))
+        .collect();
+    assert!(
+        !blocked.is_empty() && blocked.iter().all(|l| l.rule.reason == "blocked_by_safety"),
+        "{:#?}",
+        out.candidates
+    );
+}
+
 /// Four sessions force one ignored path in (`git add -f`); three empty or remove the
 /// `.gitignore` the failure blamed and run the same `git add` again. Before, those three
 /// were working fixes the safety gate did not know: the safe one was contested (4 of 7).
@@ -28,21 +50,7 @@ fn the_file_the_failure_blamed_emptied_is_blocked_and_contests_nothing() {
         h.push(rec(s, off, true, ""));
         h.push(rec(s, "git add build/app.log", true, ""));
     }
-    let out = run_pipeline(&h, &LearnConfig::default());
-    let safe = out
-        .candidates
-        .iter()
-        .find(|l| l.rule.directive.contains("`-f`"))
-        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
-    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
-    assert!(
-        out.candidates
-            .iter()
-            .filter(|l| l.rule.directive.contains("gitignore") || l.rule.directive.contains("rm"))
-            .all(|l| l.rule.reason == "blocked_by_safety"),
-        "{:#?}",
-        out.candidates
-    );
+    safe_accepted_shortcut_blocked(&h, "`-f`", ".gitignore");
 }
 
 /// Four sessions fix a lint failure with `--fix`; three swallow it instead (`|| true`,
@@ -67,20 +75,7 @@ fn a_failure_swallowed_by_its_line_is_blocked_and_no_plain_retry() {
         h.push(rec(s, "ruff check src/app.py", false, lint));
         h.push(rec(s, swallowed, true, lint));
     }
-    let out = run_pipeline(&h, &LearnConfig::default());
-    let safe = out
-        .candidates
-        .iter()
-        .find(|l| l.rule.directive.contains("`--fix`"))
-        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
-    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
-    let masked: Vec<_> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.directive.contains("|| true"))
-        .collect();
-    assert_eq!(masked.len(), 1, "{:#?}", out.candidates);
-    assert_eq!(masked[0].rule.reason, "blocked_by_safety");
+    safe_accepted_shortcut_blocked(&h, "`--fix`", "|| true");
 }
 
 /// Four sessions fix an unused import with `--fix`; three hand the finding the failure
@@ -105,21 +100,7 @@ fn the_finding_the_failure_named_silenced_is_blocked_and_contests_nothing() {
         h.push(rec(s, "ruff check src/app.py", false, lint));
         h.push(rec(s, silenced, true, ""));
     }
-    let out = run_pipeline(&h, &LearnConfig::default());
-    let safe = out
-        .candidates
-        .iter()
-        .find(|l| l.rule.directive.contains("`--fix`"))
-        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
-    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
-    assert!(
-        out.candidates
-            .iter()
-            .filter(|l| l.rule.directive.contains("ignore"))
-            .all(|l| l.rule.reason == "blocked_by_safety"),
-        "{:#?}",
-        out.candidates
-    );
+    safe_accepted_shortcut_blocked(&h, "`--fix`", "ignore");
 }
 
 /// Three sessions fix an unused import with `--fix`; four run the linter again without
@@ -139,23 +120,7 @@ fn a_retry_without_the_operand_that_failed_is_blocked_and_no_plain_retry() {
         h.push(rec(s, "ruff check src/ tests/", false, lint));
         h.push(rec(s, "ruff check src/", true, ""));
     }
-    let out = run_pipeline(&h, &LearnConfig::default());
-    let safe = out
-        .candidates
-        .iter()
-        .find(|l| l.rule.directive.contains("`--fix`"))
-        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
-    assert_eq!(safe.rule.accepted, Some(true), "{:#?}", safe.rule);
-    let dropped: Vec<_> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.directive.contains("without"))
-        .collect();
-    assert!(
-        !dropped.is_empty() && dropped.iter().all(|l| l.rule.reason == "blocked_by_safety"),
-        "{:#?}",
-        out.candidates
-    );
+    safe_accepted_shortcut_blocked(&h, "`--fix`", "without");
 }
 
 /// The other side of the same reading: four sessions drop the operand the failure said

@@ -67,3 +67,27 @@ pub fn history_of(root: &Path, fixes: &[&str]) -> String {
     }
     log
 }
+
+/// The two histories the tests of a check switched off beside the safe fix learn from:
+/// (name, each session's fixing line, words no promoted rule may say).
+pub const SWITCHED_OFF: [(&str, &[&str], &[&str]); 2] = [
+    ("blamed-file", &FIXES, &[".gitignore", "truncate"]),
+    ("swallowed", &SWALLOWED, &["|| true", "|| :", "exit 0"]),
+];
+
+/// The id of `proj`'s promoted `git add -f` rule. The test fails, showing the store and
+/// `debug`, when there is none or when a promoted rule says one of `never`.
+pub fn safe_rule_promoted(proj: &Path, name: &str, never: &[&str], debug: &str) -> String {
+    let rules = super::real_runs::stored_rules(proj);
+    let promoted: Vec<&serde_json::Value> = rules.iter().filter(|r| r["status"] == "promoted").collect();
+    let says = |r: &serde_json::Value, w: &str| r["directive"].as_str().unwrap_or("").contains(w);
+    let rule = promoted
+        .iter()
+        .find(|r| r["domain"] == "git" && says(r, "-f"))
+        .unwrap_or_else(|| panic!("{name}: no promoted `git add -f` rule: {rules:#?}\n{debug}"));
+    assert!(
+        promoted.iter().all(|r| never.iter().all(|n| !says(r, n))),
+        "{name}: a rule that switches the check off was promoted: {promoted:#?}"
+    );
+    rule["id"].as_str().unwrap().to_string()
+}
