@@ -185,6 +185,7 @@ pub fn precision(prevented: u64, broken: u64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::Record;
     use crate::learn::history::episodes::tests::rec;
     use crate::learn::matching::compiled_trigger::spec_from_text;
     use crate::learn::matching::matcher::{DEFAULT_MARGIN, DEFAULT_THRESHOLD};
@@ -241,11 +242,7 @@ mod tests {
             ),
             rec("c", "git status", true, "nothing to commit, working tree clean"),
         ];
-        let prep = Prepared::new(&h);
-        let ix = Index::new(&h, &prep);
-        let mut vocab = prep.vocab.clone();
-        let spec = spec_from_text("`git push` is rejected as non-fast-forward", "git", &mut vocab);
-        let r = replay(&spec, &prep, &ix, DEFAULT_THRESHOLD, DEFAULT_MARGIN);
+        let (r, prep, spec) = rejected_push_replayed(&h);
         assert_eq!(r.prevented, vec![0]);
         assert!(r.broken.is_empty() && r.near_misses.is_empty(), "{r:?}");
         // The echo success does score high: only the domain gate keeps it out.
@@ -262,12 +259,19 @@ mod tests {
             rec("b", "git push || true", true, rejected),
             rec("c", "git push origin main", true, rejected),
         ];
-        let prep = Prepared::new(&h);
-        let ix = Index::new(&h, &prep);
+        let (r, _, _) = rejected_push_replayed(&h);
+        assert_eq!(r.prevented, vec![0]);
+        assert_eq!(r.broken, vec![2], "{r:?}");
+    }
+
+    /// The rule "`git push` is rejected as non-fast-forward" replayed against `h` at the
+    /// default threshold and margin.
+    fn rejected_push_replayed(h: &[Record]) -> (Replay, Prepared, TriggerSpec) {
+        let prep = Prepared::new(h);
+        let ix = Index::new(h, &prep);
         let mut vocab = prep.vocab.clone();
         let spec = spec_from_text("`git push` is rejected as non-fast-forward", "git", &mut vocab);
         let r = replay(&spec, &prep, &ix, DEFAULT_THRESHOLD, DEFAULT_MARGIN);
-        assert_eq!(r.prevented, vec![0]);
-        assert_eq!(r.broken, vec![2], "{r:?}");
+        (r, prep, spec)
     }
 }
