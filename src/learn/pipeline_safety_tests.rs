@@ -152,3 +152,51 @@ fn a_retry_without_the_operand_that_was_not_there_is_learned() {
         rule.rule.directive
     );
 }
+
+proptest::proptest! {
+    /// The safety gate's readers of a shortcut (a swallowed status, a check switched off,
+    /// a finding silenced, an operand dropped) read command lines and failure texts an
+    /// agent wrote: any text, no panic.
+    #[test]
+    fn shortcut_readers_take_any_text(
+        cmd in shortcut_text(),
+        tail in shortcut_text(),
+        retry in shortcut_text(),
+    ) {
+        use crate::learn::history::{named_ignore, narrowed, swallowed};
+        use crate::learn::text::command_norm::normalize;
+        let _ = swallowed::swallows(&cmd);
+        let _ = crate::learn::text::check_off::first_in(&cmd);
+        let _ = named_ignore::ignores_what_failed(&tail, &cmd, &retry);
+        let (f, r) = (normalize(&cmd), normalize(&retry));
+        if let (Some(f), Some(r)) = (f.primary(), r.primary()) {
+            let _ = narrowed::drops_what_failed(&tail, &narrowed::dropped(f, r));
+        }
+    }
+}
+
+/// Pieces the shortcut readers look for, between arbitrary characters.
+fn shortcut_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let piece = prop_oneof![
+        Just(" || ".to_string()),
+        Just("||".to_string()),
+        Just(";".to_string()),
+        Just(" true".to_string()),
+        Just("exit 0".to_string()),
+        Just("'".to_string()),
+        Just("\"".to_string()),
+        Just("--ignore".to_string()),
+        Just("=".to_string()),
+        Just("-Wno-".to_string()),
+        Just("-D".to_string()),
+        Just("F401".to_string()),
+        Just("::".to_string()),
+        Just(" tests/".to_string()),
+        Just("ruff check ".to_string()),
+        Just("é漢🙂".to_string()),
+        "[ -~]{0,8}",
+        any::<char>().prop_map(|c| c.to_string()),
+    ];
+    prop::collection::vec(piece, 0..16).prop_map(|v| v.concat())
+}
