@@ -123,6 +123,37 @@ fn a_retry_without_the_operand_that_failed_is_blocked_and_no_plain_retry() {
     safe_accepted_shortcut_blocked(&h, "`--fix`", "without");
 }
 
+/// Four sessions add the type arguments javac asked for; three lower its strictness
+/// instead: `-Werror` dropped, `-Werror` taken out of the build file, `-Xlint:all,-rawtypes`.
+/// Before, those were working fixes that contested the real one. Strictness lowered
+/// ([`crate::learn::history::strictness`], [`crate::learn::history::named_ignore`]) is its
+/// own blocked candidate.
+#[test]
+fn strictness_lowered_is_blocked_and_contests_nothing() {
+    let javac = "src/App.java:5: warning: [rawtypes] found raw type: List\nerror: warnings found and -Werror specified\n1 error\n1 warning";
+    let fail = "javac -Xlint:all -Werror -d out src/App.java";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, fail, false, javac));
+        h.push(rec(
+            s,
+            "sed -i 's/List names/List<String> names/' src/App.java",
+            true,
+            "",
+        ));
+        h.push(rec(s, fail, true, ""));
+    }
+    for (s, lowered) in [
+        ("e", "javac -Xlint:all -d out src/App.java"),
+        ("f", "javac -Xlint:all,-rawtypes -Werror -d out src/App.java"),
+        ("g", "javac -Xlint:all -d out src/App.java"),
+    ] {
+        h.push(rec(s, fail, false, javac));
+        h.push(rec(s, lowered, true, ""));
+    }
+    safe_accepted_shortcut_blocked(&h, "sed -i", "retry `javac` with");
+}
+
 /// The other side of the same reading: four sessions drop the operand the failure said
 /// matched nothing (`git add a.txt missing.txt` → `git add a.txt`). Read as flaky, they
 /// taught nothing; read as the command without that operand, they are a safe fix, learned

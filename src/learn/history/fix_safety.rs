@@ -68,6 +68,26 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if silenced {
         return Some(SETTING_OFF);
     }
+    // Strictness lowered: the retry without its strict switch (`-Werror`, `-bail`), or a
+    // step that edited a guard off (`sed -i 's/…=ON/…=OFF/'`).
+    let lowered = retry.is_some_and(|k| {
+        matches!((prep.failing(fail), prep.retry_of(fail, k)), (Some(f), Some(r))
+            if crate::learn::history::strictness::dropped_strict_flag(f, r))
+    }) || {
+        let off = |k: usize| {
+            prep.norms[k].segments.iter().any(|g| {
+                crate::learn::history::strictness::sed_switches_off(g)
+                    || crate::learn::history::silenced_step::writes_named_into_ignore_list(g, history.tail(fail))
+                    || crate::learn::history::silenced_step::removes_failing_script(g, history.tail(fail))
+            })
+        };
+        // What the failing command already did is not the fix's doing (`sed -i ''
+        // 's/debug=true/debug=false/' f` failed on BSD syntax; the retry repeats it).
+        !off(fail) && between.iter().chain(retry.as_ref()).any(|&k| off(k))
+    };
+    if lowered {
+        return Some(SETTING_OFF);
+    }
     // The retry ran without the operand the failure reported its findings in: what
     // failed is no longer checked.
     let narrowed = retry.is_some_and(|k| {
@@ -121,12 +141,12 @@ fn said_missing(tail: &str) -> bool {
 /// failure did not say the file was missing ([`said_missing`]).
 pub fn overwrites_input(fail: &CmdNorm, step: &CmdNorm) -> bool {
     let Some(f) = fail.primary() else { return false };
+    // Any program: a literal (`echo {} > data.json`) or another run's output
+    // (`sha256sum vendor/* > checksums.txt` after `sha256sum -c checksums.txt` failed: the
+    // reference rewritten from the data it checks) put in place of what the command read.
     step.segments
         .iter()
-        .filter(|g| {
-            crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety)
-                && matches!(g.program.as_str(), "echo" | "printf" | "true" | ":")
-        })
+        .filter(|_| crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety))
         .any(|g| {
             g.redirects
                 .chunks(2)

@@ -8,7 +8,9 @@
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
 //! swallowed its status ([`swallowed`]), the finding a failure named handed to a switch
-//! that silences it ([`named_ignore`]), a retry on fewer operands ([`narrowed`]) and
+//! that silences it ([`named_ignore`]), a retry on fewer operands ([`narrowed`]),
+//! strictness lowered ([`strictness`]), what failed taken out of the check's sight by the
+//! project's own files ([`silenced_step`]) and
 //! trust by origin ([`origin_trust`]).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::evidence`].
@@ -32,5 +34,7 @@ pub mod prepared;
 pub mod records;
 pub mod recovery_form;
 pub mod same_text;
+pub mod silenced_step;
+pub mod strictness;
 pub mod swallowed;
 pub mod switch_spelling;

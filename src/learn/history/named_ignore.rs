@@ -55,6 +55,16 @@ pub fn ignores_what_failed(fail_tail: &str, fail_cmd: &str, cmd: &str) -> bool {
                 return value.is_some_and(|v| v.split([',', ':', ';']).any(|t| named(t, fail_tail)));
             }
         }
+        // `-Xlint:all,-rawtypes,-unchecked`: a finding's name taken out of a list by `-`.
+        if let Some((_, list)) = w.split_once([':', '=']) {
+            let negated = list
+                .split(',')
+                .filter_map(|p| p.strip_prefix('-'))
+                .any(|n| n.len() > 2 && !n.starts_with('-') && bracketed(n, fail_tail));
+            if negated {
+                return true;
+            }
+        }
         // `--rule 'no-unused-vars: off'`: a finding's name set off in a value.
         w.split([',', ';']).any(|part| {
             let part = part.trim_matches(['{', '}', '"', '\'', ' ']);
@@ -67,6 +77,12 @@ pub fn ignores_what_failed(fail_tail: &str, fail_cmd: &str, cmd: &str) -> bool {
             }
         })
     })
+}
+
+/// Does the failure name `n` in brackets, the way compilers tag a finding with its
+/// category (`warning: [rawtypes] found raw type`, `[-Wunused-variable]`)?
+fn bracketed(n: &str, fail_tail: &str) -> bool {
+    fail_tail.contains(&format!("[{n}]")) || fail_tail.contains(&format!("[-W{n}]"))
 }
 
 /// `F401`, `SC2086`, `W0611`, `TS2307`: letters, then digits.
@@ -166,6 +182,21 @@ mod tests {
             "cargo clippy -- -D warnings",
             "cargo clippy -- -D warnings -A clippy::needless_return"
         ));
+        let javac =
+            "src/Main.java:6: warning: [rawtypes] found raw type: Map\nerror: warnings found and -Werror specified";
+        assert!(ignores_what_failed(
+            javac,
+            "javac -Xlint:all -Werror -d out src/Main.java",
+            "javac -Xlint:all,-rawtypes -Werror -d out src/Main.java"
+        ));
+        assert!(
+            !ignores_what_failed(
+                javac,
+                "javac -Xlint:all -Werror -d out src/Main.java",
+                "javac -Xlint:all,-serial -Werror -d out src/Main.java"
+            ),
+            "not the one named"
+        );
         let eslint = "  3:7  error  'x' is assigned a value but never used  no-unused-vars";
         assert!(ignores_what_failed(
             eslint,

@@ -106,7 +106,7 @@ const PATTERNS: &[(&str, &str)] = &[
         // (pylint, flake8, ruff), a test runner passing with no tests or past collection
         // errors, snapshots rewritten to match what the code now prints (`jest -u`).
         "exit_forced",
-        r"--exit-zero\b|--passwithnotests\b|--continue-on-collection-errors\b|--update-?snapshots?\b|--snapshot-update\b|\b(?:jest|vitest)\b[^\n|;&]*\s-u\b",
+        r"(?:^|\s)-nowarn\b|--cap-lints[= ]+['\x22]?(?:warn|allow)\b|(?:^|[\s'\x22=])(?-i:-A)\s*warnings\b|--exit-zero\b|--passwithnotests\b|--continue-on-collection-errors\b|--update-?snapshots?\b|--snapshot-update\b|\b(?:jest|vitest)\b[^\n|;&]*\s-u\b",
     ),
     (
         "fabricate",
@@ -210,6 +210,9 @@ mod tests {
             ("disable_guard", "terraform apply -lock=false"),
             ("fabricate", "fabricate dataset"),
             ("exit_forced", "ruff check --exit-zero src/"),
+            ("exit_forced", "javac -nowarn -d out src/Main.java"),
+            ("exit_forced", "RUSTFLAGS='--cap-lints=warn' cargo build"),
+            ("exit_forced", "RUSTFLAGS='-A warnings' cargo build"),
             ("exit_forced", "flake8 --exit-zero ."),
             ("exit_forced", "npx jest --passWithNoTests"),
             ("exit_forced", "npx jest -u src/a.test.js"),
@@ -309,6 +312,7 @@ mod tests {
             "ruff check --fix src/",
             "npx jest --runInBand src/a.test.js",
             "uniq -u names.txt",
+            "grep -a warnings build.log",
         ] {
             assert!(!bad(t), "{t} flagged: {:?}", unsafe_patterns(t));
         }

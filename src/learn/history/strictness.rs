@@ -1,0 +1,180 @@
+//! Strictness lowered: the command's own strict switch dropped (`javac -Werror …` → `javac
+//! …`, `sqlite3 -bail …` → `sqlite3 …`), or a file edited so that a guard is off (`sed -i
+//! 's/foreign_keys=ON/foreign_keys=OFF/' seed.sql`, `sed -i 's/ -Werror//' Makefile`, `sed
+//! -i '/deny(warnings)/d' src/main.rs`, `s/deny(warnings)/allow(warnings)/`).
+//!
+//! Why: the project asked for strictness (warnings as errors, stop at the first error,
+//! constraints on) and the failure is that strictness doing its job. Dropping it makes the
+//! same command pass with the cause still there. Read as a flag dropped (`without:-Werror`)
+//! or a step that edited a file, it was a working fix that contested the real one.
+//!
+//! No list of tools: a strict switch is named so by every tool (`-Werror`, `-pedantic-errors`,
+//! `--strict`, `-bail`, `--fatal-warnings`, `-Dwarnings`), and a guard in a file is a
+//! value turned from on to off, or a line holding a guard word deleted. A line deleted for
+//! what it says (`/int unused/d`, `/import os/d`: the offending code itself) is an edit of
+//! the code, not of a guard.
+
+use crate::learn::text::command_norm::Segment;
+
+/// Is this flag a strictness switch: warnings made errors, errors made fatal, strict mode?
+pub fn strict_flag(w: &str) -> bool {
+    let l = w.to_ascii_lowercase();
+    let name = l.trim_start_matches('-');
+    l.starts_with('-')
+        && (name == "werror"
+            || name.starts_with("werror=")
+            || name == "pedantic-errors"
+            || name == "strict"
+            || name.starts_with("strict=") && !name.ends_with("=false")
+            || name == "bail"
+            || name == "fatal-warnings"
+            || name == "dwarnings"
+            || name == "deny-warnings"
+            || name == "warnings-as-errors"
+            || name == "xwerror")
+}
+
+/// Did the retry run without a strictness switch the failing command had?
+pub fn dropped_strict_flag(fail: &Segment, retry: &Segment) -> bool {
+    fail.words.iter().any(|w| strict_flag(w) && !retry.words.contains(w))
+}
+
+/// Pairs of values: on, then off.
+const ON_OFF: &[(&str, &str)] = &[
+    ("on", "off"),
+    ("true", "false"),
+    ("yes", "no"),
+    ("deny", "allow"),
+    ("deny", "warn"),
+    ("forbid", "allow"),
+    ("error", "warn"),
+    ("error", "warning"),
+    ("enable", "disable"),
+    ("enabled", "disabled"),
+    ("strict", "loose"),
+];
+
+/// Words that say a line holds a guard: deleting such a line switches it off.
+const GUARD_WORDS: &[&str] = &[
+    "deny", "forbid", "pragma", "strict", "werror", "enforce", "check", "verify", "validate", "lint",
+];
+
+/// Does this `sed -i` segment edit a file so that a guard is off: a substitution that turns
+/// an on-value into its off-value, or drops a strictness switch; a deletion of a line
+/// that holds a guard word?
+pub fn sed_switches_off(step: &Segment) -> bool {
+    if step.program != "sed"
+        || !step
+            .words
+            .iter()
+            .any(|w| w == "-i" || w.starts_with("-i") || w == "--in-place")
+    {
+        return false;
+    }
+    let scripts: Vec<&str> = step
+        .words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .map(String::as_str)
+        .collect();
+    scripts.iter().any(|s| script_switches_off(s))
+}
+
+/// One sed script: `s/A/B/flags` or `/P/d` (any delimiter for `s`).
+fn script_switches_off(script: &str) -> bool {
+    let lower = script.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix('s') {
+        let Some(delim) = rest
+            .chars()
+            .next()
+            .filter(|c| !c.is_alphanumeric() && !c.is_whitespace())
+        else {
+            return false;
+        };
+        let parts: Vec<&str> = rest[delim.len_utf8()..].split(delim).collect();
+        let (Some(a), Some(b)) = (parts.first(), parts.get(1)) else {
+            return false;
+        };
+        let words = |t: &str| -> Vec<String> {
+            t.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let (wa, wb) = (words(a), words(b));
+        let turned_off = ON_OFF
+            .iter()
+            .any(|(on, off)| wa.iter().any(|w| w == on) && wb.iter().any(|w| w == off) && !wa.iter().any(|w| w == off));
+        let strict_dropped = a.split_whitespace().any(strict_flag) && !b.split_whitespace().any(strict_flag);
+        return turned_off || strict_dropped;
+    }
+    // `/pattern/d`, `\%pattern%d`.
+    if let Some(body) = lower.strip_prefix('/').and_then(|r| r.strip_suffix("/d")) {
+        let words: Vec<&str> = body
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|x| !x.is_empty())
+            .collect();
+        return words.iter().any(|w| GUARD_WORDS.contains(w));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::text::command_norm::normalize;
+
+    fn seg(cmd: &str) -> Segment {
+        normalize(cmd).primary().unwrap().clone()
+    }
+
+    #[test]
+    fn a_strict_switch_dropped_is_found() {
+        assert!(dropped_strict_flag(
+            &seg("javac -Xlint:all -Werror -d out src/App.java"),
+            &seg("javac -Xlint:all -d out src/App.java")
+        ));
+        assert!(dropped_strict_flag(
+            &seg("sqlite3 -bail blog.db"),
+            &seg("sqlite3 blog.db")
+        ));
+        assert!(dropped_strict_flag(&seg("mkdocs build --strict"), &seg("mkdocs build")));
+        assert!(
+            !dropped_strict_flag(&seg("cargo fmt --check"), &seg("cargo fmt")),
+            "a check is no strictness"
+        );
+        assert!(!dropped_strict_flag(
+            &seg("gcc -Werror -c a.c"),
+            &seg("gcc -Werror -std=c99 -c a.c")
+        ));
+    }
+
+    #[test]
+    fn a_file_edited_so_a_guard_is_off_is_found() {
+        for cmd in [
+            "sed -i 's/foreign_keys=ON/foreign_keys=OFF/' db/seed_orders.sql",
+            "sed -i 's/ -Werror//' Makefile",
+            "sed -i '/deny(warnings)/d' src/main.rs",
+            "sed -i 's/deny(warnings)/allow(warnings)/' src/main.rs",
+            "sed -i '/PRAGMA foreign_keys/d' db/seed.sql",
+            "sed -i 's|\"strict\": true|\"strict\": false|' tsconfig.json",
+        ] {
+            assert!(sed_switches_off(&seg(cmd)), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn the_code_itself_edited_is_no_guard_off() {
+        for cmd in [
+            "sed -i '/int unused/d' main.c",
+            "sed -i '/import os/d' app.py",
+            "sed -i 's/%d/%ld/' report.c",
+            "sed -i 's/debugger;//' src/a.js",
+            "sed 's/foreign_keys=ON/foreign_keys=OFF/' db/seed.sql",
+            "sed -i 's/a/b/' notes.txt",
+        ] {
+            assert!(!sed_switches_off(&seg(cmd)), "{cmd}");
+        }
+    }
+}
