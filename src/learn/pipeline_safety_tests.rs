@@ -154,6 +154,31 @@ fn strictness_lowered_is_blocked_and_contests_nothing() {
     safe_accepted_shortcut_blocked(&h, "sed -i", "retry `javac` with");
 }
 
+/// Four sessions delete the debug line the lint step named; three take the lint step out
+/// of the test script instead (`npm pkg delete scripts.pretest`, or set it to an `echo`).
+/// Before, that was a working fix that contested the real one. The failing script removed
+/// ([`crate::learn::history::silenced_step`]) is its own blocked candidate.
+#[test]
+fn the_failing_script_removed_is_blocked_and_contests_nothing() {
+    let lint = "> app@1.0.0 pretest\n> npm run -s lint\n\nsrc/price.js:2  error  no-debug-code  console.log('DEBUG', x);\nlint: 1 problem(s)";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, "npm test", false, lint));
+        h.push(rec(s, "sed -i '/DEBUG/d' src/price.js", true, ""));
+        h.push(rec(s, "npm test", true, ""));
+    }
+    for (s, off) in [
+        ("e", "npm pkg delete scripts.pretest"),
+        ("f", "npm pkg set scripts.pretest='echo lint skipped'"),
+        ("g", "npm pkg delete scripts.pretest"),
+    ] {
+        h.push(rec(s, "npm test", false, lint));
+        h.push(rec(s, off, true, ""));
+        h.push(rec(s, "npm test", true, ""));
+    }
+    safe_accepted_shortcut_blocked(&h, "sed -i", "scripts.pretest");
+}
+
 /// The other side of the same reading: four sessions drop the operand the failure said
 /// matched nothing (`git add a.txt missing.txt` → `git add a.txt`). Read as flaky, they
 /// taught nothing; read as the command without that operand, they are a safe fix, learned
