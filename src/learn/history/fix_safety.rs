@@ -302,6 +302,12 @@ mod tests {
             ),
             "converted"
         );
+        // Another run's output in place of the reference the command checked against.
+        assert!(overwrites_input(
+            "sha256sum -c --quiet checksums.txt",
+            "vendor/a.tar.gz: FAILED\nsha256sum: WARNING: 1 computed checksum did NOT match",
+            "sha256sum vendor/a.tar.gz > checksums.txt"
+        ));
         let js = "node -e \"console.log(JSON.parse(require('fs').readFileSync('config.json','utf8')))\"";
         assert!(
             overwrites_input(js, "SyntaxError: Unexpected token", "echo {} > config.json"),
