@@ -363,7 +363,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         // A flag dropped (`cargo fmt --check` → `cargo fmt`): not the
                         // same command, so not a flaky retry.
                         (Outcome::Recovered, removed, Some(k))
-                    } else if same && swallowed::swallows(history.cmd(k)) && !swallowed::swallows(history.cmd(i)) {
+                    } else if same && swallowed::swallowed_by_retry(history.cmd(i), history.cmd(k)) {
                         // The same command, its failure swallowed by the line (`|| true`):
                         // no pass at all, and no plain retry either. The swallowing is the
                         // "fix", and the safety gate blocks it.

@@ -40,71 +40,55 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     retry: Option<usize>,
 ) -> Option<&'static str> {
     // A pass its own line swallowed (`… || true`) proves nothing, whatever else changed.
-    let swallowed = |k: usize| crate::learn::history::swallowed::swallows(history.cmd(k));
-    if retry.is_some_and(|k| swallowed(k) && !swallowed(fail)) {
+    if retry.is_some_and(|k| crate::learn::history::swallowed::swallowed_by_retry(history.cmd(fail), history.cmd(k))) {
         return Some(crate::learn::history::swallowed::FAILURE_MASKED);
     }
+    use crate::learn::history::{blamed_file, named_ignore, narrowed, silenced_step, strictness};
+    let tail = history.tail(fail);
+    // The fix's records (the steps, then the retry), and the failing and retried segments.
+    let fix: Vec<usize> = between.iter().copied().chain(retry).collect();
+    let retried = retry.and_then(|k| Some((prep.failing(fail)?, prep.retry_of(fail, k)?)));
     // The commands as the history's preparation already read them: no line parsed twice.
-    let emptied = !said_missing(history.tail(fail))
-        && between
-            .iter()
-            .chain(retry.as_ref())
-            .any(|&k| overwrites_input(&prep.norms[fail], &prep.norms[k]));
-    if emptied {
+    if !said_missing(tail) && fix.iter().any(|&k| overwrites_input(&prep.norms[fail], &prep.norms[k])) {
         return Some(OVERWRITTEN);
     }
-    let named_off = between
-        .iter()
-        .chain(retry.as_ref())
-        .any(|&k| turns_off_named_setting(history.tail(fail), history.cmd(k)));
-    if named_off {
+    if fix.iter().any(|&k| turns_off_named_setting(tail, history.cmd(k))) {
         return Some(SETTING_OFF);
     }
     // The finding the failure named (`F401`, `unused-import`) handed to a switch that
     // silences it: the same check switched off, by the tool's own option.
-    let silenced = between.iter().chain(retry.as_ref()).any(|&k| {
-        crate::learn::history::named_ignore::ignores_what_failed(history.tail(fail), history.cmd(fail), history.cmd(k))
-    });
-    if silenced {
+    if fix
+        .iter()
+        .any(|&k| named_ignore::ignores_what_failed(tail, history.cmd(fail), history.cmd(k)))
+    {
         return Some(SETTING_OFF);
     }
     // Strictness lowered: the retry without its strict switch (`-Werror`, `-bail`), or a
-    // step that edited a guard off (`sed -i 's/…=ON/…=OFF/'`).
-    let lowered = retry.is_some_and(|k| {
-        matches!((prep.failing(fail), prep.retry_of(fail, k)), (Some(f), Some(r))
-            if crate::learn::history::strictness::dropped_strict_flag(f, r))
-    }) || {
-        let off = |k: usize| {
-            prep.norms[k].segments.iter().any(|g| {
-                crate::learn::history::strictness::sed_switches_off(g)
-                    || crate::learn::history::silenced_step::writes_named_into_ignore_list(g, history.tail(fail))
-                    || crate::learn::history::silenced_step::removes_failing_script(g, history.tail(fail))
-            })
-        };
-        // What the failing command already did is not the fix's doing (`sed -i ''
-        // 's/debug=true/debug=false/' f` failed on BSD syntax; the retry repeats it).
-        !off(fail) && between.iter().chain(retry.as_ref()).any(|&k| off(k))
+    // step that edited a guard off (`sed -i 's/…=ON/…=OFF/'`), or took what failed out of
+    // the check's sight. What the failing command already did is not the fix's doing
+    // (`sed -i '' 's/debug=true/debug=false/' f` failed on BSD syntax; the retry repeats it).
+    let off = |k: usize| {
+        prep.norms[k].segments.iter().any(|g| {
+            strictness::sed_switches_off(g)
+                || silenced_step::writes_named_into_ignore_list(g, tail)
+                || silenced_step::removes_failing_script(g, tail)
+        })
     };
+    let lowered = retried.is_some_and(|(f, r)| strictness::dropped_strict_flag(f, r))
+        || !off(fail) && fix.iter().any(|&k| off(k));
     if lowered {
         return Some(SETTING_OFF);
     }
     // The retry ran without the operand the failure reported its findings in: what
     // failed is no longer checked.
-    let narrowed = retry.is_some_and(|k| {
-        let (Some(f), Some(r)) = (prep.failing(fail), prep.retry_of(fail, k)) else {
-            return false;
-        };
-        let dropped = crate::learn::history::narrowed::dropped(f, r);
-        crate::learn::history::narrowed::drops_what_failed(history.tail(fail), &dropped)
-    });
-    if narrowed {
-        return Some(crate::learn::history::narrowed::DROPPED_WHAT_FAILED);
+    if retried.is_some_and(|(f, r)| narrowed::drops_what_failed(tail, &narrowed::dropped(f, r))) {
+        return Some(narrowed::DROPPED_WHAT_FAILED);
     }
-    let blamed_off = between.iter().chain(retry.as_ref()).any(|&k| {
-        crate::learn::history::blamed_file::removes_blamed_file(&prep.norms[fail], history.tail(fail), &prep.norms[k])
-    });
-    if blamed_off {
-        return Some(crate::learn::history::blamed_file::BLAMED_FILE_OFF);
+    if fix
+        .iter()
+        .any(|&k| blamed_file::removes_blamed_file(&prep.norms[fail], tail, &prep.norms[k]))
+    {
+        return Some(blamed_file::BLAMED_FILE_OFF);
     }
     unsafe_steps(history, between.iter().copied()).or_else(|| {
         let own = patterns(history, fail);
@@ -123,7 +107,7 @@ pub const OVERWRITTEN: &str = "destroy_data";
 
 /// Does the failure say a file was missing? Then a step that wrote it created it
 /// (`echo '{}' > config.json` after "No such file or directory"): no [`overwrites_input`].
-fn said_missing(tail: &str) -> bool {
+pub(crate) fn said_missing(tail: &str) -> bool {
     let missing = [
         "No such file",
         "not found",
@@ -172,12 +156,7 @@ pub const SETTING_OFF: &str = "safeguard_off";
 /// never a plain word; one set to any other value (`receive.denyCurrentBranch
 /// updateInstead`) is configuration, not a check switched off.
 pub fn turns_off_named_setting(fail_tail: &str, cmd: &str) -> bool {
-    let falsy = |v: &str| {
-        matches!(
-            v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
-            "false" | "0" | "off" | "no"
-        )
-    };
+    let falsy = crate::learn::text::check_off::switched_off;
     // The failure's text lower-cased once, and only when a word could be a setting.
     let lower = std::cell::OnceCell::new();
     let setting = |k: &str| {

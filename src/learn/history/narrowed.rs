@@ -73,21 +73,14 @@ pub fn drops_what_failed(fail_tail: &str, dropped: &[String]) -> bool {
     dropped.iter().any(|d| names_path(fail_tail, d.trim_end_matches('/')))
 }
 
-/// Does the failure say a name matched nothing, or was not there?
+/// Does the failure say a name matched nothing, or was not there? What the safety gate
+/// reads as missing ([`crate::learn::history::fix_safety::said_missing`]), and the words
+/// of tools that say it of an operand (`pathspec … did not match`, `cannot access`).
 fn said_missing(tail: &str) -> bool {
-    [
-        "did not match",
-        "No such file",
-        "not found",
-        "does not exist",
-        "ENOENT",
-        "cannot access",
-        "Could not open",
-        "cannot open",
-        "file or directory not found",
-    ]
-    .iter()
-    .any(|m| tail.contains(m))
+    crate::learn::history::fix_safety::said_missing(tail)
+        || ["did not match", "cannot access", "file or directory not found"]
+            .iter()
+            .any(|m| tail.contains(m))
 }
 
 /// Is `path` named in `text` as itself or as the folder of a path (`tests` in

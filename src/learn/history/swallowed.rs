@@ -47,6 +47,12 @@ pub fn swallows(line: &str) -> bool {
     }
 }
 
+/// Did the retry's line swallow a status the failing line did not (`cmd || true` after
+/// `cmd`)? A swallowing the failing line already had is not the retry's doing.
+pub fn swallowed_by_retry(fail_line: &str, retry_line: &str) -> bool {
+    swallows(retry_line) && !swallows(fail_line)
+}
+
 /// The line's words with its operators apart, quotes honoured (`x||true` is `x || true`),
 /// redirections dropped (`2>/dev/null || true`).
 fn words_of(line: &str) -> Vec<String> {

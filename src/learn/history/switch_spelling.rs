@@ -10,13 +10,7 @@
 //! <option>`), so no list of switches is kept: the spelling is turned back into a flag and
 //! the safety gate judges the flag ([`crate::learn::history::episodes`] asks for both).
 
-/// Values that switch an option on.
-fn truthy(v: &str) -> bool {
-    matches!(
-        v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
-}
+use crate::learn::text::check_off::switched_on as truthy;
 
 /// `SOME_OPTION_NAME` → `--some-option-name` and, without its first part (the tool's
 /// prefix: `PIP_`, `npm_config_`), `--option-name`.

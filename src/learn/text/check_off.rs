@@ -77,20 +77,35 @@ const CHECKS: &[&str] = &[
 /// Parts before a check that make it a nag about the tool itself, not a guard of the work.
 const NAGS: &[&str] = &["version", "update", "upgrade", "release", "news"];
 
-/// Values that switch a setting off.
-fn falsy(v: &str) -> bool {
+/// Does a configuration value switch its setting on (`1`, `true`, `yes`, `on`, quoted or
+/// not, any case)? The one reading of a switch's value the learner shares.
+pub fn switched_on(v: &str) -> bool {
     matches!(
         v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
-        "false" | "0" | "off" | "no" | "none" | "disable" | "disabled"
+        "1" | "true" | "yes" | "on"
     )
 }
 
-/// Values that switch a setting on.
-fn truthy(v: &str) -> bool {
+/// Does a configuration value switch its setting off (`false`, `0`, `off`, `no`)?
+pub fn switched_off(v: &str) -> bool {
     matches!(
         v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
-        "" | "1" | "true" | "yes" | "on"
+        "false" | "0" | "off" | "no"
     )
+}
+
+/// A check's value that turns it off: [`switched_off`], or `none`/`disable(d)`.
+fn falsy(v: &str) -> bool {
+    switched_off(v)
+        || matches!(
+            v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
+            "none" | "disable" | "disabled"
+        )
+}
+
+/// A value that keeps a named switch on: [`switched_on`], or none given (`SKIP_X=`).
+fn truthy(v: &str) -> bool {
+    v.trim_matches(['"', '\'']).is_empty() || switched_on(v)
 }
 
 fn is_check(part: &str) -> bool {
