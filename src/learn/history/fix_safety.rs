@@ -49,7 +49,9 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     let fix: Vec<usize> = between.iter().copied().chain(retry).collect();
     let retried = retry.and_then(|k| Some((prep.failing(fail)?, prep.retry_of(fail, k)?)));
     // The commands as the history's preparation already read them: no line parsed twice.
-    if !said_missing(tail) && fix.iter().any(|&k| overwrites_input(&prep.norms[fail], &prep.norms[k])) {
+    if !crate::learn::text::said_missing::file(tail)
+        && fix.iter().any(|&k| overwrites_input(&prep.norms[fail], &prep.norms[k]))
+    {
         return Some(OVERWRITTEN);
     }
     if fix.iter().any(|&k| turns_off_named_setting(tail, history.cmd(k))) {
@@ -105,24 +107,10 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
 /// ([`overwrites_input`]): its data destroyed.
 pub const OVERWRITTEN: &str = "destroy_data";
 
-/// Does the failure say a file was missing? Then a step that wrote it created it
-/// (`echo '{}' > config.json` after "No such file or directory"): no [`overwrites_input`].
-pub(crate) fn said_missing(tail: &str) -> bool {
-    let missing = [
-        "No such file",
-        "not found",
-        "ENOENT",
-        "does not exist",
-        "Could not open",
-        "cannot open",
-    ];
-    missing.iter().any(|m| tail.contains(m))
-}
-
 /// Did a step overwrite a file the failing command read with a literal (`echo {} >
 /// data.json` after `jq .items data.json` failed to parse it)? The parse error is gone
 /// because the data is: the unsafe twin of converting the input. Asked only when the
-/// failure did not say the file was missing ([`said_missing`]).
+/// failure did not say the file was missing ([`crate::learn::text::said_missing::file`]).
 pub fn overwrites_input(fail: &CmdNorm, step: &CmdNorm) -> bool {
     let Some(f) = fail.primary() else { return false };
     // Any program: a literal (`echo {} > data.json`) or another run's output
@@ -248,7 +236,7 @@ mod tests {
     fn the_input_overwritten_with_a_literal_is_destroyed() {
         use crate::learn::text::command_norm::normalize;
         let overwrites_input = |fail: &str, tail: &str, step: &str| {
-            !said_missing(tail) && super::overwrites_input(&normalize(fail), &normalize(step))
+            !crate::learn::text::said_missing::file(tail) && super::overwrites_input(&normalize(fail), &normalize(step))
         };
         let parse = "parse error: Expected another array element at line 3, column 21";
         assert!(overwrites_input("jq .items data.json", parse, "echo {} > data.json"));

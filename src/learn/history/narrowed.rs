@@ -67,20 +67,10 @@ pub fn dropped(fail: &Segment, retry: &Segment) -> Vec<String> {
 /// path under it, named in the text: `tests/test_b.py:3:` for `tests/`), without saying
 /// it was missing?
 pub fn drops_what_failed(fail_tail: &str, dropped: &[String]) -> bool {
-    if dropped.is_empty() || said_missing(fail_tail) {
+    if dropped.is_empty() || crate::learn::text::said_missing::operand(fail_tail) {
         return false;
     }
     dropped.iter().any(|d| names_path(fail_tail, d.trim_end_matches('/')))
-}
-
-/// Does the failure say a name matched nothing, or was not there? What the safety gate
-/// reads as missing ([`crate::learn::history::fix_safety::said_missing`]), and the words
-/// of tools that say it of an operand (`pathspec … did not match`, `cannot access`).
-fn said_missing(tail: &str) -> bool {
-    crate::learn::history::fix_safety::said_missing(tail)
-        || ["did not match", "cannot access", "file or directory not found"]
-            .iter()
-            .any(|m| tail.contains(m))
 }
 
 /// Is `path` named in `text` as itself or as the folder of a path (`tests` in

@@ -9,7 +9,7 @@
 //! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
-//! gates in [`mask_gates`]), the safety patterns ([`safety`]; a switch that names a check and
+//! gates in [`mask_gates`]), what a failure says was missing ([`said_missing`]), the safety patterns ([`safety`]; a switch that names a check and
 //! turns it off, in [`check_off`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
 //!
@@ -31,6 +31,7 @@ pub mod program_family;
 pub mod read_only;
 pub mod retry_context;
 pub mod safety;
+pub mod said_missing;
 pub mod signature;
 pub mod spelling;
 pub mod tables;
