@@ -58,7 +58,8 @@
 //!   working fix the safety gate allows; an unsafe fix (force-push, `chmod 777`) is its
 //!   own blocked candidate and does not compete — the directive must agree with at least
 //!   `contested_share` (3/4: three agreeing fixes for every competing one) when there
-//!   are ≥ 2 recovered episodes with ≥ 2 distinct fixes. A template that names a command
+//!   are ≥ 2 recovered episodes with ≥ 2 distinct fixes; a lone session that did
+//!   otherwise contests no fix two sessions agree on ([`crate::learn::judge::assess::contested`]). A template that names a command
 //!   (`git pull --rebase`) is judged the same way; one naming none is not comparable.
 //!   The class ([`candidates::failure_class`]) is the anchor across tools for an
 //!   environment condition (EADDRINUSE from `http.server` and from `node`), the program
@@ -468,6 +469,34 @@ mod tests {
         );
         assert_eq!(find(&out, "git pull --rebase").rule.reason, "contested");
         assert_eq!(find(&out, "--no-rebase").rule.reason, "contested");
+    }
+
+    #[test]
+    fn one_session_that_did_otherwise_contests_no_fix_two_agree_on() {
+        // Two `git pull --rebase` sessions, one `--no-rebase`: rebase is the lesson, the
+        // lone merge is taught nothing.
+        let mut h = nff_sessions(2, "git pull --rebase");
+        let mut merge = nff_sessions(1, "git pull --no-rebase");
+        for r in &mut merge {
+            r.session = "merge".into();
+        }
+        h.extend(merge.clone());
+        let out = run_pipeline(&h, &learned_only());
+        assert_eq!(
+            find(&out, "git pull --rebase").rule.accepted,
+            Some(true),
+            "{:#?}",
+            out.candidates
+        );
+        assert_ne!(find(&out, "--no-rebase").rule.accepted, Some(true));
+        // A second merge session: two against two, contested, nothing taught.
+        for r in &mut merge {
+            r.session = "merge2".into();
+        }
+        h.extend(merge);
+        let out = run_pipeline(&h, &learned_only());
+        assert_eq!(find(&out, "git pull --rebase").rule.reason, "contested");
+        assert!(out.candidates.iter().all(|l| l.rule.accepted != Some(true)));
     }
 
     fn learned_only() -> LearnConfig {

@@ -179,9 +179,9 @@ pub(crate) fn assess<H: Records + ?Sized>(
     // Contested: the class's working fixes disagree and this directive has no clear
     // majority of them. A fix the safety gate knows is its own blocked candidate and no
     // competitor; one it does not know still competes (the contest is the backstop).
-    let contested = o.contest.is_some_and(|(covered, recovered, keys)| {
-        recovered >= 2 && keys >= 2 && (covered as f64) < cfg.contested_share * recovered as f64 - 1e-9
-    });
+    let contested = o
+        .contest
+        .is_some_and(|(covered, recovered, keys)| contested(covered, recovered, keys, cfg.contested_share));
     // Self-resolved support is a source only when the same fix recurs across sessions and
     // the class has no unresolved failures (those would be the support instead).
     let need = sessions_needed(o.variant, !s.spec.anchors.is_empty(), cfg);
@@ -286,6 +286,23 @@ pub(crate) fn assess<H: Records + ?Sized>(
         rank: round3(rank),
         sessions: sessions.len() as u64,
     }
+}
+
+/// Do a class's working fixes contest a directive that `covered` of its `recovered`
+/// recoveries (of `keys` distinct fixes) agree with? Yes when they disagree and it has
+/// less than `share` of them (three agreeing fixes for every competing one) — unless the
+/// whole competition is one session and the directive stands on two or more.
+///
+/// Why the exception: at three quarters, one session that did something else blocked a
+/// fix two sessions agreed on (2 of 3), though it did not block one three agreed on (3 of
+/// 4): a lone dissent decided only where agreement sat at the recurrence minimum. It is
+/// still a majority, and the lone fix is never taught (one session is no recurrence).
+/// Two dissenting sessions, alike or not, contest as before: the contest stays the
+/// backstop against a recurring fix the safety gate does not know, and a real alternative
+/// that recurs (rebase against merge) is still no lesson.
+pub(crate) fn contested(covered: usize, recovered: usize, keys: usize, share: f64) -> bool {
+    let lone_dissent = covered >= 2 && recovered.saturating_sub(covered) == 1;
+    recovered >= 2 && keys >= 2 && (covered as f64) < share * recovered as f64 - 1e-9 && !lone_dissent
 }
 
 /// A recovery in one move: the record right after the (only) failing attempt holds the
@@ -431,6 +448,23 @@ pub(crate) fn refs<H: Records + ?Sized>(history: &H, idxs: &[usize]) -> Vec<Supp
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_lone_dissent_contests_no_fix_two_sessions_agree_on() {
+        use super::contested;
+        // Three quarters, as before: 3 of 4 stands, 2 of 4 and 3 of 5 are contested.
+        assert!(!contested(3, 4, 2, 0.75));
+        assert!(contested(2, 4, 2, 0.75));
+        assert!(contested(3, 5, 3, 0.75));
+        // One session that did something else against two that agree: no contest.
+        assert!(!contested(2, 3, 2, 0.75));
+        // One against one is a tie, whoever it is; two dissenters contest, alike or not.
+        assert!(contested(1, 2, 2, 0.75));
+        assert!(contested(2, 4, 3, 0.75));
+        // One fix only, or one recovery: nothing to contest.
+        assert!(!contested(2, 2, 1, 0.75));
+        assert!(!contested(1, 1, 1, 0.75));
+    }
+
     use crate::learn::history::episodes::{extract, Prepared, WINDOW};
 
     #[test]
