@@ -205,3 +205,30 @@ fn sessions_do_not_mix() {
     ];
     assert_eq!(eps(&h)[0].outcome, Outcome::Unresolved);
 }
+
+#[test]
+fn a_download_kept_as_a_file_is_a_step_not_a_plain_retry() {
+    // The file the check failed on fetched again, then the check passed: a fix step, never
+    // "the same command passing" (which would count as the failure clearing by itself).
+    let fail = "vendor/libfoo.tar.gz: FAILED\nsha256sum: WARNING: 1 computed checksum did NOT match";
+    let h = vec![
+        rec("a", "sha256sum -c SHA256SUMS", false, fail),
+        rec(
+            "a",
+            "curl -fsSL -o vendor/libfoo.tar.gz http://mirror/libfoo.tar.gz",
+            true,
+            "",
+        ),
+        rec("a", "sha256sum -c SHA256SUMS", true, "vendor/libfoo.tar.gz: OK"),
+        // A page fetched to look at, then the same check: a look between, a plain retry.
+        rec("b", "sha256sum -c SHA256SUMS", false, fail),
+        rec("b", "curl -s http://mirror/", true, "<html>"),
+        rec("b", "sha256sum -c SHA256SUMS", true, "vendor/libfoo.tar.gz: OK"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+    assert!(!e[0].plain_retry);
+    assert!(e[0].steps[0].text.starts_with("curl -fsSL -o"), "{:#?}", e[0].steps);
+    assert_eq!(e[1].outcome, Outcome::Flaky);
+    assert!(e[1].plain_retry);
+}

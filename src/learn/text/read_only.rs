@@ -102,6 +102,33 @@ fn writes_by_flag(program: &str, words: &[String]) -> bool {
         "find" => any(&|w| matches!(w, "-delete" | "-fprint" | "-fprint0" | "-fprintf" | "-fls")),
         "tree" => any(&|w| w == "-o"),
         "date" => any(&|w| w == "-s" || w.starts_with("--set")),
+        // A download kept as a file is a change to the project, not a look: `curl -o
+        // vendor/x.tar.gz URL`, a bundle ending in `o` (`-fsSLo F`), `-O` or a bundle
+        // holding it (`-sLO`), `--output F`, `--remote-name`. Not `-o -` (the page to
+        // standard output) nor `-o /dev/null` (a status check).
+        "curl" => {
+            let short = |w: &str| w.starts_with('-') && !w.starts_with("--") && w.len() > 1;
+            let saved_to = |v: Option<&String>| v.is_some_and(|v| v != "-" && v != "/dev/null");
+            words.iter().enumerate().skip(1).any(|(i, w)| {
+                (short(w) && w.ends_with('o') || w == "--output") && saved_to(words.get(i + 1))
+                    || w.strip_prefix("--output=")
+                        .is_some_and(|v| v != "-" && v != "/dev/null")
+                    || short(w) && w.contains('O')
+                    || w.starts_with("--remote-name")
+            })
+        }
+        // wget saves what it fetches unless told to print it (`-O -`, `-qO-`) or only check.
+        "wget" => {
+            let printed = words.iter().enumerate().any(|(i, w)| {
+                w.ends_with("O-")
+                    || w == "--output-document=-"
+                    || w == "--spider"
+                    || w.starts_with('-')
+                        && w.ends_with('O')
+                        && words.get(i + 1).is_some_and(|v| v == "-" || v == "/dev/null")
+            });
+            !printed
+        }
         _ => false,
     }
 }
@@ -112,9 +139,15 @@ mod tests {
 
     fn looks(cmd: &str) -> bool {
         let words: Vec<String> = cmd.split(' ').map(str::to_string).collect();
+        // The normaliser puts the fetchers in the `http` domain.
+        let domain = if matches!(words[0].as_str(), "curl" | "wget") {
+            "http"
+        } else {
+            &words[0]
+        };
         only_looks(Looked {
             program: &words[0],
-            domain: &words[0],
+            domain,
             action: "",
             words: &words,
             writes: false,
@@ -130,5 +163,28 @@ mod tests {
         assert!(!looks("sort --output=deps.txt deps.txt"));
         assert!(!looks("find . -name '*.pyc' -delete"));
         assert!(!looks("date -s 2026-01-01"));
+    }
+
+    #[test]
+    fn a_download_kept_as_a_file_is_no_look() {
+        // Saved: `-o F`, a bundle ending in `o`, `-O`, `--output`, wget by default.
+        assert!(!looks("curl -fsSL -o vendor/a.tar.gz http://x/a.tar.gz"));
+        assert!(!looks("curl -fsSLo vendor/a.tar.gz http://x/a.tar.gz"));
+        assert!(!looks("curl -sLO http://x/a.tar.gz"));
+        assert!(!looks("curl -fL --retry 2 -s -o out/a.zip http://x/a.zip"));
+        assert!(!looks("curl --output=a.zip http://x/a.zip"));
+        assert!(!looks("curl http://x/a.zip --output a.zip"));
+        assert!(!looks("curl -O http://x/a.zip"));
+        assert!(!looks("wget http://x/a.zip"));
+        assert!(!looks("wget -q -O vendor/a.zip http://x/a.zip"));
+        // Printed or only checked: still a look.
+        assert!(looks("curl -s http://x/health"));
+        assert!(looks("curl -fsSL -o - http://x/a.txt"));
+        assert!(looks("curl -sS -w %{http_code} http://x/"));
+        assert!(looks("wget -qO- http://x/a.txt"));
+        assert!(looks("wget -O - http://x/a.txt"));
+        assert!(looks("wget --spider http://x/a.txt"));
+        assert!(looks("curl -s -o /dev/null -w %{http_code} http://x/"));
+        assert!(looks("wget -q -O /dev/null http://x/"));
     }
 }
