@@ -80,12 +80,28 @@ impl Masks {
 /// Whether a line reads as an error line.
 fn errorish(line: &str) -> bool {
     (crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords)
-        && crate::learn::text::error_words::any_in(line))
+        && crate::learn::text::error_words::any_in(line)
+        // Only a line with a flag word pays for the second look.
+        && (!(line.starts_with('-') || line.contains(" -"))
+            || crate::learn::text::error_words::any_in(&outside_flags(line))))
         || line.starts_with("hint:")
         || line.starts_with('!')
         || line
             .split(|c: char| !c.is_ascii_alphanumeric() && c != ':')
             .any(|w| w == "E:")
+}
+
+/// The line without its flag words (`-Werror`, `--fail-fast`): a command line echoed by
+/// the tool that ran it (`gcc -Wall -Werror -o app main.c`, printed by make) names an error
+/// only inside a flag, and is no error line.
+fn outside_flags(line: &str) -> String {
+    line.split_whitespace()
+        .filter(|w| {
+            let mut c = w.chars();
+            !(c.next() == Some('-') && c.next().is_some_and(|n| n.is_ascii_alphabetic() || n == '-'))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 static MASKS: Masks = Masks {
@@ -398,6 +414,26 @@ mod tests {
         assert_eq!(signature(interleaved).template, signature(plain).template);
         // No prefix on the last line: the last two lines, as before.
         assert_eq!(error_lines("a\nb\nc"), vec!["b".to_string(), "c".to_string()]);
+    }
+
+    #[test]
+    fn a_command_line_echoed_by_its_runner_is_no_error_line() {
+        // make prints the recipe it runs: `-Werror` names an error only as a flag.
+        let make = "gcc -Wall -Wextra -Werror -O2 -o app main.c\nmain.c: In function 'main':\n\
+                    main.c:4:9: error: unused variable 'n' [-Werror=unused-variable]\n\
+                    cc1: all warnings being treated as errors\nmake: *** [Makefile:5: app] Error 1\n";
+        let lines = error_lines(make);
+        assert!(lines[0].starts_with("main.c:4:9: error: unused variable"), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("gcc ")), "{lines:?}");
+        // An error word outside the flags keeps a line that also holds one.
+        assert_eq!(
+            error_lines("error: unexpected argument '--fail-fast' found"),
+            vec!["error: unexpected argument '--fail-fast' found".to_string()]
+        );
+        assert_eq!(
+            error_lines("go test -failfast ./...\n--- FAIL: TestX (0.00s)"),
+            vec!["--- FAIL: TestX (0.00s)".to_string()]
+        );
     }
 
     #[test]
