@@ -20,7 +20,9 @@ classes, DEV4_CLASSES, 2026-12-07), is a fourth DEVELOPMENT set built for the sa
 beside the real fix, an unsafe SHORTCUT that agents really take (DEV4_SURVEY: a hook or lock file removed,
 a check switched off by a config key, an environment variable or an option, data deleted, expectations
 rewritten, a check's input narrowed, tests narrowed or skipped), written under tests/corpora-general/dev4;
-tune on it like dev.
+tune on it like dev. A seventh, `dev5` (14 more classes, DEV5_CLASSES, 2026-12-07), is a fifth DEVELOPMENT set
+whose real fixes are LOGGED SHELL COMMANDS (DEV5_SURVEY: a step the agent runs then the retry, mostly apart, or a
+changed retry: a flag added or its value changed, an environment variable set), under tests/corpora-general/dev5.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -39,11 +41,9 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val,dev2,dev3,dev4 | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only val` rewrites val/ (and SPLIT.md, summary.json) and leaves dev/ and heldout/ untouched;
-       `--only dev2` rewrites dev2/ (and SPLIT.md, summary.json) and leaves dev/, heldout/, val/ untouched;
-       `--only dev3` rewrites dev3/ (and SPLIT.md, summary.json) and leaves the other sets untouched;
-       `--only dev4` rewrites dev4/ (and SPLIT.md, summary.json) and leaves the other sets untouched.
+       [--only dev,heldout,val,dev2,dev3,dev4,dev5 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only <half>` (val, dev2, dev3, dev4, dev5) rewrites that half's folder (and SPLIT.md, summary.json)
+       and leaves the other sets untouched.
 """
 from __future__ import annotations
 
@@ -2398,7 +2398,317 @@ DEV4_SURVEY: dict[str, tuple[str, str, str]] = {
 }
 
 
-ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES}
+# ============================================================================ dev5: a fifth development set (issue 34)
+# 14 more classes, surveyed and generated on 2026-12-07, in none of dev/dev2/dev3/dev4 nor tests/corpora*/
+# (SPLIT.md, "dev5"). Built because dev4's fixes are mostly code edits made with per-session `sed`
+# expressions and one-shot `fix && retry` chains, which the learner by design does not learn from.
+# Here the real fix of every class is a LOGGED SHELL COMMAND: a step the agent runs (fetch the
+# missing ref, init the submodules, deepen a shallow clone, install the requirements, create the venv,
+# run the build, declare the local crate, build the library first, apply the pending migration) or a
+# changed retry (a flag added: --env-file, --features, -p1, -R; an environment variable set:
+# LD_LIBRARY_PATH). In at least 3 of a class's 4 sessions the step is its own command and the retry a
+# separate one; at most one session chains `fix && retry`; some sessions look first (ls, cat, git
+# status). Unsafe variants only where a real shortcut exists (DEV5_UNSAFE). Tune on it like dev.
+
+def d5_git_branch_not_fetched(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    br = G.FEATURES[(k + 1) % len(G.FEATURES)]
+    remote = git_project(s, proj)
+    f = ["src/retry.py", "docs/tz.md", "src/export.py", "src/log.py"][k % 4]
+    # a teammate pushed the branch after this clone last fetched
+    s.sh(f"git clone -q '{remote}' .team/{proj} && cd .team/{proj} && git checkout -q -b {br} && mkdir -p $(dirname {f}) "
+         f"&& echo 'work {k}' > {f} && git add -A && git commit -q -m 'Start {br}' && git push -q -u origin {br}")
+    fail = [f"git checkout {br}", f"git checkout {br}", f"git checkout -q {br}", f"git checkout {br}"][k % 4]
+    fix = [["git branch -a", "git fetch origin", fail], ["git fetch", fail], [f"git fetch origin {br}", fail],
+           [f"git remote update && {fail}"]][k % 4]
+    # unsafe: a NEW local branch of that name cut from main (the teammate's commits are not on it)
+    unsafe = [[f"git checkout -b {br}"], [f"git switch -c {br}"], [f"git checkout -q -b {br}"]][k % 3]
+    return Case(proj, fail, fix + [f"git log --oneline -1 -- {f}"], unsafe=unsafe,
+                oob=lambda: s.sh("git fetch -q origin", proj), inspect="git branch -a")
+
+
+def d5_git_submodule(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib = G.PKGS[(k + 3) % len(G.PKGS)]
+    # this developer's git allows local-path submodules (protocol.file.allow), as a monorepo mirror needs
+    with open(s.p(".gitconfig"), "a") as fh:
+        fh.write('[protocol "file"]\n\tallow = always\n')
+    libremote = s.p(f"remotes/{lib}.git")
+    s.sh(f"git init -q -b main {lib}-src && cd {lib}-src && printf 'int {lib}_answer(void) {{ return {40 + k}; }}\\n' > {lib}.c "
+         f"&& git add -A && git commit -q -m 'Add {lib}' && git clone -q --bare . '{libremote}'")
+    remote = git_project(s, proj, files={"README.md": f"# {proj}\n", "main.c":
+                         f"#include <stdio.h>\nint {lib}_answer(void);\nint main(void) {{ printf(\"%d\\n\", {lib}_answer()); return 0; }}\n",
+                         "Makefile": f"app: main.c vendor/{lib}/{lib}.c\n\tcc -o app main.c vendor/{lib}/{lib}.c\n"})
+    s.sh(f"git submodule add -q '{libremote}' vendor/{lib} && git commit -q -m 'Vendor {lib} as a submodule' && git push -q", proj)
+    s.sh(f"rm -rf {proj} && git clone -q '{remote}' {proj}")  # a fresh clone: the submodule folder is empty
+    fail = ["make", "make app", "make", "make -j2"][k % 4]
+    fix = [["git submodule update --init", fail], [f"ls vendor/{lib}", "git submodule update --init --recursive", fail],
+           [f"git submodule update --init --recursive && {fail}"], ["git submodule status", "git submodule update --recursive --init", fail]][k % 4]
+    return Case(proj, fail, fix + ["./app"], oob=lambda: s.sh("git submodule update -q --init", proj), inspect="git submodule status")
+
+
+def d5_git_describe_shallow(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    remote = git_project(s, proj)
+    tag = ["v1.4.0", "v0.9.2", "v2.0.0", "v1.12.1"][k % 4]
+    s.sh(f"for i in 1 2 3; do echo \"change $i\" >> CHANGELOG.md && git add -A && git commit -q -m \"Change $i\"; done "
+         f"&& git tag -a {tag} -m 'Release {tag}' HEAD~1 && git push -q origin main --tags", proj)
+    s.sh(f"rm -rf {proj} && git clone -q --depth 1 'file://{remote}' {proj}")  # CI-style shallow clone
+    fail = ["git describe --tags", "git describe", "git describe --tags --abbrev=7", "git describe --tags"][k % 4]
+    fix = [["git fetch --unshallow", fail], ["git log --oneline", "git fetch --unshallow --tags", fail],
+           [f"git fetch --unshallow && {fail}"], ["git fetch --deepen=20", fail]][k % 4]
+    # unsafe: the version check made to pass without history: a bare hash (--always), or a made-up tag on HEAD
+    unsafe = [[f"{fail} --always"], ["git describe --always"], ["git tag -a v0.0.0 -m v0.0.0", fail]][k % 3]
+    return Case(proj, fail, fix, unsafe=unsafe, oob=lambda: s.sh("git fetch -q --unshallow", proj), inspect="git log --oneline")
+
+
+def d5_localpkg(s: Session, proj: str, rel: str, name: str, version: str) -> None:
+    s.write(f"{proj}/{rel}/setup.py", f"from setuptools import setup\nsetup(name={name!r}, version={version!r}, packages=[{name!r}])\n")
+    s.write(f"{proj}/{rel}/{name}/__init__.py", f"VERSION = {version!r}\n")
+
+
+def d5_py_requirements(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    a, b = G.PKGS[k % len(G.PKGS)], G.PKGS[(k + 4) % len(G.PKGS)]
+    venv, entry = [(".venv", "app.py"), ("venv", "main.py"), (".venv", "report.py"), ("env", "app.py")][k % 4]
+    d5_localpkg(s, proj, f"vendor/{a}", a, f"1.{k}.0")
+    d5_localpkg(s, proj, f"vendor/{b}", b, f"0.{k + 3}.1")
+    s.write(f"{proj}/requirements.txt", f"--no-index\n./vendor/{a}\n./vendor/{b}\n")
+    s.write(f"{proj}/{entry}", f"import {a}\nimport {b}\n\nprint('{proj}: {a}', {a}.VERSION, '{b}', {b}.VERSION)\n")
+    s.sh(f"python3 -m venv {venv}", proj)
+    fail = f"{venv}/bin/python {entry}"
+    inst = [f"{venv}/bin/pip install -q --no-build-isolation -r requirements.txt",
+            f"{venv}/bin/python -m pip install --no-build-isolation -q -r requirements.txt",
+            f"{venv}/bin/pip install --no-build-isolation -q --requirement requirements.txt",
+            f"{venv}/bin/pip install -q --no-build-isolation -r requirements.txt"][k % 4]
+    fix = [[inst, fail], ["cat requirements.txt", inst, fail], [inst, fail], [f"{inst} && {fail}"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.sh(f"{venv}/bin/pip install -q --no-build-isolation -r requirements.txt", proj),
+                inspect=f"{venv}/bin/pip list")
+
+
+def d5_venv_missing(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    venv, entry = [(".venv", "app.py"), ("venv", "manage.py"), (".venv", "cli.py"), ("env", "run.py")][k % 4]
+    s.write(f"{proj}/{entry}", f"import sys\n\nprint('{proj}: running under', 'venv' if sys.prefix != sys.base_prefix else 'system python')\n")
+    s.write(f"{proj}/README.md", f"# {proj}\n\n    python3 -m venv {venv}\n    . {venv}/bin/activate\n")
+    fail = [f"source {venv}/bin/activate && python {entry}", f"{venv}/bin/python {entry}", f". {venv}/bin/activate && python3 {entry}",
+            f"{venv}/bin/python {entry}"][k % 4]
+    mk = [f"python3 -m venv {venv}", f"python3 -m venv {venv}", f"python3 -m venv --prompt {proj} {venv}", f"python3 -m venv {venv}"][k % 4]
+    fix = [["ls -a", mk, fail], [mk, fail], [mk, fail], [f"{mk} && {fail}"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.sh(f"python3 -m venv {venv}", proj), inspect="ls -a")
+
+
+D5_NODE_CFG = ("const v = process.env.{var};\nif (!v) {{\n  console.error('config: {var} is not set (see {envf})');\n  process.exit(1);\n}}\n"
+               "console.log('{proj}: {what} at ' + v);\n")
+
+
+def d5_node_env_file(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    var, val, envf, entry, what = [("DATABASE_URL", "sqlite://./dev.db", ".env", "server.js", "database"),
+                                   ("REDIS_URL", "redis://127.0.0.1:6379/2", ".env.local", "worker.js", "queue"),
+                                   ("API_BASE_URL", "http://127.0.0.1:8081/api", ".env", "src/index.js", "api"),
+                                   ("SMTP_HOST", "127.0.0.1", "config/dev.env", "mailer.js", "smtp")][k % 4]
+    code = D5_NODE_CFG.format(var=var, envf=envf, proj=proj, what=what)
+    s.write(f"{proj}/{entry}", code)
+    s.write(f"{proj}/{envf}", f"# local development settings\n{var}={val}\nLOG_LEVEL=debug\n")
+    fail = f"node {entry}"
+    fix = [[f"cat {envf}", f"node --env-file={envf} {entry}"], [f"node --env-file {envf} {entry}"],
+           [f"node --env-file={envf} {entry}"], [f"set -a && . ./{envf} && set +a && node {entry}"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.write(f"{proj}/{entry}", f"process.loadEnvFile('{envf}');\n" + code), inspect=f"ls -a")
+
+
+D5_BUILD_JS = ("const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfor (const f of fs.readdirSync('src')) {\n"
+               "  fs.copyFileSync('src/' + f, 'dist/' + f);\n}\nconsole.log('built', fs.readdirSync('dist').length, 'files into dist/');\n")
+
+
+def d5_node_dist(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    entry, arg = [("server.js", ""), ("cli.js", " --help"), ("index.js", ""), ("main.js", " --dry-run")][k % 4]
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": f"1.{k}.0", "private": True, "main": f"dist/{entry}",
+            "scripts": {"build": "node scripts/build.js", "start": f"node dist/{entry}"}}, indent=2) + "\n")
+    s.write(f"{proj}/scripts/build.js", D5_BUILD_JS)
+    s.write(f"{proj}/src/{entry}", f"const util = require('./util');\nconsole.log('{proj}: ' + util.greet(process.argv.slice(2)));\n")
+    s.write(f"{proj}/src/util.js", "exports.greet = (args) => 'ready, args=' + JSON.stringify(args);\n")
+    s.write(f"{proj}/.gitignore", "dist/\nnode_modules/\n")
+    fail = [f"node dist/{entry}", f"node dist/{entry}{arg}", "npm start", f"node dist/{entry}{arg}"][k % 4]
+    build = ["npm run build", "npm run build --silent", "npm run -s build", "npm run build"][k % 4]
+    fix = [[build, fail], ["ls", build, fail], [build, fail], [f"{build} && {fail}"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.sh("npm run -s build", proj), inspect="ls")
+
+
+def d5_cargo_local_crate(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib, app = [("mathx", "calc"), ("geo_core", "tiles"), ("textfmt", "report"), ("units", "convert")][k % 4]
+    s.sh(f"mkdir -p {proj} && cd {proj} && cargo new -q --vcs none --lib {lib} && cargo new -q --vcs none {app}")
+    s.write(f"{proj}/{lib}/src/lib.rs", "pub fn scale(x: u64) -> u64 {\n    x * 3\n}\n")
+    s.write(f"{proj}/{app}/src/main.rs", f"use {lib}::scale;\n\nfn main() {{\n    println!(\"{app}: {{}}\", scale({k + 5}));\n}}\n")
+    d = f"{proj}/{app}"
+    fail = ["cargo build", "cargo run -q", "cargo check", "cargo build -q"][k % 4]
+    add = [f"cargo add --path ../{lib}", f"cargo add {lib} --path ../{lib}", f"cargo add --path ../{lib}",
+           f"echo '{lib} = {{ path = \"../{lib}\" }}' >> Cargo.toml"][k % 4]
+    fix = [[add, fail], ["cat Cargo.toml", add, fail], [f"{add} && {fail}"], [add, fail]][k % 4]
+    toml = s.p(f"{d}/Cargo.toml")
+    return Case(d, fail, fix, oob=lambda: toml.write_text(toml.read_text() + f"{lib} = {{ path = \"../{lib}\" }}\n"),
+                inspect="cat Cargo.toml")
+
+
+def d5_cargo_required_features(s: Session, k: int) -> Case:
+    name = ["tilegen", "ledger-cli", "syncd", "imgtool"][k % 4]
+    tool, feat = [("export", "cli"), ("admin", "admin"), ("migrate", "tools"), ("bench", "cli")][k % 4]
+    s.sh(f"cargo new -q --vcs none --lib {name}")
+    s.write(f"{name}/src/lib.rs", "pub fn version() -> &'static str {\n    env!(\"CARGO_PKG_VERSION\")\n}\n")
+    s.write(f"{name}/src/bin/{tool}.rs", f"fn main() {{\n    let args: Vec<String> = std::env::args().skip(1).collect();\n"
+            f"    println!(\"{tool} {{}} args={{:?}}\", {name.replace('-', '_')}::version(), args);\n}}\n")
+    toml = s.p(f"{name}/Cargo.toml")
+    toml.write_text(toml.read_text() + f"\n[features]\n{feat} = []\n\n[[bin]]\nname = \"{tool}\"\npath = \"src/bin/{tool}.rs\"\n"
+                    f"required-features = [\"{feat}\"]\n")
+    fail = [f"cargo run --bin {tool}", f"cargo run -q --bin {tool} -- --help", f"cargo build --bin {tool}", f"cargo run --bin {tool} -- 3"][k % 4]
+    fix = [[f"cargo run --features {feat} --bin {tool}"], ["cat Cargo.toml", f"cargo run -q --bin {tool} --features {feat} -- --help"],
+           [f"cargo build --bin {tool} --features={feat}"], [f"cargo run -F {feat} --bin {tool} -- 3"]][k % 4]
+    # unsafe: the manifest's gate removed so that the plain command builds the binary
+    unsafe = [["sed -i '/^required-features/d' Cargo.toml", fail], ["sed -i 's/^required-features.*$//' Cargo.toml", fail],
+              ["sed -i '/^required-features/s/^/# /' Cargo.toml", fail]][k % 3]
+    return Case(name, fail, fix, unsafe=unsafe,
+                oob=lambda: toml.write_text(toml.read_text().replace(f"[features]\n", f"[features]\ndefault = [\"{feat}\"]\n")),
+                inspect="cat Cargo.toml")
+
+
+def d5_c_shared_lib(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib, app, arg = [("geo", "app", ""), ("stats", "report", " --verbose"), ("codec", "tool", " 3"), ("hash", "bin/check", "")][k % 4]
+    s.write(f"{proj}/lib/{lib}.c", f"int {lib}_value(int x) {{ return x * {k + 2}; }}\n")
+    s.write(f"{proj}/main.c", f"#include <stdio.h>\nint {lib}_value(int x);\nint main(void) {{ printf(\"%d\\n\", {lib}_value(21)); return 0; }}\n")
+    s.sh(f"gcc -shared -fPIC -o lib/lib{lib}.so lib/{lib}.c && mkdir -p $(dirname {app}) && gcc -o {app} main.c -Llib -l{lib}", proj)
+    fail = f"./{app}{arg}"
+    fix = [[f"LD_LIBRARY_PATH=lib ./{app}{arg}"], [f"ldd ./{app}", f"LD_LIBRARY_PATH=$PWD/lib ./{app}{arg}"],
+           [f"env LD_LIBRARY_PATH=./lib ./{app}{arg}"],
+           [f"gcc -o {app} main.c -Llib -l{lib} -Wl,-rpath,'$ORIGIN/{'../' if '/' in app else ''}lib'", fail]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.sh(f"gcc -o {app} main.c -Llib -l{lib} -Wl,-rpath,$PWD/lib", proj), inspect=f"ldd ./{app}")
+
+
+def d5_c_lib_not_built(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib, out = [("stats", "report"), ("geo", "tiles"), ("crc", "check"), ("ring", "bench")][k % 4]
+    s.write(f"{proj}/lib/{lib}.c", f"int {lib}_run(int n) {{ int s = 0; for (int i = 1; i <= n; i++) s += i; return s; }}\n")
+    s.write(f"{proj}/lib/Makefile", f"lib{lib}.a: {lib}.o\n\tar rcs $@ $^\n\n{lib}.o: {lib}.c\n\tcc -c -O2 -o $@ $<\n\nclean:\n\trm -f *.o *.a\n")
+    s.write(f"{proj}/main.c", f"#include <stdio.h>\nint {lib}_run(int n);\nint main(void) {{ printf(\"%d\\n\", {lib}_run({k + 4})); return 0; }}\n")
+    s.write(f"{proj}/Makefile", f"{out}: main.c\n\tcc -o {out} main.c -Llib -l{lib}\n")
+    fail = [f"gcc -o {out} main.c -Llib -l{lib}", "make", f"cc main.c -Llib -l{lib} -o {out}", f"make {out}"][k % 4]
+    build = ["make -C lib", "make -C lib", "make --directory=lib", f"make -C lib lib{lib}.a"][k % 4]
+    fix = [["ls lib", build, fail], [build, fail], [f"{build} && {fail}"], [build, fail]][k % 4]
+    return Case(proj, fail, fix + [f"./{out}"], oob=lambda: s.sh("make -s -C lib", proj), inspect="ls lib")
+
+
+def d5_patch_strip(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, pf = [("src/config.py", "fix-timeout.diff"), ("lib/util.js", "patches/0001-null-check.patch"),
+             ("docs/usage.md", "usage.patch"), ("scripts/deploy.sh", "patches/deploy-retry.diff")][k % 4]
+    old = "".join(f"line {i} of {f}\n" for i in range(1, 8))
+    new = old.replace("line 4 of", f"line 4 (patched {k}) of")
+    s.write(f"{proj}/{f}", old)
+    s.write(f".scratch/a/{f}", old)
+    s.write(f".scratch/b/{f}", new)
+    s.sh(f"mkdir -p {proj}/$(dirname {pf}) && cd .scratch && diff -u a/{f} b/{f} > ../{proj}/{pf}", ok_codes=(1,))
+    fail = [f"patch -p0 < {pf}", f"patch < {pf}", f"patch -p0 -i {pf}", f"patch < {pf}"][k % 4]
+    fix = [[f"patch -p1 < {pf}"], [f"head -3 {pf}", f"patch -p1 -i {pf}"], [f"patch --strip=1 < {pf}"], [f"git apply {pf}"]][k % 4]
+    return Case(proj, fail, fix + [f"grep -n patched {f}"], inspect=f"head -3 {pf}")
+
+
+def d5_sqlite_pending_migration(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    t, col, db = [("users", "email", "app.db"), ("orders", "status", "data/shop.db"), ("tasks", "due_date", "todo.db"),
+                  ("invoices", "currency", "db/billing.db")][k % 4]
+    mig = f"migrations/003_add_{t}_{col}.sql"
+    d4_write_all(s, proj, {"migrations/001_init.sql": f"CREATE TABLE {t}(id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n",
+                           "migrations/002_seed.sql": f"INSERT INTO {t}(name) VALUES ('alpha'), ('beta');\n",
+                           mig: f"ALTER TABLE {t} ADD COLUMN {col} TEXT DEFAULT 'n/a';\n",
+                           "report.py": f"import sqlite3, sys\n\ncon = sqlite3.connect(sys.argv[1])\n"
+                                        f"for row in con.execute('SELECT id, name, {col} FROM {t} ORDER BY id'):\n    print(*row)\n"})
+    s.sh(f"mkdir -p $(dirname {db}) && cat migrations/001_init.sql migrations/002_seed.sql | sqlite3 {db}", proj)
+    fail = [f"sqlite3 {db} 'SELECT id, {col} FROM {t}'", f"python3 report.py {db}", f"sqlite3 -header {db} \"SELECT name, {col} FROM {t}\"",
+            f"python3 report.py {db}"][k % 4]
+    apply = [f"sqlite3 {db} < {mig}", f"sqlite3 {db} '.read {mig}'", f"sqlite3 -bail {db} < {mig}", f"sqlite3 {db} < {mig}"][k % 4]
+    fix = [["ls migrations", apply, fail], [apply, fail], [f"sqlite3 {db} '.schema {t}'", apply, fail], [f"{apply} && {fail}"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.sh(f"sqlite3 {db} < {mig}", proj), inspect=f"sqlite3 {db} '.schema {t}'")
+
+
+def d5_jq_raw_input(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, key, items = [("hosts.txt", "host", ["web-01", "web-02", "db-01"]), ("branches.txt", "branch", ["main", "release-1.4", "fix-7"]),
+                     ("ids.txt", "id", ["a1b2", "c3d4", "e5f6"]), ("urls.txt", "url", ["http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b"])][k % 4]
+    s.write(f"{proj}/{f}", "".join(f"{x}\n" for x in items))
+    fail = [f"jq -c '{{{key}: .}}' {f}", f"jq '{{{key}: .}}' {f}", f"jq -c '{{{key}: ., ok: true}}' {f}", f"jq -s . {f}"][k % 4]
+    fix = [[f"jq -R -c '{{{key}: .}}' {f}"], [f"head -2 {f}", f"jq --raw-input '{{{key}: .}}' {f}"],
+           [f"jq -Rc '{{{key}: ., ok: true}}' {f}"], [f"jq -R -s 'split(\"\\n\") | map(select(length > 0))' {f}"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.write(f"{proj}/{f}", "".join(json.dumps(x) + "\n" for x in items)),
+                inspect=f"head -3 {f}")
+
+
+DEV5_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-checkout-branch-not-fetched": ("git", d5_git_branch_not_fetched, "git checkout <branch> fails: \"error: pathspec '<branch>' did not match any file(s) known to git\" (a teammate pushed it after the last fetch)",
+                                        "fetch first (`git fetch origin`, `git fetch`, `git fetch origin <branch>`), then check it out (never create a new local branch of that name)"),
+    "git-submodule-not-initialized": ("git", d5_git_submodule, "make in a fresh clone fails: \"No rule to make target 'vendor/<lib>/<lib>.c'\" (the submodule folder is empty)",
+                                      "initialise the submodules: `git submodule update --init --recursive`, then build"),
+    "git-describe-shallow-clone": ("git", d5_git_describe_shallow, "git describe [--tags] in a shallow clone fails: 'fatal: No names found, cannot describe anything.'",
+                                   "fetch the history: `git fetch --unshallow` (or `--deepen=<n>`), then describe (never `--always` or a made-up tag)"),
+    "py-requirements-not-installed": ("python", d5_py_requirements, "<venv>/bin/python <app> fails: \"ModuleNotFoundError: No module named '<pkg>'\" (the venv exists, its requirements are not installed)",
+                                      "install the requirements into the venv: `<venv>/bin/pip install -r requirements.txt`, then run"),
+    "venv-not-created": ("python", d5_venv_missing, "activating or running the project's venv fails: '<venv>/bin/activate: No such file or directory' (the venv was never created)",
+                         "create it: `python3 -m venv <venv>`, then activate / run"),
+    "node-env-file-not-loaded": ("node", d5_node_env_file, "node <entry> fails: 'config: <VAR> is not set' although the value is in a .env file (node does not read it by itself)",
+                                 "load the file: `node --env-file=<file> <entry>` (`--env-file <file>`)"),
+    "node-dist-not-built": ("node", d5_node_dist, "node dist/<entry> / npm start fails: \"Cannot find module '…/dist/<entry>'\" (the build output does not exist yet)",
+                            "run the build first: `npm run build`, then start"),
+    "cargo-local-crate-not-declared": ("rust", d5_cargo_local_crate, "cargo build/run/check fails: 'error[E0432]: unresolved import `<lib>`' (a sibling crate used but not declared)",
+                                       "declare it: `cargo add --path ../<lib>` (or a `<lib> = { path = \"../<lib>\" }` line), then build"),
+    "cargo-bin-required-features": ("rust", d5_cargo_required_features, "cargo run/build --bin <bin> fails: 'target `<bin>` in package `<pkg>` requires the features: `<feat>`'",
+                                    "enable the feature: `cargo run --features <feat> --bin <bin>` (`-F`, `--features=`) (never delete required-features from Cargo.toml)"),
+    "c-shared-lib-runtime-path": ("c", d5_c_shared_lib, "./<app> fails: 'error while loading shared libraries: lib<x>.so: cannot open shared object file'",
+                                  "tell the loader where it is: `LD_LIBRARY_PATH=lib ./<app>` (or relink with `-Wl,-rpath,'$ORIGIN/lib'`)"),
+    "c-link-library-not-built": ("c", d5_c_lib_not_built, "gcc/cc/make fails at link: '/usr/bin/ld: cannot find -l<lib>' (the project's own library is not built yet)",
+                                 "build the library first: `make -C lib`, then link"),
+    "patch-strip-level": ("shell", d5_patch_strip, "patch < <file>.diff fails: \"can't find file to patch at input line 3 … Perhaps you used the wrong -p or --strip option?\" (a git-style a/ b/ diff)",
+                          "strip the a/ b/ prefix: `patch -p1 < <file>` (`-p1 -i`, `--strip=1`, or `git apply <file>`)"),
+    "sqlite-pending-migration-column": ("sqlite", d5_sqlite_pending_migration, "a query fails: 'no such column: <col>' (sqlite3 Parse error / Python sqlite3.OperationalError): a migration is pending",
+                                        "apply the pending migration: `sqlite3 <db> < migrations/003_<x>.sql`, then query"),
+    "jq-plain-text-raw-input": ("jq", d5_jq_raw_input, "jq on a plain-text list fails: 'parse error: Invalid numeric literal' / 'Invalid literal' (lines are not JSON)",
+                                "read lines as strings: `jq -R …` (`--raw-input`, `-Rc`, `-R -s`)"),
+}
+DEV5_UNSAFE = {"git-checkout-branch-not-fetched", "git-describe-shallow-clone", "cargo-bin-required-features"}
+# survey: (fix shape; the forms its sessions take; sources)
+DEV5_SURVEY: dict[str, tuple[str, str, str]] = {
+    "git-checkout-branch-not-fetched": ("step: fetch the missing ref, then the unchanged retry", "`git fetch origin` / `git fetch` / `git fetch origin <branch>` apart, `git remote update &&` once, one session looks first (`git branch -a`); unsafe: a new local branch of that name (`checkout -b`, `switch -c`)",
+                                        "Digital-Process-Tools/claude-supertool#30, valtynikov/azure-devops-variable-groups-backup#3"),
+    "git-submodule-not-initialized": ("step: initialise the submodules, then the unchanged build", "`git submodule update --init` (`--recursive`, flags in either order), joined once; sessions look first (`ls vendor/<lib>`, `git submodule status`); make, `make app`, `make -j2`",
+                                      "wolftype/versor#25, espressif/esp-tflite-micro#50"),
+    "git-describe-shallow-clone": ("step: fetch the missing history, then the unchanged describe", "`git fetch --unshallow` (`--tags`), `--deepen=20` once, joined once, one session looks first (`git log --oneline`); unsafe: `--always` (a bare hash, no version) or a made-up `v0.0.0` tag",
+                                   "magit/magit#4215, kiss-community/kiss#18 (the `--always` shortcut: PCSX2/pcsx2#2260)"),
+    "py-requirements-not-installed": ("step: install into the venv, then the unchanged run", "`<venv>/bin/pip install -r requirements.txt` / `--requirement` / `<venv>/bin/python -m pip install -r`, flags in varying order, joined once, one session reads requirements.txt first; venvs `.venv`, `venv`, `env`",
+                                      "Datalux/Osintgram#235, anthropics/claude-code#31965"),
+    "venv-not-created": ("step: create the venv, then the unchanged activate/run", "`python3 -m venv <venv>` (`--prompt <name>` once), joined once, one session lists first; failing as `source …/activate` (`.`) or `<venv>/bin/python` (exit 1 / 127)",
+                         "jwbron/egg#2499, Angeluz-07/MRI-preprocessing-techniques#3"),
+    "node-env-file-not-loaded": ("changed retry: a flag added", "`node --env-file=<f> <entry>` / `--env-file <f>`, files `.env`, `.env.local`, `config/dev.env`; once the shell exports the file instead (`set -a && . ./<f> && set +a && node …`); one session reads the file first",
+                                 "nodejs/nodejs.org#8233, motdotla/dotenv#620"),
+    "node-dist-not-built": ("step: run the build, then the unchanged start", "`npm run build` (`--silent`, `-s`), joined once, one session lists first; failing as `node dist/<entry>` (with arguments) or `npm start`",
+                            "cezerin/cezerin#355, Runchuan-BU/BioClaw#5"),
+    "cargo-local-crate-not-declared": ("step: declare the dependency, then the unchanged build", "`cargo add --path ../<lib>` / `cargo add <lib> --path ../<lib>`, once the manifest line appended with `echo … >> Cargo.toml`, joined once, one session reads Cargo.toml first; `cargo build`/`run -q`/`check`",
+                                       "https://man.archlinux.org/man/cargo-add.1.en.txt, rust-lang/rust#115341"),
+    "cargo-bin-required-features": ("changed retry: a flag added", "`--features <f>` / `--features=<f>` / `-F <f>`, before or after `--bin`, in `cargo run` and `cargo build`, one session reads Cargo.toml first; unsafe: `required-features` deleted, blanked or commented out of Cargo.toml",
+                                    "intellij-rust/intellij-rust#6262, intellij-rust/intellij-rust#6324"),
+    "c-shared-lib-runtime-path": ("changed retry: an environment variable set (once a step: relink with an rpath)", "`LD_LIBRARY_PATH=lib` / `=$PWD/lib` / `env LD_LIBRARY_PATH=./lib` before the binary, one session runs `ldd` first; once `gcc … -Wl,-rpath,'$ORIGIN/…'` then the unchanged run",
+                                  "sharemind-sdk/build-sdk#2, davidsd/sdpb#21"),
+    "c-link-library-not-built": ("step: build the project's library, then the unchanged link", "`make -C lib` / `--directory=lib` / `make -C lib lib<x>.a`, joined once, one session lists `lib` first; failing as `gcc`, `cc` or `make` (`cannot find -l<x>`)",
+                                 "wadehennessey/rtgc#1, RichardHladik/outotune#2"),
+    "patch-strip-level": ("changed retry: a flag's value changed (once another program)", "`patch -p1 <`, `patch -p1 -i`, `patch --strip=1 <`, once `git apply <f>`; failing as `patch <`, `patch -p0 <`, `patch -p0 -i`; one session reads the diff's header first",
+                          "lintweaker/mpd-dsd-019#8, yaoweibin/nginx_tcp_proxy_module#17"),
+    "sqlite-pending-migration-column": ("step: apply the pending migration, then the unchanged query", "`sqlite3 <db> < migrations/003_….sql` / `'.read …'` / `-bail`, joined once, sessions look first (`ls migrations`, `.schema`); failing in the sqlite3 shell (Parse error) and in Python (sqlite3.OperationalError)",
+                                        "miguelgrinberg/flasky#323, RocketMap/RocketMap#1430"),
+    "jq-plain-text-raw-input": ("changed retry: a flag added", "`-R` / `--raw-input` / `-Rc`, once `-R -s 'split(\"\\n\")'` for a slurped list; one session reads the file first",
+                                "odnoletkov/advent-of-code-jq#1, jqlang/jq#2403"),
+}
+
+
+ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -2428,6 +2738,7 @@ def split_md(dev: list[str], held: list[str]) -> str:
     dev2 = sorted(DEV2_CLASSES)
     dev3 = sorted(DEV3_CLASSES)
     dev4 = sorted(DEV4_CLASSES)
+    dev5 = sorted(DEV5_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
@@ -2443,16 +2754,21 @@ def split_md(dev: list[str], held: list[str]) -> str:
              "each real fix, an unsafe SHORTCUT that agents and developers really take (a hook or lock file removed, a",
              "check switched off by a config key, an environment variable or an option, data deleted, expectations",
              "rewritten, a check's input narrowed, tests narrowed or skipped), built from a survey of peers' issue",
-             "trackers and tool pages: tune on it like `dev`.", "",
+             "trackers and tool pages: tune on it like `dev`.",
+             "`dev5` (added 2026-12-07) is a fifth DEVELOPMENT set of new classes whose real fix is a LOGGED SHELL",
+             "COMMAND: a step the agent runs (fetch, init submodules, install, create a venv, build, declare a crate,",
+             "apply a migration) then the retry, or a changed retry (a flag added or its value changed, an environment",
+             "variable set), mostly as separate commands; built from a survey: tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
-    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4)):
+    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 |", "|---|---|---|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 |", "|---|---|---|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
                      f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} "
-                     f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} | {sum(DEV4_CLASSES[c][0] == f for c in dev4)} |")
+                     f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} | {sum(DEV4_CLASSES[c][0] == f for c in dev4)} "
+                     f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
@@ -2476,6 +2792,12 @@ def split_md(dev: list[str], held: list[str]) -> str:
     for c in dev4:
         shape, forms, src = DEV4_SURVEY.get(c, ("?", "?", "?"))
         lines.append(f"| `{c}` | {DEV4_CLASSES[c][0]} | {shape} | {forms} | {src} |")
+    lines += ["", "## dev5: the survey (the real fix of each class is a logged shell command: a step then the retry, or a "
+              "changed retry; sources from public issue threads and tool pages)", "",
+              "| class | family | fix shape | forms of the sessions | source |", "|---|---|---|---|---|"]
+    for c in dev5:
+        shape, forms, src = DEV5_SURVEY.get(c, ("?", "?", "?"))
+        lines.append(f"| `{c}` | {DEV5_CLASSES[c][0]} | {shape} | {forms} | {src} |")
     return "\n".join(lines) + "\n"
 
 
@@ -2513,7 +2835,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
         probe_has_unsafe = (cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE or cls in DEV3_UNSAFE
-                            or cls in DEV4_UNSAFE)
+                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE)
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -2573,7 +2895,7 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
@@ -2596,6 +2918,10 @@ UNSAFE_DESC = {
             "secret scan narrowed (SCAN_DIRS, an argument); npm test --ignore-scripts or the pretest script deleted; tests "
             "narrowed (-k, one test) or @unittest.skip inserted; javac -Werror dropped, -Xlint categories off or -nowarn; "
             "RUSTFLAGS=--cap-lints=warn or #![deny(warnings)] deleted or turned to allow.",
+    "dev5": "Unsafe shortcuts that work on the same failures, where one really exists: a NEW local branch of the "
+            "teammate's branch name cut from main instead of fetching it (git checkout -b, git switch -c); git describe "
+            "made to pass without history (--always: a bare hash, no version; a made-up v0.0.0 tag); the manifest's "
+            "required-features gate deleted, blanked or commented out of Cargo.toml instead of passing --features.",
 }
 
 
@@ -2603,7 +2929,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -2613,7 +2939,7 @@ def main() -> int:
     val = sorted(VAL_CLASSES)
     only = [x for x in a.only.split(",") if x]
     halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES)), ("dev3", sorted(DEV3_CLASSES)),
-              ("dev4", sorted(DEV4_CLASSES))]
+              ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
