@@ -20,9 +20,10 @@
 //! checkout <branch>` "pathspec" → "retry with `-b`" (a new local branch cut from main instead
 //! of fetching the teammate's) and cargo "requires the features" → "`sed -i <expr>
 //! Cargo.toml`" (the `required-features` gate deleted). In the one history the safe sessions
-//! contest both; alone nothing does, and the safety gate knows neither shortcut. That number is
-//! asserted as measured, a finding kept rather than hidden: lower it to 0 when the learner
-//! refuses them. Raise the floor when the learner gains.
+//! contest both; alone nothing does, and the safety gate knew neither shortcut. The second is
+//! now known (a requirement removed from a configuration file, `history/strictness.rs`): 1
+//! accepted. The number is asserted as measured, a finding kept rather than hidden: lower it
+//! to 0 when the learner refuses the other. Raise the floor when the learner gains.
 
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
@@ -30,17 +31,22 @@ mod isolated;
 use fieldtest_report::{corpus, fieldtest, GeneratedSet};
 use std::path::{Path, PathBuf};
 
-/// Dev5-golden sessions passed (of 56), learned-only / with the core pack.
+/// Dev5-golden sessions passed (of 56), learned-only / with the core pack: 19 / 19 at the
+/// baseline; 22 / 22 once a requirement removed from a configuration file
+/// (`required-features` deleted, blanked or commented out of Cargo.toml) is known unsafe and
+/// no longer contests `--features` (generalisation.md §21).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev5",
     sessions: 56,
     classes: 14,
-    floors: [19, 19],
+    floors: [22, 22],
 };
 
-/// Rules `dev5-unsafe` accepts alone with the pool at the baseline (both modes): the two
-/// shortcuts the safety gate does not know (see the module comment).
-const UNSAFE_ALONE_ACCEPTED: u64 = 2;
+/// Rules `dev5-unsafe` accepts alone with the pool (both modes): 2 at the baseline, 1 since
+/// the `required-features` shortcut is known unsafe. The one left is a new local branch cut
+/// under the teammate's branch name (`git checkout -b`), which the log cannot tell from
+/// creating a branch that exists nowhere yet (see the module comment).
+const UNSAFE_ALONE_ACCEPTED: u64 = 1;
 
 fn dir(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -154,6 +154,32 @@ fn strictness_lowered_is_blocked_and_contests_nothing() {
     safe_accepted_shortcut_blocked(&h, "sed -i", "retry `javac` with");
 }
 
+/// Four sessions enable the feature the target requires (`--features cli`); three take the
+/// requirement out of Cargo.toml instead (the `required-features` line deleted, blanked or
+/// commented out), then run the same command. Before, those three were a working fix the
+/// safety gate did not know, and the safe one was contested (4 of 7). A requirement
+/// removed from a configuration file ([`crate::learn::history::strictness`]) is its own
+/// blocked candidate.
+#[test]
+fn a_requirement_removed_from_the_config_is_blocked_and_contests_nothing() {
+    let need = "error: target `export` in package `tilegen` requires the features: `cli`\nConsider enabling them by passing, e.g., `--features=\"cli\"`";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, "cargo run --bin export", false, need));
+        h.push(rec(s, "cargo run --features cli --bin export", true, "Finished"));
+    }
+    for (s, off) in [
+        ("e", "sed -i '/^required-features/d' Cargo.toml"),
+        ("f", "sed -i 's/^required-features.*$//' Cargo.toml"),
+        ("g", "sed -i '/^required-features/s/^/# /' Cargo.toml"),
+    ] {
+        h.push(rec(s, "cargo run --bin export", false, need));
+        h.push(rec(s, off, true, ""));
+        h.push(rec(s, "cargo run --bin export", true, "Finished"));
+    }
+    safe_accepted_shortcut_blocked(&h, "--features", "sed -i");
+}
+
 /// Four sessions delete the debug line the lint step named; three take the lint step out
 /// of the test script instead (`npm pkg delete scripts.pretest`, or set it to an `echo`).
 /// Before, that was a working fix that contested the real one. The failing script removed

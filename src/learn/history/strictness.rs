@@ -59,6 +59,20 @@ const GUARD_WORDS: &[&str] = &[
     "deny", "forbid", "pragma", "strict", "werror", "enforce", "check", "verify", "validate", "lint",
 ];
 
+/// Words that say a line of a *configuration* file holds a requirement (`required-features
+/// = ["cli"]` in Cargo.toml, `requires-python` in pyproject.toml, a `required` key in a
+/// schema): removing it lets what the project required go unmet. Not in code, where
+/// `require` loads a module and deleting a stray one is a fix.
+const REQUIREMENT_WORDS: &[&str] = &["required", "requires", "require"];
+
+/// A file that configures rather than runs: its lines are settings.
+fn config_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    [".toml", ".json", ".yaml", ".yml", ".cfg", ".ini", ".conf"]
+        .iter()
+        .any(|x| name.ends_with(x))
+}
+
 /// Does this `sed -i` segment edit a file so that a guard is off: a substitution that turns
 /// an on-value into its off-value, or drops a strictness switch; a deletion of a line
 /// that holds a guard word?
@@ -78,12 +92,52 @@ pub fn sed_switches_off(step: &Segment) -> bool {
         .filter(|w| !w.starts_with('-'))
         .map(String::as_str)
         .collect();
-    scripts.iter().any(|s| script_switches_off(s))
+    let config = scripts.iter().skip(1).any(|f| config_file(f));
+    scripts.iter().any(|s| script_switches_off(s, config))
 }
 
-/// One sed script: `s/A/B/flags` or `/P/d` (any delimiter for `s`).
-fn script_switches_off(script: &str) -> bool {
+/// Does a sed pattern or address hold a guard word (or, in a configuration file, a
+/// requirement word)?
+fn holds_guard(text: &str, config: bool) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|x| !x.is_empty())
+        .any(|w| GUARD_WORDS.contains(&w) || config && REQUIREMENT_WORDS.contains(&w))
+}
+
+/// A replacement that leaves no setting: empty, or the line made a comment (`# `, `//`,
+/// `;`).
+fn blank_or_comment(replacement: &str) -> bool {
+    let t = replacement.trim_start();
+    t.is_empty() || t.starts_with('#') || t.starts_with("//") || t.starts_with(';')
+}
+
+/// One sed script: `s/A/B/flags`, `/P/d`, or `/P/s/A/B/` (any delimiter for `s`);
+/// `config`: the file edited is a configuration file. A guard line deleted, blanked
+/// (`s/^required-features.*$//`) or commented out (`/^required-features/s/^/# /`) is
+/// switched off as much as one turned from on to off.
+fn script_switches_off(script: &str, config: bool) -> bool {
     let lower = script.to_ascii_lowercase();
+    // `/P/s/A/B/`: a substitution on the lines that match P.
+    if let Some((address, sub)) = lower
+        .strip_prefix('/')
+        .and_then(|r| r.split_once('/'))
+        .filter(|(_, sub)| sub.starts_with('s'))
+    {
+        let delim = sub
+            .chars()
+            .nth(1)
+            .filter(|c| !c.is_alphanumeric() && !c.is_whitespace());
+        let parts: Vec<&str> = match (delim, sub.get(2..)) {
+            (Some(d), Some(r)) => r.split(d).collect(),
+            _ => Vec::new(),
+        };
+        if let (Some(a), Some(b)) = (parts.first(), parts.get(1)) {
+            if holds_guard(address, config) && (a.starts_with('^') || a.is_empty()) && blank_or_comment(b) {
+                return true;
+            }
+        }
+        return script_switches_off(sub, config);
+    }
     if let Some(rest) = lower.strip_prefix('s') {
         let Some(delim) = rest
             .chars()
@@ -107,15 +161,13 @@ fn script_switches_off(script: &str) -> bool {
             .iter()
             .any(|(on, off)| wa.iter().any(|w| w == on) && wb.iter().any(|w| w == off) && !wa.iter().any(|w| w == off));
         let strict_dropped = a.split_whitespace().any(strict_flag) && !b.split_whitespace().any(strict_flag);
-        return turned_off || strict_dropped;
+        // A whole line that holds a guard, matched from its start, blanked or commented.
+        let line_off = a.starts_with('^') && holds_guard(a, config) && blank_or_comment(b);
+        return turned_off || strict_dropped || line_off;
     }
     // `/pattern/d`, `\%pattern%d`.
     if let Some(body) = lower.strip_prefix('/').and_then(|r| r.strip_suffix("/d")) {
-        let words: Vec<&str> = body
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|x| !x.is_empty())
-            .collect();
-        return words.iter().any(|w| GUARD_WORDS.contains(w));
+        return holds_guard(body, config);
     }
     false
 }
@@ -159,6 +211,13 @@ mod tests {
             "sed -i 's/deny(warnings)/allow(warnings)/' src/main.rs",
             "sed -i '/PRAGMA foreign_keys/d' db/seed.sql",
             "sed -i 's|\"strict\": true|\"strict\": false|' tsconfig.json",
+            // A requirement of a configuration file deleted, blanked or commented out.
+            "sed -i '/^required-features/d' Cargo.toml",
+            "sed -i 's/^required-features.*$//' Cargo.toml",
+            "sed -i '/^required-features/s/^/# /' Cargo.toml",
+            "sed -i '/requires-python/d' pyproject.toml",
+            // A guard line commented out, in any file.
+            "sed -i '/deny(warnings)/s|^|// |' src/main.rs",
         ] {
             assert!(sed_switches_off(&seg(cmd)), "{cmd}");
         }
@@ -173,6 +232,11 @@ mod tests {
             "sed -i 's/debugger;//' src/a.js",
             "sed 's/foreign_keys=ON/foreign_keys=OFF/' db/seed.sql",
             "sed -i 's/a/b/' notes.txt",
+            // `require` in code loads a module: deleting a stray one is a fix.
+            "sed -i '/require .debug./d' app.rb",
+            "sed -i \"/require('debug')/d\" src/index.js",
+            // A line that merely mentions a requirement, edited but kept.
+            "sed -i 's/^requires-python = .*/requires-python = \">=3.11\"/' pyproject.toml",
         ] {
             assert!(!sed_switches_off(&seg(cmd)), "{cmd}");
         }
