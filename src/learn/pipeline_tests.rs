@@ -53,7 +53,7 @@ fn across_programs() -> Vec<crate::evidence::Record> {
 }
 
 /// The one accepted rule of an outcome (the test fails when there is not exactly one).
-fn only_accepted(out: &crate::learn::LearnOutcome) -> &crate::learn::Rule {
+pub(super) fn only_accepted(out: &crate::learn::LearnOutcome) -> &crate::learn::Rule {
     let accepted: Vec<_> = out
         .candidates
         .iter()
@@ -63,7 +63,7 @@ fn only_accepted(out: &crate::learn::LearnOutcome) -> &crate::learn::Rule {
     &accepted[0].rule
 }
 
-fn learned(h: &[crate::evidence::Record]) -> crate::learn::LearnOutcome {
+pub(super) fn learned(h: &[crate::evidence::Record]) -> crate::learn::LearnOutcome {
     let cfg = LearnConfig {
         packs: Vec::new(),
         ..LearnConfig::default()
@@ -555,41 +555,6 @@ fn the_action_run_in_the_folder_the_failure_named_is_a_fix() {
         "{:#?}",
         out.candidates
     );
-}
-
-/// A config missing, created from its example by a step that names the file the error
-/// named, in three sessions; one session looked and its unchanged retry passed (the file
-/// came from elsewhere). The step acted on what the error pointed at: not coincidence. Its
-/// honest counterpart: a step that names no such file (`make setup`) against the same
-/// plain retry stays coincidence.
-#[test]
-fn a_step_on_the_file_the_error_named_is_no_coincidence() {
-    use crate::learn::history::episodes::tests::rec;
-    let missing = |f: &str| format!("FileNotFoundError: [Errno 2] No such file or directory: '{f}'");
-    let history = |fix: &dyn Fn(&str) -> String| {
-        let mut h = Vec::new();
-        for (s, f) in [("a", "config.json"), ("b", "settings.json"), ("c", "local.json")] {
-            h.push(rec(s, "python3 app.py", false, &missing(f)));
-            h.push(rec(s, &fix(f), true, ""));
-            h.push(rec(s, "python3 app.py", true, "port 8080"));
-        }
-        h.push(rec("d", "python3 app.py", false, &missing("config.json")));
-        h.push(rec("d", "ls", true, "app.py\nconfig.example.json"));
-        h.push(rec("d", "python3 app.py", true, "port 8080"));
-        h
-    };
-    let named = history(&|f: &str| format!("cp {}.example.json {f}", f.trim_end_matches(".json")));
-    let out = learned(&named);
-    let rule = only_accepted(&out);
-    assert!(rule.directive.contains("cp "), "{rule:#?}");
-    let unnamed = history(&|_: &str| "make setup".to_string());
-    let out = learned(&unnamed);
-    let setup = out
-        .candidates
-        .iter()
-        .find(|l| l.rule.directive.contains("make setup"))
-        .unwrap_or_else(|| panic!("{:#?}", out.candidates));
-    assert_eq!(setup.rule.reason, "coincidental", "{:#?}", setup.rule);
 }
 
 /// A step after a pipe that failed: `jq` in `cat users.json | jq '.name'`, fixed by

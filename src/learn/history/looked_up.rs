@@ -130,12 +130,25 @@ pub fn changes_what_failed_named(fail_words: &[String], retry_words: &[String], 
 /// at, a mechanism the log shows. Not a name inside a longer one (`a.json` in
 /// `data.json`), not a flag.
 pub fn step_names_what_failed_named(step_text: &str, fail_text: &str) -> bool {
-    step_text
-        .split_whitespace()
-        .skip(1)
-        .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
-        .filter(|w| !w.starts_with('-') && w.chars().count() >= 3 && (w.contains('/') || w.contains('.')))
-        .any(|w| crate::learn::text::names::holds_whole(fail_text, w, false))
+    let paths = || {
+        step_text
+            .split_whitespace()
+            .skip(1)
+            .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
+            .filter(|w| !w.starts_with('-') && w.chars().count() >= 3 && (w.contains('/') || w.contains('.')))
+    };
+    paths().any(|w| crate::learn::text::names::holds_whole(fail_text, w, false)) || {
+        // A path to the very thing the failure quoted by name: `cargo add --path ../mathx`
+        // after "unresolved import `mathx`", `npm install ./packages/utils` after "Cannot
+        // find module '@acme/utils'". Its last part is the name.
+        let last = |w: &str| w.trim_end_matches('/').rsplit('/').next().unwrap_or("").to_string();
+        let named: Vec<String> = crate::learn::text::names::quoted_words(fail_text)
+            .into_iter()
+            .map(last)
+            .filter(|n| n.chars().count() >= 3)
+            .collect();
+        paths().filter(|w| w.contains('/')).any(|w| named.contains(&last(w)))
+    }
 }
 
 #[cfg(test)]
@@ -164,6 +177,16 @@ mod tests {
         ));
         let py = "FileNotFoundError: [Errno 2] No such file or directory: 'out/report.csv'.";
         assert!(step_names_what_failed_named("mkdir -p out && touch out/report.csv", py));
+        // A path to what the failure quoted by name.
+        let rust = "error[E0432]: unresolved import `mathx`\n --> src/main.rs:1:5";
+        assert!(step_names_what_failed_named("cargo add --path ../mathx", rust));
+        assert!(step_names_what_failed_named("cargo add mathx --path ../mathx/", rust));
+        let node = "Error: Cannot find module '@acme/utils'";
+        assert!(step_names_what_failed_named("npm install ./packages/utils", node));
+        // The quoted name bare (no path), another path, a name too short: none.
+        assert!(!step_names_what_failed_named("cargo add mathx", rust));
+        assert!(!step_names_what_failed_named("cargo add --path ../mathlib", rust));
+        assert!(!step_names_what_failed_named("cp a/x b/y", "cannot stat 'x'"));
         // A name inside a longer one, a word without a path's shape, a flag: none.
         assert!(!step_names_what_failed_named("cp x.example a.json", "open 'data.json'"));
         assert!(!step_names_what_failed_named(

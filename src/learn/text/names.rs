@@ -74,6 +74,25 @@ fn quoted(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The words a text quotes (`mathx` in "unresolved import `mathx`", `@acme/utils` in
+/// "Cannot find module '@acme/utils'"), without their quotes: a name the failure pointed
+/// at. A quoted message, with spaces, is no word.
+pub fn quoted_words(text: &str) -> Vec<&str> {
+    quoted(text)
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let (len, _) = opening(text, a)?;
+            let inner = text.get(a + len..b)?;
+            // The closer is one byte (`'`, `"`, `` ` ``) or the three of `’`.
+            let inner = inner
+                .strip_suffix('’')
+                .or_else(|| inner.strip_suffix(['\'', '"', '`']))
+                .unwrap_or(inner);
+            (!inner.is_empty()).then_some(inner)
+        })
+        .collect()
+}
+
 /// Is a token a path (`src/lib.rs`, `./x`) or a file name (`ReportJob.java`, `x.tar.gz`)?
 fn is_name(tok: &str) -> bool {
     if !tok.chars().any(char::is_alphanumeric) {
