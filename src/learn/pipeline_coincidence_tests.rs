@@ -69,3 +69,27 @@ fn a_path_to_the_name_the_error_quoted_is_no_coincidence() {
         .unwrap_or_else(|| panic!("{:#?}", out.candidates));
     assert_eq!(other.rule.reason, "coincidental", "{:#?}", other.rule);
 }
+
+/// Three sessions, three variables said unset (`DATABASE_URL`, `REDIS_URL`,
+/// `API_BASE_URL`), each fixed by loading the env file (`node --env-file=.env …`). Keyed on
+/// the variable's name, each was a class of one session (`self_resolved`); the name is the
+/// session's own, so they are one class and one rule. (Here beside the coincidence tests:
+/// the pipeline's own tests are at their size limit.)
+#[test]
+fn a_variable_said_unset_is_the_sessions_name_not_the_class() {
+    use crate::learn::history::episodes::tests::rec;
+    let mut h = Vec::new();
+    for (s, var, script) in [
+        ("a", "DATABASE_URL", "server.js"),
+        ("b", "REDIS_URL", "worker.js"),
+        ("c", "API_BASE_URL", "src/index.js"),
+    ] {
+        let unset = format!("config: {var} is not set (see .env)");
+        h.push(rec(s, &format!("node {script}"), false, &unset));
+        h.push(rec(s, &format!("node --env-file=.env {script}"), true, "listening"));
+    }
+    let out = learned(&h);
+    let rule = only_accepted(&out);
+    assert!(rule.directive.contains("--env-file"), "{rule:#?}");
+    assert_eq!(rule.support.len(), 3, "{rule:#?}");
+}

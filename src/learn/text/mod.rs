@@ -7,7 +7,7 @@
 //! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], the command's echoed operands it masks in
 //! [`operand_echo`], its phrase lexicon in
-//! [`anchor_phrases`], the session's names it ignores in [`names`], its regex engines
+//! [`anchor_phrases`], the session's names it ignores in [`names`] and the variables' names it keys no class on in [`variable_name`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
 //! gates in [`mask_gates`]), what a failure says was missing ([`said_missing`]), the safety patterns ([`safety`]; a switch that names a check and
 //! turns it off, in [`check_off`]) and the switch that turns one
@@ -35,4 +35,5 @@ pub mod said_missing;
 pub mod signature;
 pub mod spelling;
 pub mod tables;
+pub mod variable_name;
 pub mod wrappers;

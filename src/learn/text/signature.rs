@@ -214,8 +214,10 @@ fn anchors_in(e: Engine, text: &str) -> Vec<String> {
         }
     }
     if clean.contains('_') {
-        for c in m.code_snake.finds(e, &clean) {
-            push(c.to_string(), &mut out);
+        for (a, b) in m.code_snake.spans(e, &clean) {
+            if !crate::learn::text::variable_name::names_a_variable(&clean, a, b) {
+                push(clean[a..b].to_string(), &mut out);
+            }
         }
     }
     if digits {
