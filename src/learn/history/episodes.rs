@@ -258,6 +258,19 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     None => {}
                 }
             }
+            // The same command run in another folder passed, then the failing command
+            // itself passed here: the first was a step (`make -C lib` built the library the
+            // link needed, then `make`), the second the retry. Read as the retry, the folder
+            // looked like the fix (`cd lib`), which the later run here disproves.
+            let mut elsewhere: Option<usize> = None;
+            if let Some((k, _)) = retry.filter(|_| listed.is_none() && via_verb.is_none()) {
+                if let Some(here) = crate::learn::history::elsewhere_first::then_here(history, prep, i, k, window) {
+                    elsewhere = Some(k);
+                    between.push(k);
+                    between.extend(here.between);
+                    retry = Some((here.retry, here.segment));
+                }
+            }
             match (retry, via_verb) {
                 // Not if the failing action was tried again after it, and failed: then the
                 // other action replaced nothing (`git fetch`, then `git push` rejected again).
@@ -270,7 +283,9 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             let mut steps: Vec<FixStep> = Vec::new();
             for &b in &between {
                 for s in &prep.norms[b].segments {
-                    if !(s.is_read_only() || s.is_filter() || s.domain == d && s.action == a) {
+                    // The failing action run elsewhere first is a step all the same.
+                    let same_action = s.domain == d && s.action == a && elsewhere != Some(b);
+                    if !(s.is_read_only() || s.is_filter() || same_action) {
                         steps.push(step_of(b, s, history));
                     }
                 }

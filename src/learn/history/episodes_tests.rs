@@ -232,3 +232,43 @@ fn a_download_kept_as_a_file_is_a_step_not_a_plain_retry() {
     assert_eq!(e[1].outcome, Outcome::Flaky);
     assert!(e[1].plain_retry);
 }
+
+/// A link that needs a library built in `lib` ([`crate::learn::history::elsewhere_first`]).
+const LINK: &str = "cc -o tiles main.c -Llib -lgeo\n/usr/bin/ld: cannot find -lgeo: No such file or directory\ncollect2: error: ld returned 1 exit status";
+
+#[test]
+fn the_run_elsewhere_then_here_is_a_step_then_the_retry() {
+    for step in ["make -C lib", "make --directory=lib", "cd lib && make"] {
+        let h = vec![
+            rec("a", "make", false, LINK),
+            rec("a", step, true, "ar rcs libgeo.a geo.o"),
+            rec("a", "make", true, "cc -o tiles main.c -Llib -lgeo"),
+        ];
+        let e = eps(&h);
+        assert_eq!(e[0].outcome, Outcome::Recovered, "{step}: {:#?}", e[0]);
+        assert_eq!(e[0].retry_idx, Some(2), "{step}: {:#?}", e[0]);
+        assert_eq!(e[0].steps.len(), 1, "{step}: {:#?}", e[0]);
+        assert!(e[0].variant.is_empty(), "{step}: {:#?}", e[0]);
+    }
+}
+
+#[test]
+fn a_run_elsewhere_that_stands_is_still_the_retry() {
+    // The folder was the fix: nothing ran here again.
+    let h = vec![
+        rec("a", "npm test", false, "npm ERR! enoent Could not read package.json"),
+        rec("a", "npm --prefix web test", true, "1 passing"),
+        rec("a", "git status", true, "clean"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].retry_idx, Some(1), "{:#?}", e[0]);
+    // Run here again but failing between: the folder run stays the retry.
+    let h = vec![
+        rec("b", "make", false, LINK),
+        rec("b", "make -C lib", true, "ar rcs libgeo.a geo.o"),
+        rec("b", "make", false, LINK),
+        rec("b", "make", true, "ok"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].retry_idx, Some(1), "{:#?}", e[0]);
+}

@@ -18,6 +18,7 @@
 pub mod blamed_file;
 pub mod converted;
 pub mod edit_span;
+pub mod elsewhere_first;
 pub mod episodes;
 #[cfg(test)]
 mod episodes_tests;
