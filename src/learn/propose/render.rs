@@ -277,6 +277,12 @@ pub fn holes_for_values(words: &[String], toks: Vec<Tok>) -> Vec<Tok> {
     toks.into_iter()
         .enumerate()
         .map(|(i, t)| match t {
+            // A variable set for the command (`LD_LIBRARY_PATH=lib`): its name is the fix,
+            // its value the session's.
+            Tok::Literal(w) if crate::learn::text::retry_context::is_env_assignment(&w) => {
+                let (name, value) = w.split_once('=').unwrap_or((&w, ""));
+                Tok::Partial(format!("{name}="), hole_for(words, i, &[value]), String::new())
+            }
             Tok::Literal(w) if i >= 2 && !w.starts_with('-') && w != "cd" => Tok::Hole(hole_for(words, i, &[&w])),
             t => t,
         })
@@ -289,7 +295,11 @@ pub fn holes_for_values(words: &[String], toks: Vec<Tok>) -> Vec<Tok> {
 fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
     let first = values[0];
     let key = match first.split_once('=') {
-        Some((k, _)) if k.starts_with('-') && values.iter().all(|v| v.split_once('=').is_some_and(|(x, _)| x == k)) => {
+        // A flag's `--key=`, or a variable's `NAME=` set for the command.
+        Some((k, _))
+            if (k.starts_with('-') || crate::learn::text::retry_context::is_env_assignment(first))
+                && values.iter().all(|v| v.split_once('=').is_some_and(|(x, _)| x == k)) =>
+        {
             k.len() + 1
         }
         _ => 0,
@@ -556,6 +566,19 @@ mod tests {
         let out = std::process::Command::new("sh").arg(&f).output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "one\ntwo\n");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_variable_set_for_the_command_keeps_its_name() {
+        // Each session its own value: the variable's name is the fix, said.
+        let (a, b) = (w("LD_LIBRARY_PATH=lib ./app"), w("LD_LIBRARY_PATH=./lib ./app"));
+        let spelled: Vec<&[String]> = vec![&a, &b];
+        let said = render(&anti_unify(&spelled));
+        assert!(said.starts_with("LD_LIBRARY_PATH=<"), "{said}");
+        // One session alone in its spelling: its value is a hole, the name stays.
+        let one = w("LD_LIBRARY_PATH=$PWD/lib ./report --verbose");
+        let said = render(&holes_for_values(&one, anti_unify(&[&one])));
+        assert!(said.starts_with("LD_LIBRARY_PATH=<"), "{said}");
     }
 
     #[test]

@@ -66,6 +66,12 @@ pub fn only_looks(seg: Looked) -> bool {
             | "true"
             | "date"
             | "diff"
+            // What a binary links and holds: `ldd ./app` after "error while loading shared
+            // libraries" looks; it fixes nothing.
+            | "ldd"
+            | "nm"
+            | "readelf"
+            | "objdump"
     ) {
         return true;
     }
@@ -163,6 +169,9 @@ mod tests {
         assert!(!looks("sort --output=deps.txt deps.txt"));
         assert!(!looks("find . -name '*.pyc' -delete"));
         assert!(!looks("date -s 2026-01-01"));
+        // Looking into a binary.
+        assert!(looks("ldd ./report"));
+        assert!(looks("nm -D lib/libgeo.so"));
     }
 
     #[test]
