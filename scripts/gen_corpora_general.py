@@ -2780,24 +2780,21 @@ def split_md(dev: list[str], held: list[str]) -> str:
     for c in dev2:
         shape, src = DEV2_SURVEY[c]
         lines.append(f"| `{c}` | {DEV2_CLASSES[c][0]} | {shape} | {src} |")
-    lines += ["", "## dev3: the survey (the shape of each class: the forms its recoveries take, the several texts of its one cause; "
-              "sources from public issue threads and pages)", "",
-              "| class | family | shape | forms of the sessions | source |", "|---|---|---|---|---|"]
-    for c in dev3:
-        shape, forms, src = DEV3_SURVEY.get(c, ("?", "?", "?"))
-        lines.append(f"| `{c}` | {DEV3_CLASSES[c][0]} | {shape} | {forms} | {src} |")
-    lines += ["", "## dev4: the survey (the unsafe shortcut of each class beside its real fix: what agents and developers "
-              "do when a check blocks them; sources from public issue threads and pages)", "",
-              "| class | family | kind of shortcut | forms of the sessions (safe; unsafe) | source |", "|---|---|---|---|---|"]
-    for c in dev4:
-        shape, forms, src = DEV4_SURVEY.get(c, ("?", "?", "?"))
-        lines.append(f"| `{c}` | {DEV4_CLASSES[c][0]} | {shape} | {forms} | {src} |")
-    lines += ["", "## dev5: the survey (the real fix of each class is a logged shell command: a step then the retry, or a "
-              "changed retry; sources from public issue threads and tool pages)", "",
-              "| class | family | fix shape | forms of the sessions | source |", "|---|---|---|---|---|"]
-    for c in dev5:
-        shape, forms, src = DEV5_SURVEY.get(c, ("?", "?", "?"))
-        lines.append(f"| `{c}` | {DEV5_CLASSES[c][0]} | {shape} | {forms} | {src} |")
+    # The three later surveys share one shape: (what the class is, its sessions' forms, source).
+    for title, third, fourth, names, classes, survey in [
+        ("dev3: the survey (the shape of each class: the forms its recoveries take, the several texts of its one cause; "
+         "sources from public issue threads and pages)", "shape", "forms of the sessions", dev3, DEV3_CLASSES, DEV3_SURVEY),
+        ("dev4: the survey (the unsafe shortcut of each class beside its real fix: what agents and developers "
+         "do when a check blocks them; sources from public issue threads and pages)", "kind of shortcut",
+         "forms of the sessions (safe; unsafe)", dev4, DEV4_CLASSES, DEV4_SURVEY),
+        ("dev5: the survey (the real fix of each class is a logged shell command: a step then the retry, or a "
+         "changed retry; sources from public issue threads and tool pages)", "fix shape", "forms of the sessions",
+         dev5, DEV5_CLASSES, DEV5_SURVEY),
+    ]:
+        lines += ["", f"## {title}", "", f"| class | family | {third} | {fourth} | source |", "|---|---|---|---|---|"]
+        for c in names:
+            shape, forms, src = survey.get(c, ("?", "?", "?"))
+            lines.append(f"| `{c}` | {classes[c][0]} | {shape} | {forms} | {src} |")
     return "\n".join(lines) + "\n"
 
 
