@@ -53,7 +53,7 @@ pub fn then_here<H: Records + ?Sized>(history: &H, prep: &Prepared, i: usize, k:
 fn ran_elsewhere(fail: &str, retry: &str) -> bool {
     let flags = |c: &str| -> Vec<String> {
         c.split_whitespace()
-            .filter(|w| crate::learn::text::inspection::dir_flag(w).is_some() || w.starts_with("--directory="))
+            .filter(|w| crate::learn::text::inspection::dir_flag(w).is_some())
             .map(|w| w.split('=').next().unwrap_or(w).to_string())
             .collect()
     };

@@ -123,33 +123,12 @@ fn script_switches_off(script: &str, config: bool) -> bool {
         .and_then(|r| r.split_once('/'))
         .filter(|(_, sub)| sub.starts_with('s'))
     {
-        let delim = sub
-            .chars()
-            .nth(1)
-            .filter(|c| !c.is_alphanumeric() && !c.is_whitespace());
-        let parts: Vec<&str> = match (delim, sub.get(2..)) {
-            (Some(d), Some(r)) => r.split(d).collect(),
-            _ => Vec::new(),
-        };
-        if let (Some(a), Some(b)) = (parts.first(), parts.get(1)) {
-            if holds_guard(address, config) && (a.starts_with('^') || a.is_empty()) && blank_or_comment(b) {
-                return true;
-            }
-        }
-        return script_switches_off(sub, config);
+        let line_off = substitution(sub).is_some_and(|(a, b)| {
+            holds_guard(address, config) && (a.starts_with('^') || a.is_empty()) && blank_or_comment(b)
+        });
+        return line_off || script_switches_off(sub, config);
     }
-    if let Some(rest) = lower.strip_prefix('s') {
-        let Some(delim) = rest
-            .chars()
-            .next()
-            .filter(|c| !c.is_alphanumeric() && !c.is_whitespace())
-        else {
-            return false;
-        };
-        let parts: Vec<&str> = rest[delim.len_utf8()..].split(delim).collect();
-        let (Some(a), Some(b)) = (parts.first(), parts.get(1)) else {
-            return false;
-        };
+    if let Some((a, b)) = substitution(&lower) {
         let words = |t: &str| -> Vec<String> {
             t.split(|c: char| !c.is_ascii_alphanumeric())
                 .filter(|x| !x.is_empty())
@@ -170,6 +149,17 @@ fn script_switches_off(script: &str, config: bool) -> bool {
         return holds_guard(body, config);
     }
     false
+}
+
+/// The pattern and replacement of a sed substitution `s/A/B/flags`, any delimiter.
+fn substitution(script: &str) -> Option<(&str, &str)> {
+    let rest = script.strip_prefix('s')?;
+    let delim = rest
+        .chars()
+        .next()
+        .filter(|c| !c.is_alphanumeric() && !c.is_whitespace())?;
+    let mut parts = rest[delim.len_utf8()..].split(delim);
+    Some((parts.next()?, parts.next()?))
 }
 
 #[cfg(test)]
