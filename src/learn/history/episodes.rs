@@ -393,10 +393,18 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         // Flags added beside it stay flags (`-r` and the insertion).
                         // A word retyped (a typo corrected) is no insertion: asked first.
                         retyped = crate::learn::history::looked_up::retyped(&fail_words, retry_words, &added);
-                        let ins = (!retyped)
+                        // The option the failure named, set however spelt: said as the
+                        // retry's setting alone (`-p1`, `--strip=1`), one flag added.
+                        let named = crate::learn::history::option_set::set_named(
+                            seg,
+                            &prep.norms[k].segments[sp],
+                            history.tail(i),
+                        );
+                        let ins = (!retyped && named.is_none())
                             .then(|| crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added))
                             .flatten();
                         let v = match ins {
+                            _ if named.is_some() => named.into_iter().flatten().collect(),
                             // A flag's value changed is the whole change (`-f0` → `-f1`).
                             Some(x) if x.starts_with("value:") || x.starts_with("escaped:") => vec![x],
                             Some(x) => {

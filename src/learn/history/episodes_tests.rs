@@ -272,3 +272,20 @@ fn a_run_elsewhere_that_stands_is_still_the_retry() {
     let e = eps(&h);
     assert_eq!(e[0].retry_idx, Some(1), "{:#?}", e[0]);
 }
+
+#[test]
+fn the_option_the_failure_named_set_in_any_spelling_is_one_fix() {
+    let asked = "can't find file to patch at input line 3\nPerhaps you used the wrong -p or --strip option?";
+    let h = vec![
+        rec("a", "patch -p0 < fix.diff", false, asked),
+        rec("a", "patch -p1 < fix.diff", true, "patching file src/a.py"),
+        rec("b", "patch < null.patch", false, asked),
+        rec("b", "patch -p1 -i null.patch", true, "patching file lib/u.js"),
+        rec("c", "patch -p0 -i usage.patch", false, asked),
+        rec("c", "patch --strip=1 < usage.patch", true, "patching file docs/u.md"),
+    ];
+    let e = eps(&h);
+    let keys: Vec<String> = e.iter().map(Episode::fix_key).collect();
+    assert_eq!(keys, vec!["variant:<one flag> <args>"; 3], "{e:#?}");
+    assert_eq!(e[2].variant, vec!["--strip=1".to_string()]);
+}

@@ -4,7 +4,7 @@
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
 //! ([`recovery_form`]), another action run instead of a retry ([`instead`]), failures inside another's recovery ([`nested`]), one operand edited
-//! ([`operand_edit`]), the key of an episode's fix ([`fix_key`]), failure texts that say
+//! ([`operand_edit`]), the option the failure named set by the retry ([`option_set`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
 //! swallowed its status ([`swallowed`]), the finding a failure named handed to a switch
@@ -30,6 +30,7 @@ pub mod named_ignore;
 pub mod narrowed;
 pub mod nested;
 pub mod operand_edit;
+pub mod option_set;
 pub mod origin_trust;
 pub mod prepared;
 pub mod records;
