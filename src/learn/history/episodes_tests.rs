@@ -289,3 +289,23 @@ fn the_option_the_failure_named_set_in_any_spelling_is_one_fix() {
     assert_eq!(keys, vec!["variant:<one flag> <args>"; 3], "{e:#?}");
     assert_eq!(e[2].variant, vec!["--strip=1".to_string()]);
 }
+
+#[test]
+fn a_build_in_another_folder_is_one_step_however_the_folder_and_the_file_are_named() {
+    let missing =
+        "/usr/bin/ld: cannot find -lgeo: No such file or directory\ncollect2: error: ld returned 1 exit status";
+    let key = |step: &str| {
+        let h = vec![
+            rec("a", "make", false, missing),
+            rec("a", step, true, "make: Entering directory '/p/lib'"),
+            rec("a", "make", true, "cc -o tiles main.c -Llib -lgeo"),
+        ];
+        eps(&h)[0].fix_key()
+    };
+    let default = key("make -C lib");
+    assert_eq!(default, "steps:make all cd <v>");
+    assert_eq!(key("make --directory=lib"), default);
+    assert_eq!(key("make -C lib libgeo.a"), default);
+    // A target that is no file is another action there.
+    assert_ne!(key("make -C lib install"), default);
+}

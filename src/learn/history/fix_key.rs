@@ -52,16 +52,7 @@ impl Episode {
             return PREPARES_OPERAND.to_string();
         }
         if !self.steps.is_empty() {
-            let parts: Vec<String> = self
-                .steps
-                .iter()
-                .map(|s| {
-                    let mut f: Vec<String> = s.flags.iter().map(|f| mask_value(f)).collect();
-                    f.sort();
-                    f.dedup();
-                    format!("{} {} {}", s.domain, s.action, f.join(" ")).trim().to_string()
-                })
-                .collect();
+            let parts: Vec<String> = self.steps.iter().map(step_key).collect();
             // A proven fix and the same step proposed by a session that moved on are one
             // lesson: they share the key (the directive wording differs, not the lesson).
             return format!("steps:{}", parts.join(" && "));
@@ -190,6 +181,33 @@ impl Episode {
                 .then(|| format!("--{}", rest.replace('_', "-")))
         })
     }
+}
+
+/// One step's part of a fix key: `make all cd <v>`. A step run in another folder is one
+/// fix however the folder is named (`make -C lib`, `make --directory=lib`: `cd <v>`, as for
+/// a variant) and whichever file it builds there: a target that is a file name (`make -C
+/// lib libring.a`) is the folder's default build narrowed to one artifact, named by the
+/// session (dev5's `c-link-library-not-built`, where it split one fix in two). A target
+/// that is no file (`make -C lib clean`, `install`) is another action and keeps its key.
+fn step_key(s: &crate::learn::history::episodes::FixStep) -> String {
+    let mut f: Vec<String> = s
+        .flags
+        .iter()
+        .map(|f| match crate::learn::text::inspection::dir_flag(f) {
+            Some(_) => "cd <v>".to_string(),
+            None => mask_value(f),
+        })
+        .collect();
+    f.sort();
+    f.dedup();
+    let elsewhere = f.iter().any(|x| x == "cd <v>");
+    let file_target = s.action.contains('.') || s.action.contains('/');
+    let action = if elsewhere && file_target {
+        crate::learn::text::command_norm::bare_action(&s.domain)
+    } else {
+        s.action.as_str()
+    };
+    format!("{} {} {}", s.domain, action, f.join(" ")).trim().to_string()
 }
 
 /// `-m1` → `-m`: one letter and a number, nothing else.

@@ -248,6 +248,16 @@ fn split_segments(cmd: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// The action of a program run with no subcommand or target: `all` for `make` (its
+/// default goal, by the convention every Makefile follows), else none.
+pub fn bare_action(program: &str) -> &'static str {
+    if program == "make" {
+        "all"
+    } else {
+        ""
+    }
+}
+
 /// The file redirections of a simple command's words: `… < in.csv > in.utf8.csv` →
 /// `["<", "in.csv", ">", "in.utf8.csv"]`. Not `2>`, `&>` or `/dev/…`: what a directive
 /// says of a step is where it read and wrote, which its words alone lose.
@@ -350,8 +360,8 @@ fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: b
         if program == "npm" {
             action = crate::learn::text::spelling::npm_command(&action).to_string();
         }
-        if program == "make" && action.is_empty() {
-            action = "all".to_string();
+        if action.is_empty() {
+            action = bare_action(&program).to_string();
         }
         // Arguments that are paths, URLs or numbers are not subcommands.
         if action.contains('/') || action.contains("://") || action.chars().all(|c| c.is_ascii_digit()) {
