@@ -281,10 +281,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 _ => via_verb = None,
             }
             let mut steps: Vec<FixStep> = Vec::new();
+            let fed = |g: &crate::learn::text::command_norm::Segment| g.redirects.chunks(2).any(|p| p[0] == "<");
             for &b in &between {
                 for s in &prep.norms[b].segments {
-                    // The failing action run elsewhere first is a step all the same.
-                    let same_action = s.domain == d && s.action == a && elsewhere != Some(b);
+                    // The failing action run elsewhere first is a step all the same; so is
+                    // it fed a file on standard input the failing run was not (`sqlite3 db
+                    // < migrations/003.sql` between two queries): the file is what it ran.
+                    let same_action = s.domain == d && s.action == a && elsewhere != Some(b) && (fed(seg) || !fed(s));
                     if !(s.is_read_only() || s.is_filter() || same_action) {
                         steps.push(step_of(b, s, history));
                     }

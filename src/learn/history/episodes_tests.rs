@@ -309,3 +309,32 @@ fn a_build_in_another_folder_is_one_step_however_the_folder_and_the_file_are_nam
     // A target that is no file is another action there.
     assert_ne!(key("make -C lib install"), default);
 }
+
+#[test]
+fn the_failing_program_fed_a_file_between_is_a_step_run_on_another_subject_is_not() {
+    let column = "Error: in prepare, no such column: email";
+    let h = vec![
+        rec("a", "sqlite3 app.db 'SELECT id, email FROM users'", false, column),
+        rec(
+            "a",
+            "sqlite3 app.db '.schema users'",
+            true,
+            "CREATE TABLE users(id INTEGER);",
+        ),
+        rec("a", "sqlite3 app.db < migrations/003_add_email.sql", true, ""),
+        rec("a", "sqlite3 app.db 'SELECT id, email FROM users'", true, "1|n/a"),
+        rec("b", "pytest tests/test_a.py", false, "FAILED tests/test_a.py::test_x"),
+        rec("b", "pytest tests/test_b.py", true, "1 passed"),
+        rec("b", "pytest tests/test_a.py", true, "1 passed"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
+    assert_eq!(e[0].retry_idx, Some(3), "a look at the schema is no retry");
+    assert_eq!(e[0].steps.len(), 1, "{:#?}", e[0]);
+    assert_eq!(e[0].fix_key(), "steps:sqlite");
+    assert!(
+        e[1].steps.is_empty(),
+        "another test file run is no fix step: {:#?}",
+        e[1]
+    );
+}

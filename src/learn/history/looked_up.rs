@@ -31,9 +31,10 @@ fn is_script(w: &str) -> bool {
 /// Is `later` a *look* on the failing command's data rather than its retry? For a program
 /// without subcommands run on the same subject (`sqlite3 app.db …`), a query or script
 /// operand of the failure replaced by words that share none of its words (`.tables` for
-/// `SELECT * FROM user LIMIT 5`): another question asked of the same data, not the
-/// failing one asked again. (`SELECT * FROM users LIMIT 5` shares most of its words: a
-/// retry with one name changed.)
+/// `SELECT * FROM user LIMIT 5`), or that ask another thing (another first word) sharing
+/// fewer than half of them (`.schema tasks` for `SELECT name, due_date FROM tasks`: only the
+/// table's name): another question asked of the same data, not the failing one asked again. (`SELECT * FROM users LIMIT 5` shares most of its
+/// words: a retry with one name changed.)
 pub fn asks_another_question(fail_words: &[String], later_words: &[String]) -> bool {
     let scripts: Vec<&String> = fail_words
         .iter()
@@ -49,7 +50,19 @@ pub fn asks_another_question(fail_words: &[String], later_words: &[String]) -> b
         .filter(|w| !fail_words.contains(w))
         .flat_map(|w| tokens(w))
         .collect();
-    scripts.iter().all(|s| tokens(s).all(|t| !later.contains(&t)))
+    // What the script asks, its first word (`SELECT`, `.schema`): another one, with a name
+    // or two in common, is another question about the same thing.
+    let verb = |w: &str| tokens(w).next().map(str::to_ascii_lowercase);
+    let asked = later_words
+        .iter()
+        .skip(1)
+        .find(|w| !fail_words.contains(w))
+        .and_then(|w| verb(w));
+    scripts.iter().all(|s| {
+        let own: std::collections::BTreeSet<&str> = tokens(s).collect();
+        let shared = own.iter().filter(|t| later.contains(t)).count();
+        shared == 0 || (shared * 2 < own.len() && verb(s) != asked)
+    })
 }
 
 /// The one name the retry put in place of another, after a *look* between the failure and
@@ -204,6 +217,9 @@ mod tests {
         let fail = w(r#"sqlite3 app.db "SELECT * FROM user LIMIT 5""#);
         assert!(asks_another_question(&fail, &w("sqlite3 app.db .tables")));
         assert!(asks_another_question(&fail, &w("sqlite3 app.db .schema")));
+        // Only the table's name shared: another question about it.
+        let due = w(r#"sqlite3 -header todo.db "SELECT name, due_date FROM tasks""#);
+        assert!(asks_another_question(&due, &w("sqlite3 todo.db '.schema tasks'")));
         // One name changed in the query: the retry.
         assert!(!asks_another_question(
             &fail,
