@@ -35,6 +35,8 @@ pub(crate) mod text;
 pub(crate) mod outcome;
 pub(crate) mod pipeline;
 #[cfg(test)]
+mod pipeline_clause_tests;
+#[cfg(test)]
 mod pipeline_coincidence_tests;
 #[cfg(test)]
 mod pipeline_safety_tests;

@@ -56,6 +56,7 @@ pub fn reassess(rules: &[Rule], history: &[Record], cfg: &LearnConfig) -> Vec<Ru
                                     &own,
                                     &r.domains,
                                     &prep.sigs[e.fail_idx].anchors,
+                                    &prep.sigs[e.fail_idx].template,
                                 ))
                     })
                     .collect(),

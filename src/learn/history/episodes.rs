@@ -147,6 +147,20 @@ impl Episode {
         v.dedup();
         v
     }
+
+    /// A recovery in one move: the record right after the (only) failing attempt holds
+    /// the fix steps and the successful retry together (`make -C lib && cc …`). The agent
+    /// already knew the fix, so the session is no *source* of the lesson (CauterRule's
+    /// "recovered near-miss"), though it counts in replay.
+    pub fn one_shot(&self, prep: &Prepared) -> bool {
+        let Some(k) = self.retry_idx else { return false };
+        self.outcome == Outcome::Recovered
+            && self.attempts.len() == 1
+            && !self.steps.is_empty()
+            && self.steps.iter().all(|s| s.idx == k)
+            && prep.position[k].0 == prep.position[self.fail_idx].0
+            && prep.position[k].1 == prep.position[self.fail_idx].1 + 1
+    }
 }
 
 fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &H) -> FixStep {

@@ -193,7 +193,7 @@ pub(crate) fn assess<H: Records + ?Sized>(
     let source_sessions: HashSet<&str> = s
         .support
         .iter()
-        .filter(|e| !one_shot(e, prep))
+        .filter(|e| !e.one_shot(prep))
         .map(|e| history.session(e.fail_idx))
         .collect();
     // A rule learned from history stands on ≥ `need` sessions whose fix agrees with it,
@@ -303,18 +303,6 @@ pub(crate) fn assess<H: Records + ?Sized>(
 pub(crate) fn contested(covered: usize, recovered: usize, keys: usize, share: f64) -> bool {
     let lone_dissent = covered >= 2 && recovered.saturating_sub(covered) == 1;
     recovered >= 2 && keys >= 2 && (covered as f64) < share * recovered as f64 - 1e-9 && !lone_dissent
-}
-
-/// A recovery in one move: the record right after the (only) failing attempt holds the
-/// fix steps and the successful retry together.
-fn one_shot(e: &Episode, prep: &Prepared) -> bool {
-    let Some(k) = e.retry_idx else { return false };
-    e.outcome == Outcome::Recovered
-        && e.attempts.len() == 1
-        && !e.steps.is_empty()
-        && e.steps.iter().all(|s| s.idx == k)
-        && prep.position[k].0 == prep.position[e.fail_idx].0
-        && prep.position[k].1 == prep.position[e.fail_idx].1 + 1
 }
 
 pub(crate) fn status_for(a: &Assessment, cfg: &LearnConfig) -> &'static str {

@@ -50,6 +50,11 @@ fn says(c: &Candidate) -> BTreeSet<String> {
             out.insert(format!("text:{}", without_own_prefix(text, c)));
         }
     }
+    // The clause its lines end on, inside any program's frame (`no such column` of the
+    // `sqlite3` shell's and of Python's `OperationalError`).
+    for clause in crate::learn::text::message_core::clauses(&c.template) {
+        out.insert(format!("clause:{clause}"));
+    }
     out
 }
 
@@ -66,7 +71,7 @@ fn without_own_prefix<'a>(text: &'a str, c: &Candidate) -> &'a str {
 /// Whether a failure of cluster `own` (`domain|anchor` or `domain|tpl:text`, with its
 /// `anchors`) belongs to the class across programs `cross` (`cross:anchor:X` or
 /// `cross:text:T`) seen in `domains`: how a stored rule finds its support again.
-pub fn member(cross: &str, own: &str, domains: &[String], anchors: &[String]) -> bool {
+pub fn member(cross: &str, own: &str, domains: &[String], anchors: &[String], template: &str) -> bool {
     let Some(said) = cross.strip_prefix("cross:") else {
         return false;
     };
@@ -76,6 +81,9 @@ pub fn member(cross: &str, own: &str, domains: &[String], anchors: &[String]) ->
     }
     match said.split_once(':') {
         Some(("anchor", a)) => anchors.iter().any(|x| x == a),
+        Some(("clause", c)) => crate::learn::text::message_core::clauses(template)
+            .iter()
+            .any(|x| x == c),
         Some(("text", t)) => rest
             .strip_prefix("tpl:")
             .is_some_and(|x| x.split_once(": ").map_or(x, |(p, r)| if p == domain { r } else { x }) == t),
@@ -197,7 +205,8 @@ pub(crate) fn agrees_with(c: &Candidate, rc: &Candidate, episodes: &[Episode]) -
     })
 }
 
-/// Are `members` a class to merge: two or more, none with the recurrence to stand alone?
+/// Are `members` a class to merge: two or more, none with the recurrence to stand alone
+/// (counted in source sessions: a member whose second session was a one-shot does not).
 pub(crate) fn a_class(
     members: &[usize],
     cands: &[Candidate],
@@ -205,10 +214,18 @@ pub(crate) fn a_class(
     prep: &Prepared,
     stands_alone: &impl Fn(&Candidate, usize) -> bool,
 ) -> bool {
+    // Its sources, as the judge counts them: a one-shot recovery is none.
+    let sources = |c: &Candidate| -> Vec<usize> {
+        c.episodes
+            .iter()
+            .copied()
+            .filter(|&ei| !episodes[ei].one_shot(prep))
+            .collect()
+    };
     members.len() >= 2
         && !members
             .iter()
-            .any(|&m| stands_alone(&cands[m], sessions(&cands[m].episodes, episodes, prep)))
+            .any(|&m| stands_alone(&cands[m], sessions(&sources(&cands[m]), episodes, prep)))
 }
 
 /// The candidate standing for `members` (the first is the reference).

@@ -170,19 +170,21 @@ mod tests {
         let cargo = ["cargo".to_string()];
         let key = "cross:words:invalid name package";
         let digit = "cargo|tpl:error: invalid character <q> in package name: <q>, the name cannot start with a digit";
-        assert!(member(key, digit, &cargo, &[]));
+        assert!(member(key, digit, &cargo, &[], ""));
         assert!(member(
             key,
             "cargo|tpl:error: invalid package name <q>: it is a rust keyword",
             &cargo,
-            &[]
+            &[],
+            ""
         ));
         assert!(!member(
             key,
             "cargo|tpl:error: destination <path> already exists",
             &cargo,
-            &[]
+            &[],
+            ""
         ));
-        assert!(!member(key, &digit.replace("cargo|", "npm|"), &cargo, &[]));
+        assert!(!member(key, &digit.replace("cargo|", "npm|"), &cargo, &[], ""));
     }
 }

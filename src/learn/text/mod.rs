@@ -9,7 +9,7 @@
 //! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`] and the variables' names it keys no class on in [`variable_name`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
-//! gates in [`mask_gates`]), what a failure says was missing ([`said_missing`]), the options it names ([`named_options`]), the safety patterns ([`safety`]; a switch that names a check and
+//! gates in [`mask_gates`]), what a failure says was missing ([`said_missing`]), the options it names ([`named_options`]), the clause it ends on whoever framed it ([`message_core`]), the safety patterns ([`safety`]; a switch that names a check and
 //! turns it off, in [`check_off`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
 //!
@@ -25,6 +25,7 @@ pub mod inspection;
 pub mod intent;
 pub mod mask_engine;
 pub mod mask_gates;
+pub mod message_core;
 pub mod named_options;
 pub mod names;
 pub mod operand_echo;
