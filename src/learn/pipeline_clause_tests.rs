@@ -48,13 +48,7 @@ fn one_clause_in_two_programs_frames_is_one_class() {
         "1 alpha",
     ));
     let out = run_pipeline(&h, &LearnConfig::default());
-    let accepted: Vec<_> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .collect();
-    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
-    let r = &accepted[0].rule;
+    let r = crate::learn::pipeline_tests::only_accepted(&out);
     assert!(r.trigger.contains("no such column"), "{r:#?}");
     assert!(
         r.directive.contains("sqlite3") && r.directive.contains("migrations/"),
