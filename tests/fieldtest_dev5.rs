@@ -43,12 +43,13 @@ use std::path::{Path, PathBuf};
 /// --strip option"), is one fix; 37 / 37 once a build in another folder is one step
 /// whichever file it names there (`make -C lib` and `make -C lib libring.a`); 41 / 41 once
 /// one clause inside two programs' frames (`no such column` from the `sqlite3` shell and
-/// from Python's `OperationalError`) is one class (generalisation.md §21–22).
+/// from Python's `OperationalError`) is one class; 43 / 43 once `make`'s standing rule
+/// joins `cc`'s one source in their class across programs (generalisation.md §21–22).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev5",
     sessions: 56,
     classes: 14,
-    floors: [41, 41],
+    floors: [43, 43],
 };
 
 /// Rules `dev5-unsafe` accepts alone with the pool (both modes): 2 at the baseline, 1 since

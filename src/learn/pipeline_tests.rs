@@ -93,10 +93,11 @@ fn one_cause_through_several_programs_is_one_rule_for_those_programs() {
 }
 
 /// Honest counterparts: the same text through three programs fixed three different ways
-/// is nobody's lesson; and a program whose own rule stands (two `rm` sessions) keeps it,
-/// not a merged one repeating it.
+/// is nobody's lesson; and a program whose own rule stands (three `rm` sessions) joins the
+/// class with the program that does not (one `cat` session): one rule, for both, its own
+/// rule folded into it as one lesson (`same_lesson`), never shown twice.
 #[test]
-fn programs_that_fixed_it_differently_or_stand_alone_are_not_merged() {
+fn programs_that_fixed_it_differently_are_not_merged_one_that_stands_alone_joins() {
     use crate::learn::history::episodes::tests::rec;
     let mut h = across_programs();
     // c fixes wc another way (the file renamed first): the text is shared, the fix is not.
@@ -116,8 +117,8 @@ fn programs_that_fixed_it_differently_or_stand_alone_are_not_merged() {
         out.candidates
     );
     assert!(out.candidates.iter().all(|l| l.rule.domains.len() != 3));
-    // Three sessions of `rm` with the fix, one of `cat`: rm's own rule, no merged one
-    // repeating it.
+    // Three sessions of `rm` with the fix, one of `cat`: the class across both programs,
+    // rm's own rule folded into it.
     let mut h = across_programs();
     h.truncate(4);
     h.push(rec(
@@ -135,12 +136,12 @@ fn programs_that_fixed_it_differently_or_stand_alone_are_not_merged() {
     ));
     h.push(rec("e", "rm -- -v4.log", true, ""));
     let out = learned(&h);
-    assert!(out
-        .candidates
-        .iter()
-        .any(|l| l.rule.accepted == Some(true) && l.rule.domain == "rm"));
+    let r = only_accepted(&out);
+    assert_eq!(r.domains, vec!["cat".to_string(), "rm".to_string()], "{r:#?}");
     assert!(
-        out.candidates.iter().all(|l| l.rule.domains.is_empty()),
+        out.candidates
+            .iter()
+            .any(|l| l.rule.domain == "rm" && l.rule.reason == crate::learn::judge::same_lesson::SAME_LESSON),
         "{:#?}",
         out.candidates
             .iter()
@@ -200,12 +201,10 @@ fn an_anchorless_rule_is_shown_at_its_failure() {
         h.push(rec(s, "rm -- -v3.log", true, ""));
     }
     let out = learned(&h);
-    let r = out
-        .candidates
-        .iter()
-        .find(|l| l.rule.accepted == Some(true) && l.rule.domain == "rm")
-        .map(|l| l.rule.clone())
-        .expect("rm's own rule");
+    // rm's own rule stands, and is one lesson with the class across programs it joins:
+    // the rule shown for `rm` is that class's.
+    let r = only_accepted(&out).clone();
+    assert!(r.domains.contains(&"rm".to_string()), "{r:#?}");
     assert!(r.anchors.is_empty(), "{r:#?}");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("-old.txt"), "x").unwrap();

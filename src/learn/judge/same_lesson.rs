@@ -15,8 +15,11 @@ use std::collections::BTreeSet;
 pub const SAME_LESSON: &str = "same_lesson";
 
 /// Unaccepts every accepted rule (in rank order) whose class and support an
-/// earlier-ranked accepted rule already has. Pure; the order is left as it is.
+/// earlier-ranked accepted rule already has, and every program's own rule that an
+/// accepted class across programs holds whole ([`within_a_class_across_programs`]). Pure;
+/// the order is left as it is.
 pub fn fold(learned: &mut [Learned]) {
+    within_a_class_across_programs(learned);
     let mut kept: Vec<(String, BTreeSet<String>)> = Vec::new();
     for l in learned.iter_mut() {
         if l.rule.accepted != Some(true) || l.rule.support.is_empty() {
@@ -37,6 +40,45 @@ pub fn fold(learned: &mut [Learned]) {
             l.rule.status = "candidate".to_string();
         } else {
             kept.push((class, support));
+        }
+    }
+}
+
+/// A program's own rule that stands on its own, inside an accepted class across programs
+/// that holds it: the same fix (the key's part after `||`), its program among the class's,
+/// every session of its support the class's too. One lesson, said once, as the class
+/// (`make -C lib` learned for `make`, and for `cc` and `make` together: the agent sees the
+/// second). [`crate::learn::propose::cross_program`] lets a member that stands alone join
+/// a class with members that do not.
+fn within_a_class_across_programs(learned: &mut [Learned]) {
+    let fix = |l: &Learned| {
+        l.rule
+            .key
+            .as_deref()
+            .and_then(|k| k.split_once("||"))
+            .map(|(_, f)| f.to_string())
+    };
+    let classes: Vec<(Option<String>, Vec<String>, BTreeSet<String>)> = learned
+        .iter()
+        .filter(|l| l.rule.accepted == Some(true) && !l.rule.domains.is_empty())
+        .map(|l| (fix(l), l.rule.domains.clone(), l.rule.support.iter().cloned().collect()))
+        .collect();
+    for l in learned.iter_mut() {
+        if l.rule.accepted != Some(true) || !l.rule.domains.is_empty() || l.rule.support.is_empty() {
+            continue;
+        }
+        let own = fix(l);
+        let held = classes.iter().any(|(f, domains, support)| {
+            own.is_some()
+                && *f == own
+                && domains.contains(&l.rule.domain)
+                && l.rule.support.iter().all(|s| support.contains(s))
+        });
+        if held {
+            l.rule.accepted = Some(false);
+            l.rule.promotable = Some(false);
+            l.rule.reason = SAME_LESSON.to_string();
+            l.rule.status = "candidate".to_string();
         }
     }
 }
@@ -87,5 +129,33 @@ mod tests {
         );
         assert_eq!(l[1].rule.promotable, Some(false));
         assert_eq!(l[1].rule.status, "candidate");
+    }
+
+    #[test]
+    fn a_programs_own_rule_inside_its_class_across_programs_stands_down() {
+        let across = |mut l: Learned, domains: &[&str]| {
+            l.rule.domain = String::new();
+            l.rule.domains = domains.iter().map(|d| d.to_string()).collect();
+            l
+        };
+        let own = |mut l: Learned, domain: &str| {
+            l.rule.domain = domain.to_string();
+            l
+        };
+        let mut l = vec![
+            own(accepted("make|ENOENT||steps:make all cd <v>", &["b:1", "c:1"]), "make"),
+            across(
+                accepted("cross:anchor:ENOENT||steps:make all cd <v>", &["a:1", "b:1", "c:1"]),
+                &["cc", "make"],
+            ),
+            // Another fix, another program, or support the class does not hold: they stand.
+            own(accepted("make|ENOENT||steps:make install", &["b:1", "c:1"]), "make"),
+            own(accepted("npm|ENOENT||steps:make all cd <v>", &["b:1"]), "npm"),
+            own(accepted("make|ENOENT||steps:make all cd <v>", &["b:1", "d:1"]), "make"),
+        ];
+        fold(&mut l);
+        let reasons: Vec<&str> = l.iter().map(|x| x.rule.reason.as_str()).collect();
+        assert_eq!(reasons, vec![SAME_LESSON, "pass", "pass", "pass", "pass"]);
+        assert_eq!(l[0].rule.accepted, Some(false));
     }
 }

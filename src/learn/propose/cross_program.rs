@@ -16,9 +16,13 @@
 //! - every recovery of each member agrees with the reference fix (the member with most
 //!   sessions): the same step (`cp <x>.example.json <x>`), the same kind of change
 //!   (`--` inserted, a part of an operand quoted);
-//! - the members are in two domains or more, and none of them stands on its own (a
-//!   program's own rule, when it has one, is the better lesson; the merged one would only
-//!   repeat it).
+//! - the members are in two domains or more, and not all of them stand on their own
+//!   (counted in source sessions, as the judge counts: a one-shot chain is none). A member
+//!   that stands alone joins the class of those that do not (`make -C lib` learned for
+//!   `make` also cured `cc`'s "cannot find -lx" once): its own rule is then the same
+//!   lesson and is folded into the class's ([`crate::learn::judge::same_lesson`]), so the
+//!   agent sees it once. (Until 2026-12-07 a standing member blocked the merge, and the
+//!   programs beside it learned nothing: dev5's `cc` sessions.)
 //!
 //! The merged candidate's domain is empty ("any program": what the hooks already read it
 //! as) and its `domains` name the programs it was seen with; replay and the hooks use
@@ -205,8 +209,9 @@ pub(crate) fn agrees_with(c: &Candidate, rc: &Candidate, episodes: &[Episode]) -
     })
 }
 
-/// Are `members` a class to merge: two or more, none with the recurrence to stand alone
-/// (counted in source sessions: a member whose second session was a one-shot does not).
+/// Are `members` a class to merge: two or more, not all with the recurrence to stand
+/// alone (counted in source sessions: a member whose second session was a one-shot does
+/// not stand alone).
 pub(crate) fn a_class(
     members: &[usize],
     cands: &[Candidate],
@@ -225,7 +230,7 @@ pub(crate) fn a_class(
     members.len() >= 2
         && !members
             .iter()
-            .any(|&m| stands_alone(&cands[m], sessions(&sources(&cands[m]), episodes, prep)))
+            .all(|&m| stands_alone(&cands[m], sessions(&sources(&cands[m]), episodes, prep)))
 }
 
 /// The candidate standing for `members` (the first is the reference).

@@ -13,7 +13,8 @@
 //! - every recovery of each member agrees with the reference's fix (the member with most
 //!   sessions), and names the same flags (`--name` in both; a kind of change alone, "a
 //!   flag added", is not enough within one program);
-//! - none of them stands on its own.
+//! - not all of them stand on their own (a text that does joins those that do not; its
+//!   own rule is folded into the class's as the same lesson).
 //!
 //! The merged candidate is the program's, its trigger the shared words in the reference's
 //! order; it is stored as a class across programs of one program (`domains`, and its
