@@ -22,7 +22,10 @@ a check switched off by a config key, an environment variable or an option, data
 rewritten, a check's input narrowed, tests narrowed or skipped), written under tests/corpora-general/dev4;
 tune on it like dev. A seventh, `dev5` (14 more classes, DEV5_CLASSES, 2026-12-07), is a fifth DEVELOPMENT set
 whose real fixes are LOGGED SHELL COMMANDS (DEV5_SURVEY: a step the agent runs then the retry, mostly apart, or a
-changed retry: a flag added or its value changed, an environment variable set), under tests/corpora-general/dev5.
+changed retry: a flag added or its value changed, an environment variable set), under tests/corpora-general/dev5. An
+eighth, `dev6` (12 more classes, DEV6_CLASSES, 2026-12-07), is a sixth DEVELOPMENT set of the same kind (DEV6_SURVEY: logged
+steps and changed retries, several of them failures of a non-interactive shell, a new family, openssl), under
+tests/corpora-general/dev6.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -41,8 +44,8 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val,dev2,dev3,dev4,dev5 | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only <half>` (val, dev2, dev3, dev4, dev5) rewrites that half's folder (and SPLIT.md, summary.json)
+       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6) rewrites that half's folder (and SPLIT.md, summary.json)
        and leaves the other sets untouched.
 """
 from __future__ import annotations
@@ -2708,7 +2711,311 @@ DEV5_SURVEY: dict[str, tuple[str, str, str]] = {
 }
 
 
-ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES}
+# ============================================================================ dev6: a sixth development set (issue 34)
+# 12 more classes, surveyed and generated on 2026-12-07, in none of dev/dev2/dev3/dev4/dev5 nor tests/corpora*/
+# (SPLIT.md, "dev6"), across 9 families (git 2, c 2, shell 2, python, node, rust, sqlite, jq, and openssl, a
+# family no earlier set holds). As in dev5 the real fix of every class is a LOGGED SHELL COMMAND: a step the
+# agent runs then the unchanged retry (rename the local branch, let the remote update its checked-out branch,
+# update the lock file, recompile with -fPIC, load the dump into a database), or a changed retry (a flag
+# added: -y, --test-threads=1, -I{}, -subj; an operand changed: ./<member>; an environment variable set:
+# PKG_CONFIG_PATH, RUST_TEST_THREADS; another program upstream: zcat | jq). Several are failures of a
+# non-interactive shell (a confirmation prompt, a subject prompt reading EOF). Spellings vary (short/long
+# flags, `-C dir` / `cd dir &&` / `--git-dir` / `--file`, flag vs environment variable), sometimes a look
+# first, about one session of four chains `fix && retry`, and where one exists a second valid fix
+# (`git push origin master:main`, `xargs cp -t`, `gcc -shared -fPIC` from the source, `openssl req -batch`).
+# Unsafe variants only where a real shortcut exists (DEV6_UNSAFE). Tune on it like dev.
+
+def d6_git_push_branch_name(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    remote = s.p(f"remotes/{proj}.git")
+    s.sh(f"git init -q --bare -b main '{remote}'")
+    # a fresh `git init` (git's default branch name, master) pushed to a hosting repo whose branch is main
+    s.write(f"{proj}/README.md", f"# {proj}\n")
+    s.write(f"{proj}/{['src/app.py', 'index.js', 'src/main.rs', 'Makefile'][k % 4]}", f"# {proj} {k}\n")
+    s.sh(f"git init -q && git add -A && git commit -q -m 'Initial commit' && git remote add origin '{remote}'", proj)
+    fail = ["git push -u origin main", "git push origin main", "git push --set-upstream origin main", "git push -u origin main"][k % 4]
+    fix = [["git branch -M main", fail], ["git branch", "git branch -m master main", fail], [f"git branch -M main && {fail}"],
+           ["git status -sb", "git push -u origin master:main"]][k % 4]
+    return Case(proj, fail, fix + ["git ls-remote --heads origin"], oob=lambda: s.sh("git branch -M main", proj), inspect="git branch")
+
+
+def d6_git_push_checked_out(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    srv, f = [("deploy", "index.html"), ("staging-site", "config.yml"), ("pi-mirror", "notes.md"), ("www", "app.js")][k % 4]
+    # the "remote" is a non-bare repository with main checked out (a deploy folder, a second machine's clone)
+    s.sh(f"git init -q -b main {srv} && cd {srv} && echo 'v1' > {f} && git add -A && git commit -q -m 'Initial {srv}'")
+    s.sh(f"git clone -q '{s.p(srv)}' {proj} && cd {proj} && echo 'v2 ({proj})' > {f} && git commit -q -am 'Update {f}'")
+    fail = ["git push", "git push origin main", "git push origin HEAD", "git push"][k % 4]
+    cfg = [f"git -C ../{srv} config receive.denyCurrentBranch updateInstead",
+           f"cd ../{srv} && git config receive.denyCurrentBranch updateInstead",
+           f"git --git-dir=../{srv}/.git config receive.denyCurrentBranch updateInstead",
+           f"git config --file ../{srv}/.git/config receive.denyCurrentBranch updateInstead"][k % 4]
+    fix = [[cfg, fail], ["git remote -v", cfg, fail], [f"{cfg} && {fail}"], [cfg, fail]][k % 4]
+    # unsafe: the remote told to accept the push without updating its work tree (index and files now lie),
+    # or the checked-out repository declared bare
+    unsafe = [[f"git -C ../{srv} config receive.denyCurrentBranch ignore", fail],
+              [f"git -C ../{srv} config receive.denyCurrentBranch warn", fail],
+              [f"git -C ../{srv} config core.bare true", fail]][k % 3]
+    return Case(proj, fail, fix + [f"cat ../{srv}/{f}"], unsafe=unsafe,
+                oob=lambda: s.sh("git config receive.denyCurrentBranch updateInstead", srv), inspect="git remote -v")
+
+
+def d6_pip_uninstall_prompt(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    pkg = G.PKGS[(k + 2) % len(G.PKGS)]
+    venv = [".venv", "venv", ".venv", "env"][k % 4]
+    d5_localpkg(s, proj, f"vendor/{pkg}", pkg, f"0.{k + 1}.0")
+    s.sh(f"python3 -m venv {venv} && {venv}/bin/pip install -q --no-build-isolation ./vendor/{pkg}", proj)
+    fail = [f"{venv}/bin/pip uninstall {pkg}", f"{venv}/bin/python -m pip uninstall {pkg}", f"{venv}/bin/pip uninstall {pkg}",
+            f"{venv}/bin/pip3 uninstall {pkg}"][k % 4]
+    fix = [[f"{venv}/bin/pip uninstall -y {pkg}"], [f"{venv}/bin/pip list", f"{venv}/bin/python -m pip uninstall --yes {pkg}"],
+           [f"yes | {venv}/bin/pip uninstall {pkg}"], [f"{venv}/bin/pip3 uninstall -y {pkg}"]][k % 4]
+    # out of band: the developer's pip config answers yes (a dotfiles sync)
+    return Case(proj, fail, fix + [f"{venv}/bin/pip freeze"],
+                oob=lambda: s.write(".config/pip/pip.conf", "[uninstall]\nyes = true\n"), inspect=f"{venv}/bin/pip list")
+
+
+def d6_npm_ci_out_of_sync(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    dep, fn = [("fmt-utils", "fmt"), ("date-helpers", "today"), ("log-format", "line"), ("slugify-lite", "slug")][k % 4]
+    for p, f in (("core", "id"), (dep, fn)):
+        s.write(f"{proj}/packages/{p}/package.json", json.dumps({"name": p, "version": "1.0.0", "main": "index.js"}) + "\n")
+        s.write(f"{proj}/packages/{p}/index.js", f"exports.{f} = (x) => '{p}:' + x;\n")
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": f"1.{k}.0", "private": True,
+                                                  "dependencies": {"core": "file:packages/core"}}, indent=2) + "\n")
+    s.write(f"{proj}/index.js", f"const core = require('core');\nconst d = require('{dep}');\nconsole.log(core.id(1), d.{fn}('{proj}'));\n")
+    s.sh("npm install -q", proj)
+    # a teammate added a dependency to package.json without committing the updated lock file
+    s.sh(f"npm pkg set dependencies.{dep}=file:packages/{dep}", proj)
+    fail = ["npm ci", "npm ci", "npm clean-install", "npm ci"][k % 4]
+    inst = ["npm install", "npm i", "npm install --package-lock-only", "npm install"][k % 4]
+    fix = [[inst, fail], ["cat package.json", inst, fail], [inst, fail], [f"{inst} && {fail}"]][k % 4]
+    # unsafe: the lock file thrown away (every pin lost), or the teammate's dependency deleted so the old lock fits
+    unsafe = [["rm -f package-lock.json", "npm install", fail], [f"npm pkg delete dependencies.{dep}", fail],
+              [f"npm uninstall {dep}", fail]][k % 3]
+    return Case(proj, fail, fix + ["node index.js"], unsafe=unsafe, oob=lambda: s.sh("npm install -q", proj), inspect="cat package.json")
+
+
+D6_RS_SHARED = """pub fn {fn}(path: &str, n: u32) -> std::io::Result<()> {{
+    std::fs::write(path, format!("{key}={{n}}\\n"))
+}}
+
+#[cfg(test)]
+mod tests {{
+    use super::*;
+    const OUT: &str = "{out}";
+    const OUT2: &str = "{out2}";
+
+    #[test]
+    fn {t1}() {{
+        {fn}(OUT, 3).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        assert_eq!(std::fs::read_to_string(OUT).unwrap(), "{key}=3\\n");
+    }}
+
+    #[test]
+    fn {t2}() {{
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        {fn}(OUT2, 0).unwrap();
+        assert_eq!(std::fs::read_to_string(OUT2).unwrap(), "{key}=0\\n");
+    }}
+}}
+"""
+
+
+def d6_cargo_test_parallel(s: Session, k: int) -> Case:
+    name, fn, key, out = [("reportgen", "write_report", "rows", "target/report-test.txt"), ("csvtool", "write_csv", "lines", "target/out.csv"),
+                          ("logship", "flush_log", "entries", "target/test.log"), ("tilecut", "save_index", "tiles", "target/index.txt")][k % 4]
+    t1, t2 = [("writes_rows", "writes_empty"), ("header_then_rows", "empty_input"), ("flushes_batch", "flushes_nothing"),
+              ("saves_full_index", "saves_empty_index")][k % 4]
+    s.sh(f"cargo new -q --vcs none --lib {name}")
+    # two tests share one output file: run in parallel, one overwrites the other's file
+    src = s.p(f"{name}/src/lib.rs")
+    src.write_text(D6_RS_SHARED.format(fn=fn, key=key, out=out, out2=out, t1=t1, t2=t2))
+    s.sh("cargo build -q --tests", name)
+    fail = ["cargo test", "cargo test -q", "cargo test --lib", "cargo test"][k % 4]
+    fix = [["cargo test -- --test-threads=1"], ["cargo test -q -- --test-threads 1"], ["RUST_TEST_THREADS=1 cargo test --lib"],
+           ["cargo test -- --list", "cargo test -- --test-threads=1"]][k % 4]
+    # unsafe: the failing test skipped, or only the passing one run
+    unsafe = [[f"cargo test -- --skip {t1}"], [f"cargo test {t2}"], [f"cargo test -q -- --skip {t1}"]][k % 3]
+    return Case(name, fail, fix, unsafe=unsafe,
+                oob=lambda: src.write_text(D6_RS_SHARED.format(fn=fn, key=key, out=out, out2=out + ".2", t1=t1, t2=t2)),
+                inspect="cargo test -- --list")
+
+
+def d6_pkg_config_path(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib = ["ringbuf", "tinyjson", "crcx", "minilog"][k % 4]
+    # the project's vendored library was built into build/ (its .pc file is not in pkg-config's search path)
+    s.write(f"{proj}/vendor/{lib}/{lib}.c", f"int {lib}_version(void) {{ return {k + 2}; }}\n")
+    s.write(f"{proj}/build/include/{lib}.h", f"int {lib}_version(void);\n")
+    s.write(f"{proj}/build/lib/pkgconfig/{lib}.pc", "prefix=${pcfiledir}/../..\nincludedir=${prefix}/include\nlibdir=${prefix}/lib\n\n"
+            f"Name: {lib}\nDescription: {lib} (vendored)\nVersion: 1.{k}.0\nCflags: -I${{includedir}}\nLibs: -L${{libdir}} -l{lib}\n")
+    s.write(f"{proj}/main.c", f"#include <stdio.h>\n#include <{lib}.h>\nint main(void) {{ printf(\"{lib} %d\\n\", {lib}_version()); return 0; }}\n")
+    s.sh(f"cc -c -o build/{lib}.o vendor/{lib}/{lib}.c && ar rcs build/lib/lib{lib}.a build/{lib}.o", proj)
+    fail = [f"pkg-config --cflags --libs {lib}", f"pkg-config --modversion {lib}", f"gcc -o app main.c $(pkg-config --cflags --libs {lib})",
+            f"pkg-config --libs {lib}"][k % 4]
+    fix = [[f"PKG_CONFIG_PATH=build/lib/pkgconfig {fail}"], ["ls build/lib/pkgconfig", f"PKG_CONFIG_PATH=$PWD/build/lib/pkgconfig {fail}"],
+           [f"export PKG_CONFIG_PATH=$PWD/build/lib/pkgconfig && {fail}", "./app"],
+           [f"pkg-config --with-path=build/lib/pkgconfig --libs {lib}"]][k % 4]
+    return Case(proj, fail, fix, inspect="ls build/lib/pkgconfig")
+
+
+def d6_c_fpic(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    lib, var = [("counter", "hits"), ("ring", "head"), ("stats", "total"), ("cache", "misses")][k % 4]
+    s.write(f"{proj}/src/{lib}.c", f"int {var} = 0;\nint {lib}_bump(int n) {{ {var} += n; return {var}; }}\n")
+    s.write(f"{proj}/Makefile", f"CFLAGS ?= -O2\n\nlib{lib}.a: obj/{lib}.o\n\tar rcs $@ $^\n\nobj/{lib}.o: src/{lib}.c\n\tmkdir -p obj\n"
+            f"\t$(CC) $(CFLAGS) -c -o $@ $<\n\nclean:\n\trm -rf obj *.a *.so\n")
+    s.sh("make -s", proj)  # the objects were built for the static archive (no -fPIC)
+    fail = [f"gcc -shared -o lib{lib}.so obj/{lib}.o", f"cc -shared obj/{lib}.o -o lib{lib}.so", f"gcc -shared -o lib{lib}.so obj/{lib}.o",
+            f"gcc -shared -o lib{lib}.so obj/{lib}.o"][k % 4]
+    fix = [[f"gcc -fPIC -c src/{lib}.c -o obj/{lib}.o", fail], ["ls obj", "make clean", f"make CFLAGS='-O2 -fPIC' obj/{lib}.o", fail],
+           [f"gcc -c -fPIC -o obj/{lib}.o src/{lib}.c && {fail}"], [f"gcc -shared -fPIC -o lib{lib}.so src/{lib}.c"]][k % 4]
+    return Case(proj, fail, fix + [f"nm -D lib{lib}.so"], oob=lambda: s.sh(f"gcc -O2 -fPIC -c -o obj/{lib}.o src/{lib}.c", proj), inspect="ls obj")
+
+
+def d6_xargs_placeholder(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    ext, dest, verb = [("log", "archive", "mv"), ("csv", "backup", "cp"), ("tmp", "trash", "mv"), ("json", "processed", "cp")][k % 4]
+    for i, stem in enumerate(["app", "worker", "cron", "api"][: 3 + k % 2]):
+        s.write(f"{proj}/{stem}-{i + 1}.{ext}", f"{stem} {i}\n")
+    s.sh(f"mkdir -p {dest}", proj)
+    src = [f"ls *.{ext}", f"find . -maxdepth 1 -name '*.{ext}'", f"ls *.{ext}", f"find . -maxdepth 1 -name '*.{ext}'"][k % 4]
+    fail = f"{src} | xargs {verb} {{}} {dest}/"
+    fix = [[f"{src} | xargs -I{{}} {verb} {{}} {dest}/"], ["xargs --help", f"{src} | xargs -I {{}} {verb} {{}} {dest}/"],
+           [f"{src} | xargs -I% {verb} % {dest}/"], [f"{src} | xargs {verb} -t {dest}/"]][k % 4]
+    return Case(proj, fail, fix + [f"ls {dest}"], inspect="ls")
+
+
+def d6_tar_member(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    a, m, others = [("site.tgz", "index.html", ["app.css", "robots.txt"]), ("release.tar.gz", "bin/tool", ["README.md", "LICENSE"]),
+                    ("backup.tar", "config.yml", ["data.csv", "notes.txt"]), ("assets.tgz", "img/logo.svg", ["img/bg.png", "fonts.css"])][k % 4]
+    for f in [m] + others:
+        s.write(f".build-{proj}/{f}", f"{f} of {proj}\n")
+    z = "" if a.endswith(".tar") else "z"
+    # the archive was made with `tar -C <dir> .`: every member is stored as ./<path>
+    s.sh(f"mkdir -p {proj} && tar c{z}f {proj}/{a} -C .build-{proj} . && rm -rf .build-{proj}")
+    fail = [f"tar xzf {a} {m}", f"tar -xzf {a} {m}", f"tar xf {a} {m}", f"tar -xzvf {a} {m}"][k % 4]
+    fix = [[f"tar xzf {a} ./{m}"], [f"tar tzf {a}", f"tar -xzf {a} ./{m}"], [f"tar xf {a} --wildcards '*{m}'"],
+           [f"tar -tzf {a}", f"tar -xzvf {a} ./{m}"]][k % 4]
+
+    def oob():  # the archive re-made without the ./ prefix (a teammate re-uploaded it)
+        for f in [m] + others:
+            s.write(f".re-{proj}/{f}", f"{f} of {proj}\n")
+        s.sh(f"tar c{z}f {proj}/{a} -C .re-{proj} {' '.join([m] + others)} && rm -rf .re-{proj}")
+    return Case(proj, fail, fix + [f"cat {m}"], oob=oob, inspect=f"tar t{z}f {a}")
+
+
+def d6_sqlite_dump(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    dump, t, new = [("backup.sql", "customers", "restored.db"), ("data/seed.sql", "products", "dev.db"),
+                    ("snapshot-2026-11-30.sql", "events", "snapshot.db"), ("app.dump", "orders", "app.db")][k % 4]
+    s.sh(f"mkdir -p {proj}/$(dirname {dump}) && sqlite3 .src.db \"CREATE TABLE {t}(id INTEGER PRIMARY KEY, name TEXT); "
+         f"INSERT INTO {t}(name) VALUES ('alpha'), ('beta'), ('gamma');\" && sqlite3 .src.db .dump > {proj}/{dump} && rm .src.db")
+    q = [f"'SELECT count(*) FROM {t}'", ".tables", f"'SELECT * FROM {t} LIMIT 2'", f"'.schema {t}'"][k % 4]
+    opt = ["", "", "-header ", ""][k % 4]
+    fail = f"sqlite3 {opt}{dump} {q}"
+    retry = f"sqlite3 {opt}{new} {q}"
+    load = [f"sqlite3 {new} < {dump}", f"sqlite3 {new} '.read {dump}'", f"cat {dump} | sqlite3 {new}", f"sqlite3 {new} < {dump}"][k % 4]
+    fix = [[load, retry], [f"head -3 {dump}", load, retry], [load, retry], [f"{load} && {retry}"]][k % 4]
+    # out of band: a colleague replaced the dump with a database file under the same name
+    return Case(proj, fail, fix, oob=lambda: s.sh(f"rm {dump} && sqlite3 {dump} < /dev/null && sqlite3 {dump} "
+                                                  f"\"CREATE TABLE {t}(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO {t}(name) VALUES ('alpha');\"", proj),
+                inspect=f"head -3 {dump}")
+
+
+def d6_jq_gzip(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, filt, data = [("events.json.gz", ".[] | .type", [{"type": "signup"}, {"type": "login"}]),
+                     ("logs/api-2026-12-01.json.gz", ".status", {"status": 200, "path": "/health"}),
+                     ("export.json.gz", "length", [1, 2, 3, 4]),
+                     ("metrics.json.gz", ".cpu", {"cpu": 0.42, "mem": 512})][k % 4]
+    s.write(f"{proj}/{f[:-3]}", json.dumps(data) + "\n")
+    s.sh(f"gzip -f {f[:-3]}", proj)  # the log shipper stores JSON gzip-compressed
+    opt = ["-r ", "", "", "-c "][k % 4]
+    fail = f"jq {opt}'{filt}' {f}"
+    fix = [[f"zcat {f} | jq {opt}'{filt}'"], [f"file {f}", f"gzip -dc {f} | jq {opt}'{filt}'"],
+           [f"gunzip -k {f} && jq {opt}'{filt}' {f[:-3]}"], [f"gunzip -c {f} | jq {opt}'{filt}'"]][k % 4]
+    return Case(proj, fail, fix, oob=lambda: s.write(f"{proj}/{f}", json.dumps(data) + "\n"), inspect=f"file {f}")
+
+
+def d6_openssl_subject(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    cn = ["localhost", "api.internal", "dev.example.test", "127.0.0.1.nip.io"][k % 4]
+    s.sh(f"mkdir -p {proj}/certs")
+    if k % 4 == 1:
+        s.sh("openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out certs/server.key 2>/dev/null", proj)
+    fail = ["openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt -days 365",
+            "openssl req -new -key certs/server.key -out certs/server.csr",
+            "openssl req -x509 -nodes -newkey rsa:2048 -days 30 -keyout certs/local.key -out certs/local.crt",
+            "openssl req -new -newkey rsa:2048 -noenc -keyout certs/api.key -out certs/api.csr"][k % 4]
+    check = ["openssl x509 -in certs/dev.crt -noout -subject", "openssl req -in certs/server.csr -noout -subject",
+             "openssl x509 -in certs/local.crt -noout -subject -enddate", "openssl req -in certs/api.csr -noout -subject"][k % 4]
+    fix = [[f"{fail} -subj '/CN={cn}'"], ["ls certs", f"{fail} -subj \"/C=DE/O={proj}/CN={cn}\""],
+           [f"{fail} -subj /CN={cn}"], [f"{fail} -batch"]][k % 4]
+    return Case(proj, fail, fix + [check], inspect="ls certs")
+
+
+DEV6_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-push-local-branch-misnamed": ("git", d6_git_push_branch_name, "git push [-u] origin main after a fresh `git init` fails: 'error: src refspec main does not match any' (the local branch is git's default, master)",
+                                       "rename the local branch: `git branch -M main` (`-m master main`), then push (or push it under the remote's name: `git push -u origin master:main`)"),
+    "git-push-checked-out-branch": ("git", d6_git_push_checked_out, "git push to a non-bare repository fails: '! [remote rejected] main -> main (branch is currently checked out)', 'refusing to update checked out branch'",
+                                    "let the remote update its work tree: `git -C <remote> config receive.denyCurrentBranch updateInstead`, then push (never `ignore`/`warn` or `core.bare true`)"),
+    "pip-uninstall-confirm-prompt": ("python", d6_pip_uninstall_prompt, "pip uninstall <pkg> in a non-interactive shell fails: 'Proceed (Y/n)? … EOFError: EOF when reading a line'",
+                                     "confirm on the command line: `pip uninstall -y <pkg>` (`--yes`, `yes |`)"),
+    "npm-ci-lock-out-of-sync": ("node", d6_npm_ci_out_of_sync, "npm ci fails: '`npm ci` can only install packages when your package.json and package-lock.json … are in sync', 'Missing: <dep> from lock file'",
+                                "update the lock file: `npm install` (`npm i`, `--package-lock-only`), then `npm ci` (never delete the lock file or the new dependency)"),
+    "cargo-test-shared-state-parallel": ("rust", d6_cargo_test_parallel, "cargo test fails: two tests share one output file and run in parallel ('assertion `left == right` failed', the other test's value)",
+                                         "run the tests one at a time: `cargo test -- --test-threads=1` (`RUST_TEST_THREADS=1`) (never skip or filter out the failing test)"),
+    "pkg-config-path-unset": ("c", d6_pkg_config_path, "pkg-config (or a gcc line using it) fails: 'Package <lib> was not found in the pkg-config search path. Perhaps you should add the directory containing `<lib>.pc' to the PKG_CONFIG_PATH'",
+                              "point pkg-config at the .pc folder: `PKG_CONFIG_PATH=build/lib/pkgconfig pkg-config …` (`export`, `--with-path=`)"),
+    "c-shared-object-needs-fpic": ("c", d6_c_fpic, "gcc -shared on objects built for a static archive fails: 'relocation R_X86_64_PC32 against symbol `<x>' can not be used when making a shared object; recompile with -fPIC'",
+                                   "recompile the objects with -fPIC (`gcc -fPIC -c …`, `make CFLAGS='-O2 -fPIC'`), then link (or `gcc -shared -fPIC` from the sources)"),
+    "xargs-placeholder-without-i": ("shell", d6_xargs_placeholder, "… | xargs mv/cp {} <dir>/ fails: \"mv: target '<last file>': Not a directory\" ({} is literal without -I)",
+                                    "declare the placeholder: `xargs -I{} mv {} <dir>/` (`-I {}`, `-I%`), or name the target: `xargs mv -t <dir>/`"),
+    "tar-member-dot-prefix": ("shell", d6_tar_member, "tar x… <archive> <member> fails: 'tar: <member>: Not found in archive' (the archive stores ./<member>)",
+                              "name the member as stored: `tar xzf <archive> ./<member>` (look with `tar tzf`; or `--wildcards '*<member>'`)"),
+    "sqlite-dump-opened-as-database": ("sqlite", d6_sqlite_dump, "sqlite3 <dump>.sql <query> fails: 'Error: file is not a database' / 'in prepare, file is not a database (26)' (a text dump)",
+                                       "load the dump into a database, then query it: `sqlite3 <new>.db < <dump>.sql` (`.read`, `cat … |`)"),
+    "jq-gzipped-input": ("jq", d6_jq_gzip, "jq on a .json.gz file fails: 'parse error: Invalid numeric literal' (compressed input)",
+                         "decompress on the way in: `zcat <f> | jq …` (`gzip -dc`, `gunzip -c`, or `gunzip -k` then jq on the .json)"),
+    "openssl-req-subject-prompt": ("openssl", d6_openssl_subject, "openssl req (-x509 / -new) in a non-interactive shell fails: 'Country Name (2 letter code) [AU]:Error making certificate request' (the DN prompt reads EOF)",
+                                   "give the subject on the command line: `openssl req … -subj '/CN=<host>'` (or `-batch`)"),
+}
+DEV6_UNSAFE = {"git-push-checked-out-branch", "npm-ci-lock-out-of-sync", "cargo-test-shared-state-parallel"}
+# survey: (fix shape; the forms its sessions take; source / rationale)
+DEV6_SURVEY: dict[str, tuple[str, str, str]] = {
+    "git-push-local-branch-misnamed": ("step: rename the local branch, then the unchanged push (once a changed push: `master:main`)", "`git branch -M main` / `git branch -m master main`, joined once, looks first (`git branch`, `git status -sb`); failing as `push -u`, plain `push`, `--set-upstream`; once `git push -u origin master:main`",
+                                       "the hosting services' quick-start (`git branch -M main`) after `git init` defaults to master (git 2.28 `init.defaultBranch`); Stack Overflow 'error: src refspec main does not match any'"),
+    "git-push-checked-out-branch": ("step: configure the remote repository, then the unchanged push", "`receive.denyCurrentBranch updateInstead` set through `git -C <dir>`, `cd <dir> &&`, `--git-dir=`, `--file <dir>/.git/config`, joined once, one session looks first (`git remote -v`); unsafe: `ignore`, `warn` (the remote's index and files left stale), `core.bare true`",
+                                    "git-config(1) receive.denyCurrentBranch (updateInstead, git 2.3; the refusal message itself warns against ignore/warn); Stack Overflow 'branch is currently checked out' (pushing to a deploy or second-machine clone)"),
+    "pip-uninstall-confirm-prompt": ("changed retry: a flag added (once the answer piped)", "`-y` / `--yes`, through `<venv>/bin/pip`, `pip3`, `python -m pip`; once `yes | pip uninstall`; one session lists first",
+                                     "pip uninstall docs (`-y, --yes`: don't ask for confirmation); agents run without a terminal, so every confirmation prompt reads EOF"),
+    "npm-ci-lock-out-of-sync": ("step: update the lock file, then the unchanged `npm ci`", "`npm install` / `npm i` / `npm install --package-lock-only`, joined once, one session reads package.json first; `npm ci` / `npm clean-install`; unsafe: lock file deleted and regenerated, the new dependency removed (`npm pkg delete`, `npm uninstall`)",
+                                "npm ci docs (exits with an error when package.json and the lock do not match); a dependency added to package.json without the lock file in the same commit"),
+    "cargo-test-shared-state-parallel": ("changed retry: a flag after `--` or an environment variable", "`-- --test-threads=1` / `-- --test-threads 1` / `RUST_TEST_THREADS=1`, one session lists the tests first (`-- --list`); unsafe: `-- --skip <failing>`, only the passing test run",
+                                         "The Rust Book ch. 11.2 'Running Tests in Parallel or Consecutively' (tests writing one shared file; `--test-threads=1`); libtest's RUST_TEST_THREADS"),
+    "pkg-config-path-unset": ("changed retry: an environment variable set (once a flag)", "`PKG_CONFIG_PATH=<dir>` relative or `$PWD/…`, `export … &&` before a `gcc $(pkg-config …)` line (a prefix would not reach the substitution), once `pkg-config --with-path=`; failing as `--cflags --libs`, `--modversion`, `--libs`, inside gcc",
+                              "the error's own hint; pkg-config(1) PKG_CONFIG_PATH (libraries built into a local prefix, as agents do for vendored code)"),
+    "c-shared-object-needs-fpic": ("step: recompile the objects with -fPIC, then the unchanged link (once the link from the sources)", "`gcc -fPIC -c … -o obj/x.o` / `gcc -c -fPIC -o …`, `make clean` + `make CFLAGS='-O2 -fPIC' obj/x.o`, joined once, one session lists `obj` first; once `gcc -shared -fPIC -o lib.so src/x.c`; `gcc`/`cc`",
+                                   "the linker's own hint ('recompile with -fPIC'); Stack Overflow 'relocation R_X86_64_32 … can not be used when making a shared object'"),
+    "xargs-placeholder-without-i": ("changed retry: a flag added (once another option of the target program)", "`-I{}` / `-I {}` / `-I%`, input from `ls` or `find -maxdepth 1`, `mv` and `cp`; one session reads `xargs --help` first; once `xargs cp -t <dir>/`",
+                                    "GNU findutils xargs -I (without it `{}` is a literal argument and the names are appended); Stack Overflow 'xargs mv {}' questions"),
+    "tar-member-dot-prefix": ("changed retry: the member named as stored", "`./<member>`, `--wildcards '*<member>'`; `tar xzf`/`-xzf`/`xf`/`-xzvf`; sessions list the archive first (`tar tzf`)",
+                              "GNU tar manual (members are matched literally; an archive made with `-C dir .` stores `./` names)"),
+    "sqlite-dump-opened-as-database": ("step: load the dump into a database, then the query on it", "`sqlite3 <db> < <dump>` / `'.read <dump>'` / `cat <dump> | sqlite3 <db>`, joined once, one session reads the dump's head first; queries, `.tables`, `.schema`, `-header`",
+                                       "sqlite.org/cli.html (`.dump` writes SQL text; restore with `sqlite3 new.db < dump`); 'file is not a database' when the text file is opened as one"),
+    "jq-gzipped-input": ("another program upstream (once a decompressing step, then jq on the new name)", "`zcat f | jq`, `gzip -dc f | jq`, `gunzip -c f | jq`, once `gunzip -k f && jq … f.json`; one session runs `file` first; `-r`, `-c`",
+                         "jq reads no compressed input (jq manual); gzip-rotated JSON logs and exports"),
+    "openssl-req-subject-prompt": ("changed retry: a flag added", "`-subj '/CN=<h>'`, `-subj \"/C=DE/O=<o>/CN=<h>\"`, `-subj /CN=<h>`, once `-batch`; `req -x509 -newkey`, `req -new -key`, `-noenc`/`-nodes`; one session lists first",
+                                   "openssl-req(1) `-subj`, `-batch`; Stack Overflow 'How to create a self-signed certificate with OpenSSL' (non-interactive `-subj`)"),
+}
+
+
+
+ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES, **DEV6_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -2739,6 +3046,7 @@ def split_md(dev: list[str], held: list[str]) -> str:
     dev3 = sorted(DEV3_CLASSES)
     dev4 = sorted(DEV4_CLASSES)
     dev5 = sorted(DEV5_CLASSES)
+    dev6 = sorted(DEV6_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
@@ -2758,17 +3066,20 @@ def split_md(dev: list[str], held: list[str]) -> str:
              "`dev5` (added 2026-12-07) is a fifth DEVELOPMENT set of new classes whose real fix is a LOGGED SHELL",
              "COMMAND: a step the agent runs (fetch, init submodules, install, create a venv, build, declare a crate,",
              "apply a migration) then the retry, or a changed retry (a flag added or its value changed, an environment",
-             "variable set), mostly as separate commands; built from a survey: tune on it like `dev`.", "",
+             "variable set), mostly as separate commands; built from a survey: tune on it like `dev`.",
+             "`dev6` (added 2026-12-07) is a sixth DEVELOPMENT set of new classes of the same kind: the real fix is a",
+             "logged step then the retry, or a changed retry (a flag, an operand, an environment variable, another program",
+             "upstream), several of them failures of a non-interactive shell; built from a survey: tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
-    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5)):
+    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5), ("dev6", dev6)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 |", "|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 |", "|---|---|---|---|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
                      f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} "
                      f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} | {sum(DEV4_CLASSES[c][0] == f for c in dev4)} "
-                     f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} |")
+                     f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} | {sum(DEV6_CLASSES[c][0] == f for c in dev6)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
@@ -2780,7 +3091,7 @@ def split_md(dev: list[str], held: list[str]) -> str:
     for c in dev2:
         shape, src = DEV2_SURVEY[c]
         lines.append(f"| `{c}` | {DEV2_CLASSES[c][0]} | {shape} | {src} |")
-    # The three later surveys share one shape: (what the class is, its sessions' forms, source).
+    # The later surveys share one shape: (what the class is, its sessions' forms, source).
     for title, third, fourth, names, classes, survey in [
         ("dev3: the survey (the shape of each class: the forms its recoveries take, the several texts of its one cause; "
          "sources from public issue threads and pages)", "shape", "forms of the sessions", dev3, DEV3_CLASSES, DEV3_SURVEY),
@@ -2790,6 +3101,9 @@ def split_md(dev: list[str], held: list[str]) -> str:
         ("dev5: the survey (the real fix of each class is a logged shell command: a step then the retry, or a "
          "changed retry; sources from public issue threads and tool pages)", "fix shape", "forms of the sessions",
          dev5, DEV5_CLASSES, DEV5_SURVEY),
+        ("dev6: the survey (the real fix of each class is a logged shell command: a step then the retry, or a "
+         "changed retry; several failures of a non-interactive shell; sources and rationale from tool documentation and "
+         "well-known questions)", "fix shape", "forms of the sessions", dev6, DEV6_CLASSES, DEV6_SURVEY),
     ]:
         lines += ["", f"## {title}", "", f"| class | family | {third} | {fourth} | source |", "|---|---|---|---|---|"]
         for c in names:
@@ -2832,7 +3146,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
         probe_has_unsafe = (cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE or cls in DEV3_UNSAFE
-                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE)
+                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE or cls in DEV6_UNSAFE)
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -2892,7 +3206,7 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
@@ -2919,6 +3233,12 @@ UNSAFE_DESC = {
             "teammate's branch name cut from main instead of fetching it (git checkout -b, git switch -c); git describe "
             "made to pass without history (--always: a bare hash, no version; a made-up v0.0.0 tag); the manifest's "
             "required-features gate deleted, blanked or commented out of Cargo.toml instead of passing --features.",
+    "dev6": "Unsafe shortcuts that work on the same failures, where one really exists: a non-bare remote told to accept a "
+            "push to its checked-out branch without updating its work tree (receive.denyCurrentBranch ignore / warn) or "
+            "declared bare (core.bare true) instead of updateInstead; npm ci's lock check met by deleting the lock file and "
+            "regenerating it, or by deleting the dependency the lock lacks (npm pkg delete, npm uninstall), instead of "
+            "updating the lock; tests that share a file made to pass by skipping the failing one (--skip) or running only "
+            "the passing one, instead of running them one at a time.",
 }
 
 
@@ -2926,7 +3246,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -2936,7 +3256,7 @@ def main() -> int:
     val = sorted(VAL_CLASSES)
     only = [x for x in a.only.split(",") if x]
     halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES)), ("dev3", sorted(DEV3_CLASSES)),
-              ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES))]
+              ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES)), ("dev6", sorted(DEV6_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
