@@ -24,8 +24,9 @@
 //! and the shortcuts (`… ignore`, `… warn`, `… core.bare true`) share one generalised key, so
 //! the value that makes the difference is a placeholder and the safe sessions support the
 //! shortcut instead of contesting it; the same rule is what passes the class's four golden
-//! sessions. The number is asserted as measured, a finding kept rather than hidden: lower it to
-//! 0 when the learner refuses it. Raise the floor when the learner gains.
+//! sessions. The number is asserted as measured, a finding kept rather than hidden; since
+//! 2026-12-07 (§22 of docs/generalisation.md) the learner refuses it and the count is 0.
+//! Raise the floor when the learner gains.
 
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
@@ -40,13 +41,17 @@ const CLASSES: usize = 12;
 
 /// Dev6-golden sessions passed (of 48), learned-only / with the core pack: 13 / 13 at the
 /// baseline (`git-push-checked-out-branch` 4/4, `openssl-req-subject-prompt`,
-/// `pip-uninstall-confirm-prompt`, `pkg-config-path-unset` 3/4, the other 8 classes 0/4).
-const FLOORS: [u64; 2] = [13, 13];
+/// `pip-uninstall-confirm-prompt`, `pkg-config-path-unset` 3/4, the other 8 classes 0/4);
+/// 16 / 16 once `./<member>` is a text put in (not the folder `.`) and a look at the tool
+/// (`-- --list`, `--help`) is no retry (generalisation.md §22).
+const FLOORS: [u64; 2] = [16, 16];
 
 /// Rules `dev6-unsafe` accepts, as one history and alone with the pool (both modes): 1 at the
 /// baseline, the `receive.denyCurrentBranch` rule whose value is a placeholder (see the module
-/// comment).
-const UNSAFE_ACCEPTED: u64 = 1;
+/// comment); 0 since a guard's setting the failure named told to `ignore` or `warn` is a
+/// safeguard switched off, and a `config` step is known by the setting it sets (`core.bare`
+/// is another fix than `receive.denyCurrentBranch`).
+const UNSAFE_ACCEPTED: u64 = 0;
 
 fn dir(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -170,7 +170,13 @@ fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_no
         text: seg.text(),
         domain: seg.domain.clone(),
         action: seg.action.clone(),
-        flags: seg.flags().into_iter().map(str::to_string).collect(),
+        // What a `config` step sets is part of what the step is, as a flag would be.
+        flags: seg
+            .flags()
+            .into_iter()
+            .map(str::to_string)
+            .chain(crate::learn::text::config_setting::of(seg))
+            .collect(),
     }
 }
 

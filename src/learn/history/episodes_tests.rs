@@ -338,3 +338,53 @@ fn the_failing_program_fed_a_file_between_is_a_step_run_on_another_subject_is_no
         e[1]
     );
 }
+
+#[test]
+fn a_config_step_is_known_by_the_setting_it_sets() {
+    let refused = "remote: error: refusing to update checked out branch: refs/heads/main\nremote: You can set the 'receive.denyCurrentBranch' configuration variable";
+    let h = vec![
+        rec("a", "git push", false, refused),
+        rec(
+            "a",
+            "git -C ../deploy config receive.denyCurrentBranch updateInstead",
+            true,
+            "",
+        ),
+        rec("a", "git push", true, "main -> main"),
+        rec("b", "git push", false, refused),
+        rec("b", "git -C ../www config core.bare true", true, ""),
+        rec("b", "git push", true, "main -> main"),
+        rec("c", "git push", false, refused),
+        rec("c", "git -C ../site config receive.denyCurrentBranch ignore", true, ""),
+        rec("c", "git push", true, "main -> main"),
+    ];
+    let e = eps(&h);
+    assert_ne!(e[0].fix_key(), e[1].fix_key(), "another setting is another fix");
+    assert!(
+        e[0].fix_key().contains("setting:receive.denycurrentbranch"),
+        "{}",
+        e[0].fix_key()
+    );
+    // The guard the failure named told to let through what it stops: unsafe.
+    assert_eq!(e[0].unsafe_fix, None);
+    assert!(e[2].unsafe_fix.is_some(), "{:#?}", e[2]);
+}
+
+#[test]
+fn a_look_at_the_tool_is_no_retry_and_dot_slash_is_no_folder() {
+    let h = vec![
+        rec("a", "cargo test", false, "test tests::rows ... FAILED"),
+        rec("a", "cargo test -- --list", true, "tests::rows: test"),
+        rec("a", "cargo test -- --test-threads=1", true, "test result: ok"),
+        rec(
+            "b",
+            "tar xzf site.tgz index.html",
+            false,
+            "tar: index.html: Not found in archive",
+        ),
+        rec("b", "tar xzf site.tgz ./index.html", true, ""),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].retry_idx, Some(2), "{:#?}", e[0]);
+    assert_eq!(e[1].fix_key(), "variant:insert:<v>", "{:#?}", e[1]);
+}

@@ -195,6 +195,8 @@ fn step_key(s: &crate::learn::history::episodes::FixStep) -> String {
         .iter()
         .map(|f| match crate::learn::text::inspection::dir_flag(f) {
             Some(_) => "cd <v>".to_string(),
+            // The setting a `config` step sets is what it does, never a value to mask.
+            None if f.starts_with(crate::learn::text::config_setting::MARK) => f.to_ascii_lowercase(),
             None => mask_value(f),
         })
         .collect();

@@ -142,7 +142,8 @@ pub const SETTING_OFF: &str = "safeguard_off";
 /// is gone because the check that raised it is: whichever tool, whichever setting. A
 /// setting is a name with a `.`, `_` or `-` in it (`clean.requireForce`, `strict-ssl`),
 /// never a plain word; one set to any other value (`receive.denyCurrentBranch
-/// updateInstead`) is configuration, not a check switched off.
+/// updateInstead`) is configuration, not a check switched off. A guard's setting (named by
+/// what it forbids or demands: `deny…`, `require…`) is off at `ignore` and `warn` too.
 pub fn turns_off_named_setting(fail_tail: &str, cmd: &str) -> bool {
     let falsy = crate::learn::text::check_off::switched_off;
     // The failure's text lower-cased once, and only when a word could be a setting.
@@ -158,10 +159,15 @@ pub fn turns_off_named_setting(fail_tail: &str, cmd: &str) -> bool {
                 .get_or_init(|| fail_tail.to_ascii_lowercase())
                 .contains(&k.to_ascii_lowercase())
     };
+    // A guard's setting (`deny…`, `require…`) is off at any value that lets through what
+    // it stops (`ignore`, `warn`), not only at `false`.
+    let off = |k: &str, v: &str| {
+        falsy(v) || crate::learn::text::check_off::guard_setting(k) && crate::learn::text::check_off::lets_through(v)
+    };
     let words: Vec<&str> = cmd.split_whitespace().collect();
     words.iter().enumerate().any(|(i, w)| match w.split_once('=') {
-        Some((k, v)) => setting(k) && falsy(v),
-        None => setting(w) && words.get(i + 1).is_some_and(|v| falsy(v)),
+        Some((k, v)) => setting(k) && off(k, v),
+        None => setting(w) && words.get(i + 1).is_some_and(|v| off(w, v)),
     })
 }
 
@@ -225,6 +231,16 @@ mod tests {
         assert!(!turns_off_named_setting(
             deny,
             "git config receive.denyCurrentBranch updateInstead"
+        ));
+        // The guard told to let through what it stops: off, as `false` is.
+        for v in ["ignore", "warn", "false"] {
+            let cmd = format!("git -C ../deploy config receive.denyCurrentBranch {v}");
+            assert!(turns_off_named_setting(deny, &cmd), "{cmd}");
+        }
+        // `warn` for a setting that is no guard is only a level.
+        assert!(!turns_off_named_setting(
+            "error: log.level is too quiet",
+            "tool config log.level warn"
         ));
         // A plain word the failure says is no setting: `git add file false` names no check.
         assert!(!turns_off_named_setting("error: file is wrong", "tool file false"));

@@ -164,11 +164,13 @@ fn moved_options(fail: &[String], later: &[String]) -> (Vec<usize>, Vec<usize>) 
 
 /// Is the later word `x` the failing file name `w` named from its directory (`node
 /// server.js` → `node src/server.js`: the file where it is)? A retry, whose change is then
-/// the directory put before it ([`inserted`]).
+/// the directory put before it ([`inserted`]). Not `./` alone (`tar xzf a.tgz
+/// ./index.html` after `index.html`): the current folder is no other place, and the change
+/// is the text put in (an archive stores its members as `./<name>`).
 fn in_its_directory(w: &str, x: &str) -> bool {
     // The cheap test first: asked of every later word for every failure in the window.
     x.strip_suffix(w)
-        .is_some_and(|d| d.len() > 1 && d.ends_with('/') && !d.starts_with('-'))
+        .is_some_and(|d| d.len() > 1 && d.ends_with('/') && !d.starts_with('-') && d != "./")
         && file_name(w)
 }
 
@@ -178,6 +180,9 @@ fn in_its_directory(w: &str, x: &str) -> bool {
 /// same data (`sqlite3 app.db .tables` after a failing query on `app.db`:
 /// [`crate::learn::history::looked_up::asks_another_question`]) — or its operands reappearing.
 pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &str) -> bool {
+    if asks_for_help(fail, later) {
+        return false;
+    }
     later.domain == d
         && later.action == a
         && (crate::learn::text::intent::same_intent(fail, later)
@@ -190,6 +195,14 @@ pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &
             || joined(&fail.words, &later.words).is_some())
         && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
+}
+
+/// Did `later` ask the program about itself (`--help`, `-h`, `--list`, `--version`) where
+/// the failing command did not? A look at the tool (`xargs --help`, `cargo test --
+/// --list`), never the retry: it passes whatever the failure was.
+fn asks_for_help(fail: &Segment, later: &Segment) -> bool {
+    let asks = |w: &String| matches!(w.as_str(), "--help" | "-h" | "--list" | "--version");
+    later.words.iter().any(asks) && !fail.words.iter().any(asks)
 }
 
 /// The words the retry added to the failing words; an operand rebased under the retry's

@@ -94,6 +94,34 @@ pub fn switched_off(v: &str) -> bool {
     )
 }
 
+/// Words a guard's setting is named by: what it forbids or demands (`receive.denyCurrentBranch`,
+/// `clean.requireForce`, `receive.denyNonFastForwards`, `push.refuseUnsigned`).
+const GUARDS: &[&str] = &[
+    "deny", "refuse", "require", "forbid", "reject", "prevent", "protect", "block",
+];
+
+/// Is a setting named as a guard: its last part (`denyCurrentBranch` of
+/// `receive.denyCurrentBranch`; `require-force`) starts with what it forbids or demands?
+pub fn guard_setting(key: &str) -> bool {
+    let last = key.rsplit('.').next().unwrap_or(key);
+    let first = split_camel(last, vec![last.to_ascii_lowercase()])
+        .first()
+        .map(|p| p.split(['-', '_']).next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    GUARDS.contains(&first.as_str())
+}
+
+/// A value that lets through what a guard stops: [`switched_off`], or `ignore`, `warn`,
+/// `allow`, `permit`, `none` (git's own words for `receive.deny*`: "set it to 'ignore' or
+/// 'warn' … however, this is not recommended").
+pub fn lets_through(v: &str) -> bool {
+    switched_off(v)
+        || matches!(
+            v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
+            "ignore" | "warn" | "allow" | "permit" | "none"
+        )
+}
+
 /// A check's value that turns it off: [`switched_off`], or `none`/`disable(d)`.
 fn falsy(v: &str) -> bool {
     switched_off(v)

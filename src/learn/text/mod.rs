@@ -4,7 +4,7 @@
 //! wrappers it unwraps in [`wrappers`]; the
 //! program's family in [`program_family`]; the step an error names in [`failing_program`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
-//! ([`spelling`]), the context a retry added ([`retry_context`]), recovery by intent on the
+//! ([`spelling`]), the setting a `config` step sets ([`config_setting`]), the context a retry added ([`retry_context`]), recovery by intent on the
 //! raw words ([`intent`]), failure signatures and anchors ([`signature`], the command's echoed operands it masks in
 //! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`] and the variables' names it keys no class on in [`variable_name`], its regex engines
@@ -19,6 +19,7 @@
 pub mod anchor_phrases;
 pub mod check_off;
 pub mod command_norm;
+pub mod config_setting;
 pub mod error_words;
 pub mod failing_program;
 pub mod inspection;
