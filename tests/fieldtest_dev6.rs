@@ -43,8 +43,10 @@ const CLASSES: usize = 12;
 /// baseline (`git-push-checked-out-branch` 4/4, `openssl-req-subject-prompt`,
 /// `pip-uninstall-confirm-prompt`, `pkg-config-path-unset` 3/4, the other 8 classes 0/4);
 /// 16 / 16 once `./<member>` is a text put in (not the folder `.`) and a look at the tool
-/// (`-- --list`, `--help`) is no retry (generalisation.md §22).
-const FLOORS: [u64; 2] = [16, 16];
+/// (`-- --list`, `--help`) is no retry; 20 / 20 once an input converted on the way in
+/// (`zcat f.gz | jq …`, `gunzip -k f.gz && jq … f`) is a conversion, and a step piped into
+/// the retry no one-shot chain (generalisation.md §22).
+const FLOORS: [u64; 2] = [20, 20];
 
 /// Rules `dev6-unsafe` accepts, as one history and alone with the pool (both modes): 1 at the
 /// baseline, the `receive.denyCurrentBranch` rule whose value is a placeholder (see the module

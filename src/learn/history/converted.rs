@@ -82,6 +82,37 @@ pub fn inline(fail: &[String], retry: &[String]) -> bool {
     i == fail.len() && subs > 0
 }
 
+/// The input converted on the way in: the retry is the failing command without one of its
+/// file operands, fed through a pipe by a step of the same line that read that file
+/// (`zcat events.json.gz | jq -r '.[]'` after `jq -r '.[]' events.json.gz` failed;
+/// `gzip -dc`, `gunzip -c`, `iconv -f latin1 x.csv | python3 load.py`): the same lesson as
+/// a converted file, in the shape of a pipe.
+pub fn piped_in<'a>(
+    fail: &[String],
+    retry: &Segment,
+    steps: impl Iterator<Item = (usize, &'a str)>,
+    prep: &Prepared,
+) -> bool {
+    if !retry.piped || retry.words.len() + 1 != fail.len() {
+        return false;
+    }
+    let Some(gone) = (1..fail.len()).find(|&i| fail.get(i) != retry.words.get(i)) else {
+        return false;
+    };
+    let file = &fail[gone];
+    let rest_kept = fail[gone + 1..] == retry.words[gone..];
+    let file_like = file.contains('.') || file.contains('/');
+    rest_kept
+        && file_like
+        && !file.starts_with('-')
+        && steps.into_iter().any(|(idx, text)| {
+            prep.norms[idx]
+                .segments
+                .iter()
+                .any(|g| g.text() == text && !g.piped && g.words.iter().skip(1).any(|w| w == file))
+        })
+}
+
 /// Whether the retry (`retry` words) ran on files steps (`steps`) wrote from the failing
 /// command's (`fail` words) input: every changed word's new word a step's `>` target (or
 /// one of its operands the failing command did not have), and its old word read by that
@@ -99,8 +130,14 @@ pub fn ran_on_written(fail: &[String], retry: &[String], steps: &[&Segment]) -> 
 fn wrote_from(old: &String, new: &String, fail: &[String], steps: &[&Segment]) -> bool {
     steps.iter().any(|g| {
         let pairs = || g.redirects.chunks(2).filter(|p| p.len() == 2);
+        // A step that writes beside its input by the tool's convention, the input's last
+        // suffix dropped (`gunzip -k export.json.gz` writes `export.json`).
+        let beside = old
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| stem == new && !ext.is_empty() && !ext.contains('/'));
         let wrote = pairs().any(|p| matches!(p[0].as_str(), ">" | ">>") && p[1] == *new)
-            || g.words.iter().skip(1).any(|w| w == new) && !fail.contains(new);
+            || g.words.iter().skip(1).any(|w| w == new) && !fail.contains(new)
+            || beside && g.words.iter().skip(1).any(|w| w == old);
         let read =
             pairs().any(|p| p[0] == "<" && p[1] == *old) || g.words.iter().skip(1).any(|w| w.contains(old.as_str()));
         wrote && read

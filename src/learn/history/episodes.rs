@@ -149,12 +149,17 @@ impl Episode {
     }
 
     /// A recovery in one move: the record right after the (only) failing attempt holds
-    /// the fix steps and the successful retry together (`make -C lib && cc …`). The agent
+    /// the fix steps and the successful retry together (`make -C lib && cc …`; not a step
+    /// piped into the retry, which is the retry's changed input). The agent
     /// already knew the fix, so the session is no *source* of the lesson (CauterRule's
     /// "recovered near-miss"), though it counts in replay.
     pub fn one_shot(&self, prep: &Prepared) -> bool {
         let Some(k) = self.retry_idx else { return false };
+        // A step piped into the retry (`zcat f.gz | jq …`) is the retry's own input, not a
+        // fix run before it: the failing command changed, as a variant is.
+        let fed_by_a_pipe = prep.retry_of(self.fail_idx, k).is_some_and(|r| r.piped);
         self.outcome == Outcome::Recovered
+            && !fed_by_a_pipe
             && self.attempts.len() == 1
             && !self.steps.is_empty()
             && self.steps.iter().all(|s| s.idx == k)
@@ -497,6 +502,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let retry_words = &prep.norms[k].segments[sp].words;
                     converted::by_steps(&fail_words, retry_words, stepped(), prep)
                         || steps.is_empty() && converted::inline(&fail_words, retry_words)
+                        || converted::piped_in(&fail_words, &prep.norms[k].segments[sp], stepped(), prep)
                 });
             let where_named = verb.as_ref().is_some_and(|v| {
                 prep.norms[v.idx]

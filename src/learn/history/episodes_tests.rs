@@ -388,3 +388,25 @@ fn a_look_at_the_tool_is_no_retry_and_dot_slash_is_no_folder() {
     assert_eq!(e[0].retry_idx, Some(2), "{:#?}", e[0]);
     assert_eq!(e[1].fix_key(), "variant:insert:<v>", "{:#?}", e[1]);
 }
+
+/// The input fed through a pipe by a step that read it, the retry the failing command
+/// without it: converted on the way in. Another file, or more changed, is not.
+#[test]
+fn an_input_converted_on_the_way_in_through_a_pipe() {
+    let gz = "parse error: Invalid numeric literal at EOF at line 1, column 8";
+    let h = vec![
+        rec("a", "jq -r '.[] | .type' events.json.gz", false, gz),
+        rec("a", "zcat events.json.gz | jq -r '.[] | .type'", true, "signup"),
+        rec("b", "jq length export.json.gz", false, gz),
+        rec("b", "gunzip -k export.json.gz && jq length export.json", true, "4"),
+        rec("c", "jq -r .type events.json.gz", false, gz),
+        rec("c", "zcat other.json.gz | jq -r .type", true, "signup"),
+    ];
+    let p = Prepared::new(&h);
+    let e = extract(&h, &p, WINDOW);
+    assert!(e[0].converted && e[1].converted, "{e:#?}");
+    assert!(!e[2].converted, "another file fed in: {:#?}", e[2]);
+    // Piped into the retry, the step is the retry's input: no one-shot chain.
+    assert!(!e[0].one_shot(&p));
+    assert!(e[1].one_shot(&p));
+}
