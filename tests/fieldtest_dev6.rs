@@ -45,8 +45,10 @@ const CLASSES: usize = 12;
 /// 16 / 16 once `./<member>` is a text put in (not the folder `.`) and a look at the tool
 /// (`-- --list`, `--help`) is no retry; 20 / 20 once an input converted on the way in
 /// (`zcat f.gz | jq …`, `gunzip -k f.gz && jq … f`) is a conversion, and a step piped into
-/// the retry no one-shot chain (generalisation.md §22).
-const FLOORS: [u64; 2] = [20, 20];
+/// the retry no one-shot chain; 24 / 24 once the failing command run on a file a step wrote
+/// from its input is the retry (a dump loaded into a new database) and one text inside
+/// another's frame is one class (generalisation.md §22).
+const FLOORS: [u64; 2] = [24, 24];
 
 /// Rules `dev6-unsafe` accepts, as one history and alone with the pool (both modes): 1 at the
 /// baseline, the `receive.denyCurrentBranch` rule whose value is a placeholder (see the module

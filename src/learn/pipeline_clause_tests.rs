@@ -56,3 +56,26 @@ fn one_clause_in_two_programs_frames_is_one_class() {
     );
     assert_eq!(r.domains, vec!["python".to_string(), "sqlite".to_string()]);
 }
+
+/// One program's two texts of one message, one inside the other's frame (`Error: file is
+/// not a database`; `Error: in prepare, file is not a database (26)`), two sessions each
+/// (each below the recurrence minimum of an unanchored text): one class, one rule.
+#[test]
+fn one_text_inside_another_of_the_same_program_is_one_class() {
+    let mut h = Vec::new();
+    for (s, text, db) in [
+        ("a", "Error: in prepare, file is not a database (26)", "one"),
+        ("b", "Error: in prepare, file is not a database (26)", "two"),
+        ("c", "Error: file is not a database", "three"),
+        ("d", "Error: file is not a database", "four"),
+    ] {
+        let q = |f: &str| format!("sqlite3 {f} 'SELECT count(*) FROM t'");
+        h.push(rec(s, &q(&format!("{db}.sql")), false, text));
+        h.push(rec(s, &format!("sqlite3 {db}.db < {db}.sql"), true, ""));
+        h.push(rec(s, &q(&format!("{db}.db")), true, "3"));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let r = crate::learn::pipeline_tests::only_accepted(&out);
+    assert!(r.trigger.contains("database"), "{r:#?}");
+    assert_eq!(r.support.len(), 4, "{r:#?}");
+}

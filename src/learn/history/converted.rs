@@ -113,6 +113,19 @@ pub fn piped_in<'a>(
         })
 }
 
+/// A later run of the failing command on a file a step wrote from its input, all else as
+/// it was (`sqlite3 restored.db 'SELECT …'` after `sqlite3 backup.sql 'SELECT …'` failed
+/// with "file is not a database" and `sqlite3 restored.db < backup.sql` ran): the retry,
+/// on the converted input. `steps`: the segments run since the failure, this line's too.
+/// Asked of every later command when no plain retry is found: the cheap tests first.
+pub fn retry_on_written<'a>(fail: &Segment, later: &Segment, steps: impl FnOnce() -> Vec<&'a Segment>) -> bool {
+    later.program == fail.program
+        && later.action == fail.action
+        && later.words.len() == fail.words.len()
+        && later.words != fail.words
+        && ran_on_written(&fail.words, &later.words, &steps())
+}
+
 /// Whether the retry (`retry` words) ran on files steps (`steps`) wrote from the failing
 /// command's (`fail` words) input: every changed word's new word a step's `>` target (or
 /// one of its operands the failing command did not have), and its old word read by that
@@ -126,9 +139,17 @@ pub fn ran_on_written(fail: &[String], retry: &[String], steps: &[&Segment]) -> 
     diff.peek().is_some() && diff.all(|i| wrote_from(&fail[i], &retry[i], fail, steps))
 }
 
-/// Did a step write `new` from `old` (a word of the failing command `fail`)?
+/// Did a step write `new` from `old` (a word of the failing command `fail`)? It read
+/// `old` itself, or was fed it through a pipe by the step before it (`cat dump.sql |
+/// sqlite3 new.db`).
 fn wrote_from(old: &String, new: &String, fail: &[String], steps: &[&Segment]) -> bool {
-    steps.iter().any(|g| {
+    let reads = |g: &Segment| {
+        g.redirects
+            .chunks(2)
+            .any(|p| p.len() == 2 && p[0] == "<" && p[1] == *old)
+            || g.words.iter().skip(1).any(|w| w.contains(old.as_str()))
+    };
+    steps.iter().enumerate().any(|(i, g)| {
         let pairs = || g.redirects.chunks(2).filter(|p| p.len() == 2);
         // A step that writes beside its input by the tool's convention, the input's last
         // suffix dropped (`gunzip -k export.json.gz` writes `export.json`).
@@ -138,9 +159,8 @@ fn wrote_from(old: &String, new: &String, fail: &[String], steps: &[&Segment]) -
         let wrote = pairs().any(|p| matches!(p[0].as_str(), ">" | ">>") && p[1] == *new)
             || g.words.iter().skip(1).any(|w| w == new) && !fail.contains(new)
             || beside && g.words.iter().skip(1).any(|w| w == old);
-        let read =
-            pairs().any(|p| p[0] == "<" && p[1] == *old) || g.words.iter().skip(1).any(|w| w.contains(old.as_str()));
-        wrote && read
+        let fed = g.piped && i > 0 && reads(steps[i - 1]);
+        wrote && (reads(g) || fed)
     })
 }
 

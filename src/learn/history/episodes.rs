@@ -202,6 +202,10 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             let mut attempts = vec![i];
             let mut between: Vec<usize> = Vec::new();
             let mut retry: Option<(usize, usize)> = None;
+            // The retry ran on a file a step wrote from the failing input (`sqlite3 new.db
+            // 'SELECT …'` after `sqlite3 new.db < dump.sql`): the failing program's own run
+            // that wrote it is a fix step, and no name was looked up.
+            let mut on_written = false;
             // A listing step of the failing program seen since the failure (record,
             // segment): after it, another action of that program succeeding is the
             // intent achieved by a substitute.
@@ -221,13 +225,30 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             for &k in prep.after(i, window) {
                 let nk = &prep.norms[k];
                 // The same action with the same intent (operand) is the retry.
-                let found = nk
+                let plain = nk
                     .segments
                     .iter()
                     .position(|s| crate::learn::history::recovery_form::is_retry(seg, s, &d, &a, history.cmd(k)));
+                let written = plain
+                    .is_none()
+                    .then(|| {
+                        // The failing command run on a file a step wrote from its input.
+                        nk.segments.iter().position(|s| {
+                            converted::retry_on_written(seg, s, || {
+                                between
+                                    .iter()
+                                    .flat_map(|&b| prep.norms[b].segments.iter())
+                                    .chain(nk.segments.iter().filter(|g| !std::ptr::eq(*g, s)))
+                                    .collect()
+                            })
+                        })
+                    })
+                    .flatten();
+                let found = plain.or(written);
                 match found {
                     Some(sp) if history.ok(k) => {
                         retry = Some((k, sp));
+                        on_written = written.is_some();
                         break;
                     }
                     Some(_) => {
@@ -283,6 +304,18 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     None => {}
                 }
             }
+            // A retry found as the same intent may still have run on a written file (the
+            // query unchanged, the database another: `sqlite3 new.db 'SELECT …'`).
+            if let Some((k, sp)) = retry.filter(|_| !on_written) {
+                let nk = &prep.norms[k];
+                on_written = converted::retry_on_written(seg, &nk.segments[sp], || {
+                    between
+                        .iter()
+                        .flat_map(|&b| prep.norms[b].segments.iter())
+                        .chain(nk.segments.iter().take(sp))
+                        .collect()
+                });
+            }
             // The same command run in another folder passed, then the failing command
             // itself passed here: the first was a step (`make -C lib` built the library the
             // link needed, then `make`), the second the retry. Read as the retry, the folder
@@ -312,7 +345,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     // The failing action run elsewhere first is a step all the same; so is
                     // it fed a file on standard input the failing run was not (`sqlite3 db
                     // < migrations/003.sql` between two queries): the file is what it ran.
-                    let same_action = s.domain == d && s.action == a && elsewhere != Some(b) && (fed(seg) || !fed(s));
+                    let same_action =
+                        s.domain == d && s.action == a && elsewhere != Some(b) && (fed(seg) || !fed(s)) && !on_written;
                     if !(s.is_read_only() || s.is_filter() || same_action) {
                         steps.push(step_of(b, s, history));
                     }
@@ -371,7 +405,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                                     && crate::learn::history::looked_up::asks_another_question(&fail_words, &g.words)
                         })
                     });
-                    let lookup = (!added.is_empty())
+                    let lookup = (!added.is_empty() && !on_written)
                         .then(|| crate::learn::history::looked_up::looked_up(history.cmd(i), history.cmd(k), looks))
                         .flatten()
                         .filter(|(_, b)| steps.iter().all(|s| s.idx == *b));
@@ -498,12 +532,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 );
             let stepped = || steps.iter().map(|s| (s.idx, s.text.as_str()));
             let converted = outcome == Outcome::Recovered
-                && retry.is_some_and(|(k, sp)| {
-                    let retry_words = &prep.norms[k].segments[sp].words;
-                    converted::by_steps(&fail_words, retry_words, stepped(), prep)
-                        || steps.is_empty() && converted::inline(&fail_words, retry_words)
-                        || converted::piped_in(&fail_words, &prep.norms[k].segments[sp], stepped(), prep)
-                });
+                && (on_written
+                    || retry.is_some_and(|(k, sp)| {
+                        let retry_words = &prep.norms[k].segments[sp].words;
+                        converted::by_steps(&fail_words, retry_words, stepped(), prep)
+                            || steps.is_empty() && converted::inline(&fail_words, retry_words)
+                            || converted::piped_in(&fail_words, &prep.norms[k].segments[sp], stepped(), prep)
+                    }));
             let where_named = verb.as_ref().is_some_and(|v| {
                 prep.norms[v.idx]
                     .segments

@@ -410,3 +410,32 @@ fn an_input_converted_on_the_way_in_through_a_pipe() {
     assert!(!e[0].one_shot(&p));
     assert!(e[1].one_shot(&p));
 }
+
+/// The failing command run on a file a step wrote from its input (a dump loaded into a new
+/// database, by `<` or through a pipe): the retry, a conversion, and the failing program's
+/// own run that wrote it a fix step, never a name looked up.
+#[test]
+fn the_failing_command_run_on_the_file_a_step_wrote_from_its_input() {
+    let not_db = "Error: in prepare, file is not a database (26)";
+    let h = vec![
+        rec(
+            "a",
+            "sqlite3 backup.sql 'SELECT count(*) FROM customers'",
+            false,
+            not_db,
+        ),
+        rec("a", "sqlite3 restored.db < backup.sql", true, ""),
+        rec("a", "sqlite3 restored.db 'SELECT count(*) FROM customers'", true, "3"),
+        rec("b", "sqlite3 -header snap.sql 'SELECT * FROM events'", false, not_db),
+        rec("b", "cat snap.sql | sqlite3 snap.db", true, ""),
+        rec("b", "sqlite3 -header snap.db 'SELECT * FROM events'", true, "id|name"),
+    ];
+    let e = eps(&h);
+    for x in &e {
+        assert_eq!(x.outcome, Outcome::Recovered, "{x:#?}");
+        assert!(x.converted, "{x:#?}");
+        assert_eq!(x.steps.len(), 1, "{x:#?}");
+    }
+    assert_eq!(e[0].retry_idx, Some(2));
+    assert_eq!(e[0].fix_key(), e[1].fix_key());
+}

@@ -9,10 +9,13 @@
 //! class when:
 //!
 //! - they say the same words: at least [`MIN_SHARED`] terms in common (masked values and
-//!   stop words aside), at least half of the shorter text's;
+//!   stop words aside), at least half of the shorter text's; or one says all the other
+//!   says (two terms or more) inside a frame of its own (`error: file is not a database`
+//!   in `error: in prepare, file is not a database (<n>)`);
 //! - every recovery of each member agrees with the reference's fix (the member with most
 //!   sessions), and names the same flags (`--name` in both; a kind of change alone, "a
-//!   flag added", is not enough within one program);
+//!   flag added", is not enough within one program), or is the same steps (a step fix's
+//!   key says which);
 //! - not all of them stand on their own (a text that does joins those that do not; its
 //!   own rule is folded into the class's as the same lesson).
 //!
@@ -87,7 +90,15 @@ pub fn merge(
         .filter(|&i| observed(&cands[i]))
         .filter_map(|i| {
             let t = text_of(&cands[i])?;
-            Some((i, words(t), flags(&cands[i], episodes)?))
+            // A step fix is known by its steps (its key says which); a changed command
+            // only by the flags it changed.
+            let steps = crate::learn::propose::cross_program::fix_of(&cands[i]).starts_with("steps:");
+            let f = if steps {
+                Some(BTreeSet::new())
+            } else {
+                flags(&cands[i], episodes)
+            };
+            Some((i, words(t), f?))
         })
         .collect();
     let mut refs: Vec<usize> = (0..pool.len()).collect();
@@ -112,8 +123,11 @@ pub fn merge(
                 continue;
             }
             let common: BTreeSet<String> = shared.intersection(ow).cloned().collect();
-            if common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len()) && agrees_with(c, rc, episodes)
-            {
+            // Or one text says all the other says, in a frame of its own (`error: file is
+            // not a database` inside `error: in prepare, file is not a database (<n>)`).
+            let within = common.len() >= 2 && (common == *ow || common == *rw);
+            let alike = common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len());
+            if (alike || within) && agrees_with(c, rc, episodes) {
                 members.push(*oi);
                 shared = common;
             }

@@ -58,9 +58,14 @@ impl Segment {
 
     /// A filter after a pipe (`| tail`, `| grep x`): it shapes output, it changes nothing.
     /// A shell or interpreter after a pipe runs what it is fed (`curl … | sh`): no filter —
-    /// read as one, a retry after `curl … | sh` was a "plain retry".
+    /// read as one, a retry after `curl … | sh` was a "plain retry". So does a database
+    /// shell fed SQL (`cat dump.sql | sqlite3 app.db`): it runs the dump.
     pub fn is_filter(&self) -> bool {
-        self.piped && !matches!(self.domain.as_str(), "shell" | "python" | "npm" | "ruby" | "perl")
+        self.piped
+            && !matches!(
+                self.domain.as_str(),
+                "shell" | "python" | "npm" | "ruby" | "perl" | "sqlite" | "psql" | "mysql"
+            )
     }
 
     /// True for commands that only look (listing, reading, status): they are diagnosis,
