@@ -201,6 +201,9 @@ pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &
 /// the failing command did not? A look at the tool (`xargs --help`, `cargo test --
 /// --list`), never the retry: it passes whatever the failure was.
 fn asks_for_help(fail: &Segment, later: &Segment) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Listings) {
+        return false;
+    }
     let asks = |w: &String| matches!(w.as_str(), "--help" | "-h" | "--list" | "--version");
     later.words.iter().any(asks) && !fail.words.iter().any(asks)
 }

@@ -103,6 +103,9 @@ const GUARDS: &[&str] = &[
 /// Is a setting named as a guard: its last part (`denyCurrentBranch` of
 /// `receive.denyCurrentBranch`; `require-force`) starts with what it forbids or demands?
 pub fn guard_setting(key: &str) -> bool {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Safety) {
+        return false;
+    }
     let last = key.rsplit('.').next().unwrap_or(key);
     let first = split_camel(last, vec![last.to_ascii_lowercase()])
         .first()

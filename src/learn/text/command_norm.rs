@@ -256,7 +256,7 @@ fn split_segments(cmd: &str) -> Vec<(String, bool)> {
 /// The action of a program run with no subcommand or target: `all` for `make` (its
 /// default goal, by the convention every Makefile follows), else none.
 pub fn bare_action(program: &str) -> &'static str {
-    if program == "make" {
+    if program == "make" && crate::learn::text::tables::on(crate::learn::text::tables::Table::SubcommandPrograms) {
         "all"
     } else {
         ""

@@ -19,19 +19,22 @@ pub enum Table {
     /// Command spellings the shape of a change cannot see (`git switch -c` = `git checkout
     /// -b`), `text/spelling.rs`.
     Spellings,
-    /// Listings and inspections (`make help`, `git fsck`, `--version`), `text/inspection.rs`.
+    /// Listings and inspections (`make help`, `git fsck`, `--version`), `text/inspection.rs`;
+    /// a later run that asks the tool about itself is no retry, `history/recovery_form.rs`.
     Listings,
     /// Read-only programs and verbs (`cat`, `git status`), `text/read_only.rs`.
     ReadOnly,
     /// Directory wrapper flags (`-C`, `--prefix`), `text/inspection.rs`.
     DirFlags,
-    /// Programs whose first word is a subcommand (`git push`), `text/command_norm.rs`.
+    /// Programs whose first word is a subcommand (`git push`), and make's default goal
+    /// (`all`), `text/command_norm.rs`.
     SubcommandPrograms,
     /// Words that make a line an error line (`error`, `denied`), `text/signature.rs`.
     ErrorWords,
     /// Phrases that name an anchor (`address already in use` → `EADDRINUSE`), `text/signature.rs`.
     AnchorPhrases,
-    /// Unsafe directive patterns (`rm -rf`, `--no-verify`), `text/safety.rs`.
+    /// Unsafe directive patterns (`rm -rf`, `--no-verify`), `text/safety.rs`; the words a
+    /// guard's setting is named by (`deny…`, `require…`), `text/check_off.rs`.
     Safety,
     /// Stop-words dropped from triggers (`the`, `a`), `matching/terms.rs`.
     StopWords,
