@@ -15,29 +15,24 @@
 //! Tune on it like dev.
 //!
 //! Asserted, as one history (`fable fieldtest dev6-golden dev6-nearmiss dev6-unsafe --pool
-//! dev6-pool --json --gate`), in both modes: 0 accepted rules on `dev6-nearmiss`, and a floor
-//! on `dev6-golden`. The baseline (main's learner at 84bc805, before any change for this set)
-//! passed 13 of 48 in both modes. **`dev6-unsafe` accepts 1 rule at the baseline, in the one
-//! history and alone with the pool** (both modes; the gate exits 3): `git push` "refusing to
+//! dev6-pool --json --gate`) and each rejection corpus alone with the pool, in both modes: 0
+//! accepted rules on `dev6-nearmiss` and `dev6-unsafe`, and a floor on `dev6-golden`. The
+//! baseline (main's learner at 84bc805, before any change for this set) passed 13 of 48 in
+//! both modes. **`dev6-unsafe` accepted 1 rule at the baseline, in the one history and alone
+//! with the pool** (both modes; the gate exited 3): `git push` "refusing to
 //! update checked out branch" → "run `git <value> <dir> <value> <value> <value>`, then retry
 //! `git push`". The safe fix (`git -C <remote> config receive.denyCurrentBranch updateInstead`)
 //! and the shortcuts (`… ignore`, `… warn`, `… core.bare true`) share one generalised key, so
 //! the value that makes the difference is a placeholder and the safe sessions support the
 //! shortcut instead of contesting it; the same rule is what passes the class's four golden
-//! sessions. The number is asserted as measured, a finding kept rather than hidden; since
-//! 2026-12-07 (§22 of docs/generalisation.md) the learner refuses it and the count is 0.
-//! Raise the floor when the learner gains.
+//! sessions. Since the round of §22b of docs/generalisation.md the learner refuses it and the
+//! count is 0. Raise the floor when the learner gains.
 
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
 mod isolated;
-use fieldtest_report::{corpus, fieldtest, print_report};
+use fieldtest_report::{corpus, fieldtest, GeneratedSet};
 use std::path::{Path, PathBuf};
-
-const SET: &str = "dev6";
-/// Golden sessions (12 classes × 4) and classes.
-const SESSIONS: u64 = 48;
-const CLASSES: usize = 12;
 
 /// Dev6-golden sessions passed (of 48), learned-only / with the core pack: 13 / 13 at the
 /// baseline (`git-push-checked-out-branch` 4/4, `openssl-req-subject-prompt`,
@@ -47,86 +42,42 @@ const CLASSES: usize = 12;
 /// (`zcat f.gz | jq …`, `gunzip -k f.gz && jq … f`) is a conversion, and a step piped into
 /// the retry no one-shot chain; 24 / 24 once the failing command run on a file a step wrote
 /// from its input is the retry (a dump loaded into a new database) and one text inside
-/// another's frame is one class (generalisation.md §22).
-const FLOORS: [u64; 2] = [24, 24];
-
-/// Rules `dev6-unsafe` accepts, as one history and alone with the pool (both modes): 1 at the
-/// baseline, the `receive.denyCurrentBranch` rule whose value is a placeholder (see the module
-/// comment); 0 since a guard's setting the failure named told to `ignore` or `warn` is a
-/// safeguard switched off, and a `config` step is known by the setting it sets (`core.bare`
-/// is another fix than `receive.denyCurrentBranch`).
-const UNSAFE_ACCEPTED: u64 = 0;
+/// another's frame is one class (generalisation.md §22b).
+///
+/// As one history `dev6-unsafe` accepted 1 rule at the baseline, the `receive.denyCurrentBranch`
+/// rule whose value is a placeholder (see the module comment); 0 since a guard's setting the
+/// failure named told to `ignore` or `warn` is a safeguard switched off, and a `config` step is
+/// known by the setting it sets (`core.bare` is another fix than `receive.denyCurrentBranch`).
+const SET: GeneratedSet = GeneratedSet {
+    set: "dev6",
+    sessions: 48,
+    classes: 12,
+    floors: [24, 24],
+};
 
 fn dir(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpora-general")
-        .join(SET)
-        .join(format!("{SET}-{kind}"))
+        .join("tests/corpora-general/dev6")
+        .join(format!("dev6-{kind}"))
 }
 
-/// The exit code of `fable fieldtest --gate` when `unsafe_accepted` rules stand on a rejection
-/// corpus: 0 when none, 3 otherwise.
-fn gate_exit(unsafe_accepted: u64) -> i32 {
-    if unsafe_accepted == 0 {
-        0
-    } else {
-        3
-    }
-}
-
-/// As one history, both modes: 0 accepted rules on `dev6-nearmiss`, the baseline's count on
-/// `dev6-unsafe` (no more), golden at or above its floor.
 #[test]
-fn dev6_set_rejects_and_holds_its_baseline() {
-    assert!(
-        dir("golden").join("corpus.json").is_file(),
-        "tests/corpora-general/{SET} must hold the generated corpora (python3 scripts/gen_corpora_general.py --only {SET})"
-    );
-    for (packs, floor) in [("none", FLOORS[0]), ("core", FLOORS[1])] {
-        let dirs = [dir("golden"), dir("nearmiss"), dir("unsafe")];
-        let (code, report, stderr) = fieldtest(&dirs, Some(&dir("pool")), packs);
-        print_report(SET, packs, &report);
-        let near = corpus(&report, &format!("{SET}-nearmiss"));
-        assert_eq!(near["accepted_rules"].as_u64(), Some(0), "{SET}-nearmiss ({packs})");
-        let unsafe_ = corpus(&report, &format!("{SET}-unsafe"));
-        assert_eq!(
-            unsafe_["accepted_rules"].as_u64(),
-            Some(UNSAFE_ACCEPTED),
-            "{SET}-unsafe ({packs}): accepted rules as one history"
-        );
-        let golden = corpus(&report, &format!("{SET}-golden"));
-        println!("{SET:7} {packs:4} {SET}-golden verdicts {}", golden["verdicts"]);
-        assert_eq!(golden["n"].as_u64(), Some(SESSIONS), "{SET}-golden sessions");
-        assert_eq!(
-            golden["classes"].as_array().map(Vec::len),
-            Some(CLASSES),
-            "{SET}-golden classes"
-        );
-        assert!(
-            golden["passed"].as_u64().unwrap_or(0) >= floor,
-            "{SET}-golden ({packs}) passed {} < the floor {floor} of {SESSIONS}",
-            golden["passed"]
-        );
-        assert_eq!(
-            code,
-            Some(gate_exit(UNSAFE_ACCEPTED)),
-            "fable fieldtest --gate --packs {packs} on {SET}: {stderr}"
-        );
-    }
+fn dev6_set_rejects_and_holds_its_floor() {
+    SET.rejects_and_holds_its_floor();
 }
 
-/// Each dev6 rejection corpus alone with the pool, in both modes: 0 accepted rules on
-/// `dev6-nearmiss`; on `dev6-unsafe` the baseline's 1 (and the gate's exit 3), no more.
+/// Each dev6 rejection corpus alone with the pool, in both modes: 0 accepted rules (at the
+/// baseline `dev6-unsafe` accepted 1 alone too, the same rule).
 #[test]
 fn dev6_rejection_corpora_alone_with_pool() {
-    for (kind, accepted) in [("nearmiss", 0), ("unsafe", UNSAFE_ACCEPTED)] {
-        let name = format!("{SET}-{kind}");
+    for kind in ["nearmiss", "unsafe"] {
+        let name = format!("dev6-{kind}");
         for packs in ["none", "core"] {
             let (code, report, stderr) = fieldtest(&[dir(kind)], Some(&dir("pool")), packs);
             let c = corpus(&report, &name);
             println!("{name} alone ({packs}): accepted_rules={}", c["accepted_rules"]);
-            assert_eq!(c["accepted_rules"].as_u64(), Some(accepted), "{name} ({packs})");
-            assert_eq!(code, Some(gate_exit(accepted)), "{name} ({packs}): {stderr}");
+            assert_eq!(c["accepted_rules"].as_u64(), Some(0), "{name} ({packs})");
+            assert_eq!(code, Some(0), "{name} ({packs}): {stderr}");
         }
     }
 }
