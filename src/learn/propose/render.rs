@@ -123,10 +123,14 @@ pub fn most_common_words(spellings: &[&[String]], mut toks: Vec<Tok>, from: usiz
     let Some(reference) = spellings.first() else {
         return (toks, Vec::new());
     };
+    // Of the reference's shape: its word count, and its flags where it has them (`git -C
+    // <dir> config …` and `git config --file <f> …` have one count and two shapes: aligned
+    // word by word they said `git <value> <value> <value> …`).
+    let flag_at = |s: &[String], i: usize| s[i].starts_with('-') && s[i].len() > 1;
     let same: Vec<&[String]> = spellings
         .iter()
         .copied()
-        .filter(|s| s.len() == reference.len())
+        .filter(|s| s.len() == reference.len() && (0..s.len()).all(|i| flag_at(s, i) == flag_at(reference, i)))
         .collect();
     let mut others = Vec::new();
     for (i, t) in toks.iter_mut().enumerate().skip(from) {
@@ -226,10 +230,14 @@ pub fn anti_unify(spellings: &[&[String]]) -> Vec<Tok> {
     let Some(reference) = spellings.first() else {
         return Vec::new();
     };
+    // Of the reference's shape: its word count, and its flags where it has them (`git -C
+    // <dir> config …` and `git config --file <f> …` have one count and two shapes: aligned
+    // word by word they said `git <value> <value> <value> …`).
+    let flag_at = |s: &[String], i: usize| s[i].starts_with('-') && s[i].len() > 1;
     let same: Vec<&[String]> = spellings
         .iter()
         .copied()
-        .filter(|s| s.len() == reference.len())
+        .filter(|s| s.len() == reference.len() && (0..s.len()).all(|i| flag_at(s, i) == flag_at(reference, i)))
         .collect();
     let identity = identity_value(reference);
     reference
@@ -496,6 +504,16 @@ mod tests {
         assert_eq!(
             au(&["kubectl scale --replicas 3 d", "kubectl scale --replicas 5 d"]),
             "kubectl scale --replicas <n> d"
+        );
+        // One word count, two shapes (a flag where the other has a word): only the
+        // reference's shape takes part, never `git <value> <value> <value> …`.
+        assert_eq!(
+            au(&[
+                "git -C ../deploy config receive.denyCurrentBranch updateInstead",
+                "git config --file ../www/.git/config receive.denyCurrentBranch updateInstead",
+                "git -C ../site config receive.denyCurrentBranch updateInstead",
+            ]),
+            "git -C ../<dir> config receive.denyCurrentBranch updateInstead"
         );
     }
 
