@@ -143,12 +143,8 @@ pub fn ran_on_written(fail: &[String], retry: &[String], steps: &[&Segment]) -> 
 /// `old` itself, or was fed it through a pipe by the step before it (`cat dump.sql |
 /// sqlite3 new.db`).
 fn wrote_from(old: &String, new: &String, fail: &[String], steps: &[&Segment]) -> bool {
-    let reads = |g: &Segment| {
-        g.redirects
-            .chunks(2)
-            .any(|p| p.len() == 2 && p[0] == "<" && p[1] == *old)
-            || g.words.iter().skip(1).any(|w| w.contains(old.as_str()))
-    };
+    let reads =
+        |g: &Segment| g.stdin_file() == Some(old.as_str()) || g.words.iter().skip(1).any(|w| w.contains(old.as_str()));
     steps.iter().enumerate().any(|(i, g)| {
         let pairs = || g.redirects.chunks(2).filter(|p| p.len() == 2);
         // A step that writes beside its input by the tool's convention, the input's last

@@ -168,6 +168,22 @@ impl Episode {
     }
 }
 
+/// The segments run since a failure before segment `sp` of record `k`: those of the
+/// records `between`, then the ones before it on its own line (`sqlite3 new.db < dump.sql
+/// && sqlite3 new.db …`). What a retry on a written file looks for its writer in.
+fn ran_before<'p>(
+    prep: &'p Prepared,
+    between: &[usize],
+    k: usize,
+    sp: usize,
+) -> Vec<&'p crate::learn::text::command_norm::Segment> {
+    between
+        .iter()
+        .flat_map(|&b| prep.norms[b].segments.iter())
+        .chain(prep.norms[k].segments.iter().take(sp))
+        .collect()
+}
+
 fn step_of<H: Records + ?Sized>(idx: usize, seg: &crate::learn::text::command_norm::Segment, history: &H) -> FixStep {
     FixStep {
         raw: crate::learn::text::intent::raw_programs(history.cmd(idx)),
@@ -233,14 +249,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     .is_none()
                     .then(|| {
                         // The failing command run on a file a step wrote from its input.
-                        nk.segments.iter().position(|s| {
-                            converted::retry_on_written(seg, s, || {
-                                between
-                                    .iter()
-                                    .flat_map(|&b| prep.norms[b].segments.iter())
-                                    .chain(nk.segments.iter().filter(|g| !std::ptr::eq(*g, s)))
-                                    .collect()
-                            })
+                        (0..nk.segments.len()).find(|&sp| {
+                            converted::retry_on_written(seg, &nk.segments[sp], || ran_before(prep, &between, k, sp))
                         })
                     })
                     .flatten();
@@ -307,14 +317,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             // A retry found as the same intent may still have run on a written file (the
             // query unchanged, the database another: `sqlite3 new.db 'SELECT …'`).
             if let Some((k, sp)) = retry.filter(|_| !on_written) {
-                let nk = &prep.norms[k];
-                on_written = converted::retry_on_written(seg, &nk.segments[sp], || {
-                    between
-                        .iter()
-                        .flat_map(|&b| prep.norms[b].segments.iter())
-                        .chain(nk.segments.iter().take(sp))
-                        .collect()
-                });
+                on_written =
+                    converted::retry_on_written(seg, &prep.norms[k].segments[sp], || ran_before(prep, &between, k, sp));
             }
             // The same command run in another folder passed, then the failing command
             // itself passed here: the first was a step (`make -C lib` built the library the
@@ -339,14 +343,16 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 _ => via_verb = None,
             }
             let mut steps: Vec<FixStep> = Vec::new();
-            let fed = |g: &crate::learn::text::command_norm::Segment| g.redirects.chunks(2).any(|p| p[0] == "<");
             for &b in &between {
                 for s in &prep.norms[b].segments {
                     // The failing action run elsewhere first is a step all the same; so is
                     // it fed a file on standard input the failing run was not (`sqlite3 db
                     // < migrations/003.sql` between two queries): the file is what it ran.
-                    let same_action =
-                        s.domain == d && s.action == a && elsewhere != Some(b) && (fed(seg) || !fed(s)) && !on_written;
+                    let same_action = s.domain == d
+                        && s.action == a
+                        && elsewhere != Some(b)
+                        && (seg.stdin_file().is_some() || s.stdin_file().is_none())
+                        && !on_written;
                     if !(s.is_read_only() || s.is_filter() || same_action) {
                         steps.push(step_of(b, s, history));
                     }

@@ -15,14 +15,6 @@
 
 use crate::learn::text::command_norm::Segment;
 
-/// The file a segment reads on standard input (`< x.diff`).
-fn stdin_file(seg: &Segment) -> Option<&str> {
-    seg.redirects
-        .chunks(2)
-        .find(|p| p.len() == 2 && p[0] == "<")
-        .map(|p| p[1].as_str())
-}
-
 /// The two lines' words with their input said one way: a file one of them reads on
 /// standard input and the other names on the line (with the flag before it that the
 /// first line lacks, `-i`) is dropped from the second. Other words unchanged. `None` when
@@ -37,7 +29,7 @@ fn input_aligned(fail: &Segment, retry: &Segment) -> Option<(Vec<String>, Vec<St
         words[..from].iter().chain(&words[at + 1..]).cloned().collect()
     };
     let (f, r) = (fail.words.clone(), retry.words.clone());
-    Some(match (stdin_file(fail), stdin_file(retry)) {
+    Some(match (fail.stdin_file(), retry.stdin_file()) {
         (Some(x), None) => {
             let r2 = drop_named(&r, &f, x);
             (f, r2)

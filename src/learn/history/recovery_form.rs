@@ -197,15 +197,20 @@ pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &
         || reappears(fail, later, later_line)
 }
 
-/// Did `later` ask the program about itself (`--help`, `-h`, `--list`, `--version`) where
-/// the failing command did not? A look at the tool (`xargs --help`, `cargo test --
-/// --list`), never the retry: it passes whatever the failure was.
+/// Did `later` ask the program about itself (`--help`, `--list`, `--version`:
+/// [`crate::learn::text::inspection::asks_about_itself`]) where the failing command did not?
+/// A look at the tool (`xargs --help`, `cargo test -- --list`), never the retry: it passes
+/// whatever the failure was.
 fn asks_for_help(fail: &Segment, later: &Segment) -> bool {
     if !crate::learn::text::tables::on(crate::learn::text::tables::Table::Listings) {
         return false;
     }
-    let asks = |w: &String| matches!(w.as_str(), "--help" | "-h" | "--list" | "--version");
-    later.words.iter().any(asks) && !fail.words.iter().any(asks)
+    let asks = |s: &Segment| {
+        s.words
+            .iter()
+            .any(|w| crate::learn::text::inspection::asks_about_itself(w))
+    };
+    asks(later) && !asks(fail)
 }
 
 /// The words the retry added to the failing words; an operand rebased under the retry's

@@ -56,6 +56,14 @@ impl Segment {
             .collect()
     }
 
+    /// The file it reads on standard input (`< dump.sql`), if any.
+    pub fn stdin_file(&self) -> Option<&str> {
+        self.redirects
+            .chunks(2)
+            .find(|p| p.len() == 2 && p[0] == "<")
+            .map(|p| p[1].as_str())
+    }
+
     /// A filter after a pipe (`| tail`, `| grep x`): it shapes output, it changes nothing.
     /// A shell or interpreter after a pipe runs what it is fed (`curl … | sh`): no filter —
     /// read as one, a retry after `curl … | sh` was a "plain retry". So does a database

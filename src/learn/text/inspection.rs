@@ -66,6 +66,12 @@ pub fn may_substitute(action: &str, sub: &str) -> bool {
     action != sub && !b.is_empty() && (a == b || lifecycle || !action.contains(' ') && !sub.contains(' '))
 }
 
+/// A word that asks the tool about itself (`--help`, `--list`, `--version`): a run that
+/// holds one only looks, whatever the failure was.
+pub fn asks_about_itself(w: &str) -> bool {
+    matches!(w, "--help" | "--list" | "--version")
+}
+
 /// An inspection: a listing, a check of the repository (`git fsck`), a version or help
 /// query. It only looks, so it is never the fix of a failure (`git fsck` between an
 /// `index.lock` failure and a retry that passed was coincidence: the lock was released).
@@ -75,9 +81,8 @@ pub fn is_inspection(action: &str, words: &[String]) -> bool {
     }
     let first = action.split(' ').next().unwrap_or("");
     is_listing(action, words)
-        || words.iter().skip(1).any(|w| matches!(w.as_str(), "--help" | "--list"))
+        || words.iter().skip(1).any(|w| asks_about_itself(w))
         || matches!(first, "fsck" | "version" | "verify-pack" | "count-objects")
-        || words.iter().skip(1).any(|w| w == "--version")
 }
 
 /// `git branch` / `git remote` only look when they list: `git branch -a`, `git remote -v`,
