@@ -42,7 +42,8 @@ use std::path::{Path, PathBuf};
 /// (`zcat f.gz | jq …`, `gunzip -k f.gz && jq … f`) is a conversion, and a step piped into
 /// the retry no one-shot chain; 24 / 24 once the failing command run on a file a step wrote
 /// from its input is the retry (a dump loaded into a new database) and one text inside
-/// another's frame is one class (generalisation.md §22b).
+/// another's frame is one class (generalisation.md §22b); 25 / 25 once every change to the
+/// failing command's options is one kind of fix (§23).
 ///
 /// As one history `dev6-unsafe` accepted 1 rule at the baseline, the `receive.denyCurrentBranch`
 /// rule whose value is a placeholder (see the module comment); 0 since a guard's setting the
@@ -52,7 +53,7 @@ const SET: GeneratedSet = GeneratedSet {
     set: "dev6",
     sessions: 48,
     classes: 12,
-    floors: [24, 24],
+    floors: [25, 25],
 };
 
 fn dir(kind: &str) -> PathBuf {

@@ -135,6 +135,10 @@ pub struct Episode {
     /// acted on what the error pointed at
     /// ([`crate::learn::history::looked_up::step_names_what_failed_named`]).
     pub step_on_named: bool,
+    /// The flag whose value the retry changed now names a file (`kubectl apply -f a.yaml`
+    /// → `-f https://…/crd.yaml`, `-o out/x`): another input, not another way of running
+    /// the command ([`crate::learn::history::operand_edit::new_value_names_a_file`]).
+    pub value_names_a_file: bool,
 }
 
 impl Episode {
@@ -518,6 +522,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
                 });
             let sets_named = crate::learn::history::recovery_form::names_what_failed(&variant, history.tail(i));
+            let value_names_a_file = variant.iter().any(|w| w.starts_with("value:"))
+                && retry.is_some_and(|(k, sp)| {
+                    crate::learn::history::operand_edit::new_value_names_a_file(
+                        &fail_words,
+                        &prep.norms[k].segments[sp].words,
+                    )
+                });
             let unwrapped = verb.as_ref().is_some_and(|v| {
                 prep.norms[v.idx]
                     .segments
@@ -585,6 +596,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 nested: false,
                 unlogged_fix,
                 sets_named,
+                value_names_a_file,
                 unwrapped,
                 aims_at_named: aims_at_named && outcome == Outcome::Recovered,
                 looked,

@@ -142,7 +142,7 @@ impl Episode {
             }
             v.sort();
             v.dedup();
-            if let Some(kind) = one_flag_kind(&v) {
+            if let Some(kind) = options_kind(&v, self.value_names_a_file) {
                 return kind;
             }
             return format!("variant:{}", v.join(" "));
@@ -233,32 +233,34 @@ fn mask_value(w: &str) -> String {
     w.to_string()
 }
 
-/// The kind of change a variant made, when it is *one flag added* and nothing else
-/// (`cp -r`, `cp -R`, `cp -a` after `cp: -r not specified`; `curl -g`/`--globoff`;
-/// `grep -F`), or one flag with the same operands (`git push -u origin x` /
-/// `--set-upstream origin x`; `--edition 2021` / `--edition=2021`): one kind of fix,
-/// whatever flag spelt it. The sessions of a class that each made that change to the
-/// failing command and then passed agree; the directive says the most common spelling and
-/// names the others ([`crate::learn::propose::fix_directive`]). No table of synonyms: what
-/// they share is the shape of the change. Not one kind: a bare flag and a flag with an
-/// operand (other shapes), several flags, or a negation (`--no-rebase` against
-/// `--rebase` is the opposite choice, not another spelling: a `--no-` flag keeps its own
-/// key). An unsafe flag (`rm -rf`, `--no-verify`) is split off by its group key before any
-/// agreement.
-fn one_flag_kind(v: &[String]) -> Option<String> {
-    let flag = |f: &String| f.starts_with('-') && f.len() > 1 && !f.contains('=') && f != "--";
-    let mut flags = v.iter().filter(|w| flag(w));
-    let (Some(f), None) = (flags.next(), flags.next()) else {
-        return None;
-    };
-    if f.starts_with("--no-") || !v.iter().all(|w| w == f || w == "<args>") {
-        return None;
-    }
-    Some(if v.len() == 1 {
-        ONE_FLAG.to_string()
-    } else {
-        format!("{ONE_FLAG} <args>")
-    })
+/// The kind of change a variant made, when it changed only the failing command's
+/// *options*: flags added (`cp -r`, `cp -R`, `cp -a` after `cp: -r not specified`; `curl
+/// -g`/`--globoff`; `grep -F -w`), a flag with its operand (`git push -u origin x` /
+/// `--set-upstream origin x`; `--edition 2021` / `--edition=2021`), or a flag's value
+/// changed (`gcc -std=c99` → `-std=gnu99`, beside `-D_DEFAULT_SOURCE` added after "`M_PI`
+/// undeclared"): one kind of fix, whatever flag spelt it. The sessions of a class that
+/// each changed how the failing command runs, and then passed, agree; the directive says
+/// the most common spelling and names the others
+/// ([`crate::learn::propose::fix_directive`]). No table of synonyms: what they share is
+/// the place of the change, the command's options (issue 34: "the same flag position
+/// changed"). Until 2026-12-07 a bare flag, a flag with an operand, two flags and a value
+/// changed were four kinds, and two sessions of each contested each other (dev2's `gcc`,
+/// 2 against 2). Across programs the flag itself must be the same
+/// ([`crate::learn::propose::cross_program`]): `--network=host` for `docker` is no
+/// spelling of `--timeout=60` for `make`.
+///
+/// Not this kind: a negation (`--no-rebase` against `--rebase` is the opposite choice, not
+/// another spelling: a `--no-` flag keeps its own key), a flag's value changed to a file
+/// (`kubectl apply -f a.yaml` → `-f https://…/crd.yaml`: another input, not another way
+/// of running it: `value_names_a_file`), a directory (`cd <v>`), operands alone. An unsafe
+/// flag (`rm -rf`, `--no-verify`) is split off by its group key before any agreement.
+fn options_kind(v: &[String], value_names_a_file: bool) -> Option<String> {
+    let flag = |f: &String| f.starts_with('-') && f.len() > 1 && f != "--";
+    let value = |f: &String| f == "value:<v>" && !value_names_a_file;
+    let changed = v.iter().any(|w| flag(w) || value(w));
+    let only_options = v.iter().all(|w| flag(w) || value(w) || w == "<args>");
+    let negation = v.iter().any(|w| w.starts_with("--no-"));
+    (changed && only_options && !negation).then(|| OPTIONS.to_string())
 }
 
 /// A variant's assignment of the variable its failure named ([`Episode::sets_named`]).
@@ -272,409 +274,6 @@ pub const PREPARES_OPERAND: &str = "steps:<the failing operand made ready>";
 /// ([`crate::learn::history::converted`]).
 pub const CONVERTED: &str = "steps:<the input converted, the retry run on the result>";
 
-/// The fix key of every one-flag variant ([`one_flag_kind`]).
-pub const ONE_FLAG: &str = "variant:<one flag>";
-
-#[cfg(test)]
-mod tests {
-    use super::ONE_FLAG;
-    use crate::learn::history::episodes::tests::rec;
-    use crate::learn::history::episodes::{extract, Outcome, Prepared, WINDOW};
-
-    fn keys(h: &[crate::evidence::Record]) -> Vec<String> {
-        let p = Prepared::new(h);
-        let e = extract(h, &p, WINDOW);
-        assert!(e.iter().all(|e| e.outcome == Outcome::Recovered), "{e:#?}");
-        e.iter().map(|e| e.fix_key()).collect()
-    }
-
-    #[test]
-    fn one_flag_added_is_one_kind_of_change_whatever_its_spelling() {
-        let cp = "cp: -r not specified; omitting directory 'x'";
-        let h = vec![
-            rec("a", "cp config backup/config", false, cp),
-            rec("a", "cp -r config backup/config", true, ""),
-            rec("b", "cp templates snap/templates", false, cp),
-            rec("b", "cp -R templates snap/templates", true, ""),
-            rec("c", "cp assets out/assets", false, cp),
-            rec("c", "cp -a assets out/assets", true, ""),
-            rec(
-                "d",
-                "curl -sS 'http://h/x?ids=[1,2]'",
-                false,
-                "curl: (3) bad range in URL",
-            ),
-            rec("d", "curl -sS --globoff 'http://h/x?ids=[1,2]'", true, "ok"),
-        ];
-        assert_eq!(keys(&h), vec![ONE_FLAG; 4]);
-    }
-
-    #[test]
-    fn a_negation_two_flags_or_another_shape_are_their_own_kind() {
-        let h = vec![
-            rec(
-                "a",
-                "git pull",
-                false,
-                "fatal: Need to specify how to reconcile divergent branches.",
-            ),
-            rec("a", "git pull --no-rebase", true, "Merge made"),
-            rec("b", "curl -sS https://h/", false, "curl: (60) SSL certificate problem"),
-            rec("b", "curl -sS --cacert ca.pem https://h/", true, "ok"),
-            rec("c", "grep -rn 'a(' src/", false, "grep: Unmatched ( or \\("),
-            rec("c", "grep -rn -F -w 'a(' src/", true, "src/x:1:a("),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[0], "variant:--no-rebase", "the opposite choice keeps its key");
-        assert_eq!(
-            k[1],
-            format!("{ONE_FLAG} <args>"),
-            "a flag with its operand: not a bare flag"
-        );
-        assert!(!k[2].starts_with(ONE_FLAG), "two flags: {}", k[2]);
-    }
-
-    #[test]
-    fn end_of_options_an_attached_number_and_a_programs_own_variable_are_spellings() {
-        let merge = "error: commit 1a2b3c4 is a merge but no -m option was given.";
-        let links = "ERROR: No matching distribution found for x";
-        let script = "npm error Missing script: \"build\"";
-        let h = vec![
-            rec("a", "basename docs/*.md", false, "basename: extra operand 'docs/b.md'"),
-            rec("a", "basename -a docs/*.md", true, "a.md"),
-            rec("b", "basename m/*.sql", false, "basename: extra operand 'm/b.sql'"),
-            rec("b", "basename -a -- m/*.sql", true, "a.sql"),
-            rec("c", "git revert --no-edit merge-x", false, merge),
-            rec("c", "git revert --no-edit -m1 merge-x", true, ""),
-            rec("d", "git revert --no-edit merge-y", false, merge),
-            rec("d", "git revert --no-edit -m 1 merge-y", true, ""),
-            rec("e", ".venv/bin/pip install --no-index x", false, links),
-            rec(
-                "e",
-                "PIP_FIND_LINKS=dist .venv/bin/pip install --no-index x",
-                true,
-                "Successfully installed x",
-            ),
-            rec("f", ".venv/bin/pip install --no-index x", false, links),
-            rec(
-                "f",
-                ".venv/bin/pip install --no-index --find-links dist x",
-                true,
-                "Successfully installed x",
-            ),
-            rec("g", "npm run build", false, script),
-            rec("g", "npm_config_workspace=web npm run build", true, "built"),
-            rec("h", "npm run build", false, script),
-            rec("h", "npm run build -w web", true, "built"),
-            // Another program's variable is no option of this one.
-            rec("i", "npm run build", false, script),
-            rec("i", "NODE_ENV=production npm run build", true, "built"),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[0], ONE_FLAG, "`--` ends the options, it changes nothing");
-        // Alone, `--` is the change: a name kept from being read as an option, one kind
-        // with the name written from the current folder.
-        let alone = vec![
-            rec("z", "cat -notes.txt", false, "cat: invalid option -- 'n'"),
-            rec("z", "cat -- -notes.txt", true, "x"),
-            rec("y", "wc -l -x.csv", false, "wc: invalid option -- 'x'"),
-            rec("y", "wc -l ./-x.csv", true, "1 ./-x.csv"),
-        ];
-        assert_eq!(
-            keys(&alone),
-            vec!["variant:escaped:<v>"; 2],
-            "alone, `--` is the change"
-        );
-        assert_eq!(k[1], k[0]);
-        assert_eq!(k[2], format!("{ONE_FLAG} <args>"), "-m1 is -m 1");
-        assert_eq!(k[3], k[2]);
-        assert_eq!(k[4], k[5], "PIP_FIND_LINKS=dist is --find-links dist");
-        assert_eq!(k[6], k[7], "npm_config_workspace=web is -w web's long option");
-        assert_eq!(k[8], "variant:NODE_ENV=<v>");
-    }
-
-    /// The failing program run from the project's own copy is one key whichever program
-    /// (`<self>`); another program's copy keeps its name.
-    #[test]
-    fn the_failing_programs_own_copy_is_one_key_whichever_program() {
-        let nf = |p: &str| format!("bash: {p}: command not found");
-        let h = vec![
-            rec("a", "lintkit src", false, &nf("lintkit")),
-            rec("a", ".venv/bin/lintkit src", true, "ok"),
-            rec("b", "mdcheck README.md", false, &nf("mdcheck")),
-            rec("b", "node_modules/.bin/mdcheck README.md", true, "ok"),
-            rec("c", "python3 -m tool x", false, "No module named tool"),
-            rec("c", "venv/bin/python -m tool x", true, "ok"),
-            rec("d", "pytest -q", false, &nf("pytest")),
-            rec("d", ".venv/bin/python -m pytest -q", true, "ok"),
-            rec("e", "tidyjs src", false, &nf("tidyjs")),
-            rec("e", "npx tidyjs src", true, "ok"),
-            rec("f", "bundlr --out dist", false, &nf("bundlr")),
-            rec("f", "npm exec bundlr -- --out dist", true, "ok"),
-            rec("g", "yarn test", false, "error Command \"test\" not found."),
-            rec("g", "npm test", true, "ok"),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[..3], ["substitution:<env>/bin/<self>"; 3], "{k:?}");
-        assert_ne!(k[3], k[0], "{k:?}");
-        assert_eq!(k[4], k[0], "through the project's runner: {k:?}");
-        assert_eq!(k[5], k[0], "through a package manager's exec: {k:?}");
-        assert_ne!(k[6], k[0], "another package manager is no project copy: {k:?}");
-    }
-
-    #[test]
-    fn a_tool_respelt_while_a_flag_was_dropped_is_the_dropped_flag() {
-        let user = "ERROR: Can not perform a '--user' install. User site-packages are not visible in this virtualenv.";
-        let h = vec![
-            rec("a", "venv/bin/pip install --user -q ./libs/x", false, user),
-            rec(
-                "a",
-                "venv/bin/python -m pip install -q ./libs/x",
-                true,
-                "Successfully installed x",
-            ),
-            rec("b", ".venv/bin/pip3 install --user -q ./libs/y", false, user),
-            rec(
-                "b",
-                ".venv/bin/pip install -q ./libs/y",
-                true,
-                "Successfully installed y",
-            ),
-            rec("c", ".venv/bin/pip install --user -q ./libs/z", false, user),
-            rec(
-                "c",
-                ".venv/bin/pip install -q ./libs/z",
-                true,
-                "Successfully installed z",
-            ),
-            // Another program, no flag dropped: still a substitute.
-            rec("d", "python app.py", false, "bash: python: command not found"),
-            rec("d", "python3 app.py", true, "ok"),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[..3], ["variant:without:--user"; 3], "{k:?}");
-        assert!(k[3].starts_with("substitution:"), "{}", k[3]);
-    }
-
-    #[test]
-    fn a_path_made_ready_by_any_program_is_one_fix_and_nothing_else_is() {
-        let enoent = "tar: third_party/vendor: Cannot open: No such file or directory";
-        let h = vec![
-            rec("a", "tar xzf v.tgz -C third_party/vendor", false, enoent),
-            rec("a", "mkdir -p third_party/vendor", true, ""),
-            rec("a", "tar xzf v.tgz -C third_party/vendor", true, ""),
-            rec("b", "tar -xf r.tgz --directory out/release", false, enoent),
-            rec(
-                "b",
-                "install -d out/release && tar -xf r.tgz --directory out/release",
-                true,
-                "",
-            ),
-            // The folder of the operand.
-            rec(
-                "c",
-                "mv a.txt out/a.txt",
-                false,
-                "mv: cannot move 'a.txt' to 'out/a.txt': No such file or directory",
-            ),
-            rec("c", "mkdir out", true, ""),
-            rec("c", "mv a.txt out/a.txt", true, ""),
-            // A step on another word, and a step of the failing program itself.
-            rec(
-                "d",
-                "./target/release/x",
-                false,
-                "bash: ./target/release/x: No such file or directory",
-            ),
-            rec("d", "cargo build --release", true, "Finished"),
-            rec("d", "./target/release/x", true, "ok"),
-            rec("e", "git switch feat/x", false, "fatal: invalid reference: feat/x"),
-            rec("e", "git branch feat/x", true, ""),
-            rec("e", "git switch feat/x", true, "Switched to branch 'feat/x'"),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[..3], [super::PREPARES_OPERAND; 3], "{k:?}");
-        assert_eq!(k[3], "steps:cargo build --release");
-        assert_eq!(k[4], "steps:git branch");
-    }
-
-    #[test]
-    fn a_script_restated_is_the_same_kind_as_one_inserted_into_and_a_look_is_no_retry() {
-        let add = "jq: error (at s.json:1): string (\"a: \") and number (3) cannot be added";
-        let h = vec![
-            rec("a", r#"jq -r '.[] | .name + ": " + .count' s.json"#, false, add),
-            rec(
-                "a",
-                r#"jq -r '.[] | .name + ": " + (.count | tostring)' s.json"#,
-                true,
-                "a: 3",
-            ),
-            rec("b", r#"jq -r '.[] | .job + ": " + .n' b.json"#, false, add),
-            rec("b", r#"jq -r '.[] | "\(.job): \(.n)"' b.json"#, true, "a: 3"),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[0], "variant:insert:<v>");
-        assert_eq!(k[1], k[0], "restated: one operand edited, as an insertion is");
-        // The same data asked another question that keeps few of the script's names: a
-        // look, not the failing script restated.
-        let look = vec![
-            rec("c", r#"jq -r '.[] | .name + ": " + .count' s.json"#, false, add),
-            rec("c", r#"jq -r '.[] | .name' s.json"#, true, "a"),
-        ];
-        let p = Prepared::new(&look);
-        let e = extract(&look, &p, WINDOW);
-        assert_ne!(e[0].outcome, Outcome::Recovered, "{:#?}", e[0]);
-    }
-
-    #[test]
-    fn a_flags_value_changed_is_one_kind_whatever_the_flag_and_its_spelling() {
-        // jq's own words (they name no option: one that does is set, `option_set`).
-        let indent = "jq: Cannot indent more than 7 characters";
-        let fields = "cut: fields are numbered from 1";
-        let h = vec![
-            rec("a", "jq --indent 8 . package.json", false, indent),
-            rec("a", "jq --indent 4 . package.json", true, "{}"),
-            rec("b", "cut -f 0,2 hosts.tsv", false, fields),
-            rec("b", "cut -f 1,2 hosts.tsv", true, "a\tb"),
-            rec("c", "cut -d, -f0 users.csv", false, fields),
-            rec("c", "cut -d, -f1 users.csv", true, "a"),
-            rec(
-                "d",
-                "git log --date=iso-8601 -1",
-                false,
-                "fatal: unknown date format iso-8601",
-            ),
-            rec("d", "git log --date=iso8601 -1", true, "commit 1"),
-        ];
-        assert_eq!(keys(&h), vec!["variant:value:<v>"; 4]);
-        // A bare flag replaced in its place by a flag with a value is that option given
-        // another value (`-ansi` is GCC's `-std=c90`): one kind with `-std=c89` → `-std=c99`.
-        let loop_decl = "error: 'for' loop initial declarations are only allowed in C99 or C11 mode";
-        let std = vec![
-            rec("f", "cc -ansi -o tool tool.c", false, loop_decl),
-            rec("f", "cc -std=gnu99 -o tool tool.c", true, ""),
-            rec("g", "gcc -std=c89 -o sum sum.c", false, loop_decl),
-            rec("g", "gcc -std=c99 -o sum sum.c", true, ""),
-        ];
-        assert_eq!(keys(&std), vec!["variant:value:<v>"; 2]);
-        // A flag without a value put in another's place is another flag; a negation put in
-        // is the opposite choice: neither is a value given.
-        let other = vec![
-            rec("h", "grep -E 'a(b' notes.txt", false, "grep: Unmatched ( or \\("),
-            rec("h", "grep -F 'a(b' notes.txt", true, "a(b"),
-            rec("i", "git -c x=1 log --color --oneline", false, "fatal: bad config"),
-            rec("i", "git -c x=1 log --no-color=always --oneline", true, "x"),
-        ];
-        let p = Prepared::new(&other);
-        let e = extract(&other, &p, WINDOW);
-        assert!(e.iter().all(|e| !e.fix_key().contains("value:")), "{e:#?}");
-        // Other letters in a bundle are other flags, not a value.
-        let ls = vec![
-            rec(
-                "e",
-                "ls -la src",
-                false,
-                "ls: cannot access 'src': No such file or directory",
-            ),
-            rec("e", "ls -lh srcs", true, "x"),
-        ];
-        let p = Prepared::new(&ls);
-        let e = extract(&ls, &p, WINDOW);
-        assert!(e.iter().all(|e| !e.fix_key().starts_with("variant:value")), "{e:#?}");
-    }
-
-    #[test]
-    fn a_name_the_shell_split_quoted_whole_is_one_kind_and_a_catch_all_is_unsafe() {
-        let spec = |n: &str| format!("fatal: pathspec '{n}' did not match any files");
-        let h = vec![
-            rec("a", "git add My Notes.md", false, &spec("My")),
-            rec("a", "git add \"My Notes.md\"", true, ""),
-            rec("b", "git add Q3 report.txt", false, &spec("Q3")),
-            rec("b", "git add Q3\\ report.txt", true, ""),
-            rec("c", "git rm --cached design/Old Logo.svg", false, &spec("design/Old")),
-            rec(
-                "c",
-                "git rm --cached 'design/Old Logo.svg'",
-                true,
-                "rm 'design/Old Logo.svg'",
-            ),
-        ];
-        assert_eq!(keys(&h), vec!["variant:joined:<v>"; 3]);
-        let all = vec![
-            rec("d", "git add My Notes.md", false, &spec("My")),
-            rec("d", "git add -A", true, ""),
-        ];
-        let p = Prepared::new(&all);
-        let e = extract(&all, &p, WINDOW);
-        assert_eq!(
-            e[0].unsafe_fix,
-            Some(crate::learn::history::fix_safety::WIDENED),
-            "{e:#?}"
-        );
-    }
-
-    #[test]
-    fn operands_seen_from_the_folder_a_cd_prefix_entered_are_the_same_operands() {
-        let open = "Error: cannot open \"tables.sql\"";
-        let h = vec![
-            rec("a", "sqlite3 app.db '.read db/schema.sql'", false, open),
-            rec("a", "cd db && sqlite3 ../app.db '.read schema.sql'", true, "0"),
-            rec("b", "sqlite3 dev.db '.read sql/init.sql'", false, open),
-            rec("b", "cd sql && sqlite3 ../dev.db '.read init.sql'", true, "0"),
-            rec(
-                "c",
-                "python3 scripts/main.py",
-                false,
-                "FileNotFoundError: [Errno 2] No such file or directory: 'data.csv'",
-            ),
-            rec("c", "cd scripts && python3 main.py", true, "ok"),
-        ];
-        assert_eq!(keys(&h), vec!["variant:cd <v>"; 3]);
-    }
-
-    #[test]
-    fn a_long_option_takes_its_value_either_way() {
-        let e = "error[E0670]: `async fn` is not permitted in Rust 2015";
-        let h = vec![
-            rec("a", "rustc main.rs", false, e),
-            rec("a", "rustc --edition 2021 main.rs", true, ""),
-            rec("b", "rustc src/main.rs", false, e),
-            rec("b", "rustc --edition=2021 src/main.rs", true, ""),
-            rec(
-                "c",
-                "git push",
-                false,
-                "fatal: The current branch x has no upstream branch.",
-            ),
-            rec("c", "git push -u origin x", true, ""),
-            rec(
-                "d",
-                "git push",
-                false,
-                "fatal: The current branch y has no upstream branch.",
-            ),
-            rec("d", "git push --set-upstream origin y", true, ""),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[0], k[1]);
-        assert_eq!(k[0], format!("{ONE_FLAG} <args>"));
-        assert_eq!(k[2], k[3], "-u and --set-upstream: one kind, no synonym table");
-    }
-
-    #[test]
-    fn setting_the_variable_the_error_named_is_one_kind_whatever_the_name() {
-        let h = vec![
-            rec("a", "make install", false, "Makefile:2: *** PREFIX is not set.  Stop."),
-            rec("a", "make install PREFIX=~/.local", true, "ok"),
-            rec("b", "make release", false, "Makefile:2: *** VERSION is not set.  Stop."),
-            rec("b", "VERSION=1.4.2 make release", true, "ok"),
-            // A variable the error did not name is that variable's own fix.
-            rec("c", "make deploy", false, "Makefile:2: *** ENV is not set.  Stop."),
-            rec("c", "make deploy DEBUG=1", true, "ok"),
-        ];
-        let k = keys(&h);
-        assert_eq!(k[0], format!("variant:{}", super::NAMED));
-        assert_eq!(k[1], k[0]);
-        assert_eq!(k[2], "variant:DEBUG=<v>");
-    }
-}
+/// The fix key of every variant that changed only the failing command's options
+/// ([`options_kind`]).
+pub const OPTIONS: &str = "variant:<options changed>";

@@ -23,6 +23,8 @@ pub mod episodes;
 #[cfg(test)]
 mod episodes_tests;
 pub mod fix_key;
+#[cfg(test)]
+mod fix_key_tests;
 pub mod fix_safety;
 pub mod instead;
 pub mod looked_up;

@@ -54,7 +54,7 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
     match act {
         // The step the flag does for you, inserted by hand (`git stash` before the retry
         // against `--autostash`): one fix spelt as a flag or as a step.
-        Some(DirectiveAction::AddFlags(v)) if key.starts_with(crate::learn::history::fix_key::ONE_FLAG) => {
+        Some(DirectiveAction::AddFlags(v)) if key.starts_with(crate::learn::history::fix_key::OPTIONS) => {
             one_option_given_a_value(&e.variant, v)
                 || v.iter()
                     .find(|w| w.starts_with('-'))
@@ -76,7 +76,7 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
 /// group's most recent session's; which session came last must not decide whether a
 /// fourth one agrees. `spellings`: the variants of the group's recovered sessions.
 pub(crate) fn agrees_with_a_spelling(e: &Episode, key: &str, spellings: &[&[String]]) -> bool {
-    key.starts_with(crate::learn::history::fix_key::ONE_FLAG)
+    key.starts_with(crate::learn::history::fix_key::OPTIONS)
         && e.unsafe_fix.is_none()
         && spellings.iter().any(|v| the_change_and_a_flag(e, v))
 }

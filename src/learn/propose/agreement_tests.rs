@@ -1,5 +1,5 @@
 //! Kind-of-change agreement, through the candidates it builds: one kind of change spelt
-//! several ways is one fix ([`crate::learn::history::fix_key::ONE_FLAG`]); opposite
+//! several ways is one fix ([`crate::learn::history::fix_key::OPTIONS`]); opposite
 //! choices still contest; a step inserted by hand agrees with the flag whose name spells
 //! it (`git stash` / `--autostash`). (Its own file: the candidates' file is at its size limit.)
 
@@ -256,7 +256,7 @@ fn a_flag_of_its_own_beside_any_spelling_agrees_whichever_session_came_last() {
         }
         let c = cands(&h);
         c.iter()
-            .find(|c| c.key.ends_with(crate::learn::history::fix_key::ONE_FLAG))
+            .find(|c| c.key.ends_with(crate::learn::history::fix_key::OPTIONS))
             .cloned()
             .unwrap_or_else(|| panic!("{c:#?}"))
     };
@@ -267,8 +267,12 @@ fn a_flag_of_its_own_beside_any_spelling_agrees_whichever_session_came_last() {
         let f = one_flag(&order);
         assert_eq!((f.episodes.len(), f.covered), (4, Some(4)), "{order:?}: {f:#?}");
     }
-    // A flag of its own beside a spelling nobody gave, or two of its own: no agreement.
+    // Flags of its own, whatever they are, are changed options too: one kind (until
+    // 2026-12-07 a flag of its own beside a spelling nobody gave agreed with nothing).
     let f = one_flag(&["-s", "--symbolic", "-sn", "-v -T", "-s -T -v"]);
+    assert_eq!(f.episodes.len(), 5, "{f:#?}");
+    // The opposite choice is no spelling: `--no-dereference` keeps its own key.
+    let f = one_flag(&["-s", "--symbolic", "-sn", "--no-dereference"]);
     assert_eq!(f.episodes.len(), 3, "{f:#?}");
 }
 

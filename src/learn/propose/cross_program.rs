@@ -197,16 +197,34 @@ pub fn merge(
     out
 }
 
-/// Does every recovery `c` stands on agree with the reference `rc`'s fix?
+/// Does every recovery `c` stands on agree with the reference `rc`'s fix? Across
+/// programs a changed option agrees only when it is the same option: the kind "options
+/// changed" ([`crate::learn::history::fix_key::OPTIONS`]) is one fix within a program,
+/// where `-r`, `-R` and `-a` are its spellings, but `docker build --network=host`, `npm
+/// install --prefer-offline` and `make test --timeout=60` after three timeouts are three
+/// fixes (CauterRule's near-miss corpus, where they made one false rule).
 pub(crate) fn agrees_with(c: &Candidate, rc: &Candidate, episodes: &[Episode]) -> bool {
+    let options = fix_of(rc).starts_with(crate::learn::history::fix_key::OPTIONS) && c.domain != rc.domain;
+    let theirs: BTreeSet<String> = rc.covering.iter().flat_map(|&ei| option_names(&episodes[ei])).collect();
     c.covering.iter().all(|&ei| {
         agrees(
             &episodes[ei],
             &group_key(&episodes[ei]),
             fix_of(rc),
             rc.directive_action.as_ref(),
-        )
+        ) && (!options || option_names(&episodes[ei]).iter().any(|o| theirs.contains(o)))
     })
+}
+
+/// The options a variant changed, by name: `--network` for `--network=host`, `-std` for a
+/// value changed (`value:-std`), `-D_GNU_SOURCE` as typed.
+fn option_names(e: &Episode) -> Vec<String> {
+    e.variant
+        .iter()
+        .map(|w| w.trim_start_matches("value:"))
+        .filter(|w| w.starts_with('-') && *w != "--")
+        .map(|w| w.split_once('=').map_or(w, |(f, _)| f).to_string())
+        .collect()
 }
 
 /// Are `members` a class to merge: two or more, not all with the recurrence to stand

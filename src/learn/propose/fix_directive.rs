@@ -264,7 +264,15 @@ pub fn directive_for(
             quote_cmd(&format!("{label} -- <name>"))
         );
         (text, DirectiveSource::Variant, vec![retry_text], None)
-    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("value:")) {
+    } else if !last.variant.is_empty()
+        && eps
+            .iter()
+            .map(|&ei| &episodes[ei])
+            .filter(|e| {
+                e.outcome == crate::learn::history::episodes::Outcome::Recovered && e.fix_key() == last.fix_key()
+            })
+            .all(|e| e.variant.iter().all(|w| w.starts_with("value:")))
+    {
         // Another value for a flag: said as the sessions gave it, most common first.
         let flag = last.variant[0].trim_start_matches("value:");
         let values = ranked(episodes, eps, last_ei, |e| value_given(e, prep).into_iter().collect());
@@ -365,13 +373,34 @@ pub fn directive_for(
             for w in &e.variant {
                 match w.strip_prefix("cd ") {
                     Some(dir) => v.extend(["cd".to_string(), dir.to_string()]),
-                    None => v.push(w.clone()),
+                    // A flag's value changed, beside sessions that added flags (one kind:
+                    // options changed): said as the value given, `-std=gnu99`.
+                    None if w.starts_with("value:") => match value_given(e, prep) {
+                        Some(given) => v.extend(given.split(' ').map(str::to_string)),
+                        None => v.push(w.trim_start_matches("value:").to_string()),
+                    },
+                    // A long option takes its value either way: said apart (`--output f`).
+                    None => match w.split_once('=') {
+                        Some((f, val)) if f.starts_with("--") && !val.is_empty() => {
+                            v.extend([f.to_string(), val.to_string()]);
+                        }
+                        _ => v.push(w.clone()),
+                    },
                 }
             }
             v
         };
-        let shape =
-            |v: &[String]| -> Vec<String> { v.iter().filter(|w| w.starts_with('-') || *w == "cd").cloned().collect() };
+        // `-a --` is `-a` (`--` ends the options), `--output=f` is `--output f`.
+        let shape = |v: &[String]| -> Vec<String> {
+            let flagged = v.iter().any(|w| w.starts_with('-') && w != "--");
+            v.iter()
+                .filter(|w| (w.starts_with('-') && !(flagged && *w == "--")) || *w == "cd")
+                .map(|w| match w.split_once('=') {
+                    Some((f, _)) if f.starts_with("--") => f.to_string(),
+                    _ => w.clone(),
+                })
+                .collect()
+        };
         let key = last.fix_key();
         let group: Vec<Vec<String>> = std::iter::once(last)
             .chain(
@@ -542,7 +571,7 @@ fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
 }
 
 /// The other spellings a fix group's sessions used when the group is one kind of change
-/// spelt several ways ([`crate::learn::history::fix_key::ONE_FLAG`]), and the other words
+/// spelt several ways ([`crate::learn::history::fix_key::OPTIONS`]), and the other words
 /// typed where a common one is said (`words`: (sessions, word)), most common first
 /// (equals: the most recent first):
 /// ` (also seen: `-R`, `-a`)`. Empty when every session spelt it alike.
