@@ -355,6 +355,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let same_action = s.domain == d
                         && s.action == a
                         && elsewhere != Some(b)
+                        && !crate::learn::history::made_input::made_input(seg, s)
                         && (seg.stdin_file().is_some() || s.stdin_file().is_none())
                         && !on_written;
                     if !(s.is_read_only() || s.is_filter() || same_action) {
