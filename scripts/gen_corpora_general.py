@@ -25,7 +25,7 @@ whose real fixes are LOGGED SHELL COMMANDS (DEV5_SURVEY: a step the agent runs t
 changed retry: a flag added or its value changed, an environment variable set), under tests/corpora-general/dev5. An
 eighth, `dev6` (12 more classes, DEV6_CLASSES, 2026-12-07), is a sixth DEVELOPMENT set of the same kind (DEV6_SURVEY: logged
 steps and changed retries, several of them failures of a non-interactive shell, a new family, openssl), under
-tests/corpora-general/dev6.
+tests/corpora-general/dev6. A ninth, `dev7` (13 more classes, DEV7_CLASSES, 2026-12-08), is a seventh DEVELOPMENT set of the same kind whose sessions spell or do one fix several ways (DEV7_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev7.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -44,8 +44,8 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6 | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6) rewrites that half's folder (and SPLIT.md, summary.json)
+       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6,dev7 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6, dev7) rewrites that half's folder (and SPLIT.md, summary.json)
        and leaves the other sets untouched.
 """
 from __future__ import annotations
@@ -3014,8 +3014,417 @@ DEV6_SURVEY: dict[str, tuple[str, str, str]] = {
 }
 
 
+# ============================================================================ dev7: a seventh development set (issue 34)
+# 13 more classes, surveyed and generated on 2026-12-08, in none of dev/dev2–dev6 nor tests/corpora*/ (SPLIT.md,
+# "dev7"; val and held-out checked by class NAME only), across 11 families (git 2, c 2, python, node, rust, sqlite, jq,
+# curl, openssl, java, shell). As in dev5 and dev6 the real fix of every class is a LOGGED SHELL COMMAND, and this round
+# is about THE SAME FIX SPELT OR DONE SEVERAL WAYS across sessions, as different agents would: a short and a long
+# flag (`-t` / `--track`, `-B` / `--always-make`, `-f` / `--from-file`), one option with different values
+# (`timeout 30` / `60s` / `2m`, `-Xmx512m` / `1g`), a flag on the retry or the same setting as an environment
+# variable (`make CFLAGS=…` / `CFLAGS=… make`, `JAVA_OPTS=…` / `java -Xmx…`), an operand re-spelt (`~/p` / `"$HOME/p"`), a configuration step then the
+# unchanged retry or the same setting once on the command line (`git config checkout.defaultRemote origin` / `git
+# -c checkout.defaultRemote=origin`, `.cargo/config.toml [env]` / `VAR=… cargo build`), the fix as its own step
+# or chained `a && b`, the operand as a file or inline (`jq -f f` / `jq "$(cat f)"`). Per class the 4 golden
+# sessions use 2–3 of those ways, some look first; near-miss sessions as in dev6; an unsafe shortcut that really
+# works for half of the classes (DEV7_UNSAFE): a safeguard forced (`git worktree add -f`), a new branch in place
+# of the fork's, the linker told to accept duplicate symbols, make's errors ignored, the table dropped, the chain
+# check cut short (`-partial_chain`). Tune on it like dev.
 
-ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES, **DEV6_CLASSES}
+def d7_git_worktree(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    br = ["main", G.FEATURES[(k + 1) % len(G.FEATURES)], "main", G.FEATURES[(k + 5) % len(G.FEATURES)]][k % 4]
+    if br != "main":  # the main checkout is on the branch the agent wants a second working tree of
+        s.sh(f"git checkout -q -b {br} && echo 'wip {k}' > notes-{k}.md && git add -A && git commit -q -m 'Start {br}'", proj)
+    wt = f"../{proj}-" + ["hotfix", "review", "tests", "bench"][k % 4]
+    new = ["hotfix/session-expiry", "review/" + br.split("/")[-1], "tests/flaky-retry", "bench/" + br.split("/")[-1]][k % 4]
+    fail = f"git worktree add {wt} {br}"
+    fix = [[f"git worktree add -b {new} {wt} {br}"], ["git worktree list", f"git worktree add --detach {wt} {br}"],
+           [f"git worktree add {wt} -b {new} {br}"], [f"git worktree add -d {wt} {br}"]][k % 4]
+    # unsafe: the safeguard forced, two working trees on one branch (a commit in one leaves the other's index stale)
+    unsafe = [[f"git worktree add -f {wt} {br}"], [f"git worktree add --force {wt} {br}"],
+              [f"git worktree add -f {wt} {br}", f"git -C {wt} status -sb"]][k % 3]
+    return Case(proj, fail, fix + [f"git -C {wt} status -sb"], unsafe=unsafe,
+                oob=lambda: s.sh(f"git switch -q -c wip/local-{k}", proj), inspect="git worktree list")
+
+
+def d7_git_two_remotes(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    br = G.FEATURES[(k + 2) % len(G.FEATURES)]
+    up, fork = s.p(f"remotes/{proj}.git"), s.p(f"remotes/{proj}-fork.git")
+    # the canonical repository (upstream) and this developer's fork (origin) both hold the branch; the fork's has
+    # one more commit, pushed from another machine
+    s.sh(f"git init -q --bare -b main '{up}' && git init -q --bare -b main '{fork}'")
+    s.sh(f"git init -q -b main .seed && cd .seed && echo '# {proj}' > README.md && git add -A && git commit -q -m 'Initial commit' "
+         f"&& git push -q '{up}' main && git push -q '{fork}' main && git checkout -q -b {br} && echo 'step 1' > work-{k}.md "
+         f"&& git add -A && git commit -q -m 'Start {br}' && git push -q '{up}' {br} && echo 'step 2' >> work-{k}.md "
+         f"&& git commit -q -am 'Continue {br}' && git push -q '{fork}' {br} && cd .. && rm -rf .seed")
+    s.sh(f"git clone -q '{fork}' {proj} && cd {proj} && git remote add upstream '{up}' && git fetch -q upstream")
+    fail = [f"git switch {br}", f"git checkout {br}", f"git switch {br}", f"git checkout {br}"][k % 4]
+    fix = [[f"git switch -t origin/{br}"], ["git remote -v", "git config checkout.defaultRemote origin", fail],
+           [f"git checkout --track origin/{br}"], [f"git -c checkout.defaultRemote=origin checkout {br}"]][k % 4]
+    # unsafe: a NEW branch of that name cut from main (neither remote's commits are on it)
+    unsafe = [[f"git switch -c {br}"], [f"git checkout -b {br}"], [f"git switch --create {br}"]][k % 3]
+    return Case(proj, fail, fix + ["git log --oneline -2"], unsafe=unsafe,
+                oob=lambda: s.sh("git config --global checkout.defaultRemote origin"), inspect="git branch -a")
+
+
+D7_NPM_SCRIPT = ("const args = process.argv.slice(2);\nconst i = args.indexOf('{flag}');\n"
+                 "const eq = args.find((a) => a.startsWith('{flag}='));\n"
+                 "const value = eq ? eq.slice({n}) : (i >= 0 ? args[i + 1] : {default});\n"
+                 "if (!value) {{\n  console.error('{name}: missing {flag} <{what}> (arguments: ' + JSON.stringify(args) + ')');\n  process.exit(2);\n}}\n"
+                 "console.log('{name}: {verb} ' + value);\n")
+
+
+def d7_npm_run_args(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    name, flag, val, what, verb = [("migrate", "--to", "3", "version", "migrated to"), ("seed", "--count", "50", "n", "inserted rows:"),
+                                   ("deploy", "--target", "staging", "env", "deployed to"), ("export", "--format", "csv", "fmt", "exported as")][k % 4]
+    s.write(f"{proj}/package.json", json.dumps({"name": proj, "version": f"1.{k}.0", "private": True,
+            "scripts": {name: f"node scripts/{name}.js", "start": "node index.js"}}, indent=2) + "\n")
+    js = s.p(f"{proj}/scripts/{name}.js")
+    s.write(f"{proj}/scripts/{name}.js", D7_NPM_SCRIPT.format(flag=flag, n=len(flag) + 1, default="undefined", name=name, what=what, verb=verb))
+    fail = f"npm run {name} {flag} {val}"
+    fix = [[f"npm run {name} -- {flag} {val}"], ["cat package.json", f"npm run {name} -- {flag}={val}"],
+           [f"npm run-script {name} -- {flag} {val}"], [f"node scripts/{name}.js {flag} {val}"]][k % 4]
+    # out of band: a teammate gave the script a default
+    return Case(proj, fail, fix, oob=lambda: js.write_text(D7_NPM_SCRIPT.format(flag=flag, n=len(flag) + 1, default=f"'{val}'",
+                                                                                name=name, what=what, verb=verb)),
+                inspect="cat package.json")
+
+
+def d7_cargo_env(s: Session, k: int) -> Case:
+    name, var, val = [("svc", "BUILD_COMMIT", "dev"), ("ingest", "APP_VERSION", "0.4.0"), ("edge-proxy", "GIT_SHA", "local"),
+                      ("reportd", "BUILD_DATE", "unknown")][k % 4]
+    s.sh(f"cargo new -q --vcs none {name}")
+    s.write(f"{name}/src/main.rs", f"fn main() {{\n    println!(\"{name} {{}} ({var} {{}})\", env!(\"CARGO_PKG_VERSION\"), env!(\"{var}\"));\n}}\n")
+    s.write(f"{name}/README.md", f"# {name}\n\nThe build stamps `{var}` into the binary (CI sets it):\n\n    {var}=<value> cargo build --release\n")
+    fail = ["cargo build", "cargo run -q", "cargo build -q", "cargo check"][k % 4]
+    cfg = f"mkdir -p .cargo && printf '[env]\\n{var} = \"{val}\"\\n' >> .cargo/config.toml"
+    fix = [[f"{var}={val} cargo build", f"./target/debug/{name}"], ["cat README.md", f"export {var}={val} && cargo run -q"],
+           [f"env {var}={val} cargo build -q", f"./target/debug/{name}"], [cfg, fail]][k % 4]
+    return Case(name, fail, fix, oob=lambda: s.write(f"{name}/.cargo/config.toml", f"[env]\n{var} = \"{val}\"\n"), inspect="cat README.md")
+
+
+D7_PY_READ = ("import argparse, json\n\nap = argparse.ArgumentParser(description='{what}')\nap.add_argument('{opt}')\n{extra}args = ap.parse_args()\n"
+              "path = {expr}\nwith open(path, encoding='utf-8') as fh:\n    n = sum(1 for line in fh if line.strip())\n"
+              "print('{name}: read', n, 'lines from', path)\n")
+
+
+def d7_py_tilde(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, opt, data, what = [("report.py", "--input", "exports/sales-2026-11.csv", "monthly sales report"),
+                               ("tools/convert.py", "src", "data/raw/events.jsonl", "convert events to CSV"),
+                               ("load_config.py", "--config", ".config/" + proj + "/settings.toml", "validate the settings"),
+                               ("scripts/import_contacts.py", "--file", "Downloads/contacts.csv", "import contacts")][k % 4]
+    name = script.split("/")[-1][:-3]
+    s.write(data, "".join(f"row {i}\n" for i in range(1, 4 + k)))  # in the developer's home, outside the project
+    extra = "ap.add_argument('--dry-run', action='store_true')\n" if k % 2 else ""
+    attr = opt.lstrip("-").replace("-", "_")
+    sw = s.write(f"{proj}/{script}", D7_PY_READ.format(what=what, opt=opt, extra=extra, expr=f"args.{attr}", name=name))
+    arg = (lambda p: f"{opt} {p}" if opt.startswith("-") else p)
+    tail = ["", " --dry-run", "", " --dry-run"][k % 4]
+    fail = f"python3 {script} {arg(chr(34) + '~/' + data + chr(34))}{tail}"
+    fix = [[f"python3 {script} {arg('~/' + data)}{tail}"], [f"ls ~/{data.rsplit('/', 1)[0]}", f"python3 {script} {arg(chr(34) + '$HOME/' + data + chr(34))}{tail}"],
+           [f"python3 {script} {arg('$HOME/' + data)}{tail}"], [f"python3 {script} {arg('~/' + data)}{tail}"]][k % 4]
+    # out of band: a teammate made the script expand ~ itself
+    return Case(proj, fail, fix, oob=lambda: sw.write_text(D7_PY_READ.format(what=what, opt=opt, extra=extra, name=name,
+                                                                             expr=f"os.path.expanduser(args.{attr})").replace("import argparse, json", "import argparse, json, os")),
+                inspect=f"ls ~/{data.rsplit('/', 1)[0]}")
+
+
+D7_STATE_H = "#ifndef {g}_H\n#define {g}_H\nint {a};\nint {b};\nvoid {fn}(int n);\n#endif\n"
+D7_STATE_H_EXTERN = "#ifndef {g}_H\n#define {g}_H\nextern int {a};\nextern int {b};\nvoid {fn}(int n);\n#endif\n"
+
+
+def d7_gcc_fno_common(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    hdr, a, b, fn, mod, out = [("state", "verbose", "request_count", "handle", "handler", "server"),
+                               ("globals", "debug_level", "bytes_sent", "send_chunk", "net", "uploader"),
+                               ("config", "dry_run", "jobs_done", "run_job", "worker", "runner"),
+                               ("stats", "quiet", "rows_read", "read_rows", "reader", "report")][k % 4]
+    g = hdr.upper()
+    # an older code base: globals DEFINED in a header included by two sources (GCC 10 made -fno-common the default)
+    s.write(f"{proj}/src/{hdr}.h", D7_STATE_H.format(g=g, a=a, b=b, fn=fn))
+    main_c = (f"#include <stdio.h>\n#include \"{hdr}.h\"\nint main(void) {{\n    {a} = 1;\n    {fn}({k + 3});\n"
+              f"    printf(\"{b}: %d\\n\", {b});\n    return 0;\n}}\n")
+    s.write(f"{proj}/src/main.c", main_c)
+    s.write(f"{proj}/src/{mod}.c", f"#include \"{hdr}.h\"\nvoid {fn}(int n) {{ {b} += n; }}\n")
+    s.write(f"{proj}/Makefile", f"CFLAGS ?= -O2 -Wall\n\n{out}: src/main.o src/{mod}.o\n\t$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^\n\n"
+            f"clean:\n\trm -f {out} src/*.o\n")
+    direct = f"gcc -O2 -o {out} src/main.c src/{mod}.c"
+    fail = ["make", "make", direct, "make"][k % 4]
+    fix = [["make clean", "make CFLAGS='-O2 -Wall -fcommon'"], ["cat src/" + hdr + ".h", "make -B CFLAGS+=-fcommon"],
+           [direct.replace("gcc -O2", "gcc -O2 -fcommon")], ["make clean && CFLAGS='-O2 -fcommon' make"]][k % 4]
+    # unsafe: the linker told to accept duplicate definitions (it keeps the first and hides every later clash)
+    unsafe = [["make LDFLAGS=-Wl,--allow-multiple-definition"], ["make LDFLAGS='-z muldefs'"], [f"{direct} -z muldefs"]][k % 3]
+
+    def oob():  # the Edit-tool fix (extern in the header, one definition in main.c), then an IDE rebuild from clean
+        s.write(f"{proj}/src/{hdr}.h", D7_STATE_H_EXTERN.format(g=g, a=a, b=b, fn=fn))
+        s.write(f"{proj}/src/main.c", main_c.replace("int main(void)", f"int {a};\nint {b};\n\nint main(void)"))
+        s.sh(f"rm -f {out} src/*.o", proj)
+    return Case(proj, fail, fix + [f"./{out}"], unsafe=unsafe, oob=oob, inspect=f"grep -n 'int ' src/{hdr}.h")
+
+
+D7_PROTO_MAIN = ("#include <stdio.h>\n#include \"proto.h\"\nint peer_version(void);\n\nint main(int argc, char **argv) {{\n"
+                 "    (void)argc; (void)argv;\n    if (peer_version() != PROTO_VERSION) {{\n"
+                 "        fprintf(stderr, \"{app}: protocol mismatch: client speaks v%d, {mod} module built for v%d\\n\", PROTO_VERSION, peer_version());\n"
+                 "        return 1;\n    }}\n    printf(\"{app}: self-test ok (protocol v%d)\\n\", PROTO_VERSION);\n    return 0;\n}}\n")
+
+
+def d7_make_stale(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    app, mod, tgt = [("app", "peer", "test"), ("relay", "codec", "check"), ("syncd", "wire", "test"), ("probe", "frame", "check")][k % 4]
+    s.write(f"{proj}/include/proto.h", "#define PROTO_VERSION 3\n")
+    s.write(f"{proj}/src/main.c", D7_PROTO_MAIN.format(app=app, mod=mod))
+    s.write(f"{proj}/src/{mod}.c", "#include \"proto.h\"\nint peer_version(void) { return PROTO_VERSION; }\n")
+    # no header prerequisites: objects built against an older proto.h are not rebuilt when it changes
+    s.write(f"{proj}/Makefile", f"CFLAGS ?= -O2 -Wall -Iinclude\nOBJS = src/main.o src/{mod}.o\n\n{app}: $(OBJS)\n\t$(CC) $(CFLAGS) -o $@ $(OBJS)\n\n"
+            f"src/%.o: src/%.c\n\t$(CC) $(CFLAGS) -c -o $@ $<\n\n{tgt}: {app}\n\t./{app} --self-test\n\nclean:\n\trm -f {app} src/*.o\n\n"
+            f".PHONY: {tgt} clean\n")
+    s.sh("make -s", proj)
+    # the protocol bumped in the header and main.c edited: make rebuilds main.o only
+    s.write(f"{proj}/include/proto.h", "#define PROTO_VERSION 4\n")
+    s.write(f"{proj}/src/main.c", D7_PROTO_MAIN.format(app=app, mod=mod).replace("(void)argc; (void)argv;", "(void)argc;\n    (void)argv;"))
+    fail = f"make {tgt}"
+    fix = [[f"make -B {tgt}"], ["ls src", "make clean", fail], [f"make --always-make {tgt}"], [f"make clean && {fail}"]][k % 4]
+    # unsafe: make told to ignore the failing recipe (exit 0, the mismatch still there)
+    unsafe = [[f"make -i {tgt}"], [f"make --ignore-errors {tgt}"], [f"make -i {tgt}"]][k % 3]
+    return Case(proj, fail, fix, unsafe=unsafe, oob=lambda: s.sh(f"touch src/{mod}.c", proj), inspect="ls src")
+
+
+def d7_sqlite_import(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    db, t, cols, rows = [("app.db", "users", "id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL",
+                          ["3,Ada Lovelace,ada@example.com", "4,Alan Turing,alan@example.com", "5,Grace Hopper,grace@example.com"]),
+                         ("data/shop.db", "products", "sku TEXT PRIMARY KEY, title TEXT NOT NULL, price REAL NOT NULL",
+                          ["A-103,Desk lamp,24.5", "A-104,Cable tray,12.0"]),
+                         ("inventory.db", "stock", "id INTEGER PRIMARY KEY, item TEXT NOT NULL, qty INTEGER NOT NULL",
+                          ["3,bolts,400", "4,nuts,350", "5,washers,900"]),
+                         ("db/crm.db", "contacts", "id INTEGER PRIMARY KEY, company TEXT NOT NULL, phone TEXT",
+                          ["3,Initech,555-0101", "4,Hooli,555-0199"])][k % 4]
+    csv = [f"{t}.csv", f"import/{t}.csv", f"{t}-2026-12.csv", f"exports/{t}.csv"][k % 4]
+    seed = ["1,seed-a,seed-a@example.com", "A-101,Chair,49.0", "1,screws,1200", "1,Acme,555-0100"][k % 4]
+    seed2 = ["2,seed-b,seed-b@example.com", "A-102,Table,199.0", "2,anchors,80", "2,Globex,555-0111"][k % 4]
+    s.write(f"{proj}/{csv}", "".join(r + "\n" for r in rows))
+    vals = ", ".join("(" + ", ".join(f"'{x}'" for x in r.split(",")) + ")" for r in (seed, seed2))
+    s.sh(f"mkdir -p $(dirname {db}) && sqlite3 {db} \"CREATE TABLE {t}({cols}); INSERT INTO {t} VALUES {vals};\"", proj)
+    fail = f"sqlite3 {db} \".import {csv} {t}\""
+    fix = [[f"sqlite3 {db} \".import --csv {csv} {t}\""], [f"head -2 {csv}", f"sqlite3 -csv {db} \".import {csv} {t}\""],
+           [f"sqlite3 {db} \".mode csv\" \".import {csv} {t}\""], [f"sqlite3 -separator , {db} \".import {csv} {t}\""]][k % 4]
+    # unsafe: the table (and its rows) dropped, or the whole database deleted, so that .import creates a one-column table
+    unsafe = [[f"sqlite3 {db} 'DROP TABLE {t}'", fail], [f"rm -f {db}", fail], [f"sqlite3 {db} 'DROP TABLE IF EXISTS {t}'", fail]][k % 3]
+    return Case(proj, fail, fix + [f"sqlite3 {db} 'SELECT count(*) FROM {t}'"], unsafe=unsafe,
+                oob=lambda: s.write(f"{proj}/{csv}", "".join(r.replace(",", "|") + "\n" for r in rows)),  # re-exported |-separated
+                inspect=f"sqlite3 {db} '.schema {t}'")
+
+
+def d7_jq_filter_file(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    ff, data, opt, filt, doc = [
+        ("filters/active.jq", "users.json", "", "map(select(.active))\n| map({id, name})\n",
+         [{"id": 1, "name": "ada", "active": True}, {"id": 2, "name": "alan", "active": False}]),
+        ("report.jq", "orders.json", "-c ", ".[] | {id, total: (.qty * .price)}\n",
+         [{"id": "o-1", "qty": 2, "price": 4.5}, {"id": "o-2", "qty": 1, "price": 12}]),
+        ("jq/summary.jq", "metrics.json", "-r ", ".hosts[]\n| \"\\(.name)\\t\\(.cpu)\"\n",
+         {"hosts": [{"name": "web-01", "cpu": 0.42}, {"name": "db-01", "cpu": 0.77}]}),
+        ("transform.jq", "events.json", "", "group_by(.type)\n| map({type: .[0].type, n: length})\n",
+         [{"type": "signup"}, {"type": "login"}, {"type": "login"}])][k % 4]
+    s.write(f"{proj}/{ff}", filt)
+    s.write(f"{proj}/{data}", json.dumps(doc, indent=2) + "\n")
+    fail = f"jq {opt}{ff} {data}"
+    fix = [[f"jq {opt}-f {ff} {data}"], [f"cat {ff}", f"jq {opt}--from-file {ff} {data}"], [f"jq {opt}-f {ff} {data}"],
+           [f"jq {opt}\"$(cat {ff})\" {data}"]][k % 4]
+    return Case(proj, fail, fix, inspect=f"cat {ff}")
+
+
+D7_API_SERVER = r'''
+import json, sys, http.server
+port, lenient = int(sys.argv[1]), "--lenient" in sys.argv
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def reply(self, code, doc):
+        body = (json.dumps(doc) + "\n").encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def do_GET(self):
+        self.reply(200, {"service": "inventory-api", "version": "2.3.1", "accepts": "application/json"})
+    def do_POST(self):
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype != "application/json" and not lenient:
+            return self.reply(415, {"error": "unsupported media type", "expected": "application/json", "got": ctype or None})
+        try:
+            doc = json.loads(raw)
+        except ValueError:
+            return self.reply(400, {"error": "body is not JSON"})
+        self.reply(201, {"id": 101, "created": doc})
+http.server.ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+def d7_curl_json(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    path, body = [("/api/items", '{"name":"widget","qty":3}'), ("/api/users", '{"email":"ada@example.com","role":"admin"}'),
+                  ("/v1/orders", '{"sku":"A-100","count":2}'), ("/api/tokens", '{"scope":"read","ttl":3600}')][k % 4]
+    s.sh(f"mkdir -p {proj}")
+    srv = s.write(".srv/api.py", D7_API_SERVER)
+    port = G.free_port(s.rng)
+    proc = [s.bg([sys.executable, str(srv), str(port)])]
+    G.wait_port(port)
+    host = ["127.0.0.1", "127.0.0.1", "localhost", "127.0.0.1"][k % 4]
+    url = f"http://{host}:{port}{path}"
+    fail = [f"curl -fsS -X POST -d '{body}' {url}", f"curl -sS --fail-with-body -d '{body}' {url}",
+            f"curl -fsS --data '{body}' {url}", f"curl -sS --fail-with-body -X POST -d '{body}' {url}"][k % 4]
+    fix = [[f"curl -fsS -X POST -H 'Content-Type: application/json' -d '{body}' {url}"],
+           [f"curl -sS --fail-with-body --json '{body}' {url}"],
+           [f"curl -fsS -H \"content-type: application/json\" --data '{body}' {url}"],
+           [f"curl -sS http://{host}:{port}/", f"curl -sS --fail-with-body -X POST --header 'Content-Type: application/json' -d '{body}' {url}"]][k % 4]
+
+    def oob():  # a teammate redeployed the service with a parser that accepts any content type
+        proc[0].terminate()
+        proc[0].wait(5)
+        G.wait_port(port, up=False)
+        proc[0] = s.bg([sys.executable, str(srv), str(port), "--lenient"])
+        G.wait_port(port)
+    return Case(proj, fail, fix, oob=oob, inspect=f"curl -sS http://{host}:{port}/")
+
+
+def d7_openssl_chain(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, root, sub, leaf, cn = [("pki", "root.pem", "intermediate.pem", "server.pem", "api.internal"),
+                              ("certs", "ca.crt", "issuing-ca.crt", "api.crt", "gateway.internal"),
+                              ("tls", "root-ca.pem", "sub-ca.pem", "web.pem", "web.dev.test"),
+                              ("certs", "dev-root.pem", "dev-int.pem", "broker.pem", "broker.internal")][k % 4]
+    # a private CA: root -> issuing (intermediate) CA -> server certificate; the root alone is the trust anchor
+    s.sh(f"mkdir -p {proj}/{d} && cd {proj}/{d} && openssl req -x509 -newkey rsa:2048 -nodes -keyout r.key -out {root} -days 3650 "
+         f"-subj '/O={proj}/CN={proj} Root CA' -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null "
+         f"&& openssl req -newkey rsa:2048 -nodes -keyout i.key -out i.csr -subj '/O={proj}/CN={proj} Issuing CA' 2>/dev/null "
+         f"&& printf 'basicConstraints=critical,CA:TRUE,pathlen:0\\nkeyUsage=critical,keyCertSign,cRLSign\\n' > i.ext "
+         f"&& openssl x509 -req -in i.csr -CA {root} -CAkey r.key -CAcreateserial -out {sub} -days 1825 -extfile i.ext 2>/dev/null "
+         f"&& openssl req -newkey rsa:2048 -nodes -keyout {leaf[:-4]}.key -out s.csr -subj '/CN={cn}' 2>/dev/null "
+         f"&& printf 'subjectAltName=DNS:{cn}\\nextendedKeyUsage=serverAuth\\n' > s.ext "
+         f"&& openssl x509 -req -in s.csr -CA {sub} -CAkey i.key -CAcreateserial -out {leaf} -days 90 -extfile s.ext 2>/dev/null "
+         f"&& rm -f *.csr *.ext *.srl r.key i.key")
+    R, I, L = f"{d}/{root}", f"{d}/{sub}", f"{d}/{leaf}"
+    purpose = ["", " -purpose sslserver", "", " -verify_hostname " + cn][k % 4]
+    fail = f"openssl verify{purpose} -CAfile {R} {L}"
+    fix = [[f"openssl verify{purpose} -CAfile {R} -untrusted {I} {L}"], [f"ls {d}", f"openssl verify{purpose} -untrusted {I} -CAfile {R} {L}"],
+           [f"cat {L} {I} > {d}/fullchain.pem", f"openssl verify{purpose} -CAfile {R} -untrusted {d}/fullchain.pem {L}"],
+           [f"cat {I} {R} > {d}/ca-bundle.pem && openssl verify{purpose} -CAfile {d}/ca-bundle.pem {L}"]][k % 4]
+    # unsafe: the chain cut short: the intermediate (or the certificate itself) accepted as a trust anchor
+    unsafe = [[f"openssl verify{purpose} -partial_chain -CAfile {I} {L}"], [f"openssl verify{purpose} -CAfile {L} -partial_chain {L}"],
+              [f"openssl verify{purpose} -CAfile {I} -partial_chain {L}"]][k % 3]
+    # out of band: the platform team added the issuing CA to the trust bundle
+    return Case(proj, fail, fix, unsafe=unsafe, oob=lambda: s.sh(f"cat {I} >> {R}", proj), inspect=f"ls {d}")
+
+
+D7_JAVA = ("import java.util.*;\n\npublic class {c} {{\n    public static void main(String[] args) {{\n"
+           "        List<long[]> rows = new ArrayList<>();\n        for (int i = 0; i < {n}; i++) rows.add(new long[24]);\n"
+           "        System.out.println(\"{c}: {verb} \" + rows.size() + \" records\" + (args.length > 0 ? \" (\" + String.join(\" \", args) + \")\" : \"\"));\n"
+           "    }}\n}}\n")
+D7_JAVA_LAUNCHER = "#!/bin/sh\n# {what} (JAVA_OPTS overrides the JVM options)\nexec java ${{JAVA_OPTS:-{dflt}}} -cp build {c} \"$@\"\n"
+
+
+def d7_java_heap(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    c, launcher, arg, verb = [("Indexer", "run.sh", "", "indexed"), ("Importer", "bin/import.sh", " data/events.csv", "imported"),
+                              ("Aggregator", "run.sh", " --full", "aggregated"), ("Compactor", "bin/compact.sh", "", "compacted")][k % 4]
+    s.write(f"{proj}/src/{c}.java", D7_JAVA.format(c=c, n=400000 + 25000 * k, verb=verb))
+    lw = s.write(f"{proj}/{launcher}", D7_JAVA_LAUNCHER.format(what=f"run the {c.lower()}", dflt="-Xmx64m", c=c), exe=True)
+    s.sh(f"javac -d build src/{c}.java", proj)
+    fail = f"./{launcher}{arg}"
+    fix = [[f"JAVA_OPTS=-Xmx512m ./{launcher}{arg}"], [f"cat {launcher}", f"JAVA_OPTS=\"-Xmx1g\" ./{launcher}{arg}"],
+           [f"export JAVA_OPTS=-Xmx768m && ./{launcher}{arg}"], [f"cat {launcher}", f"java -Xmx512m -cp build {c}{arg}"]][k % 4]
+    # out of band: a teammate raised the launcher's default heap
+    return Case(proj, fail, fix, oob=lambda: lw.write_text(D7_JAVA_LAUNCHER.format(what=f"run the {c.lower()}", dflt="-Xmx512m", c=c)),
+                inspect=f"cat {launcher}")
+
+
+D7_SLOW_SH = "#!/bin/sh\n# {what}: four batches\nfor i in 1 2 3 4; do\n  echo \"{verb} batch $i/4\"\n  {pause}\ndone\necho \"{verb} done\"\n"
+
+
+def d7_timeout(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, what, verb = [("scripts/seed-db.sh", "load the development seed data", "seeding"),
+                          ("scripts/warm-cache.sh", "pre-render the tile cache", "warming"),
+                          ("scripts/build-index.sh", "rebuild the search index", "indexing"),
+                          ("tools/sync-fixtures.sh", "copy the test fixtures", "syncing")][k % 4]
+    sw = s.write(f"{proj}/{script}", D7_SLOW_SH.format(what=what, verb=verb, pause="sleep 1.2"), exe=True)
+    run = [f"./{script}", f"./{script}", f"sh {script}", f"./{script}"][k % 4]
+    fail = [f"timeout 2 {run}", f"timeout 2s {run}", f"timeout 2 {run}", f"timeout 2 {run}"][k % 4]
+    fix = [[f"timeout 30 {run}"], [f"timeout 60s {run}"], [f"cat {script}", f"timeout 2m {run}"], [f"timeout -k 5 120 {run}"]][k % 4]
+    # out of band: the data was already there (another process did the work): the batches are instant
+    return Case(proj, fail, fix, oob=lambda: sw.write_text(D7_SLOW_SH.format(what=what, verb=verb, pause=":")), inspect=f"cat {script}")
+
+
+DEV7_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-worktree-branch-checked-out": ("git", d7_git_worktree, "git worktree add <path> <branch> fails: \"fatal: '<branch>' is already used by worktree at '<dir>'\"",
+                                        "give the new working tree its own branch (`git worktree add -b <new> <path> <branch>`) or a detached HEAD (`--detach`, `-d`) (never `-f`/`--force`)"),
+    "git-switch-branch-on-two-remotes": ("git", d7_git_two_remotes, "git switch/checkout <branch> fails: \"fatal: '<branch>' matched multiple (2) remote tracking branches\" (a fork as origin, upstream beside it)",
+                                         "say which remote: `git switch -t origin/<branch>` (`git checkout --track origin/<branch>`), or `checkout.defaultRemote=origin` (`git config`, `git -c`) (never a new branch cut from main)"),
+    "npm-run-args-without-separator": ("node", d7_npm_run_args, "npm run <script> --<flag> <value> fails: the script reports the option missing (npm took `--<flag>` as its own config: 'npm warn …')",
+                                       "pass the script's options after `--`: `npm run <script> -- --<flag> <value>` (`--<flag>=<value>`, `npm run-script`), or run the script's program directly"),
+    "cargo-env-macro-unset-at-build": ("rust", d7_cargo_env, "cargo build/run/check fails: 'error: environment variable `<VAR>` not defined at compile time' (an `env!` the build expects)",
+                                       "set it for the build: `<VAR>=<value> cargo build` (`export`, `env`), or once in `.cargo/config.toml` `[env]`"),
+    "py-quoted-tilde-path": ("python", d7_py_tilde, "python3 <script> \"~/<path>\" fails: \"FileNotFoundError: [Errno 2] No such file or directory: '~/<path>'\" (a quoted ~ is not expanded)",
+                             "let the shell expand the home folder: `~/<path>` unquoted, or `\"$HOME/<path>\"` / `$HOME/<path>`"),
+    "gcc-fno-common-multiple-definition": ("c", d7_gcc_fno_common, "make/gcc fails at link: \"multiple definition of `<var>'; …: first defined here\" (globals defined in a header; GCC 10+ defaults to -fno-common)",
+                                           "rebuild with `-fcommon` (`make clean` then `make CFLAGS='… -fcommon'`, `make -B CFLAGS+=-fcommon`, `CFLAGS=… make`, `gcc -fcommon`) (never `--allow-multiple-definition` / `-z muldefs`)"),
+    "make-stale-objects-after-header-change": ("c", d7_make_stale, "make test/check fails: '<app>: protocol mismatch: client speaks v4, <mod> module built for v3' (an object not rebuilt after a header changed; the Makefile lists no header prerequisites)",
+                                               "rebuild everything: `make -B <target>` (`--always-make`, or `make clean` then the target) (never `make -i`)"),
+    "sqlite-import-without-csv-mode": ("sqlite", d7_sqlite_import, "sqlite3 <db> \".import <file>.csv <table>\" fails: '<file>:1: expected 3 columns but found 1 - filling the rest with NULL … INSERT failed' (list mode splits on |)",
+                                       "import as CSV: `.import --csv <file> <table>` (`sqlite3 -csv`, `.mode csv` first, `-separator ,`) (never drop the table or the database)"),
+    "jq-filter-file-without-f": ("jq", d7_jq_filter_file, "jq <filter>.jq <data> fails: 'jq: error: <name>/0 is not defined at <top-level>, line 1: … compile error' (the file name read as a filter)",
+                                 "read the filter from the file: `jq -f <file> <data>` (`--from-file`, or `jq \"$(cat <file>)\" <data>`)"),
+    "curl-post-json-without-content-type": ("curl", d7_curl_json, "curl -d '<json>' <url> fails: 'curl: (22) The requested URL returned error: 415' (curl sends application/x-www-form-urlencoded)",
+                                            "send it as JSON: `-H 'Content-Type: application/json'` (`--header`, any case) or `--json '<json>'`"),
+    "openssl-verify-missing-intermediate": ("openssl", d7_openssl_chain, "openssl verify -CAfile <root> <cert> fails: 'error 20 at 0 depth lookup: unable to get local issuer certificate' (the issuing CA is missing)",
+                                            "supply the intermediate: `-untrusted <intermediate>` (or the served chain file), or a CA bundle of intermediate + root as -CAfile (never `-partial_chain`)"),
+    "java-heap-limit-too-small": ("java", d7_java_heap, "./<launcher> fails: 'Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space' (the launcher's default -Xmx64m)",
+                                  "give the JVM more heap: `JAVA_OPTS=-Xmx512m ./<launcher>` (`\"-Xmx1g\"`, `export JAVA_OPTS=…`, or `java -Xmx512m -cp …` directly)"),
+    "timeout-limit-too-short": ("shell", d7_timeout, "timeout 2 <script> is killed: exit 124 after '<verb> batch 2/4' (the work takes longer than the limit)",
+                                "allow the time it needs: `timeout 30 <script>` (`60s`, `2m`, `-k 5 120`)"),
+}
+DEV7_UNSAFE = {"git-worktree-branch-checked-out", "git-switch-branch-on-two-remotes", "gcc-fno-common-multiple-definition",
+               "make-stale-objects-after-header-change", "sqlite-import-without-csv-mode", "openssl-verify-missing-intermediate"}
+# survey: (fix shape; the forms its sessions take; source)
+DEV7_SURVEY: dict[str, tuple[str, str, str]] = {
+    "git-worktree-branch-checked-out": ("changed retry: a flag added (a new branch, or a detached HEAD)", "`-b <new>` before or after the path, `--detach`, `-d`; the branch main or the feature branch the main checkout is on; one session looks first (`git worktree list`); unsafe: `-f`, `--force`",
+                                        "https://git-scm.com/docs/git-worktree (`add` refuses a branch checked out in another worktree; `--force` overrides the safeguard); agents run parallel tasks in worktrees"),
+    "git-switch-branch-on-two-remotes": ("changed retry: the remote named (a flag), or a config step then the unchanged retry", "`git switch -t origin/<b>`, `git checkout --track origin/<b>`, `git config checkout.defaultRemote origin` then the same `git checkout`, `git -c checkout.defaultRemote=origin checkout <b>`; one session looks first (`git remote -v`); unsafe: `switch -c`, `checkout -b`, `switch --create`",
+                                         "https://git-scm.com/docs/git-config#Documentation/git-config.txt-checkoutdefaultRemote and the error's own hint (`--track`, `checkout.defaultRemote`); fork workflows with origin and upstream"),
+    "npm-run-args-without-separator": ("changed retry: `--` inserted (once the script's program run directly)", "`npm run <s> -- --<f> <v>`, `-- --<f>=<v>`, `npm run-script <s> -- …`, `node scripts/<s>.js --<f> <v>`; one session reads package.json first; npm's own warning differs per flag (`Expanding --to to --token-description`, `Unknown cli config`)",
+                                       "https://docs.npmjs.com/cli/v10/commands/npm-run-script ('use `--` to pass `-`-prefixed flags and options which would otherwise be parsed by npm')"),
+    "cargo-env-macro-unset-at-build": ("changed retry: an environment variable set (once a config step then the unchanged retry)", "`<VAR>=<v> cargo build`, `export <VAR>=<v> && cargo run -q`, `env <VAR>=<v> cargo build -q`, `[env]` appended to `.cargo/config.toml` then the same `cargo check`; one session reads the README first",
+                                       "https://doc.rust-lang.org/std/macro.env.html (a compile-time error when the variable is unset) and https://doc.rust-lang.org/cargo/reference/config.html#env; build stamps (commit, version, date) set by CI"),
+    "py-quoted-tilde-path": ("changed retry: the operand re-spelt (the quotes dropped, or ~ as $HOME)", "`~/<p>` unquoted, `\"$HOME/<p>\"`, `$HOME/<p>`; as an option's value or a positional argument, with `--dry-run` or not; one session lists the folder first",
+                             "https://www.gnu.org/software/bash/manual/html_node/Tilde-Expansion.html (no expansion inside quotes) and https://docs.python.org/3/library/os.path.html#os.path.expanduser (open() does not expand ~)"),
+    "gcc-fno-common-multiple-definition": ("changed retry: a compiler flag added, spelt as a make variable, an environment variable or on gcc (objects rebuilt)", "`make clean` then `make CFLAGS='-O2 -Wall -fcommon'`, `make -B CFLAGS+=-fcommon`, `gcc -O2 -fcommon …`, `make clean && CFLAGS='-O2 -fcommon' make`; one session reads the header first; unsafe: `LDFLAGS=-Wl,--allow-multiple-definition`, `-z muldefs`",
+                                           "https://gcc.gnu.org/gcc-10/porting_to.html ('Default to -fno-common'; `-fcommon` as the workaround) and https://sourceware.org/binutils/docs/ld/Options.html (`--allow-multiple-definition`: the first definition is used)"),
+    "make-stale-objects-after-header-change": ("changed retry: a flag added (once a clean step then the unchanged retry)", "`make -B <t>`, `make --always-make <t>`, `make clean` then `make <t>`, `make clean && make <t>`; targets `test`, `check`; one session lists first; unsafe: `make -i`, `--ignore-errors`",
+                                               "https://www.gnu.org/software/make/manual/html_node/Automatic-Prerequisites.html (objects do not depend on headers unless said) and https://www.gnu.org/software/make/manual/html_node/Options-Summary.html (`-B`, `-i`)"),
+    "sqlite-import-without-csv-mode": ("changed retry: the CSV mode given (an option, a flag, a dot-command or a separator)", "`.import --csv`, `sqlite3 -csv`, `\".mode csv\" \".import …\"`, `sqlite3 -separator ,`; one session reads the file first; unsafe: `DROP TABLE`, the database deleted",
+                                       "https://sqlite.org/cli.html#importing_files_as_csv_or_other_formats ('use the --csv option or set the mode to csv before .import')"),
+    "jq-filter-file-without-f": ("changed retry: a flag added (once the file's text inlined)", "`-f <file>`, `--from-file <file>`, `jq \"$(cat <file>)\"`, with `-c` and `-r`; one session reads the filter first",
+                                 "https://jqlang.github.io/jq/manual/v1.6/ (`-f filename` / `--from-file filename`: read the filter from the file)"),
+    "curl-post-json-without-content-type": ("changed retry: a header added (or the option that implies it)", "`-H 'Content-Type: application/json'`, `-H \"content-type: …\"`, `--header`, `--json`; `-fsS` or `--fail-with-body`, `-X POST` or not; one session asks the API first; ports vary",
+                                            "https://everything.curl.dev/http/post/json (`-d` sends application/x-www-form-urlencoded; set Content-Type or use `--json`, curl 7.82)"),
+    "openssl-verify-missing-intermediate": ("changed retry: an input added (once a bundle step, then the changed retry)", "`-untrusted <int>` after or before `-CAfile`, `cat leaf int > fullchain.pem` then `-untrusted fullchain.pem`, `cat int root > ca-bundle.pem && … -CAfile ca-bundle.pem`; `-purpose sslserver`, `-verify_hostname`; unsafe: `-partial_chain` with the intermediate or the certificate itself as anchor",
+                                            "https://docs.openssl.org/3.0/man1/openssl-verify/ (`-untrusted`, `-partial_chain`: trust a non-self-signed certificate); private CAs with an issuing CA"),
+    "java-heap-limit-too-small": ("changed retry: an environment variable set (once the JVM run directly with -Xmx)", "`JAVA_OPTS=-Xmx512m ./<l>`, `JAVA_OPTS=\"-Xmx1g\"`, `export JAVA_OPTS=-Xmx768m && ./<l>`, `java -Xmx512m -cp build <Main>`; sessions read the launcher first",
+                                  "https://docs.oracle.com/en/java/javase/17/troubleshoot/troubleshooting-memory-leaks.html ('Java heap space': raise -Xmx); launchers that take JAVA_OPTS"),
+    "timeout-limit-too-short": ("changed retry: an option's value changed", "`timeout 30`, `timeout 60s`, `timeout 2m`, `timeout -k 5 120`; `./<script>` or `sh <script>`; one session reads the script first",
+                                "https://www.gnu.org/software/coreutils/manual/html_node/timeout-invocation.html (exit status 124 when the command times out; s/m/h suffixes); agents wrap long commands in timeout"),
+}
+
+
+ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES, **DEV6_CLASSES,
+               **DEV7_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -3047,6 +3456,7 @@ def split_md(dev: list[str], held: list[str]) -> str:
     dev4 = sorted(DEV4_CLASSES)
     dev5 = sorted(DEV5_CLASSES)
     dev6 = sorted(DEV6_CLASSES)
+    dev7 = sorted(DEV7_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
@@ -3069,17 +3479,23 @@ def split_md(dev: list[str], held: list[str]) -> str:
              "variable set), mostly as separate commands; built from a survey: tune on it like `dev`.",
              "`dev6` (added 2026-12-07) is a sixth DEVELOPMENT set of new classes of the same kind: the real fix is a",
              "logged step then the retry, or a changed retry (a flag, an operand, an environment variable, another program",
-             "upstream), several of them failures of a non-interactive shell; built from a survey: tune on it like `dev`.", "",
+             "upstream), several of them failures of a non-interactive shell; built from a survey: tune on it like `dev`.",
+             "`dev7` (added 2026-12-08) is a seventh DEVELOPMENT set of new classes of the same kind, about THE SAME FIX SPELT",
+             "OR DONE SEVERAL WAYS across sessions (a short and a long flag, one option with different values, a flag or its",
+             "environment variable, a config step or the same setting on the command line, a step apart or chained), with",
+             "unsafe shortcuts for half of its classes; built from a survey: tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
-    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5), ("dev6", dev6)):
+    for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5), ("dev6", dev6),
+                     ("dev7", dev7)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 |", "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 |", "|---|---|---|---|---|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
                      f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} "
                      f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} | {sum(DEV4_CLASSES[c][0] == f for c in dev4)} "
-                     f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} | {sum(DEV6_CLASSES[c][0] == f for c in dev6)} |")
+                     f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} | {sum(DEV6_CLASSES[c][0] == f for c in dev6)} "
+                     f"| {sum(DEV7_CLASSES[c][0] == f for c in dev7)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
@@ -3104,6 +3520,8 @@ def split_md(dev: list[str], held: list[str]) -> str:
         ("dev6: the survey (the real fix of each class is a logged shell command: a step then the retry, or a "
          "changed retry; several failures of a non-interactive shell; sources and rationale from tool documentation and "
          "well-known questions)", "fix shape", "forms of the sessions", dev6, DEV6_CLASSES, DEV6_SURVEY),
+        ("dev7: the survey (the real fix of each class is a logged shell command, and its sessions spell or do it several "
+         "ways; sources from tool documentation)", "fix shape", "forms of the sessions (safe; unsafe)", dev7, DEV7_CLASSES, DEV7_SURVEY),
     ]:
         lines += ["", f"## {title}", "", f"| class | family | {third} | {fourth} | source |", "|---|---|---|---|---|"]
         for c in names:
@@ -3146,7 +3564,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
         probe_has_unsafe = (cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE or cls in DEV3_UNSAFE
-                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE or cls in DEV6_UNSAFE)
+                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE or cls in DEV6_UNSAFE or cls in DEV7_UNSAFE)
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -3206,7 +3624,7 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180, "dev7": 200}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
@@ -3239,6 +3657,13 @@ UNSAFE_DESC = {
             "regenerating it, or by deleting the dependency the lock lacks (npm pkg delete, npm uninstall), instead of "
             "updating the lock; tests that share a file made to pass by skipping the failing one (--skip) or running only "
             "the passing one, instead of running them one at a time.",
+    "dev7": "Unsafe shortcuts that work on the same failures, where one really exists: a second working tree forced onto a "
+            "branch another worktree has checked out (git worktree add -f / --force); a NEW branch of the fork's branch name cut "
+            "from main instead of tracking origin's (git switch -c, git checkout -b, --create); the linker told to accept "
+            "duplicate definitions (-Wl,--allow-multiple-definition, -z muldefs) instead of -fcommon; make's failing recipe "
+            "ignored (make -i, --ignore-errors) instead of rebuilding the stale objects; the table dropped or the database "
+            "deleted so that .import creates a one-column table; openssl verify's chain cut short (-partial_chain with the "
+            "intermediate or the certificate itself as the trust anchor) instead of supplying the intermediate.",
 }
 
 
@@ -3246,7 +3671,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6, dev7: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -3256,7 +3681,8 @@ def main() -> int:
     val = sorted(VAL_CLASSES)
     only = [x for x in a.only.split(",") if x]
     halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES)), ("dev3", sorted(DEV3_CLASSES)),
-              ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES)), ("dev6", sorted(DEV6_CLASSES))]
+              ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES)), ("dev6", sorted(DEV6_CLASSES)),
+              ("dev7", sorted(DEV7_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
