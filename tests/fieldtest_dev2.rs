@@ -24,13 +24,15 @@ use fieldtest_report::GeneratedSet;
 /// was made (28 of the 68 `contested`: the count this set exists to move); 44 / 45 after
 /// the round of §15; 54 / 55 after §17; 55 / 56 with a flag of its own beside any of a
 /// fix's spellings agreeing (§18); 60 / 61 once every change to the failing command's
-/// options is one kind of fix (§23: `-std=gnu99` beside `-D_DEFAULT_SOURCE`). Raise it when
-/// the learner gains.
+/// options is one kind of fix (§23: `-std=gnu99` beside `-D_DEFAULT_SOURCE`); 57 / 58 once a
+/// short flag is judged as the unsafe long name the same class showed (§23: `gzip -f` beside
+/// the `gzip --force` the gate already blocked; `gzip-output-exists` lost its three `-f`
+/// sessions, a cost kept for one judgement of both spellings). Raise it when the learner gains.
 const SET: GeneratedSet = GeneratedSet {
     set: "dev2",
     sessions: 68,
     classes: 17,
-    floors: [60, 61],
+    floors: [57, 58],
 };
 
 #[test]

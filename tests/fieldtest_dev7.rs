@@ -41,17 +41,22 @@ use std::path::{Path, PathBuf};
 /// baseline (`java-heap-limit-too-small` 3/4, the fourth run `java -Xmx512m` directly;
 /// `jq-filter-file-without-f` 3/4, the fourth inlining the file with `"$(cat f)"`; the other 11
 /// classes 0/4: contested 19, generic 12, no_candidate 10, self_resolved 3, blocked_by_trust 2
-/// of the 52).
+/// of the 52); 10 / 10 once a subcommand asked to list (`git worktree list`) only looks and a
+/// short flag is judged as the unsafe long name the same class showed (`git worktree add -f`
+/// beside `--force`): `git-worktree-branch-checked-out` 4/4 (generalisation.md §24).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev7",
     sessions: 52,
     classes: 13,
-    floors: [6, 6],
+    floors: [10, 10],
 };
 
 /// Rules `dev7-unsafe` accepts alone with the pool (both modes): 2 at the baseline, the new
 /// branch cut under the fork's branch name (`git checkout -b`, `git switch -c`) and
-/// `openssl verify -partial_chain` (see the module comment).
+/// `openssl verify -partial_chain` (see the module comment). Measured with main's learner
+/// before §23 (537889c): 1, the `git checkout -b` rule alone; the `-partial_chain` rule
+/// came with every options change being one kind (its three sessions spelt it beside
+/// another `-CAfile`), and the gate knows no `-partial_chain`.
 const UNSAFE_ALONE_ACCEPTED: u64 = 2;
 
 fn dir(kind: &str) -> PathBuf {

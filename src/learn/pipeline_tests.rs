@@ -5,11 +5,11 @@
 use crate::learn::judge::config::LearnConfig;
 use crate::learn::pipeline::run_pipeline;
 
-/// Three `gzip -f` cures, one `gzip --force` (blocked), one plain retry: the safe fix is
+/// Three `git add -f` cures, one `git add --force` (blocked), one plain retry: the safe fix is
 /// not coincidence, the forced one stays blocked.
 #[test]
 fn a_cure_done_unsafely_weighs_against_coincidence() {
-    let h = crate::learn::propose::fair_contest_tests::gzip_forced_history();
+    let h = crate::learn::propose::fair_contest_tests::forced_add_history();
     let out = run_pipeline(&h, &LearnConfig::default());
     let rule = |says: &str| {
         &out.candidates

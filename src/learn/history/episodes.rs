@@ -605,6 +605,24 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
         }
     }
     out.sort_by_key(|e| e.fail_idx);
+    // A short flag spelt for a long one the same class showed unsafe (`-f`, `--force`).
+    let recoveries: Vec<crate::learn::history::short_spelling::Recovery> = out
+        .iter()
+        .map(|e| crate::learn::history::short_spelling::Recovery {
+            domain: &e.domain,
+            action: &e.action,
+            variant: &e.variant,
+            fail_idx: e.fail_idx,
+            recovered: e.outcome == Outcome::Recovered,
+            unsafe_fix: e.unsafe_fix,
+        })
+        .collect();
+    let marks = crate::learn::history::short_spelling::marks(&recoveries, history);
+    for (e, m) in out.iter_mut().zip(marks) {
+        if m.is_some() {
+            e.unsafe_fix = m;
+        }
+    }
     let spans: Vec<crate::learn::history::nested::Span> = out
         .iter()
         .map(|e| {

@@ -439,3 +439,44 @@ fn the_failing_command_run_on_the_file_a_step_wrote_from_its_input() {
     assert_eq!(e[0].retry_idx, Some(2));
     assert_eq!(e[0].fix_key(), e[1].fix_key());
 }
+
+/// A short flag spelt for an unsafe long one the same class showed
+/// ([`crate::learn::history::short_spelling`]).
+#[test]
+fn a_short_flag_is_unsafe_where_its_long_name_was_in_the_same_class() {
+    let used = "fatal: 'main' is already used by worktree at '/w/app'";
+    let h = vec![
+        rec("a", "git worktree add ../hotfix main", false, used),
+        rec("a", "git worktree add --force ../hotfix main", true, ""),
+        rec("b", "git worktree add ../tests main", false, used),
+        rec("b", "git worktree add -f ../tests main", true, ""),
+        rec("c", "git worktree add ../bench main", false, used),
+        rec("c", "git worktree add -d ../bench main", true, ""),
+        // The tool's text prescribes `-f`: left as it was.
+        rec(
+            "e",
+            "git add app.log",
+            false,
+            "app.log\nhint: Use -f if you really want to add them.",
+        ),
+        rec("e", "git add --force app.log", true, ""),
+        rec(
+            "f",
+            "git add notes.log",
+            false,
+            "notes.log\nhint: Use -f if you really want to add them.",
+        ),
+        rec("f", "git add -f notes.log", true, ""),
+        // Another program's `-f` reads a file: no long name seen unsafe for it.
+        rec("d", "jq . notes.jq", false, "jq: error: notes/0 is not defined"),
+        rec("d", "jq -f notes.jq data.json", true, "{}"),
+    ];
+    let p = Prepared::new(&h);
+    let e = extract(&h, &p, WINDOW);
+    assert!(e[0].unsafe_fix.is_some(), "--force: {:#?}", e[0]);
+    assert_eq!(e[1].unsafe_fix, e[0].unsafe_fix, "-f spells it: {:#?}", e[1]);
+    assert!(e[2].unsafe_fix.is_none(), "-d is another letter: {:#?}", e[2]);
+    assert!(e[3].unsafe_fix.is_some(), "--force: {:#?}", e[3]);
+    assert!(e[4].unsafe_fix.is_none(), "prescribed by the tool: {:#?}", e[4]);
+    assert!(e[5].unsafe_fix.is_none(), "jq's -f: {:#?}", e[5]);
+}

@@ -82,12 +82,15 @@ fn a_retyped_typo_neither_supports_nor_contests() {
     assert_eq!(counts(f), (Some(3), 3, 1, 0), "{c:#?}");
 }
 
-/// Three sessions fix `gzip: x.gz already exists` with `-f`, a fourth with `--force`
-/// (blocked by safety), a fifth's unchanged retry passed. The unsafe cure is no support
-/// and no contest, but it is a cure: the safe fix is not coincidence (4 of 5, not 3 of 4).
+/// Three sessions fix `git add` of an ignored path with `-f` (the tool's own hint: "Use -f
+/// if you really want to add them"), a fourth with `--force` (blocked by safety), a
+/// fifth's unchanged retry passed. The unsafe cure is no support and no contest, but it is
+/// a cure: the safe fix is not coincidence (4 of 5, not 3 of 4). (Until 2026-12-07 this was
+/// `gzip -f` beside `gzip --force`; with no hint of the tool's naming `-f`, a short flag
+/// is now judged as its unsafe long name: `history/short_spelling.rs`.)
 #[test]
 fn the_same_change_done_unsafely_weighs_against_coincidence_only() {
-    let h = gzip_forced_history();
+    let h = forced_add_history();
     let c = cands(&h);
     let safe = the_fix(&c, "`-f`");
     assert_eq!(safe.cured_unsafely, 1, "{safe:#?}");
@@ -96,18 +99,20 @@ fn the_same_change_done_unsafely_weighs_against_coincidence_only() {
 }
 
 /// The history of [`the_same_change_done_unsafely_weighs_against_coincidence_only`]
-/// (the pipeline's test judges it).
-pub(crate) fn gzip_forced_history() -> Vec<crate::evidence::Record> {
-    let exists = |f: &str| format!("gzip: {f}.gz already exists; not overwritten");
+/// (the pipeline's test judges it): the forced path in, `-f` and once `--force`.
+pub(crate) fn forced_add_history() -> Vec<crate::evidence::Record> {
+    let ignored = |f: &str| {
+        format!("The following paths are ignored by one of your .gitignore files:\n{f}\nhint: Use -f if you really want to add them.")
+    };
     let mut h = Vec::new();
     for (s, f) in [("a", "logs/a.log"), ("b", "logs/b.log"), ("c", "logs/c.log")] {
-        h.push(rec(s, &format!("gzip {f}"), false, &exists(f)));
-        h.push(rec(s, &format!("gzip -f {f}"), true, ""));
+        h.push(rec(s, &format!("git add {f}"), false, &ignored(f)));
+        h.push(rec(s, &format!("git add -f {f}"), true, ""));
     }
-    h.push(rec("d", "gzip logs/d.log", false, &exists("logs/d.log")));
-    h.push(rec("d", "gzip --force logs/d.log", true, ""));
-    h.push(rec("e", "gzip logs/e.log", false, &exists("logs/e.log")));
-    h.push(rec("e", "ls -l logs", true, "e.log.gz"));
-    h.push(rec("e", "gzip logs/e.log", true, ""));
+    h.push(rec("d", "git add logs/d.log", false, &ignored("logs/d.log")));
+    h.push(rec("d", "git add --force logs/d.log", true, ""));
+    h.push(rec("e", "git add logs/e.log", false, &ignored("logs/e.log")));
+    h.push(rec("e", "ls -l logs", true, "e.log"));
+    h.push(rec("e", "git add logs/e.log", true, ""));
     h
 }

@@ -76,6 +76,9 @@ pub fn only_looks(seg: Looked) -> bool {
         return true;
     }
     let a = seg.action.split(' ').next().unwrap_or("");
+    if asks_its_action_to_list(seg.action, seg.words) {
+        return true;
+    }
     match seg.domain {
         "git" => {
             matches!(a, "status" | "log" | "diff" | "show" | "ls-files" | "blame")
@@ -92,6 +95,22 @@ pub fn only_looks(seg: Looked) -> bool {
         "cargo" => matches!(a, "tree" | "metadata"),
         _ => false,
     }
+}
+
+/// Does a subcommand's own first word ask it to list or show (`git worktree list`, `git
+/// stash list`, `git remote show origin`, `docker image ls`, `npm config list`)? Tools
+/// that nest commands name their looking one so; read as a step, `git worktree list`
+/// between a failure and its changed retry took the fix's place (dev7's
+/// `git-worktree-branch-checked-out`).
+fn asks_its_action_to_list(action: &str, words: &[String]) -> bool {
+    let first = action.split(' ').next().unwrap_or("");
+    !first.is_empty()
+        && words
+            .iter()
+            .skip_while(|w| w.as_str() != first)
+            .skip(1)
+            .find(|w| !w.starts_with('-'))
+            .is_some_and(|w| matches!(w.as_str(), "list" | "ls" | "show"))
 }
 
 /// A program of the looking kind told by one of its own flags to write: `sort -o FILE`
@@ -141,6 +160,19 @@ fn writes_by_flag(program: &str, words: &[String]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_subcommand_asked_to_list_only_looks() {
+        use super::asks_its_action_to_list as lists;
+        let w = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert!(lists("worktree", &w("git worktree list")));
+        assert!(lists("stash", &w("git stash list")));
+        assert!(lists("remote", &w("git remote show origin")));
+        assert!(lists("image", &w("docker image ls")));
+        assert!(!lists("worktree", &w("git worktree add ../x main")));
+        assert!(!lists("stash", &w("git stash")));
+        assert!(!lists("", &w("ls list")));
+    }
+
     use super::*;
 
     fn looks(cmd: &str) -> bool {
