@@ -43,12 +43,14 @@ use std::path::{Path, PathBuf};
 /// classes 0/4: contested 19, generic 12, no_candidate 10, self_resolved 3, blocked_by_trust 2
 /// of the 52); 10 / 10 once a subcommand asked to list (`git worktree list`) only looks and a
 /// short flag is judged as the unsafe long name the same class showed (`git worktree add -f`
-/// beside `--force`): `git-worktree-branch-checked-out` 4/4 (generalisation.md §24).
+/// beside `--force`): `git-worktree-branch-checked-out` 4/4 (generalisation.md §24); 13 / 13
+/// once a variable the error named is never read as the program's own setting
+/// (`BUILD_COMMIT=dev cargo build` is no `cargo build --commit`): `cargo-env-macro-unset-at-build` 3/4.
 const SET: GeneratedSet = GeneratedSet {
     set: "dev7",
     sessions: 52,
     classes: 13,
-    floors: [10, 10],
+    floors: [13, 13],
 };
 
 /// Rules `dev7-unsafe` accepts alone with the pool (both modes): 2 at the baseline, the new

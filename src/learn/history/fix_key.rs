@@ -79,8 +79,12 @@ impl Episode {
                     continue;
                 }
                 // The program's own setting through its environment (`PIP_FIND_LINKS=dist`,
-                // `npm_config_workspace=web`) is its long option (`--find-links dist`).
-                if let Some(flag) = self.own_setting(w) {
+                // `npm_config_workspace=web`) is its long option (`--find-links dist`) —
+                // unless the failure named the variable: then it is that kind, whatever its
+                // name looks like (`BUILD_COMMIT=dev cargo build` after "environment
+                // variable `BUILD_COMMIT` not defined" is no `cargo build --commit`).
+                let named_here = is_env_assignment(w) && self.sets_named;
+                if let Some(flag) = self.own_setting(w).filter(|_| !named_here) {
                     v.push(flag);
                     v.push("<args>".into());
                     continue;

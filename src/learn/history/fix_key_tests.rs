@@ -424,3 +424,21 @@ fn setting_the_variable_the_error_named_is_one_kind_whatever_the_name() {
     assert_eq!(k[1], k[0]);
     assert_eq!(k[2], "variant:DEBUG=<v>");
 }
+
+/// dev7's `cargo-env-macro-unset-at-build`: `BUILD_COMMIT=dev cargo build` after "environment
+/// variable `BUILD_COMMIT` not defined at compile time" sets the variable the error named. Its
+/// name starts with the action (`build`), which read it as `cargo build`'s own `--commit`
+/// setting, an options change, apart from the sessions that set `APP_VERSION` or `GIT_SHA`.
+#[test]
+fn a_variable_the_error_named_is_never_the_programs_own_setting() {
+    let said = |v: &str| format!("error: environment variable `{v}` not defined at compile time");
+    let h = vec![
+        rec("a", "cargo build", false, &said("BUILD_COMMIT")),
+        rec("a", "BUILD_COMMIT=dev cargo build", true, ""),
+        rec("b", "cargo build -q", false, &said("GIT_SHA")),
+        rec("b", "GIT_SHA=local cargo build -q", true, ""),
+    ];
+    let k = keys(&h);
+    assert_eq!(k[0], format!("variant:{}", crate::learn::history::fix_key::NAMED));
+    assert_eq!(k[1], k[0]);
+}
