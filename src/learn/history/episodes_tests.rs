@@ -480,3 +480,34 @@ fn a_short_flag_is_unsafe_where_its_long_name_was_in_the_same_class() {
     assert!(e[4].unsafe_fix.is_none(), "prescribed by the tool: {:#?}", e[4]);
     assert!(e[5].unsafe_fix.is_none(), "jq's -f: {:#?}", e[5]);
 }
+
+/// dev7's `timeout-limit-too-short`: `timeout 2 ./seed.sh` killed (status 124, no error of
+/// the script's own), retried under a longer limit. Normalisation drops the wrapper and its
+/// duration, so the retry read as the same command run again (flaky), and the failure had
+/// no text but each script's progress lines. The limit is the change; `timeout`'s 124 is
+/// the failure's text.
+#[test]
+fn a_longer_time_limit_is_the_fix_of_a_command_timeout_killed() {
+    let mut h = Vec::new();
+    for (s, script, limit) in [
+        ("a", "./scripts/seed-db.sh", "timeout 30"),
+        ("b", "./scripts/warm-cache.sh", "timeout 60s"),
+        ("c", "./tools/sync.sh", "timeout -k 5 120"),
+    ] {
+        let mut fail = rec(s, &format!("timeout 2 {script}"), false, "batch 1/4\nbatch 2/4");
+        fail.exit = Some(124);
+        h.push(fail);
+        h.push(rec(s, &format!("{limit} {script}"), true, "done"));
+    }
+    let p = Prepared::new(&h);
+    let e = eps(&h);
+    for x in &e {
+        assert_eq!(x.outcome, Outcome::Recovered, "{x:#?}");
+        assert_eq!(x.fix_key(), "variant:timeout <v>", "{x:#?}");
+        assert_eq!(p.sigs[x.fail_idx].primary(), Some("timeout"), "{x:#?}");
+    }
+    assert_eq!(e[2].variant, vec!["timeout -k 5 120".to_string()]);
+    // Status 124 from anything but `timeout` is that program's own.
+    assert!(!crate::learn::text::wrappers::timed_out("./seed.sh", Some(124)));
+    assert!(!crate::learn::text::wrappers::timed_out("timeout 2 ./seed.sh", Some(1)));
+}

@@ -138,6 +138,8 @@ impl Episode {
                     None if is_env_assignment(w) && self.sets_named => NAMED.into(),
                     None if is_env_assignment(w) => mask_value(w),
                     None if w.starts_with("cd ") => "cd <v>".into(),
+                    // Another time limit, whatever it was (`timeout 60s`, `timeout 2m`).
+                    None if w.starts_with("timeout ") => "timeout <v>".into(),
                     None => "<args>".into(),
                 });
                 if long_value && v.last().is_none_or(|l| l != "cd <v>") {

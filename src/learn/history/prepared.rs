@@ -198,7 +198,10 @@ impl PreparedBuilder {
         let (s, cut) = if r.ok {
             (signature(&r.tail), Vec::new())
         } else {
-            let tail = crate::learn::text::operand_echo::masked(&r.cmd, &r.tail);
+            let mut tail = crate::learn::text::operand_echo::masked(&r.cmd, &r.tail).into_owned();
+            if crate::learn::text::wrappers::timed_out(&r.cmd, r.exit) {
+                tail.push_str("\ntimeout: the command timed out");
+            }
             crate::learn::text::signature::signature_and_beyond(&tail)
         };
         let n = &p.norms.values[norm as usize];

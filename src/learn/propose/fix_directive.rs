@@ -446,6 +446,26 @@ pub fn directive_for(
         let said = match flags.strip_prefix("cd ") {
             // Each session set the variable its own failure named: said as that kind.
             _ if named => format!("retry {retry} with the variable the error names set: `<NAME>=<value>`"),
+            // A longer limit for `timeout`: said as the sessions gave it, never a placeholder.
+            _ if key == "variant:timeout <v>" => {
+                let limits: Vec<String> = group.iter().filter_map(|g| g.get(lead.len()).cloned()).collect();
+                let first = limits.first().cloned().unwrap_or_default();
+                let others: Vec<String> = limits
+                    .iter()
+                    .skip(1)
+                    .filter(|l| **l != first)
+                    .map(|l| quote_cmd(l))
+                    .collect();
+                let also = if others.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (also seen: {})", others.join(", "))
+                };
+                format!(
+                    "retry {retry} with a longer time limit: {}{also}",
+                    quote_cmd(&format!("{first} {label}"))
+                )
+            }
             // The directory was the problem: said as the shell runs it.
             Some(dir) => format!(
                 "run {retry} in its directory: {}",
@@ -454,7 +474,7 @@ pub fn directive_for(
             None => format!(
                 "retry {retry} with {}{}",
                 quote_cmd(&flags),
-                also_seen(&group, &best, shape, &spelt_otherwise)
+                render::also_seen(&group, &best, shape, &spelt_otherwise)
             ),
         };
         (
@@ -568,46 +588,6 @@ fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
         format!("{before}{}{after}", mask(mid_old))
     };
     Some(format!("{}{middle}{}", mask(&o[..p]), mask(&o[o.len() - s..])))
-}
-
-/// The other spellings a fix group's sessions used when the group is one kind of change
-/// spelt several ways ([`crate::learn::history::fix_key::OPTIONS`]), and the other words
-/// typed where a common one is said (`words`: (sessions, word)), most common first
-/// (equals: the most recent first):
-/// ` (also seen: `-R`, `-a`)`. Empty when every session spelt it alike.
-fn also_seen(
-    group: &[Vec<String>],
-    best: &[String],
-    shape: impl Fn(&[String]) -> Vec<String>,
-    words: &[(usize, String)],
-) -> String {
-    let best = shape(best);
-    let mut others: Vec<(usize, usize, String)> = Vec::new();
-    // Other words typed where the common one is said ([`render::most_common_words`]).
-    for (n, w) in words {
-        others.push((
-            *n,
-            usize::MAX - 1 - others.len(),
-            render::quote_words(std::slice::from_ref(w)),
-        ));
-    }
-    for (i, g) in group.iter().enumerate() {
-        let sh = shape(g);
-        if sh == best || sh.is_empty() {
-            continue;
-        }
-        let said = render::quote_words(&sh);
-        match others.iter_mut().find(|o| o.2 == said) {
-            Some(o) => o.0 += 1,
-            None => others.push((1, i, said)),
-        }
-    }
-    if others.is_empty() {
-        return String::new();
-    }
-    others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
-    format!(" (also seen: {})", list.join(", "))
 }
 
 /// The step(s) some supporting sessions inserted by hand where the directive's flag does

@@ -440,6 +440,42 @@ pub fn folder_flag_spellings(spellings: &[&[String]]) -> Vec<String> {
     out
 }
 
+/// The other spellings a fix group's sessions used when the group is one kind of change
+/// spelt several ways ([`crate::learn::history::fix_key::OPTIONS`]), and the other words
+/// typed where a common one is said (`words`: (sessions, word)), most common first
+/// (equals: the most recent first):
+/// ` (also seen: `-R`, `-a`)`. Empty when every session spelt it alike.
+pub(crate) fn also_seen(
+    group: &[Vec<String>],
+    best: &[String],
+    shape: impl Fn(&[String]) -> Vec<String>,
+    words: &[(usize, String)],
+) -> String {
+    let best = shape(best);
+    let mut others: Vec<(usize, usize, String)> = Vec::new();
+    // Other words typed where the common one is said ([`most_common_words`]).
+    for (n, w) in words {
+        others.push((*n, usize::MAX - 1 - others.len(), quote_words(std::slice::from_ref(w))));
+    }
+    for (i, g) in group.iter().enumerate() {
+        let sh = shape(g);
+        if sh == best || sh.is_empty() {
+            continue;
+        }
+        let said = quote_words(&sh);
+        match others.iter_mut().find(|o| o.2 == said) {
+            Some(o) => o.0 += 1,
+            None => others.push((1, i, said)),
+        }
+    }
+    if others.is_empty() {
+        return String::new();
+    }
+    others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
+    format!(" (also seen: {})", list.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,19 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
             if segment_start && is_env_assignment(w) {
                 out.push(w.to_string());
             }
+            // The time limit `timeout` gives the command (`timeout 60s`, `timeout -k 5
+            // 120`): normalisation drops the wrapper with its duration, so a retry with a
+            // longer limit read as the same command run again.
+            if segment_start && w == "timeout" {
+                let mut j = i + 1;
+                while j < words.len() && words[j].starts_with('-') {
+                    j += if matches!(words[j], "-k" | "-s") { 2 } else { 1 };
+                }
+                let end = (j + 1).min(words.len());
+                out.push(words[i..end].join(" "));
+                i = end;
+                continue;
+            }
             i += 1;
         }
         out

@@ -94,8 +94,12 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
             }
             "timeout" => {
                 drop(&mut w, 1);
-                while w.first().is_some_and(|f| f.starts_with('-')) {
+                while let Some(f) = w.first().filter(|f| f.starts_with('-')).cloned() {
                     drop(&mut w, 1);
+                    // `-k 5`, `-s KILL`: the option's value is no command.
+                    if f == "-k" || f == "-s" {
+                        drop(&mut w, 1);
+                    }
                 }
                 drop(&mut w, 1); // the duration
             }
@@ -185,4 +189,16 @@ mod tests {
             "npm alone runs scripts"
         );
     }
+}
+
+/// Did `timeout` end the command: the line's first program is `timeout` and the status is
+/// 124, GNU `timeout`'s own ("If the command times out, … exit with status 124"). The
+/// command printed no error of its own (it was killed mid-way): without this the failure
+/// had no text but its progress lines, one per script, and nothing recurred.
+pub fn timed_out(cmd: &str, exit: Option<i64>) -> bool {
+    exit == Some(124)
+        && cmd
+            .split_whitespace()
+            .find(|w| !crate::learn::text::retry_context::is_env_assignment(w))
+            .is_some_and(|w| w == "timeout")
 }
