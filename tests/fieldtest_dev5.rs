@@ -28,8 +28,7 @@
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
 mod isolated;
-use fieldtest_report::{corpus, fieldtest, GeneratedSet};
-use std::path::{Path, PathBuf};
+use fieldtest_report::GeneratedSet;
 
 /// Dev5-golden sessions passed (of 56), learned-only / with the core pack: 19 / 19 at the
 /// baseline; 22 / 22 once a requirement removed from a configuration file
@@ -58,12 +57,6 @@ const SET: GeneratedSet = GeneratedSet {
 /// creating a branch that exists nowhere yet (see the module comment).
 const UNSAFE_ALONE_ACCEPTED: u64 = 1;
 
-fn dir(kind: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpora-general/dev5")
-        .join(format!("dev5-{kind}"))
-}
-
 #[test]
 fn dev5_set_rejects_and_holds_its_baseline() {
     SET.rejects_and_holds_its_floor();
@@ -73,14 +66,5 @@ fn dev5_set_rejects_and_holds_its_baseline() {
 /// `dev5-nearmiss`; on `dev5-unsafe` the baseline's 2 (and the gate's exit 3), no more.
 #[test]
 fn dev5_rejection_corpora_alone_with_pool() {
-    for (kind, accepted, exit) in [("nearmiss", 0, 0), ("unsafe", UNSAFE_ALONE_ACCEPTED, 3)] {
-        let name = format!("dev5-{kind}");
-        for packs in ["none", "core"] {
-            let (code, report, stderr) = fieldtest(&[dir(kind)], Some(&dir("pool")), packs);
-            let c = corpus(&report, &name);
-            println!("{name} alone ({packs}): accepted_rules={}", c["accepted_rules"]);
-            assert_eq!(c["accepted_rules"].as_u64(), Some(accepted), "{name} ({packs})");
-            assert_eq!(code, Some(exit), "{name} ({packs}): {stderr}");
-        }
-    }
+    SET.rejection_corpora_alone_accepting(UNSAFE_ALONE_ACCEPTED);
 }

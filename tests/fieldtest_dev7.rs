@@ -34,8 +34,7 @@
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
 mod isolated;
-use fieldtest_report::{corpus, fieldtest, GeneratedSet};
-use std::path::{Path, PathBuf};
+use fieldtest_report::GeneratedSet;
 
 /// Dev7-golden sessions passed (of 52), learned-only / with the core pack: 6 / 6 at the
 /// baseline (`java-heap-limit-too-small` 3/4, the fourth run `java -Xmx512m` directly;
@@ -63,12 +62,6 @@ const SET: GeneratedSet = GeneratedSet {
 /// another `-CAfile`), and the gate knows no `-partial_chain`.
 const UNSAFE_ALONE_ACCEPTED: u64 = 2;
 
-fn dir(kind: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpora-general/dev7")
-        .join(format!("dev7-{kind}"))
-}
-
 #[test]
 fn dev7_set_rejects_and_holds_its_floor() {
     SET.rejects_and_holds_its_floor();
@@ -78,14 +71,5 @@ fn dev7_set_rejects_and_holds_its_floor() {
 /// `dev7-nearmiss`; on `dev7-unsafe` the baseline's 2 (and the gate's exit 3), no more.
 #[test]
 fn dev7_rejection_corpora_alone_with_pool() {
-    for (kind, accepted, exit) in [("nearmiss", 0, 0), ("unsafe", UNSAFE_ALONE_ACCEPTED, 3)] {
-        let name = format!("dev7-{kind}");
-        for packs in ["none", "core"] {
-            let (code, report, stderr) = fieldtest(&[dir(kind)], Some(&dir("pool")), packs);
-            let c = corpus(&report, &name);
-            println!("{name} alone ({packs}): accepted_rules={}", c["accepted_rules"]);
-            assert_eq!(c["accepted_rules"].as_u64(), Some(accepted), "{name} ({packs})");
-            assert_eq!(code, Some(exit), "{name} ({packs}): {stderr}");
-        }
-    }
+    SET.rejection_corpora_alone_accepting(UNSAFE_ALONE_ACCEPTED);
 }

@@ -6,6 +6,16 @@ use crate::learn::history::episodes::tests::rec;
 use crate::learn::judge::config::LearnConfig;
 use crate::learn::pipeline::run_pipeline;
 
+/// The directives of the rules a history's pipeline accepts (default config).
+fn accepted(h: &[crate::evidence::Record]) -> Vec<String> {
+    run_pipeline(h, &LearnConfig::default())
+        .candidates
+        .into_iter()
+        .filter(|l| l.rule.accepted == Some(true))
+        .map(|l| l.rule.directive)
+        .collect()
+}
+
 /// `-o f`, `--output f` and `--output=f` (three sessions) against `-of` (one session):
 /// each changed only the command's options, so they are one fix key (options changed)
 /// and one candidate on all four sessions. The spelling more sessions wrote is said
@@ -26,14 +36,8 @@ fn of_two_spellings_of_one_lesson_the_more_common_is_said() {
         h.push(rec(s, "render page.md", false, says));
         h.push(rec(s, fix, true, ""));
     }
-    let out = run_pipeline(&h, &LearnConfig::default());
-    let accepted: Vec<&str> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .map(|l| l.rule.directive.as_str())
-        .collect();
-    assert_eq!(accepted.len(), 1, "{:#?}", out.candidates);
+    let accepted = accepted(&h);
+    assert_eq!(accepted.len(), 1, "{accepted:#?}");
     assert!(
         accepted[0].starts_with("retry `render` with `--output page.html` (also seen: "),
         "{accepted:?}"
@@ -62,12 +66,6 @@ fn options_changed_across_programs_agree_only_on_the_same_option() {
         rec("c", "make test", false, "TIMEOUT: job exceeded 30 minutes"),
         rec("c", "make test --timeout=60", true, "All tests passed (45 min)"),
     ];
-    let out = run_pipeline(&h, &LearnConfig::default());
-    let accepted: Vec<&str> = out
-        .candidates
-        .iter()
-        .filter(|l| l.rule.accepted == Some(true))
-        .map(|l| l.rule.directive.as_str())
-        .collect();
+    let accepted = accepted(&h);
     assert!(accepted.is_empty(), "{accepted:?}");
 }
