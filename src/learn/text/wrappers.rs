@@ -175,6 +175,18 @@ pub(crate) fn is_assignment(w: &str) -> bool {
         && !w.starts_with(|c: char| c.is_ascii_digit())
 }
 
+/// Did `timeout` end the command: the line's first program is `timeout` and the status is
+/// 124, GNU `timeout`'s own ("If the command times out, … exit with status 124"). The
+/// command printed no error of its own (it was killed mid-way): without this the failure
+/// had no text but its progress lines, one per script, and nothing recurred.
+pub fn timed_out(cmd: &str, exit: Option<i64>) -> bool {
+    exit == Some(124)
+        && cmd
+            .split_whitespace()
+            .find(|w| !crate::learn::text::retry_context::is_env_assignment(w))
+            .is_some_and(|w| w == "timeout")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,16 +201,4 @@ mod tests {
             "npm alone runs scripts"
         );
     }
-}
-
-/// Did `timeout` end the command: the line's first program is `timeout` and the status is
-/// 124, GNU `timeout`'s own ("If the command times out, … exit with status 124"). The
-/// command printed no error of its own (it was killed mid-way): without this the failure
-/// had no text but its progress lines, one per script, and nothing recurred.
-pub fn timed_out(cmd: &str, exit: Option<i64>) -> bool {
-    exit == Some(124)
-        && cmd
-            .split_whitespace()
-            .find(|w| !crate::learn::text::retry_context::is_env_assignment(w))
-            .is_some_and(|w| w == "timeout")
 }
