@@ -133,6 +133,18 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             }
         })
         .collect();
+    // Every safe recovery's options new to its failing command, computed once
+    // ([`crate::learn::propose::shared_option`]).
+    let options: Vec<std::collections::BTreeSet<String>> = episodes
+        .iter()
+        .map(|e| {
+            if e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix {
+                crate::learn::propose::shared_option::new_options(e, prep)
+            } else {
+                Default::default()
+            }
+        })
+        .collect();
     for (ei, e) in episodes.iter().enumerate() {
         if e.outcome == Outcome::Flaky {
             continue;
@@ -312,8 +324,23 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 .filter(|e| e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix)
                 .map(|e| e.variant.as_slice())
                 .collect();
+            // The option every recovery of the group gave, new to its failing command
+            // (`-fPIC`): a session that gave it elsewhere (a step, a build variable) did
+            // the same thing ([`crate::learn::propose::shared_option`]).
+            let group_options: Vec<std::collections::BTreeSet<String>> = eps
+                .iter()
+                .filter(|&&ei| {
+                    let e = &episodes[ei];
+                    e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix
+                })
+                .map(|&ei| options[ei].clone())
+                .collect();
+            let shared = crate::learn::propose::shared_option::common(&group_options);
+            let by_option = |ei: usize| options[ei].iter().any(|o| shared.contains(o));
             let agree = |ei: usize, act: Option<&DirectiveAction>| {
-                agrees(&episodes[ei], &keys[ei], fix, act) || agrees_with_a_spelling(&episodes[ei], fix, &spellings)
+                agrees(&episodes[ei], &keys[ei], fix, act)
+                    || agrees_with_a_spelling(&episodes[ei], fix, &spellings)
+                    || by_option(ei)
             };
             // Support: the cluster's episodes whose fix agrees with this one (recovered,
             // or the same step taken by a session that then moved on). Other fixes are

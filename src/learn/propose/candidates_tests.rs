@@ -277,3 +277,33 @@ fn a_conversion_is_said_with_the_file_it_wrote() {
         "{said:#?}"
     );
 }
+
+/// dev6's `c-shared-object-needs-fpic`: "recompile with -fPIC", and each session gave
+/// `-fPIC` its own way — a step rebuilding the object, `make CFLAGS='-O2 -fPIC'`, the link
+/// retried from source with `-fPIC`. Three fix keys of one session each contested one
+/// another; the option new to the failing command in all of them makes them agree
+/// ([`crate::learn::propose::shared_option`]). An option the others did not give agrees
+/// with nothing.
+#[test]
+fn one_option_every_fix_gave_wherever_it_was_given_is_one_fix() {
+    let pic = "/usr/bin/ld: obj/a.o: relocation R_X86_64_PC32 against symbol `n' can not be used when making a shared object; recompile with -fPIC\ncollect2: error: ld returned 1 exit status";
+    let h = vec![
+        rec("a", "gcc -shared -o liba.so obj/a.o", false, pic),
+        rec("a", "gcc -fPIC -c src/a.c -o obj/a.o", true, ""),
+        rec("a", "gcc -shared -o liba.so obj/a.o", true, ""),
+        rec("b", "gcc -shared -o libb.so obj/b.o", false, pic),
+        rec("b", "make CFLAGS='-O2 -fPIC' obj/b.o", true, ""),
+        rec("b", "gcc -shared -o libb.so obj/b.o", true, ""),
+        rec("c", "gcc -shared -o libc.so obj/c.o", false, pic),
+        rec("c", "gcc -shared -fPIC -o libc.so src/c.c", true, ""),
+        rec("d", "gcc -shared -o libd.so obj/d.o", false, pic),
+        rec("d", "gcc -shared -Wl,-z,notext -o libd.so obj/d.o", true, ""),
+    ];
+    let c = cands(&h);
+    let step = c
+        .iter()
+        .find(|c| c.directive.contains("-fPIC -c"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!(step.covered, Some(3), "{step:#?}");
+    assert_eq!(step.recovered_in_cluster, 4, "{step:#?}");
+}

@@ -5,7 +5,7 @@
 //! plain retries ([`necessity`]), how a fix group is said ([`fix_directive`]; a substitute from several environments in
 //! [`environment_said`]) and rendered
 //! as shell ([`render`]), what a directive is ([`directive`]), the curated core pack
-//! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]) and across texts of one program ([`one_program`]), and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
+//! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]), one option every fix gave ([`shared_option`]) and across texts of one program ([`one_program`]), and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
 //!
 //! May use: [`crate::learn::text`], [`crate::learn::matching`], [`crate::learn::history`],
 //! [`crate::evidence`].
@@ -28,4 +28,5 @@ pub mod fix_directive;
 pub mod necessity;
 pub mod one_program;
 pub mod render;
+pub mod shared_option;
 pub mod written_input;

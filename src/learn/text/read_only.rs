@@ -98,7 +98,8 @@ pub fn only_looks(seg: Looked) -> bool {
 }
 
 /// Does a subcommand's own first word ask it to list or show (`git worktree list`, `git
-/// stash list`, `git remote show origin`, `docker image ls`, `npm config list`)? Tools
+/// stash list`, `git remote show origin`, `git submodule status`, `docker image ls`, `npm
+/// config list`)? Tools
 /// that nest commands name their looking one so; read as a step, `git worktree list`
 /// between a failure and its changed retry took the fix's place (dev7's
 /// `git-worktree-branch-checked-out`).
@@ -110,7 +111,7 @@ fn asks_its_action_to_list(action: &str, words: &[String]) -> bool {
             .skip_while(|w| w.as_str() != first)
             .skip(1)
             .find(|w| !w.starts_with('-'))
-            .is_some_and(|w| matches!(w.as_str(), "list" | "ls" | "show"))
+            .is_some_and(|w| matches!(w.as_str(), "list" | "ls" | "show" | "status"))
 }
 
 /// A program of the looking kind told by one of its own flags to write: `sort -o FILE`
@@ -168,6 +169,7 @@ mod tests {
         assert!(lists("stash", &w("git stash list")));
         assert!(lists("remote", &w("git remote show origin")));
         assert!(lists("image", &w("docker image ls")));
+        assert!(lists("submodule", &w("git submodule status")));
         assert!(!lists("worktree", &w("git worktree add ../x main")));
         assert!(!lists("stash", &w("git stash")));
         assert!(!lists("", &w("ls list")));
