@@ -55,26 +55,32 @@ pub fn value_changed<'a>(fail_words: &'a [String], retry_words: &'a [String]) ->
     (attached(old) && attached(new) && old[..2] == new[..2]).then(|| &old[..2])
 }
 
-/// Does the one value the retry changed ([`value_changed`]) name a file: a path, a URL
-/// (`-f https://…/crd.yaml`, `-f crd.yaml`, `--config=conf/a.toml`, `-o out/x`)? Then the change gave the
-/// command another input, which a changed option (`-std=gnu99`) is not
+/// Where the one value the retry changed ([`value_changed`]) stands in its words: the
+/// word that differs (`4` of `--indent 4`, `-f1`, `--date=iso8601`). `None` when the retry
+/// changed no flag's value. One place for it: the fix key asks what the value is, the
+/// directive says it.
+pub fn changed_value_at(fail_words: &[String], retry_words: &[String]) -> Option<usize> {
+    value_changed(fail_words, retry_words)?;
+    (1..fail_words.len()).find(|&i| fail_words[i] != retry_words[i])
+}
+
+/// Does the one value the retry changed name a file: a path, a URL (`-f https://…/crd.yaml`,
+/// `-f crd.yaml`, `--config=conf/a.toml`, `-o out/x`)? Then the change gave the command
+/// another input, which a changed option (`-std=gnu99`) is not
 /// ([`crate::learn::history::fix_key`]: not the kind "options changed").
 pub fn new_value_names_a_file(fail_words: &[String], retry_words: &[String]) -> bool {
-    value_changed(fail_words, retry_words).is_some()
-        && (1..fail_words.len())
-            .find(|&i| fail_words[i] != retry_words[i])
-            .is_some_and(|i| {
-                let new = &retry_words[i];
-                let v = new.split_once('=').map_or(new.as_str(), |(_, v)| v);
-                // A path, or a file name with an extension (`crd.yaml`; not `3.11`).
-                let extension = v.rsplit_once('.').is_some_and(|(stem, ext)| {
-                    !stem.is_empty()
-                        && (1..=5).contains(&ext.len())
-                        && ext.starts_with(|c: char| c.is_ascii_alphabetic())
-                        && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                });
-                v.contains('/') || extension
-            })
+    changed_value_at(fail_words, retry_words).is_some_and(|i| {
+        let new = &retry_words[i];
+        let v = new.split_once('=').map_or(new.as_str(), |(_, v)| v);
+        // A path, or a file name with an extension (`crd.yaml`; not `3.11`).
+        let extension = v.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        });
+        v.contains('/') || extension
+    })
 }
 
 /// A bare flag replaced, in its place, by a flag that carries a value (`cc -ansi` →

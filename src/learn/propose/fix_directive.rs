@@ -521,11 +521,10 @@ fn ranked(episodes: &[Episode], eps: &[usize], last_ei: usize, key: impl Fn(&Epi
 }
 
 /// The flag and the value a session's retry gave it (`--indent 4`, `-f1`, `--date=iso8601`),
-/// where its failure had another ([`crate::learn::history::recovery_form::value_changed`]).
+/// where its failure had another ([`crate::learn::history::operand_edit::changed_value_at`]).
 fn value_given(e: &Episode, prep: &Prepared) -> Option<String> {
     let (fail, retry) = crate::learn::propose::written_input::fail_and_retry(e, prep)?;
-    crate::learn::history::recovery_form::value_changed(&fail.words, &retry.words)?;
-    let i = (1..fail.words.len()).find(|&i| fail.words[i] != retry.words[i])?;
+    let i = crate::learn::history::operand_edit::changed_value_at(&fail.words, &retry.words)?;
     let v = &retry.words[i];
     Some(if v.starts_with('-') {
         v.clone()
