@@ -69,3 +69,25 @@ fn options_changed_across_programs_agree_only_on_the_same_option() {
     let accepted = accepted(&h);
     assert!(accepted.is_empty(), "{accepted:?}");
 }
+
+/// A quoted `~` reaches the program literally: sessions that unquoted it and sessions that
+/// wrote `$HOME` made one fix (the shell now expands the path), said without any session's
+/// own path, its other spellings named.
+#[test]
+fn a_path_the_shell_now_expands_is_one_lesson_said_without_the_path() {
+    let gone = |p: &str| format!("FileNotFoundError: [Errno 2] No such file or directory: '{p}'");
+    let mut h = Vec::new();
+    for (s, script, path, fixed) in [
+        ("a", "report.py --input", "~/exports/s.csv", "~/exports/s.csv"),
+        ("b", "convert.py", "~/data/e.jsonl", "\"$HOME/data/e.jsonl\""),
+        ("c", "load.py --config", "~/.config/l.toml", "~/.config/l.toml"),
+    ] {
+        h.push(rec(s, &format!("python3 {script} \"{path}\""), false, &gone(path)));
+        h.push(rec(s, &format!("python3 {script} {fixed}"), true, "read 3 lines"));
+    }
+    let said = accepted(&h);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("where the shell expands it"), "{}", said[0]);
+    assert!(said[0].contains("`~/…` (also seen: `\"$HOME/…\"`)"), "{}", said[0]);
+    assert!(!said[0].contains("exports"), "{}", said[0]);
+}

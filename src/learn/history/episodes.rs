@@ -397,11 +397,19 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     // (neither a substitute nor an added word).
                     let respelt = !removed.is_empty() && prep.norms[k].segments[sp].program == seg.program;
                     let skip = usize::from(respelt);
-                    let added = crate::learn::history::recovery_form::added(
+                    let mut added = crate::learn::history::recovery_form::added(
                         fail_words.get(skip..).unwrap_or_default(),
                         retry_words.get(skip..).unwrap_or_default(),
                         history.cmd(k),
                     );
+                    // Only the shell's reading of a word changed (`"~/x"` → `"$HOME/x"`):
+                    // that is the whole change, no word added.
+                    if removed
+                        .iter()
+                        .any(|w| w.starts_with(crate::learn::history::recovery_form::EXPAND))
+                    {
+                        added.clear();
+                    }
                     aims_at_named = crate::learn::history::looked_up::changes_what_failed_named(
                         &fail_words,
                         retry_words,

@@ -511,3 +511,27 @@ fn a_longer_time_limit_is_the_fix_of_a_command_timeout_killed() {
     assert!(!crate::learn::text::wrappers::timed_out("./seed.sh", Some(124)));
     assert!(!crate::learn::text::wrappers::timed_out("timeout 2 ./seed.sh", Some(1)));
 }
+
+#[test]
+fn a_path_the_shell_now_expands_is_one_fix_however_written() {
+    let gone = |p: &str| format!("FileNotFoundError: [Errno 2] No such file or directory: '{p}'");
+    let h = vec![
+        rec("a", "python3 r.py --input \"~/x/a.csv\"", false, &gone("~/x/a.csv")),
+        rec("a", "python3 r.py --input ~/x/a.csv", true, "read 3 lines"),
+        rec("b", "python3 c.py \"~/raw/e.jsonl\" -n", false, &gone("~/raw/e.jsonl")),
+        rec("b", "ls ~/raw", true, "e.jsonl"),
+        rec("b", "python3 c.py \"$HOME/raw/e.jsonl\" -n", true, "read 4 lines"),
+        // Retried as typed: the quoting did not change, nothing was fixed.
+        rec("c", "python3 r.py \"~/y.csv\"", false, &gone("~/y.csv")),
+        rec("c", "python3 r.py \"~/y.csv\"", true, "read 1 line"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].variant, vec!["expand:~/x/a.csv".to_string()]);
+    assert_eq!(e[0].fix_key(), "variant:expand:<v>");
+    // The name the look printed is not the change: the shell's reading of the path is.
+    assert_eq!(e[1].outcome, Outcome::Recovered);
+    assert_eq!(e[1].fix_key(), "variant:expand:<v>");
+    assert!(e[1].steps.is_empty());
+    assert_eq!(e[2].outcome, Outcome::Flaky);
+}

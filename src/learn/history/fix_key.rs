@@ -106,6 +106,9 @@ impl Episode {
                     }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
+                    // A word the shell now expands (`~` unquoted, `$HOME` for `~`): one
+                    // kind, whichever spelling.
+                    None if w.starts_with(crate::learn::history::recovery_form::EXPAND) => "expand:<v>".into(),
                     // A `cd` path with a space quoted whole: one kind, whatever the path.
                     None if w.starts_with("spaced:") => "spaced:<v>".into(),
                     // One operand edited by insertion is one kind of change, whatever

@@ -227,9 +227,15 @@ pub fn added(fail_words: &[String], retry_words: &[String], retry_line: &str) ->
 /// What the retry changed in place of adding: flags dropped (`without:--check`), empty
 /// operands dropped (`without:` with the empty word, shown `''`: the BSD `sed -i ''` suffix
 /// GNU sed reads as a script), and globs quoted that the shell expanded before
-/// (`quote:'*.py'` for `find . -name '*.py'` after `find . -name *.py`).
+/// (`quote:'*.py'` for `find . -name '*.py'` after `find . -name *.py`), and words the
+/// failing line quoted that the shell now expands (`expand:~/x.csv` after `"~/x.csv"`).
 pub fn removed(fail_words: &[String], retry_words: &[String], fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
     let mut out: Vec<String> = quoted(fail_cmd, retry_cmd);
+    out.extend(
+        crate::learn::text::shell_expansion::now_expanded(fail_cmd, retry_cmd)
+            .into_iter()
+            .map(|w| format!("{EXPAND}{w}")),
+    );
     for w in fail_words {
         let gone = !retry_words.contains(w);
         if gone && w.is_empty() {
@@ -315,6 +321,10 @@ pub fn environment_program(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// A word the shell now expands where the failing line kept it literal (the retry's
+/// spelling follows): one kind of fix, whatever the word (`Episode::fix_key`).
+pub const EXPAND: &str = "expand:";
 
 /// Words of the retry's line that the failing line had unquoted and the retry quotes or
 /// escapes (`'*.py'`, `"*.md"`, `\\*.log`) where the shell would have expanded them.

@@ -7,6 +7,7 @@
 //! values (its branch, its crate folder) into a standing rule.
 
 use crate::learn::history::episodes::{Episode, FixStep, Prepared};
+use crate::learn::history::recovery_form::EXPAND;
 use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
 use crate::learn::propose::render;
 use crate::learn::propose::render::quote_cmd;
@@ -176,6 +177,9 @@ pub fn directive_for(
             "retry {retry} with the pattern quoted so the shell does not expand it: {}",
             q.join(" ")
         );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with(EXPAND)) {
+        let text = crate::learn::propose::expansion_said::expansion_said(episodes, eps, last, &retry);
         (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with("spaced:")) {
         // The shell split a path with a space: said as the quoting, never the folder.

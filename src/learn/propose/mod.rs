@@ -3,7 +3,7 @@
 //! Owns [`candidates`] (clusters and fix groups), which sessions agree with a fix
 //! ([`agreement`]), the classes fixes contest in ([`failure_class`]), necessity against
 //! plain retries ([`necessity`]), how a fix group is said ([`fix_directive`]; a substitute from several environments in
-//! [`environment_said`]) and rendered
+//! [`environment_said`], a path the shell now expands in [`expansion_said`]) and rendered
 //! as shell ([`render`]), what a directive is ([`directive`]), the curated core pack
 //! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]), one option every fix gave ([`shared_option`]) and across texts of one program ([`one_program`]), and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
 //!
@@ -20,6 +20,7 @@ pub mod core_pack;
 pub mod cross_program;
 pub mod directive;
 pub mod environment_said;
+pub mod expansion_said;
 pub mod extractor;
 pub mod failure_class;
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! program's family in [`program_family`]; the step an error names in [`failing_program`]), what a
 //! command only looks at ([`inspection`], [`read_only`]), canonical flag spellings
 //! ([`spelling`]), the setting a `config` step sets ([`config_setting`]), the context a retry added ([`retry_context`]), recovery by intent on the
-//! raw words ([`intent`]), failure signatures and anchors ([`signature`], the command's echoed operands it masks in
+//! raw words ([`intent`]), what the shell hands a program for each word ([`shell_expansion`]), failure signatures and anchors ([`signature`], the command's echoed operands it masks in
 //! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`] and the variables' names it keys no class on in [`variable_name`], its regex engines
 //! in [`mask_engine`], its error words in [`error_words`], its masks'
@@ -35,6 +35,7 @@ pub mod read_only;
 pub mod retry_context;
 pub mod safety;
 pub mod said_missing;
+pub mod shell_expansion;
 pub mod signature;
 pub mod spelling;
 pub mod tables;
