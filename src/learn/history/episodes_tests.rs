@@ -535,3 +535,14 @@ fn a_path_the_shell_now_expands_is_one_fix_however_written() {
     assert!(e[1].steps.is_empty());
     assert_eq!(e[2].outcome, Outcome::Flaky);
 }
+
+#[test]
+fn an_assignment_after_envs_own_flags_is_context() {
+    let h = vec![
+        rec("a", "env -i make test", false, "make: cc: No such file or directory"),
+        rec("a", "env -i PATH=/usr/bin make test", true, "ok"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].variant, vec!["PATH=/usr/bin".to_string()]);
+}

@@ -32,9 +32,15 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
                 i += 2;
                 continue;
             }
+            // `env`'s own flags (`env -i PATH=/usr/bin make`) keep its assignments at the start.
+            let after_env_flags = words[..i]
+                .iter()
+                .rposition(|x| !x.starts_with('-'))
+                .is_some_and(|k| words[k] == "env" && k + 1 < i);
             let segment_start = i == 0
                 || matches!(words[i - 1], "&&" | "||" | ";" | "|" | "env" | "export")
-                || is_env_assignment(words[i - 1]);
+                || is_env_assignment(words[i - 1])
+                || after_env_flags;
             if segment_start && is_env_assignment(w) {
                 out.push(w.to_string());
             }

@@ -105,8 +105,10 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
             }
             "npx" | "bunx" | "pnpx" => {
                 drop(&mut w, 1);
-                while w.first().is_some_and(|f| f.starts_with('-')) {
-                    drop(&mut w, 1);
+                while let Some(f) = w.first().filter(|f| f.starts_with('-')).cloned() {
+                    // `-p typescript`, `--package eslint`: the package is no program.
+                    let takes_value = matches!(f.as_str(), "-p" | "--package" | "-c" | "--call");
+                    drop(&mut w, if takes_value { 2 } else { 1 });
                 }
             }
             "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if w.get(1).map(String::as_str) == Some("run") => {
@@ -200,5 +202,13 @@ mod tests {
             project_runner("npm exec") && !project_runner("npm"),
             "npm alone runs scripts"
         );
+    }
+
+    #[test]
+    fn a_package_npx_is_given_is_no_program() {
+        let w = |l: &str| unwrap_words(words_of(l)).0;
+        assert_eq!(w("npx -p typescript tsc -p app"), vec!["tsc", "-p", "app"]);
+        assert_eq!(w("npx --package eslint --yes eslint ."), vec!["eslint", "."]);
+        assert_eq!(w("npx --yes prettier -c ."), vec!["prettier", "-c", "."]);
     }
 }
