@@ -91,3 +91,35 @@ fn a_path_the_shell_now_expands_is_one_lesson_said_without_the_path() {
     assert!(said[0].contains("`~/…` (also seen: `\"$HOME/…\"`)"), "{}", said[0]);
     assert!(!said[0].contains("exports"), "{}", said[0]);
 }
+
+/// A runner's own options changed (`uv run --with <package>`): one fix whatever package,
+/// said through the runner with the failing command; the same shape through `sudo` is
+/// learned but blocked (running as root is no lesson to teach).
+#[test]
+fn a_runners_own_options_are_the_fix_said_through_the_runner() {
+    let mut h = Vec::new();
+    for (s, m) in [("a", "httpx"), ("b", "rich"), ("c", "httpx")] {
+        let says = format!("ModuleNotFoundError: No module named '{m}'");
+        h.push(rec(s, "uv run pytest -q", false, &says));
+        h.push(rec(s, &format!("uv run --with {m} pytest -q"), true, "3 passed"));
+    }
+    let said = accepted(&h);
+    assert_eq!(
+        said,
+        vec!["run `pytest` through `uv run --with <value> pytest`".to_string()]
+    );
+
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "npm install -g typescript", false, "npm error code EACCES"));
+        h.push(rec(s, "sudo npm install -g typescript", true, "added 1 package"));
+    }
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let reasons: Vec<&str> = out.candidates.iter().map(|l| l.rule.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        vec!["blocked_by_safety"],
+        "{:?}",
+        out.candidates[0].rule.directive
+    );
+}

@@ -546,3 +546,24 @@ fn an_assignment_after_envs_own_flags_is_context() {
     assert_eq!(e[0].outcome, Outcome::Recovered);
     assert_eq!(e[0].variant, vec!["PATH=/usr/bin".to_string()]);
 }
+
+#[test]
+fn a_runners_own_options_are_context_a_bare_runner_a_substitute() {
+    let h = vec![
+        rec(
+            "a",
+            "sudo -u postgres psql -c 'select 1'",
+            false,
+            "psql: error: connection refused",
+        ),
+        rec("a", "sudo -u app psql -c 'select 1'", true, "1"),
+        rec("b", "npx tsc", false, "error TS5058: The specified path does not exist"),
+        rec("b", "npx -p typescript@5 tsc", true, "ok"),
+        rec("c", "pytest -q", false, "ModuleNotFoundError: No module named 'httpx'"),
+        rec("c", "uv run pytest -q", true, "3 passed"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].fix_key(), "variant:via:sudo -u <v>");
+    assert_eq!(e[1].fix_key(), "variant:via:npx -p <v>");
+    assert_eq!(e[2].fix_key(), "substitution:<env>/bin/<self>");
+}

@@ -141,6 +141,20 @@ impl Episode {
                     None if is_env_assignment(w) && self.sets_named => NAMED.into(),
                     None if is_env_assignment(w) => mask_value(w),
                     None if w.starts_with("cd ") => "cd <v>".into(),
+                    // A runner's own options, whatever their values (`uv run --with <v>`).
+                    None if w.starts_with(crate::learn::text::retry_context::VIA) => w
+                        .split_whitespace()
+                        .enumerate()
+                        .map(|(i, x)| {
+                            let runner = i == 0 || x == "run";
+                            if runner || x.starts_with('-') {
+                                x
+                            } else {
+                                "<v>"
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" "),
                     // Another time limit, whatever it was (`timeout 60s`, `timeout 2m`).
                     None if w.starts_with("timeout ") => "timeout <v>".into(),
                     None => "<args>".into(),

@@ -11,6 +11,7 @@ use crate::learn::history::recovery_form::EXPAND;
 use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
 use crate::learn::propose::render;
 use crate::learn::propose::render::quote_cmd;
+use crate::learn::text::retry_context::VIA;
 
 /// The words of one step of each episode of the group (`pick`: its fix verb, its look),
 /// the most recent episode's first, as the sessions typed them.
@@ -177,6 +178,9 @@ pub fn directive_for(
             "retry {retry} with the pattern quoted so the shell does not expand it: {}",
             q.join(" ")
         );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with(VIA)) {
+        let text = crate::learn::propose::runner_said::runner_said(episodes, eps, last, &retry, label);
         (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with(EXPAND)) {
         let text = crate::learn::propose::expansion_said::expansion_said(episodes, eps, last, &retry);

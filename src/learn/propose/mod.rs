@@ -3,7 +3,7 @@
 //! Owns [`candidates`] (clusters and fix groups), which sessions agree with a fix
 //! ([`agreement`]), the classes fixes contest in ([`failure_class`]), necessity against
 //! plain retries ([`necessity`]), how a fix group is said ([`fix_directive`]; a substitute from several environments in
-//! [`environment_said`], a path the shell now expands in [`expansion_said`]) and rendered
+//! [`environment_said`], a path the shell now expands in [`expansion_said`], a runner's own options in [`runner_said`]) and rendered
 //! as shell ([`render`]), what a directive is ([`directive`]), the curated core pack
 //! ([`core_pack`]), one cause's fixes united across programs ([`cross_program`]), one option every fix gave ([`shared_option`]) and across texts of one program ([`one_program`]), and external extractors ([`extractor`]: `Proposal`, `EpisodeBrief`).
 //!
@@ -29,5 +29,6 @@ pub mod fix_directive;
 pub mod necessity;
 pub mod one_program;
 pub mod render;
+pub mod runner_said;
 pub mod shared_option;
 pub mod written_input;

@@ -44,9 +44,11 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut at_start = true;
     let mut skip_next = false;
+    let mut wrapped = false;
     for w in &words {
         if matches!(w.as_str(), "&&" | "||" | ";" | "|" | "&") {
             at_start = true;
+            wrapped = false;
             continue;
         }
         if skip_next {
@@ -62,6 +64,12 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
         let wrapper = crate::learn::text::tables::on(crate::learn::text::tables::Table::Wrappers)
             && matches!(w.as_str(), "sudo" | "env" | "time" | "nohup" | "export" | "exec");
         if assignment || wrapper {
+            wrapped = true;
+            continue;
+        }
+        // A wrapper's own flags (`sudo -u postgres`, `env -i`) are no program.
+        if wrapped && w.starts_with('-') {
+            skip_next = matches!(w.as_str(), "-u" | "-g");
             continue;
         }
         if w == "cd" {
@@ -70,6 +78,7 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
         }
         out.push(w.rsplit('/').next().unwrap_or(w).trim_end_matches(';').to_string());
         at_start = false;
+        wrapped = false;
     }
     out
 }
@@ -203,6 +212,9 @@ mod tests {
             vec!["npm"]
         );
         assert_eq!(raw_programs("export X=1 && make test"), vec!["make"]);
+        // A wrapper's flags and their values are no program.
+        assert_eq!(raw_programs("sudo -u postgres psql -c 'select 1'"), vec!["psql"]);
+        assert_eq!(raw_programs("env -i PATH=/usr/bin make"), vec!["make"]);
     }
 
     #[test]

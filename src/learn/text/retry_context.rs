@@ -44,6 +44,16 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
             if segment_start && is_env_assignment(w) {
                 out.push(w.to_string());
             }
+            // A runner with options of its own (`uv run --with httpx`, `npx -p typescript`,
+            // `sudo -u postgres`): normalisation drops it with them, so a retry that only
+            // changed them read as the same command run again.
+            if segment_start {
+                if let Some(n) = runner_with_options(&words[i..]) {
+                    out.push(format!("{VIA}{}", words[i..i + n].join(" ")));
+                    i += n;
+                    continue;
+                }
+            }
             // The time limit `timeout` gives the command (`timeout 60s`, `timeout -k 5
             // 120`): normalisation drops the wrapper with its duration, so a retry with a
             // longer limit read as the same command run again.
@@ -63,4 +73,31 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
     };
     let before = ctx(fail);
     ctx(retry).into_iter().filter(|w| !before.contains(w)).collect()
+}
+
+/// A context word for a runner and its own options ([`context_added`]): `via:uv run --with
+/// httpx`.
+pub const VIA: &str = "via:";
+
+/// How many words a runner and its own options take at the start of `words`, when it has
+/// options (`uv run --with httpx pytest` → 4; `sudo -u postgres psql` → 3); `sudo` counts
+/// alone as well (running as root is a context of its own). `None` for no runner, or a
+/// runner without options (`uv run pytest`, `npx tsc`: the program through the project's
+/// environment, a substitute).
+fn runner_with_options(words: &[&str]) -> Option<usize> {
+    let first = *words.first()?;
+    let (lead, valued): (usize, &[&str]) = match first {
+        "sudo" | "doas" => (1, &["-u", "-g"]),
+        "npx" | "bunx" | "pnpx" => (1, &["-p", "--package", "-c", "--call"]),
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if words.get(1) == Some(&"run") => {
+            (2, &["--with", "--python", "-p", "--env"])
+        }
+        _ => return None,
+    };
+    let mut n = lead;
+    while let Some(w) = words.get(n).filter(|w| w.starts_with('-')) {
+        n += if valued.contains(w) { 2 } else { 1 };
+    }
+    let n = n.min(words.len());
+    (n > lead || matches!(first, "sudo" | "doas")).then_some(n)
 }
