@@ -123,3 +123,29 @@ fn a_runners_own_options_are_the_fix_said_through_the_runner() {
         out.candidates[0].rule.directive
     );
 }
+
+/// A script denied by its mode, run through its language's interpreter: the same intent by
+/// another program, learned as that substitute (before, the interpreter's run read as
+/// another command and the session as moved on).
+#[test]
+fn a_script_run_through_its_interpreter_is_the_substitute() {
+    let mut h = Vec::new();
+    for (s, script) in [
+        ("a", "tools/gen.py --all"),
+        ("b", "scripts/sync.py"),
+        ("c", "bin/report.py -q"),
+    ] {
+        let denied = format!(
+            "bash: line 1: ./{}: Permission denied",
+            script.split(' ').next().unwrap()
+        );
+        h.push(rec(s, &format!("./{script}"), false, &denied));
+        h.push(rec(s, &format!("python3 {script}"), true, "done"));
+    }
+    let said = accepted(&h);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(
+        said[0],
+        "run the script through `python3` instead of by its path: `python3 <script>`"
+    );
+}

@@ -567,3 +567,27 @@ fn a_runners_own_options_are_context_a_bare_runner_a_substitute() {
     assert_eq!(e[1].fix_key(), "variant:via:npx -p <v>");
     assert_eq!(e[2].fix_key(), "substitution:<env>/bin/<self>");
 }
+
+#[test]
+fn a_script_through_its_interpreter_is_a_retry_a_look_at_a_binary_is_not() {
+    let h = vec![
+        rec(
+            "a",
+            "./tools/gen.py --all",
+            false,
+            "bash: line 1: ./tools/gen.py: Permission denied",
+        ),
+        rec("a", "python3 tools/gen.py --all", true, "done"),
+        rec(
+            "b",
+            "./build/app",
+            false,
+            "./build/app: error while loading shared libraries",
+        ),
+        rec("b", "ldd ./build/app", true, "libx.so => not found"),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].substitute.as_deref(), Some("python3"));
+    assert_ne!(e[1].outcome, Outcome::Recovered);
+}

@@ -134,7 +134,17 @@ pub fn directive_for(
         (
             {
                 let (said, seen) = crate::learn::propose::environment_said::environment_said(episodes, eps, p);
-                format!("use {said} instead of {}{seen}", quote_cmd(&last.raw_program))
+                let interpreted = crate::learn::history::recovery_form::language_of(&last.raw_program)
+                    == Some(crate::learn::text::program_family::program_name(p).as_str());
+                if interpreted {
+                    // The script is the session's own; its language's interpreter is the lesson.
+                    format!(
+                        "run the script through {said} instead of by its path: {}",
+                        quote_cmd(&format!("{p} <script>"))
+                    )
+                } else {
+                    format!("use {said} instead of {}{seen}", quote_cmd(&last.raw_program))
+                }
             },
             DirectiveSource::Substitution,
             vec![retry_text],
