@@ -134,7 +134,7 @@ pub fn directive_for(
         (
             {
                 let (said, seen) = crate::learn::propose::environment_said::environment_said(episodes, eps, p);
-                let interpreted = crate::learn::history::recovery_form::language_of(&last.raw_program)
+                let interpreted = crate::learn::history::interpreted::language_of(&last.raw_program)
                     == Some(crate::learn::text::program_family::program_name(p).as_str());
                 if interpreted {
                     // The script is the session's own; its language's interpreter is the lesson.
