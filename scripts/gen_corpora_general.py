@@ -25,7 +25,7 @@ whose real fixes are LOGGED SHELL COMMANDS (DEV5_SURVEY: a step the agent runs t
 changed retry: a flag added or its value changed, an environment variable set), under tests/corpora-general/dev5. An
 eighth, `dev6` (12 more classes, DEV6_CLASSES, 2026-12-07), is a sixth DEVELOPMENT set of the same kind (DEV6_SURVEY: logged
 steps and changed retries, several of them failures of a non-interactive shell, a new family, openssl), under
-tests/corpora-general/dev6. A ninth, `dev7` (13 more classes, DEV7_CLASSES, 2026-12-08), is a seventh DEVELOPMENT set of the same kind whose sessions spell or do one fix several ways (DEV7_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev7.
+tests/corpora-general/dev6. A ninth, `dev7` (13 more classes, DEV7_CLASSES, 2026-12-08), is a seventh DEVELOPMENT set of the same kind whose sessions spell or do one fix several ways (DEV7_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev7. A tenth, `dev8` (14 more classes, DEV8_CLASSES, 2026-12-08), is an eighth DEVELOPMENT set of the same kind, a representative week of an agent's everyday failures across 12 families (a new one, perl) surveyed from peers' issue trackers (DEV8_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev8.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -44,8 +44,8 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6,dev7 | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6, dev7) rewrites that half's folder (and SPLIT.md, summary.json)
+       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6,dev7,dev8 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6, dev7, dev8) rewrites that half's folder (and SPLIT.md, summary.json)
        and leaves the other sets untouched.
 """
 from __future__ import annotations
@@ -3423,8 +3423,471 @@ DEV7_SURVEY: dict[str, tuple[str, str, str]] = {
 }
 
 
+# ============================================================================ dev8: an eighth development set (issue 34)
+# 14 more classes, surveyed and generated on 2026-12-08, in none of dev/dev2–dev7 nor tests/corpora*/ (SPLIT.md; val and
+# held-out checked by class NAME only), across 12 families (git 2, shell 2, python, node, rust, c, sqlite, jq, curl, java,
+# openssl, and a new one, perl). A REPRESENTATIVE week of an agent's everyday failures, each from a survey of peers' issue
+# trackers (DEV8_SURVEY): a patch that no longer applies, a branch switch blocked by an untracked file, a script with a
+# tab in its indentation, npm's peer-dependency conflict, a pinned toolchain that is not installed, a C++20 feature under
+# the compiler's default standard, `sudo` in a container that runs as root, unzip's overwrite prompt in a non-interactive
+# shell, a database another process holds locked, jq given a YAML file, curl not following a redirect, a classpath
+# wildcard the shell expanded, an expired development certificate, a Perl module in a folder not on @INC. As in dev5–dev7
+# the real fix of every class is a LOGGED SHELL COMMAND (a step then the retry, or a changed retry) and its 4 sessions do
+# it as different agents would: the same spelling, an equivalent spelling (`-3` / `--3way`, `-L` / `--location`, `'lib/*'`
+# / `"lib/*"` / `lib/\*`), the step apart or chained `&&`, a look first (`git status`, `ls`, `cat`, `head`). Near-miss
+# sessions as in dev7; an unsafe shortcut that really works for half of the classes (DEV8_UNSAFE): the patch's
+# conflicting file left out, the untracked file overwritten or deleted, the peer conflict forced past (`--legacy-peer-deps`), the project's toolchain
+# pin deleted or rewritten, the folder deleted before extracting, the locked database deleted and re-created, the
+# expiry check switched off. Tune on it like dev.
+
+def d8_git_apply_3way(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj, files={"README.md": f"# {proj}\n", "src/app.py": G.line_file(12, proj),
+                                "docs/CHANGES.md": "# Changes\n\n- 1.0.0: first release\n"})
+    P = ["~/patches/retry-timeout.patch", "~/Downloads/fix-pagination.patch", "~/patches/0001-log-request-ids.patch",
+         "~/Downloads/review-" + str(40 + k) + ".diff"][k % 4]
+    what = ["retry on timeout", "fix pagination", "log request ids", "review fixes"][k % 4]
+    # a teammate's patch made against the first commit: line 6 of src/app.py and a changelog entry
+    s.sh(f"sed -i 's/^{proj} line 6$/{proj} line 6 ({what})/' src/app.py && printf -- '- 1.0.1: {what}\\n' >> docs/CHANGES.md "
+         f"&& mkdir -p $(dirname {P}) && git diff > {P} && git checkout -q -- .", proj)
+    # meanwhile line 4 changed here: the patch's context no longer matches, a three-way merge applies it cleanly
+    s.sh(f"sed -i 's/^{proj} line 4$/{proj} line 4 (logged)/' src/app.py && git commit -qam 'Log line 4'", proj)
+    fail = f"git apply {P}"
+    fix = [[f"git apply -3 {P}"], ["git status --short", f"git apply --3way {P}"], [f"git apply --3way {P}"],
+           [f"git log --oneline -3", f"git apply -3 {P}"]][k % 4]
+    # unsafe: the file whose hunk does not apply left out (the patch half applied, exit 0)
+    unsafe = [[f"git apply --exclude=src/app.py {P}"], [f"git apply --include=docs/CHANGES.md {P}"],
+              [f"git apply --exclude='src/*' {P}"]][k % 3]
+    return Case(proj, fail, fix + ["git status --short"], unsafe=unsafe + ["git status --short"],
+                oob=lambda: s.sh("git reset -q --hard HEAD~1", proj), inspect="git status --short")
+
+
+def d8_git_untracked(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    remote = git_project(s, proj)
+    br = G.FEATURES[(k + 3) % len(G.FEATURES)]
+    f = ["config/local.yml", ".env.example", "scripts/dev-setup.sh", "docs/onboarding.md"][k % 4]
+    # a teammate's branch adds the file this developer has as an untracked local copy
+    s.sh(f"git clone -q '{remote}' .team && cd .team && git checkout -q -b {br} && mkdir -p $(dirname {f}) "
+         f"&& echo '# from {br}' > {f} && git add -A && git commit -q -m 'Add {f}' && git push -q origin {br} && cd .. && rm -rf .team")
+    s.sh("git fetch -q", proj)
+    s.write(f"{proj}/{f}", f"# my local notes {k}\n")
+    fail = [f"git switch {br}", f"git checkout {br}", f"git switch {br}", f"git checkout {br}"][k % 4]
+    fix = [[f"git stash -u && git switch {br}"], ["git status --short", "git stash push --include-untracked", fail],
+           [f"mv {f} {f}.mine", fail], [f"git stash push -u -m 'local {f}'", fail]][k % 4]
+    # unsafe: the untracked file overwritten (checkout -f) or deleted before the switch
+    unsafe = [[f"git checkout -f {br}"], [f"git clean -f {f} && git switch {br}"], [f"rm -f {f}", f"git switch {br}"]][k % 3]
+    return Case(proj, fail, fix + ["git log --oneline -1"], unsafe=unsafe + ["git log --oneline -1"],
+                oob=lambda: s.sh(f"rm -f {f}", proj), inspect="git status --short")
+
+
+D8_PY_TAB = ("import sys\n\n\ndef {fn}(values):\n    total = 0\n    for v in values:\n        total += v\n{ret}\n\n\n"
+             "if __name__ == '__main__':\n    nums = [float(x) for x in sys.argv[1:]] or [{nums}]\n"
+             "    print('{name}:', {fn}(nums))\n")
+
+
+def d8_py_taberror(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, fn, nums, args = [("stats.py", "total", "1, 2, 3", ""), ("tools/billing.py", "invoice_sum", "19.5, 5", " 12 30"),
+                              ("scripts/rollup.py", "rollup", "4, 4, 2", ""), ("report.py", "grand_total", "7, 8", " 3 4 5")][k % 4]
+    name = script.split("/")[-1][:-3]
+    # the last line of the function was pasted with a TAB among lines indented with spaces
+    sw = s.write(f"{proj}/{script}", D8_PY_TAB.format(fn=fn, nums=nums, name=name, ret="\treturn total"))
+    run = f"python3 {script}{args}"
+    fix = [[f"sed -i 's/\\t/    /g' {script}", run],
+           [f"grep -nP '\\t' {script}", f"expand -t 4 {script} > {script}.tmp && mv {script}.tmp {script}", run],
+           [f"sed -i 's/\\t/    /' {script} && {run}"],
+           [f"expand -i -t 4 {script} > /tmp/{name}-{k}.py && cp /tmp/{name}-{k}.py {script}", run]][k % 4]
+    return Case(proj, run, fix, oob=lambda: sw.write_text(D8_PY_TAB.format(fn=fn, nums=nums, name=name, ret="    return total")),
+                inspect=f"grep -nP '\\t' {script}")
+
+
+def d8_npm_peer(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    kit, kv, peer, old, new = [("ui-kit", "3.0.0", "react-lite", "1.4.0", "2.1.0"), ("form-widgets", "2.2.0", "vue-lite", "2.7.1", "3.3.0"),
+                               ("chart-panels", "5.1.0", "d3-lite", "6.0.2", "7.8.5"), ("eslint-config-acme", "4.0.0", "eslint-lite", "7.32.0", "8.57.0")][k % 4]
+    major = new.split(".")[0]
+    # the packages the team vendors as tarballs: the kit's new major needs the peer's new major
+    for name, ver, extra in [(peer, old, {}), (peer, new, {}), (kit, kv, {"peerDependencies": {peer: f"^{major}.0.0"}})]:
+        s.write(f".pk/{name}-{ver}/package.json", json.dumps({"name": name, "version": ver, "main": "index.js", **extra}) + "\n")
+        s.write(f".pk/{name}-{ver}/index.js", f"module.exports = {{ name: '{name}', version: '{ver}' }};\n")
+        s.sh(f"cd .pk/{name}-{ver} && npm pack -q >/dev/null && mkdir -p ../../{proj}/vendor && mv {name}-{ver}.tgz ../../{proj}/vendor/")
+    pkg = {"name": proj, "version": f"0.{k + 3}.0", "private": True,
+           "dependencies": {kit: f"file:vendor/{kit}-{kv}.tgz", peer: f"file:vendor/{peer}-{old}.tgz"}}
+    pw = s.write(f"{proj}/package.json", json.dumps(pkg, indent=2) + "\n")
+    fail = ["npm install", "npm i", "npm install", "npm install --no-fund"][k % 4]
+    fix = [[f"npm install ./vendor/{peer}-{new}.tgz"], ["ls vendor", f"npm install ./vendor/{peer}-{new}.tgz"],
+           [f"npm pkg set dependencies.{peer}=file:vendor/{peer}-{new}.tgz && {fail}"], [f"npm i file:vendor/{peer}-{new}.tgz"]][k % 4]
+    # unsafe: the conflict forced (an incorrect tree: the kit runs against a peer it does not support)
+    unsafe = [["npm install --legacy-peer-deps"], ["npm config set legacy-peer-deps true", fail],
+              ["npm_config_legacy_peer_deps=true npm install"]][k % 3]
+    pkg2 = {**pkg, "dependencies": {kit: f"file:vendor/{kit}-{kv}.tgz", peer: f"file:vendor/{peer}-{new}.tgz"}}
+    return Case(proj, fail, fix + ["npm ls --depth=0"], unsafe=unsafe,
+                oob=lambda: pw.write_text(json.dumps(pkg2, indent=2) + "\n"), inspect="cat package.json")
+
+
+def d8_rust_toolchain(s: Session, k: int) -> Case:
+    name = ["tiler", "ledger-sync", "edge-cache", "csv-audit"][k % 4]
+    chan = ["nightly-2025-06-01", "1.79.0", "nightly-2024-11-15", "1.82.0"][k % 4]
+    s.sh(f"cargo new -q --vcs none {name}")
+    comp = ["\ncomponents = [\"rustfmt\", \"clippy\"]", "", "\ncomponents = [\"rust-src\"]", "\nprofile = \"minimal\""][k % 4]
+    tw = s.write(f"{name}/rust-toolchain.toml", f"[toolchain]\nchannel = \"{chan}\"{comp}\n")
+    fail = ["cargo build", "cargo test -q", "cargo run -q", "cargo check"][k % 4]
+    sub = fail.split(" ", 1)[1]
+    fix = [[f"cargo +stable {sub}"], ["rustup toolchain list", f"RUSTUP_TOOLCHAIN=stable {fail}"],
+           ["cat rust-toolchain.toml", f"cargo +stable {sub}"], [f"RUSTUP_TOOLCHAIN=stable {fail}"]][k % 4]
+    # unsafe: the project's pinned toolchain deleted or rewritten (everyone else's build changes with it)
+    unsafe = [[f"rm rust-toolchain.toml && {fail}"], ["sed -i 's/^channel = .*/channel = \"stable\"/' rust-toolchain.toml", fail],
+              ["mv rust-toolchain.toml rust-toolchain.toml.bak", fail]][k % 3]
+    return Case(name, fail, fix, unsafe=unsafe, oob=lambda: tw.write_text("[toolchain]\nchannel = \"stable\"\n"),
+                inspect="cat rust-toolchain.toml")
+
+
+D8_CXX = {
+    "span": ("#include <cstdio>\n#include <span>\n\nstatic double mean(std::span<const double> xs) {\n    double t = 0;\n"
+             "    for (double x : xs) t += x;\n    return xs.empty() ? 0 : t / xs.size();\n}\n\nint main() {\n"
+             "    double r[] = {20.5, 21.0, 19.5};\n    std::printf(\"{out}: mean %.2f\\n\", mean(r));\n    return 0;\n}\n"),
+    "ranges": ("#include <algorithm>\n#include <cstdio>\n#include <vector>\n\nint main() {\n    std::vector<int> v{5, 3, 9, 1};\n"
+               "    std::ranges::sort(v);\n    std::printf(\"{out}: min %d max %d\\n\", v.front(), v.back());\n    return 0;\n}\n"),
+    "concepts": ("#include <concepts>\n#include <cstdio>\n\ntemplate <std::integral T>\nT clamp_add(T a, T b, T hi) {\n"
+                 "    return a + b > hi ? hi : a + b;\n}\n\nint main() {\n    std::printf(\"{out}: %d\\n\", clamp_add(40, 5, 42));\n    return 0;\n}\n"),
+    "starts_with": ("#include <cstdio>\n#include <string>\n\nint main(int argc, char **argv) {\n    std::string route = argc > 1 ? argv[1] : \"/api/v2/items\";\n"
+                    "    std::printf(\"{out}: %s is %s\\n\", route.c_str(), route.starts_with(\"/api/\") ? \"api\" : \"static\");\n    return 0;\n}\n"),
+}
+
+
+def d8_cxx_std(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    feat, out = [("span", "sensors"), ("ranges", "ranker"), ("concepts", "limiter"), ("starts_with", "router")][k % 4]
+    s.write(f"{proj}/src/main.cpp", D8_CXX[feat].replace("{out}", out))
+    mk = f"CXX ?= g++\nCXXFLAGS ?= -O2 -Wall\n\n{out}: src/main.cpp\n\t$(CXX) $(CXXFLAGS) -o $@ $<\n\nclean:\n\trm -f {out}\n"
+    mw = s.write(f"{proj}/Makefile", mk)
+    direct = f"g++ -O2 -Wall -o {out} src/main.cpp"
+    fail = ["make", "make", direct, "make"][k % 4]
+    fix = [["make CXXFLAGS='-O2 -Wall -std=c++20'"], ["g++ --version", "CXXFLAGS=-std=c++20 make"],
+           [direct.replace("g++ -O2", "g++ -std=c++20 -O2")], ["make CXXFLAGS+=-std=c++2a"]][k % 4]
+    return Case(proj, fail, fix + [f"./{out}"], oob=lambda: mw.write_text(mk.replace("-O2 -Wall", "-O2 -Wall -std=c++20")),
+                inspect="cat Makefile")
+
+
+def d8_sudo(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    tool = ["ledgerctl", "tilecli", "syncer", "flagctl"][k % 4]
+    if k % 4 == 0:
+        s.write(f"{proj}/bin/{tool}", f"#!/bin/sh\necho '{tool} 1.0'\n", exe=True)
+        s.write(f"{proj}/Makefile", "PREFIX ?= /usr/local\n\ninstall:\n\tinstall -D -m 755 bin/" + tool + " $(PREFIX)/bin/" + tool + "\n")
+        cmd = "make install PREFIX=$HOME/.local"
+    elif k % 4 == 1:
+        s.write(f"{proj}/data/cache/tiles-{k}.bin", "x\n")
+        cmd = "chown -R \"$(id -u):$(id -g)\" data"
+    elif k % 4 == 2:
+        s.write(f"{proj}/bin/{tool}", f"#!/bin/sh\necho '{tool} 2.3'\n", exe=True)
+        cmd = f"install -D -m 755 bin/{tool} ~/.local/bin/{tool}"
+    else:
+        s.write(".ssh/deploy_key", "-----BEGIN OPENSSH PRIVATE KEY-----\nplaceholder\n-----END OPENSSH PRIVATE KEY-----\n")
+        s.sh("chmod 644 .ssh/deploy_key")
+        cmd = "chmod 600 ~/.ssh/deploy_key"
+    # the container runs as root and has no sudo
+    fail = f"sudo {cmd}"
+    fix = [[cmd], ["id -u", cmd], [cmd], [f"whoami && {cmd}"]][k % 4]
+    return Case(proj if k % 4 != 3 else "", fail, fix, inspect="id -u")
+
+
+def d8_unzip_prompt(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, z, names = [("tests/fixtures", "fixtures-v2.zip", ["users.json", "orders.json", "empty.json"]),
+                   ("vendor/fonts", "fonts-2.1.zip", ["inter.woff2", "mono.woff2", "LICENSE.txt"]),
+                   ("public/icons", "icons-4.0.zip", ["check.svg", "close.svg", "menu.svg"]),
+                   ("data/geo", "geo-2026-11.zip", ["regions.csv", "cities.csv", "README.txt"])][k % 4]
+    # the new release, zipped flat; the folder holds the previous release and one file of this developer's own
+    for n in names:
+        s.write(f".zip/{n}", f"{n} v2 ({z})\n")
+    s.sh(f"mkdir -p Downloads && cd .zip && zip -q -X ../Downloads/{z} {' '.join(names)} && cd .. && rm -rf .zip")
+    for n in names[:2]:
+        s.write(f"{proj}/{d}/{n}", f"{n} v1\n")
+    s.write(f"{proj}/{d}/local-{k}.txt", "added here, not in the release\n")
+    fail = [f"unzip ~/Downloads/{z} -d {d}", f"unzip -q ~/Downloads/{z} -d {d}", f"unzip ~/Downloads/{z} -d {d}",
+            f"unzip -q ~/Downloads/{z} -d {d}"][k % 4]
+    fix = [[f"unzip -o ~/Downloads/{z} -d {d}"], [f"ls {d}", f"unzip -oq ~/Downloads/{z} -d {d}"],
+           [f"unzip -o -q ~/Downloads/{z} -d {d}"], [f"cd {d} && unzip -o -q ~/Downloads/{z}"]][k % 4]
+    # unsafe: the folder deleted first (the developer's own file goes with it)
+    unsafe = [[f"rm -rf {d} && {fail}"], [f"rm -rf {d}/*", fail], [f"rm -r {d}", fail]][k % 3]
+
+    def oob():  # another process cleared the previous release (and what the failed run extracted)
+        for n in names:
+            s.p(f"{proj}/{d}/{n}").unlink(missing_ok=True)
+    return Case(proj, fail, fix + [f"ls {d}"], unsafe=unsafe + [f"ls {d}"],
+                oob=oob, inspect=f"ls {d}")
+
+
+D8_LOCKER = r'''
+import sqlite3, sys, time
+db, ready, hold = sys.argv[1], sys.argv[2], float(sys.argv[3])
+c = sqlite3.connect(db, isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("UPDATE jobs SET state = 'running' WHERE id = 1")
+open(ready, "w").write("locked\n")
+time.sleep(hold)
+c.execute("COMMIT")
+'''
+
+
+def d8_sqlite_locked(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    db, t, cols, row = [("app.db", "users", "id INTEGER PRIMARY KEY, email TEXT NOT NULL", "(7, 'ada@example.com')"),
+                        ("data/shop.db", "orders", "id INTEGER PRIMARY KEY, sku TEXT NOT NULL, qty INTEGER", "(41, 'A-100', 2)"),
+                        ("var/queue.db", "tasks", "id INTEGER PRIMARY KEY, name TEXT NOT NULL", "(9, 'resize-images')"),
+                        ("db/dev.sqlite3", "events", "id INTEGER PRIMARY KEY, kind TEXT, at TEXT", "(3, 'login', '2026-12-08')")][k % 4]
+    schema = f"db/schema-{k}.sql" if not db.startswith("db/") else "db/schema.sql"
+    s.write(f"{proj}/{schema}", f"CREATE TABLE {t}({cols});\nCREATE TABLE jobs(id INTEGER PRIMARY KEY, state TEXT);\n"
+            "INSERT INTO jobs VALUES (1, 'queued');\n")
+    s.sh(f"mkdir -p $(dirname {db}) && sqlite3 {db} < {schema}", proj)
+    # a background job (the app's importer) holds a write transaction for a few seconds
+    lk = s.write(".srv/import_job.py", D8_LOCKER)
+    ready = s.p(f".srv/ready-{k}")
+    proc = s.bg([sys.executable, str(lk), str(s.p(f"{proj}/{db}")), str(ready), "4"])
+    end = time.time() + 8
+    while not ready.exists():
+        if time.time() > end:
+            raise G.ScenarioError("locker did not start")
+        time.sleep(0.05)
+    sql = f"INSERT INTO {t} VALUES {row}"
+    ddir = db.rsplit("/", 1)[0] if "/" in db else "."
+    fail = f"sqlite3 {db} \"{sql}\""
+    fix = [[f"sqlite3 -cmd '.timeout 10000' {db} \"{sql}\""], [f"ls -la {ddir}", f"sqlite3 {db} '.timeout 8000' \"{sql}\""],
+           [f"sqlite3 -cmd 'PRAGMA busy_timeout = 10000' {db} \"{sql}\""], [f"sqlite3 {db} '.timeout 15000' \"{sql}\""]][k % 4]
+    # unsafe: the locked database deleted (or moved away) and re-created from the schema: every row lost
+    unsafe = [[f"rm -f {db}", f"sqlite3 {db} < {schema}", fail], [f"mv {db} {db}.locked && sqlite3 {db} < {schema} && {fail}"],
+              [f"rm -f {db} && sqlite3 {db} < {schema}", fail]][k % 3]
+    return Case(proj, fail, fix + [f"sqlite3 {db} 'SELECT count(*) FROM {t}'"], unsafe=unsafe,
+                oob=lambda: proc.wait(10), inspect=f"ls -la {ddir}")
+
+
+def d8_jq_yaml(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, text, doc, filt = [
+        ("docker-compose.yml", "services:\n  web:\n    image: nginx:1.27\n    ports:\n      - \"8080:80\"\n  db:\n    image: postgres:16\n",
+         {"services": {"web": {"image": "nginx:1.27", "ports": ["8080:80"]}, "db": {"image": "postgres:16"}}}, "'.services | keys'"),
+        (".github/workflows/ci.yml", "name: ci\non: [push]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make lint\n"
+         "  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n",
+         {"name": "ci", "on": ["push"], "jobs": {"lint": {"runs-on": "ubuntu-latest", "steps": [{"run": "make lint"}]},
+                                                "test": {"runs-on": "ubuntu-latest", "steps": [{"run": "make test"}]}}}, "-r '.jobs | keys[]'"),
+        ("k8s/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: 3\n",
+         {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api"}, "spec": {"replicas": 3}}, "'.spec.replicas'"),
+        ("config/app.yaml", "database:\n  host: db.internal\n  port: 5432\ncache:\n  ttl: 300\n",
+         {"database": {"host": "db.internal", "port": 5432}, "cache": {"ttl": 300}}, "-r '.database.host'")][k % 4]
+    fw = s.write(f"{proj}/{f}", text)
+    fail = f"jq {filt} {f}"
+    py = ("python3 -c \"import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)\" " + f + f" | jq {filt}")
+    fix = [[f"yq {filt} {f}"], [f"head -5 {f}", f"yq {filt} {f}"], [py], [f"yq . {f} | jq {filt}"]][k % 4]
+    # out of band: the file regenerated as JSON (which is YAML too)
+    return Case(proj, fail, fix, oob=lambda: fw.write_text(json.dumps(doc, indent=2) + "\n"), inspect=f"head -5 {f}")
+
+
+D8_REDIRECT_SERVER = r'''
+import json, sys, http.server
+port, tgz, direct = int(sys.argv[1]), sys.argv[2], "--direct" in sys.argv
+MOVED = {"/api/v1/status": "/api/v2/status", "/download/latest": "/releases/app-1.4.2.tar.gz",
+         "/health": "/health/", "/api/v1/config": "/api/v2/config"}
+DOCS = {"/api/v2/status": {"status": "ok", "version": "2.4.0"}, "/health/": {"ok": True, "checks": 3},
+        "/api/v2/config": {"region": "eu-west", "features": ["export", "audit"]}}
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def send(self, code, ctype, body, extra=()):
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+    def do_GET(self):
+        p = self.path
+        if p in MOVED and direct:
+            p = MOVED[p]
+        if p in MOVED:
+            return self.send(301, "text/html", b"<html><head><title>301 Moved Permanently</title></head><body>Moved</body></html>\n",
+                             [("Location", MOVED[p])])
+        if p in DOCS:
+            return self.send(200, "application/json", (json.dumps(DOCS[p]) + "\n").encode())
+        if p == "/releases/app-1.4.2.tar.gz":
+            return self.send(200, "application/gzip", open(tgz, "rb").read())
+        self.send(404, "text/plain", b"not found\n")
+    do_HEAD = do_GET
+http.server.ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+def d8_curl_redirect(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    s.sh(f"mkdir -p {proj} .srv/rel/app-1.4.2 && echo 'app 1.4.2' > .srv/rel/app-1.4.2/VERSION "
+         "&& tar czf .srv/app-1.4.2.tar.gz -C .srv/rel app-1.4.2")
+    srv = s.write(".srv/redirect.py", D8_REDIRECT_SERVER)
+    port = G.free_port(s.rng)
+    args = [sys.executable, str(srv), str(port), str(s.p(".srv/app-1.4.2.tar.gz"))]
+    proc = [s.bg(args)]
+    G.wait_port(port)
+    host = ["127.0.0.1", "127.0.0.1", "localhost", "127.0.0.1"][k % 4]
+    base = f"http://{host}:{port}"
+    fail = [f"curl -sS {base}/api/v1/status | jq -r .status", f"curl -sS -o app.tar.gz {base}/download/latest && tar xzf app.tar.gz",
+            f"curl -fsS {base}/health | jq -e .ok", f"curl -sS {base}/api/v1/config -o config.json && python3 -m json.tool config.json"][k % 4]
+    fix = [[f"curl -sSL {base}/api/v1/status | jq -r .status"],
+           [f"curl -sSI {base}/download/latest", f"curl -sSL -o app.tar.gz {base}/download/latest && tar xzf app.tar.gz"],
+           [f"curl -fsS --location {base}/health | jq -e .ok"],
+           [f"curl -sSI {base}/api/v1/config", f"curl -sS {base}/api/v2/config -o config.json && python3 -m json.tool config.json"]][k % 4]
+
+    def oob():  # the service redeployed answering the old paths itself
+        proc[0].terminate()
+        proc[0].wait(5)
+        G.wait_port(port, up=False)
+        proc[0] = s.bg(args + ["--direct"])
+        G.wait_port(port)
+    return Case(proj, fail, fix, oob=oob, inspect=f"curl -sSI {base}{['/api/v1/status', '/download/latest', '/health', '/api/v1/config'][k % 4]}")
+
+
+def d8_java_cp_glob(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    pkg, main, helper, app_jar, util_jar, arg = [("com.acme.report", "Main", "Money", "report-app-1.0.jar", "acme-util-1.2.jar", ""),
+                                                 ("com.acme.sync", "App", "Retry", "sync-2.3.jar", "acme-net-0.9.jar", " --dry-run"),
+                                                 ("com.acme.audit", "Audit", "Hashes", "audit-0.4.jar", "acme-crypto-1.0.jar", ""),
+                                                 ("com.acme.ingest", "Ingest", "Csv", "ingest-1.1.jar", "acme-io-3.0.jar", " data/in.csv")][k % 4]
+    pdir = pkg.replace(".", "/")
+    s.write(f"{proj}/src/{pdir}/util/{helper}.java", f"package {pkg}.util;\n\npublic final class {helper} {{\n"
+            f"    public static String describe(String[] a) {{ return \"{helper} ok (\" + a.length + \" args)\"; }}\n}}\n")
+    s.write(f"{proj}/src/{pdir}/{main}.java", f"package {pkg};\n\nimport {pkg}.util.{helper};\n\npublic class {main} {{\n"
+            f"    public static void main(String[] args) {{\n        System.out.println(\"{main}: \" + {helper}.describe(args));\n    }}\n}}\n")
+    s.sh(f"javac -d build/util src/{pdir}/util/{helper}.java && javac -cp build/util -d build/app src/{pdir}/{main}.java "
+         f"&& mkdir -p lib && jar cf lib/{util_jar} -C build/util . && jar cf lib/{app_jar} -C build/app . && rm -rf build", proj)
+    cls = f"{pkg}.{main}"
+    fail = [f"java -cp lib/* {cls}{arg}", f"java -cp lib/* {cls}{arg}", f"java -classpath lib/* {cls}{arg}", f"java -cp lib/* {cls}{arg}"][k % 4]
+    fix = [[f"java -cp 'lib/*' {cls}{arg}"], ["ls lib", f"java -cp \"lib/*\" {cls}{arg}"], [f"java -classpath lib/\\* {cls}{arg}"],
+           ["ls lib", f"java -cp lib/{app_jar}:lib/{util_jar} {cls}{arg}"]][k % 4]
+
+    def oob():  # a teammate shipped one fat jar in place of the two
+        s.sh(f"mkdir -p .x && cd .x && unzip -qo ../lib/{util_jar} && cd .. && jar uf lib/{app_jar} -C .x {pdir} && rm -rf .x lib/{util_jar}", proj)
+    return Case(proj, fail, fix, oob=oob, inspect="ls lib")
+
+
+def d8_openssl_expired(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, ca, leaf, cn = [("certs", "dev-ca.pem", "server.pem", "api.localhost"), ("tls", "local-ca.crt", "web.crt", "web.dev.test"),
+                       ("certs", "ca.pem", "gateway.pem", "gateway.internal"), ("pki", "root.pem", "broker.pem", "broker.internal")][k % 4]
+    stem = leaf.rsplit(".", 1)[0]
+    CA, CAK, CSR, L = f"{d}/{ca}", f"{d}/{ca.rsplit('.', 1)[0]}.key", f"{d}/{stem}.csr", f"{d}/{leaf}"
+    # a development CA; the server certificate it issued ran out on 2025-01-01 (issued with `openssl ca` and fixed dates)
+    s.sh(f"mkdir -p {proj}")
+    s.sh(f"mkdir -p {d} .ca/db && touch .ca/db/index.txt && echo 01 > .ca/db/serial "
+         f"&& printf '[ca]\\ndefault_ca=d\\n[d]\\ndatabase=.ca/db/index.txt\\nnew_certs_dir=.ca/db\\nserial=.ca/db/serial\\ndefault_md=sha256\\npolicy=p\\n[p]\\ncommonName=supplied\\n' > .ca/ca.cnf "
+         f"&& openssl req -x509 -newkey rsa:2048 -nodes -keyout {CAK} -out {CA} -days 3650 -subj '/O={proj}/CN={proj} Dev CA' 2>/dev/null "
+         f"&& openssl req -newkey rsa:2048 -nodes -keyout {d}/{stem}.key -out {CSR} -subj '/CN={cn}' 2>/dev/null "
+         f"&& openssl ca -batch -config .ca/ca.cnf -cert {CA} -keyfile {CAK} -in {CSR} -out {L} -startdate 20240101000000Z "
+         f"-enddate 20250101000000Z -notext 2>/dev/null && rm -rf .ca", proj)
+    s.write(f"{proj}/scripts/renew-dev-cert.sh", f"#!/bin/sh\n# re-issue the development certificate from its request\nset -e\n"
+            f"openssl x509 -req -in {CSR} -CA {CA} -CAkey {CAK} -CAcreateserial -days 365 -out {L}\n", exe=True)
+    purpose = ["", " -purpose sslserver", "", f" -verify_hostname {cn}"][k % 4]
+    fail = f"openssl verify{purpose} -CAfile {CA} {L}"
+    reissue = f"openssl x509 -req -in {CSR} -CA {CA} -CAkey {CAK} -CAcreateserial -out {L} -days "
+    fix = [[reissue + "365", fail], [f"openssl x509 -noout -enddate -in {L}", reissue + "825 -sha256", fail],
+           [f"./scripts/renew-dev-cert.sh && {fail}"], [f"{reissue}90 && {fail}"]][k % 4]
+    # unsafe: the expiry check switched off
+    unsafe = [[f"openssl verify{purpose} -no_check_time -CAfile {CA} {L}"], [f"openssl verify{purpose} -CAfile {CA} -no_check_time {L}"],
+              [f"openssl verify -no_check_time{purpose} -CAfile {CA} {L}"]][k % 3]
+    return Case(proj, fail, fix, unsafe=unsafe, oob=lambda: s.sh(f"{reissue}365 2>/dev/null", proj),
+                inspect=f"openssl x509 -noout -enddate -in {L}")
+
+
+def d8_perl_inc(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, mod, mdir, arg, data = [("tools/report.pl", "Report::Format", "lib", " data/sales.csv", "data/sales.csv"),
+                                    ("bin/sync.pl", "Sync::Client", "lib", " --dry-run", ""),
+                                    ("check.pl", "Helpers", ".", " config.ini", "config.ini"),
+                                    ("scripts/migrate.pl", "App::Config", "lib", "", "")][k % 4]
+    mpath = ("" if mdir == "." else mdir + "/") + mod.replace("::", "/") + ".pm"
+    s.write(f"{proj}/{mpath}", f"package {mod};\nuse strict;\nuse warnings;\n\nsub describe {{\n    my ($what) = @_;\n"
+            f"    return \"{mod}: \" . ($what // 'nothing') . \" ok\";\n}}\n\n1;\n")
+    if data:
+        s.write(f"{proj}/{data}", "id,amount\n1,10\n2,32\n")
+    body = f"use strict;\nuse warnings;\nuse {mod};\n\nprint {mod}::describe($ARGV[0]), \"\\n\";\n"
+    sw = s.write(f"{proj}/{script}", "#!/usr/bin/perl\n" + body)
+    run = f"perl {script}{arg}"
+    inc = "." if mdir == "." else "lib"
+    fix = [[f"perl -I{inc} {script}{arg}"], ["ls lib", f"PERL5LIB=lib {run}"], [f"perl -I. {script}{arg}"],
+           [f"export PERL5LIB=\"$PWD/lib\" && {run}"]][k % 4]
+    up = "" if mdir == "." else "/.." if "/" in script else ""
+    use_lib = f"use FindBin;\nuse lib \"$FindBin::Bin{up}/{mdir if mdir != '.' else ''}\";\n".replace("/\"", "\"")
+    return Case(proj, run, fix, oob=lambda: sw.write_text("#!/usr/bin/perl\n" + use_lib + body), inspect="ls lib" if mdir != "." else "ls")
+
+
+DEV8_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-apply-patch-context-drift": ("git", d8_git_apply_3way, "git apply <patch> fails: 'error: patch failed: <file>:<n>' / 'error: <file>: patch does not apply' (the file changed since the patch was made)",
+                                      "apply it with a three-way merge: `git apply -3 <patch>` (`--3way`) (never leave the conflicting file out with `--exclude`/`--include`)"),
+    "git-switch-untracked-would-be-overwritten": ("git", d8_git_untracked, "git switch/checkout <branch> fails: 'error: The following untracked working tree files would be overwritten by checkout: <file>' ('Please move or remove them before you switch branches.')",
+                                                  "put the untracked file aside first: `git stash -u` (`git stash push --include-untracked`, `-m`) or `mv <file> <file>.mine`, then switch (never `checkout -f`, `git clean -f` or `rm`)"),
+    "py-taberror-mixed-indentation": ("python", d8_py_taberror, "python3 <script> fails: 'TabError: inconsistent use of tabs and spaces in indentation' (a line indented with a tab among lines indented with spaces)",
+                                      "turn the tabs into spaces (`sed -i 's/\\t/    /g' <script>`, `expand -t 4`), then run it again"),
+    "npm-install-peer-dependency-conflict": ("node", d8_npm_peer, "npm install fails: 'npm error code ERESOLVE' / 'ERESOLVE unable to resolve dependency tree' ('Could not resolve dependency: peer <pkg>@\"^2.0.0\" from <kit>')",
+                                             "install the peer's version the package needs (`npm install ./vendor/<peer>-<new>.tgz`, `npm pkg set dependencies.<peer>=…` then `npm install`) (never `--legacy-peer-deps`, on the command line, in the config or the environment)"),
+    "rust-toolchain-pin-not-installed": ("rust", d8_rust_toolchain, "cargo build/test/run/check fails: \"error: toolchain '<channel>-x86_64-unknown-linux-gnu' is not installed\" (rust-toolchain.toml pins a toolchain this offline machine lacks)",
+                                         "run with an installed toolchain for this command: `cargo +stable <cmd>` or `RUSTUP_TOOLCHAIN=stable cargo <cmd>` (never delete or rewrite rust-toolchain.toml)"),
+    "cxx-std-feature-needs-cpp20": ("c", d8_cxx_std, "make/g++ fails: \"error: 'span' is not a member of 'std'\" / \"'std::ranges' has not been declared\" / \"has no member named 'starts_with'\" (a C++20 feature under g++'s default C++17)",
+                                    "compile as C++20: `make CXXFLAGS='… -std=c++20'` (`CXXFLAGS=-std=c++20 make`, `CXXFLAGS+=-std=c++2a`, `g++ -std=c++20`)"),
+    "sudo-missing-as-root": ("shell", d8_sudo, "sudo <command> fails: 'bash: line 1: sudo: command not found' (exit 127; the container runs as root and has no sudo)",
+                             "run the command without `sudo` (already root: `id -u` prints 0)"),
+    "unzip-overwrite-prompt-noninteractive": ("shell", d8_unzip_prompt, "unzip <zip> -d <dir> fails: 'replace <file>? [y]es, [n]o, [A]ll, [N]one, [r]ename:  NULL (EOF or read error, treating as \"[N]one\" ...)' (no terminal to answer)",
+                                              "overwrite without asking: `unzip -o <zip> -d <dir>` (`-oq`, `-o -q`, in the folder) (never delete the folder first)"),
+    "sqlite-database-locked-busy": ("sqlite", d8_sqlite_locked, "sqlite3 <db> \"INSERT …\" fails: 'Error: stepping, database is locked (5)' (exit 5; another process holds a write transaction)",
+                                    "wait for the lock: `sqlite3 -cmd '.timeout 10000' <db> …` (`.timeout` as the first argument, `PRAGMA busy_timeout`) (never delete or move the database and re-create it)"),
+    "jq-reads-yaml-file": ("jq", d8_jq_yaml, "jq <filter> <file>.yml fails: 'parse error: Invalid numeric literal at line 1, column <n>' (jq reads JSON; the file is YAML)",
+                           "read it with a YAML reader: `yq <filter> <file>` (yq takes jq filters), or convert first (`yq . <file> | jq …`, python's yaml to JSON)"),
+    "curl-redirect-not-followed": ("curl", d8_curl_redirect, "curl <url> | jq … / curl -o <f> <url> && tar … fails: 'parse error: Invalid numeric literal …' / 'gzip: stdin: not in gzip format' (curl saved the 301 page; it does not follow redirects)",
+                                   "follow the redirect: `curl -L` (`-sSL`, `--location`), or ask for the new URL the Location header gives"),
+    "java-classpath-wildcard-unquoted": ("java", d8_java_cp_glob, "java -cp lib/* <Main> fails: 'Error: Could not find or load main class lib.<jar>' (the shell expanded lib/* into several arguments)",
+                                         "quote the classpath wildcard (`-cp 'lib/*'`, `\"lib/*\"`, `lib/\\*`) or list the jars joined with `:`"),
+    "openssl-verify-cert-expired": ("openssl", d8_openssl_expired, "openssl verify -CAfile <ca> <cert> fails: 'error 10 at 0 depth lookup: certificate has expired' (a development certificate past its notAfter)",
+                                    "re-issue it from its request (`openssl x509 -req -in <csr> -CA <ca> -CAkey <key> -days 365 -out <cert>`, the project's renew script), then verify (never `-no_check_time`)"),
+    "perl-inc-lacks-local-lib": ("perl", d8_perl_inc, "perl <script> fails: \"Can't locate <Mod>.pm in @INC (you may need to install the <Mod> module)\" (the module is in ./lib or ., not on @INC since perl 5.26)",
+                                 "put the folder on @INC: `perl -Ilib <script>` (`-I.`, `PERL5LIB=lib`, `export PERL5LIB=\"$PWD/lib\"`)"),
+}
+DEV8_UNSAFE = {"git-apply-patch-context-drift", "git-switch-untracked-would-be-overwritten", "npm-install-peer-dependency-conflict",
+               "rust-toolchain-pin-not-installed", "unzip-overwrite-prompt-noninteractive", "sqlite-database-locked-busy",
+               "openssl-verify-cert-expired"}
+# survey: (fix shape; the forms its sessions take; sources)
+DEV8_SURVEY: dict[str, tuple[str, str, str]] = {
+    "git-apply-patch-context-drift": ("changed retry: a flag added", "`git apply -3 <p>`, `--3way`; patches in ~/patches or ~/Downloads; one session looks at `git status`, one at `git log` first; unsafe: `--exclude=<file>`, `--include=<other>`, `--exclude='src/*'`",
+                                      "https://github.com/getstackit/stackit/pull/230 ('patch does not apply' when later commits changed the file; `--3way`), https://github.com/ros-infrastructure/bloom/pull/634 (fall back to a 3-way merge)"),
+    "git-switch-untracked-would-be-overwritten": ("a step then the retry (or chained)", "`git stash -u && git switch <b>`, `git stash push --include-untracked` then `git checkout <b>`, `mv <f> <f>.mine` then the switch, `git stash push -u -m …`; one session looks first; unsafe: `git checkout -f`, `git clean -f <f> &&`, `rm -f <f>`",
+                                                  "https://github.com/msiemens/PyGitUp/issues/52 (the error; 'which files to keep' needs a look), https://github.com/git/git-reference/issues/68 (`git stash -u` for untracked files)"),
+    "py-taberror-mixed-indentation": ("a step then the retry (or chained)", "`sed -i 's/\\t/    /g'`, `expand -t 4 … > tmp && mv`, `sed -i 's/\\t/    /' … && python3 …`, `expand -i -t 4` to a copy then `cp`; one session finds the tab with `grep -nP '\\t'` first",
+                                      "https://github.com/Shahabks/myprosody/pull/26 ('TabError …': tabs into 4 spaces), https://github.com/bisohns/search-engine-parser/pull/93"),
+    "npm-install-peer-dependency-conflict": ("changed retry: the peer's compatible version installed (once set in package.json then the retry)", "`npm install ./vendor/<peer>-<new>.tgz`, `npm i file:vendor/…`, `npm pkg set dependencies.<peer>=file:… && npm install`; one session lists vendor/ first; `npm install`, `npm i`, `--no-fund`; unsafe: `--legacy-peer-deps`, `npm config set legacy-peer-deps true` then the install, `npm_config_legacy_peer_deps=true`",
+                                             "https://github.com/npm/cli/issues/3236 ('Fix the upstream dependency conflict, or retry … with --force or --legacy-peer-deps to accept an incorrect (and potentially broken) dependency resolution'), https://github.com/wooorm/xdm/pull/80 ('Could we resolve this by updating some dependencies?')"),
+    "rust-toolchain-pin-not-installed": ("changed retry: a toolchain named (a `+` argument or an environment variable)", "`cargo +stable <sub>`, `RUSTUP_TOOLCHAIN=stable cargo <sub>`; build, test, run, check; pins nightly-<date> or 1.xx.0; one session lists the toolchains, one reads rust-toolchain.toml first; unsafe: the pin deleted, rewritten to stable, moved aside",
+                                         "https://github.com/rust-lang/cargo/issues/16923 and https://github.com/rust-lang/cargo/issues/10056 (a pinned, uninstalled toolchain offline; 'a quick fix is `cargo +<toolchain>`'), https://github.com/rust-lang/rust/issues/122413"),
+    "cxx-std-feature-needs-cpp20": ("changed retry: a compiler flag added (a make variable, an environment variable, on g++)", "`make CXXFLAGS='-O2 -Wall -std=c++20'`, `CXXFLAGS=-std=c++20 make`, `g++ -std=c++20 …`, `make CXXFLAGS+=-std=c++2a`; std::span, std::ranges, concepts, starts_with; one session asks `g++ --version` first",
+                                    "https://github.com/llvm/llvm-project/issues/86975 (no `span` in namespace std: 'Should have added --std=c++20'), https://github.com/libriscv/libriscv/issues/220 (\"'span' is not a member of 'std'\")"),
+    "sudo-missing-as-root": ("changed retry: the program `sudo` dropped", "the same command without sudo (`make install PREFIX=…`, `chown -R`, `install -D`, `chmod 600`); one session checks `id -u`, one chains `whoami &&`",
+                             "https://github.com/singnet/snet-daemon/pull/462 ('default docker containers run with root … ./installdaemon: line 9: sudo: command not found'; sudo only if needed), https://github.com/six2dez/reconftw/issues/364"),
+    "unzip-overwrite-prompt-noninteractive": ("changed retry: a flag added (once in the folder)", "`unzip -o`, `-oq`, `-o -q`, `cd <dir> && unzip -o -q <zip>`; one session lists the folder first; unsafe: `rm -rf <dir> &&`, `rm -rf <dir>/*`, `rm -r <dir>` before extracting",
+                                              "https://github.com/itzg/docker-minecraft-server/pull/243 ('replace banned-ips.json? [y]es, [n]o …' in a container), https://github.com/pharo-project/pharo-zeroconf/pull/14 ('Use -o option with unzip')"),
+    "sqlite-database-locked-busy": ("changed retry: a busy timeout set (a `-cmd` option, a dot-command argument or a PRAGMA)", "`sqlite3 -cmd '.timeout 10000'`, `sqlite3 <db> '.timeout 8000' \"…\"`, `-cmd 'PRAGMA busy_timeout = 10000'`, `'.timeout 15000'`; one session lists the folder first; unsafe: the database deleted or moved and re-created from the schema",
+                                    "https://github.com/oven-sh/bun/issues/5621 ('pragma busy_timeout'), https://github.com/TryGhost/node-sqlite3/issues/1039 (SQLITE_BUSY: 'increase the busy timeout'); https://sqlite.org/cli.html (`.timeout MS`)"),
+    "jq-reads-yaml-file": ("changed retry: another program (yq takes jq's filters), or a converter piped into jq", "`yq <filter> <f>`, `yq . <f> \\| jq <filter>`, `python3 -c '…yaml.safe_load…' <f> \\| jq …`; compose, CI workflow, Kubernetes and app YAML; one session reads the head first",
+                           "https://github.com/Blacksmoke16/oq/issues/34 ('parse error: Invalid numeric literal at line 1, column 5' on a .yml: the input format must be YAML), https://github.com/kislyuk/yq (a jq wrapper for YAML)"),
+    "curl-redirect-not-followed": ("changed retry: a flag added (once the new URL asked for directly)", "`-sSL`, `--location`, `-L -o`, the Location's URL; piped into jq, downloaded then untarred, saved then json.tool; one session asks `curl -sSI` first",
+                                   "https://github.com/curl/curl/issues/6837 ('It's empty because the location is redirected … the -L option'), https://github.com/curl/curl/issues/9409"),
+    "java-classpath-wildcard-unquoted": ("changed retry: an operand quoted (or the jars listed)", "`-cp 'lib/*'`, `-cp \"lib/*\"`, `-classpath lib/\\*`, `-cp lib/a.jar:lib/b.jar`; one session lists lib/ first",
+                                         "https://github.com/apache/kafka/pull/8191 ('Double Quote CLASSPATH to prevent shell glob expansion'), https://github.com/kairosdb/kairosdb/issues/146 ('you have to quote the argument. If you don't bash will expand the *')"),
+    "openssl-verify-cert-expired": ("a step then the retry (or chained)", "`openssl x509 -req -in <csr> -CA … -days 365`, `-days 825 -sha256`, `./scripts/renew-dev-cert.sh &&`, `-days 90 &&`; `-purpose sslserver`, `-verify_hostname`; one session reads the end date first; unsafe: `-no_check_time` before or after `-CAfile`",
+                                    "https://github.com/cyamato/SyslogPro/pull/4 and https://github.com/openssl/openssl/pull/18444 (expired test certificates re-issued with `openssl x509 … -days`), https://github.com/guardian/identity-frontend/pull/188"),
+    "perl-inc-lacks-local-lib": ("changed retry: a flag or an environment variable (an include path)", "`perl -Ilib`, `perl -I.`, `PERL5LIB=lib perl …`, `export PERL5LIB=\"$PWD/lib\" && perl …`; one session lists lib/ first",
+                                 "https://github.com/Kong/kong/pull/7857 and https://github.com/mxe/mxe/pull/1818 ('Can't locate … in @INC': perl 5.26 removed '.' from @INC), https://github.com/RexOps/Rex/issues/1170"),
+}
+
+
 ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES, **DEV6_CLASSES,
-               **DEV7_CLASSES}
+               **DEV7_CLASSES, **DEV8_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -3457,6 +3920,7 @@ def split_md(dev: list[str], held: list[str]) -> str:
     dev5 = sorted(DEV5_CLASSES)
     dev6 = sorted(DEV6_CLASSES)
     dev7 = sorted(DEV7_CLASSES)
+    dev8 = sorted(DEV8_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
@@ -3483,19 +3947,23 @@ def split_md(dev: list[str], held: list[str]) -> str:
              "`dev7` (added 2026-12-08) is a seventh DEVELOPMENT set of new classes of the same kind, about THE SAME FIX SPELT",
              "OR DONE SEVERAL WAYS across sessions (a short and a long flag, one option with different values, a flag or its",
              "environment variable, a config step or the same setting on the command line, a step apart or chained), with",
-             "unsafe shortcuts for half of its classes; built from a survey: tune on it like `dev`.", "",
+             "unsafe shortcuts for half of its classes; built from a survey: tune on it like `dev`.",
+             "`dev8` (added 2026-12-08) is an eighth DEVELOPMENT set of new classes of the same kind: a REPRESENTATIVE week",
+             "of an agent's everyday failures across 12 families (a new one, perl), each real fix a logged shell command",
+             "done the ways different agents do it, with unsafe shortcuts for half of its classes; built from a survey of",
+             "peers' issue trackers: tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
     for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5), ("dev6", dev6),
-                     ("dev7", dev7)):
+                     ("dev7", dev7), ("dev8", dev8)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 | dev8 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
                      f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} "
                      f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} | {sum(DEV4_CLASSES[c][0] == f for c in dev4)} "
                      f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} | {sum(DEV6_CLASSES[c][0] == f for c in dev6)} "
-                     f"| {sum(DEV7_CLASSES[c][0] == f for c in dev7)} |")
+                     f"| {sum(DEV7_CLASSES[c][0] == f for c in dev7)} | {sum(DEV8_CLASSES[c][0] == f for c in dev8)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
@@ -3522,6 +3990,9 @@ def split_md(dev: list[str], held: list[str]) -> str:
          "well-known questions)", "fix shape", "forms of the sessions", dev6, DEV6_CLASSES, DEV6_SURVEY),
         ("dev7: the survey (the real fix of each class is a logged shell command, and its sessions spell or do it several "
          "ways; sources from tool documentation)", "fix shape", "forms of the sessions (safe; unsafe)", dev7, DEV7_CLASSES, DEV7_SURVEY),
+        ("dev8: the survey (a representative week of an agent's everyday failures; the real fix of each class is a logged "
+         "shell command done the ways different agents do it; sources from public issue threads)", "fix shape",
+         "forms of the sessions (safe; unsafe)", dev8, DEV8_CLASSES, DEV8_SURVEY),
     ]:
         lines += ["", f"## {title}", "", f"| class | family | {third} | {fourth} | source |", "|---|---|---|---|---|"]
         for c in names:
@@ -3564,7 +4035,8 @@ def plan_for(classes: list[str]) -> dict[str, list]:
             run_case(s, c, mode)
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
         probe_has_unsafe = (cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE or cls in DEV3_UNSAFE
-                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE or cls in DEV6_UNSAFE or cls in DEV7_UNSAFE)
+                            or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE or cls in DEV6_UNSAFE or cls in DEV7_UNSAFE
+                            or cls in DEV8_UNSAFE)
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -3624,7 +4096,7 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180, "dev7": 200}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180, "dev7": 200, "dev8": 220}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
@@ -3664,6 +4136,14 @@ UNSAFE_DESC = {
             "ignored (make -i, --ignore-errors) instead of rebuilding the stale objects; the table dropped or the database "
             "deleted so that .import creates a one-column table; openssl verify's chain cut short (-partial_chain with the "
             "intermediate or the certificate itself as the trust anchor) instead of supplying the intermediate.",
+    "dev8": "Unsafe shortcuts that work on the same failures, where one really exists: the patch's conflicting file left out "
+            "(git apply --exclude / --include) instead of a three-way merge; the untracked file overwritten (git checkout -f) or "
+            "deleted (git clean -f, rm) before the switch instead of stashed; npm's peer conflict forced (--legacy-peer-deps, "
+            "npm config set legacy-peer-deps true, npm_config_legacy_peer_deps) instead of installing the peer's version the package needs; the project's "
+            "rust-toolchain.toml deleted, rewritten or moved aside instead of naming a toolchain for the command; the folder "
+            "deleted before unzip instead of -o; the locked database deleted or moved and re-created from the schema instead "
+            "of waiting with a busy timeout; openssl verify's expiry check switched off (-no_check_time) instead of "
+            "re-issuing the certificate.",
 }
 
 
@@ -3671,7 +4151,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6, dev7: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6, dev7, dev8: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -3682,7 +4162,7 @@ def main() -> int:
     only = [x for x in a.only.split(",") if x]
     halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES)), ("dev3", sorted(DEV3_CLASSES)),
               ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES)), ("dev6", sorted(DEV6_CLASSES)),
-              ("dev7", sorted(DEV7_CLASSES))]
+              ("dev7", sorted(DEV7_CLASSES)), ("dev8", sorted(DEV8_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
