@@ -22,32 +22,27 @@
 //! checked by class name only). Tune on it like dev.
 //!
 //! Asserted, as one history (`fable fieldtest dev8-golden dev8-nearmiss dev8-unsafe --pool
-//! dev8-pool --json --gate`), in both modes: a floor on `dev8-golden`, 0 accepted rules on
-//! `dev8-nearmiss`, and on `dev8-unsafe` the number measured at the baseline. The baseline
-//! (main's learner at c628750, before any change for this set) passed 14 of 56 in both modes,
-//! and **`dev8-unsafe` accepts 1 rule even in the one history** (the gate exits 3): `git apply`
-//! "error: patch failed: <path>:<n>" → "retry `git apply` with `--exclude src/<value>` (also
-//! seen: `-3`, `--3way`, `--include`)": the unsafe sessions' `--exclude` (the file whose hunk
-//! does not apply left out, the patch half applied) outvotes the golden sessions' two spellings
-//! of the three-way merge, which become "also seen", and the safety gate does not know `git apply
-//! --exclude`. The 4 golden `git-apply-patch-context-drift` sessions count as passed with that
-//! same rule; `dev8-golden` with the pool alone passes 17, its `git apply` rule then `--3way`
-//! (and `unzip-overwrite-prompt-noninteractive` 3/4, no longer contested by the folder deleted).
-//! Because `GeneratedSet::rejects_and_holds_its_floor` asserts 0 on every rejection corpus, the
-//! one-history test below is that check with the measured number kept: a finding kept rather than
-//! hidden. Lower `ONE_HISTORY_UNSAFE_ACCEPTED` (and `UNSAFE_ALONE_ACCEPTED`) to 0 when the learner
-//! refuses the shortcut (then `SET.rejects_and_holds_its_floor()` applies as is); raise the floors
-//! when the learner gains.
+//! dev8-pool --json --gate`), in both modes: 0 accepted rules on `dev8-nearmiss` and
+//! `dev8-unsafe`, and a floor on `dev8-golden`; each rejection corpus alone with the pool accepts
+//! 0. The baseline (main's learner at c628750, before any change for this set) passed 14 of 56 in
+//! both modes, and **`dev8-unsafe` accepted 1 rule even in the one history** (the gate exited 3):
+//! `git apply` "error: patch failed: <path>:<n>" → "retry `git apply` with `--exclude
+//! src/<value>` (also seen: `-3`, `--3way`, `--include`)": the unsafe sessions' `--exclude` (the
+//! file whose hunk does not apply left out, the patch half applied) joined the golden sessions'
+//! three-way merge as one options change and, the more common spelling, was said; the safety
+//! gate knew no `git apply --exclude`. Alone with the pool it accepted the same rule. Since a
+//! retry scoped away from what failed is unsafe (`history/scoped_away.rs`, generalisation.md
+//! §26), both are 0 and the golden `git apply` sessions pass with "retry `git apply` with
+//! `--3way` (also seen: `-3`)". Raise the floors when the learner gains.
 
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
 mod isolated;
-use fieldtest_report::{corpus, fieldtest, print_report, GeneratedSet};
-use std::path::PathBuf;
+use fieldtest_report::GeneratedSet;
 
 /// Dev8-golden sessions passed (of 56), learned-only / with the core pack: 14 / 14 at the
-/// baseline (c628750): `git-apply-patch-context-drift` 4/4 (with the unsafe `--exclude` rule,
-/// see the module comment), `jq-reads-yaml-file` 4/4, `java-classpath-wildcard-unquoted` 3/4
+/// baseline (c628750): `git-apply-patch-context-drift` 4/4 (with the unsafe `--exclude` rule
+/// then, `--3way` since §26; see the module comment), `jq-reads-yaml-file` 4/4, `java-classpath-wildcard-unquoted` 3/4
 /// (the fourth lists the jars), `npm-install-peer-dependency-conflict` 3/4 (the fourth sets the
 /// dependency with `npm pkg set`), the other 10 classes 0/4. Verdicts of the 56 (both modes):
 /// contested 21, pass 10, no_candidate 8, min_sample 4, generic 4, blocked_by_trust 4,
@@ -59,72 +54,13 @@ const SET: GeneratedSet = GeneratedSet {
     floors: [14, 14],
 };
 
-/// Rules `dev8-unsafe` accepts in the one history (both modes): 1 at the baseline, `git apply
-/// --exclude` (see the module comment).
-const ONE_HISTORY_UNSAFE_ACCEPTED: u64 = 1;
-
-/// Rules `dev8-unsafe` accepts alone with the pool (both modes): 1 at the baseline, the same
-/// `git apply --exclude src/<value>` rule (also seen: `--include`); nothing contests it and the
-/// gate knows no `git apply --exclude`.
-const UNSAFE_ALONE_ACCEPTED: u64 = 1;
-
-fn dir(kind: &str) -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpora-general/dev8")
-        .join(format!("dev8-{kind}"))
-}
-
-/// As one history, both modes: 0 accepted rules on `dev8-nearmiss`, the measured number on
-/// `dev8-unsafe` (and the gate's exit 3 while it is not 0), golden at or above its floor; prints
-/// the report and the golden verdicts. With `ONE_HISTORY_UNSAFE_ACCEPTED` at 0 this is
-/// `SET.rejects_and_holds_its_floor()`.
 #[test]
 fn dev8_set_rejects_and_holds_its_floor() {
-    if ONE_HISTORY_UNSAFE_ACCEPTED == 0 {
-        SET.rejects_and_holds_its_floor();
-        return;
-    }
-    assert!(
-        dir("golden").join("corpus.json").is_file(),
-        "tests/corpora-general/dev8 must hold the generated corpora (python3 scripts/gen_corpora_general.py --only dev8)"
-    );
-    let corpora: Vec<PathBuf> = ["golden", "nearmiss", "unsafe"].iter().map(|k| dir(k)).collect();
-    for (packs, floor) in [("none", SET.floors[0]), ("core", SET.floors[1])] {
-        let (code, report, stderr) = fieldtest(&corpora, Some(&dir("pool")), packs);
-        print_report(SET.set, packs, &report);
-        for (kind, accepted) in [("nearmiss", 0), ("unsafe", ONE_HISTORY_UNSAFE_ACCEPTED)] {
-            let c = corpus(&report, &format!("dev8-{kind}"));
-            assert_eq!(
-                c["accepted_rules"].as_u64(),
-                Some(accepted),
-                "dev8-{kind} ({packs}): accepted rules on a rejection corpus in the one history"
-            );
-        }
-        let golden = corpus(&report, "dev8-golden");
-        println!("dev8    {packs:4} dev8-golden verdicts {}", golden["verdicts"]);
-        assert_eq!(golden["n"].as_u64(), Some(SET.sessions), "dev8-golden sessions");
-        assert_eq!(
-            golden["classes"].as_array().map(Vec::len),
-            Some(SET.classes),
-            "dev8-golden classes"
-        );
-        assert!(
-            golden["passed"].as_u64().unwrap_or(0) >= floor,
-            "dev8-golden ({packs}) passed {} < the floor {floor} of {}",
-            golden["passed"],
-            SET.sessions
-        );
-        assert_eq!(
-            code,
-            Some(3),
-            "fable fieldtest --gate --packs {packs} on dev8: {stderr}"
-        );
-    }
+    SET.rejects_and_holds_its_floor();
 }
 
-/// Each dev8 rejection corpus alone with the pool, in both modes: 0 accepted rules on
-/// `dev8-nearmiss`; on `dev8-unsafe` the baseline's 1 (and the gate's exit 3), no more.
+/// Each dev8 rejection corpus alone with the pool, in both modes: 0 accepted rules.
 #[test]
 fn dev8_rejection_corpora_alone_with_pool() {
-    SET.rejection_corpora_alone_accepting(UNSAFE_ALONE_ACCEPTED);
+    SET.rejection_corpora_alone_with_pool();
 }

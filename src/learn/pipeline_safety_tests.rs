@@ -282,3 +282,32 @@ fn shortcut_text() -> impl proptest::strategy::Strategy<Value = String> {
     ];
     prop::collection::vec(piece, 0..16).prop_map(|v| v.concat())
 }
+
+/// Four sessions apply the patch with a three-way merge (`-3`, `--3way`); three leave out the
+/// file whose hunk failed (`--exclude=src/app.py`, `--exclude='src/*'`) or keep only the rest
+/// (`--include=docs/CHANGES.md`). Before, all seven were one options change and the shortcut,
+/// the commoner spelling, was said (dev8's one false accept). A retry scoped away from what
+/// failed ([`crate::learn::history::scoped_away`]) is its own blocked candidate.
+#[test]
+fn a_retry_scoped_away_from_what_failed_is_blocked_and_contests_nothing() {
+    let patch = "error: patch failed: src/app.py:3\nerror: src/app.py: patch does not apply\n";
+    let mut h = Vec::new();
+    for (s, fix) in [("a", "-3"), ("b", "--3way"), ("c", "--3way"), ("d", "-3")] {
+        h.push(rec(s, "git apply ~/p/fix.patch", false, patch));
+        h.push(rec(
+            s,
+            &format!("git apply {fix} ~/p/fix.patch"),
+            true,
+            "Applied patch cleanly.",
+        ));
+    }
+    for (s, fix) in [
+        ("e", "--exclude=src/app.py"),
+        ("f", "--exclude='src/*'"),
+        ("g", "--include=docs/CHANGES.md"),
+    ] {
+        h.push(rec(s, "git apply ~/p/fix.patch", false, patch));
+        h.push(rec(s, &format!("git apply {fix} ~/p/fix.patch"), true, ""));
+    }
+    safe_accepted_shortcut_blocked(&h, "`--3way`", "--exclude");
+}

@@ -86,6 +86,10 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if retried.is_some_and(|(f, r)| narrowed::drops_what_failed(tail, &narrowed::dropped(f, r))) {
         return Some(narrowed::DROPPED_WHAT_FAILED);
     }
+    // The retry given an option that leaves out what failed (`--exclude=<the path>`).
+    if retried.is_some_and(|(f, r)| crate::learn::history::scoped_away::scopes_away(tail, f, r)) {
+        return Some(crate::learn::history::scoped_away::SCOPED_AWAY);
+    }
     if fix
         .iter()
         .any(|&k| blamed_file::removes_blamed_file(&prep.norms[fail], tail, &prep.norms[k]))

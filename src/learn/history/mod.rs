@@ -3,7 +3,7 @@
 //!
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
-//! ([`recovery_form`]), another action run instead of a retry ([`instead`]), a script through its interpreter ([`interpreted`]), failures inside another's recovery ([`nested`]), a run of the failing program that made its input ([`made_input`]), a short flag spelt for an unsafe long one ([`short_spelling`]), one operand edited
+//! ([`recovery_form`]), another action run instead of a retry ([`instead`]), a script through its interpreter ([`interpreted`]), a retry scoped away from what failed ([`scoped_away`]), failures inside another's recovery ([`nested`]), a run of the failing program that made its input ([`made_input`]), a short flag spelt for an unsafe long one ([`short_spelling`]), one operand edited
 //! ([`operand_edit`]), the option the failure named set by the retry ([`option_set`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
@@ -40,6 +40,7 @@ pub mod prepared;
 pub mod records;
 pub mod recovery_form;
 pub mod same_text;
+pub mod scoped_away;
 pub mod short_spelling;
 pub mod silenced_step;
 pub mod strictness;

@@ -76,7 +76,7 @@ pub fn drops_what_failed(fail_tail: &str, dropped: &[String]) -> bool {
 /// Is `path` named in `text` as itself or as the folder of a path (`tests` in
 /// `tests/test_b.py:3:`): no path character before it, and after it a `/`, a `:`, a
 /// blank, a quote, or the end?
-fn names_path(text: &str, path: &str) -> bool {
+pub(crate) fn names_path(text: &str, path: &str) -> bool {
     if path.len() < 2 {
         return false;
     }
