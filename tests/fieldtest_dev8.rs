@@ -46,12 +46,14 @@ use fieldtest_report::GeneratedSet;
 /// (the fourth lists the jars), `npm-install-peer-dependency-conflict` 3/4 (the fourth sets the
 /// dependency with `npm pkg set`), the other 10 classes 0/4. Verdicts of the 56 (both modes):
 /// contested 21, pass 10, no_candidate 8, min_sample 4, generic 4, blocked_by_trust 4,
-/// coincidental 2, self_resolved 2, blocked_by_safety 1.
+/// coincidental 2, self_resolved 2, blocked_by_safety 1. 18 / 18 once `sudo` dropped is its own
+/// fix and the class is the wrapper's whichever program it ran (`sudo-missing-as-root` 4/4,
+/// generalisation.md §26b).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev8",
     sessions: 56,
     classes: 14,
-    floors: [14, 14],
+    floors: [18, 18],
 };
 
 #[test]

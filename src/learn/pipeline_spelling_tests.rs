@@ -124,28 +124,31 @@ fn a_runners_own_options_are_the_fix_said_through_the_runner() {
     );
 }
 
-/// A script denied by its mode, run through its language's interpreter: the same intent by
-/// another program, learned as that substitute (before, the interpreter's run read as
-/// another command and the session as moved on).
+/// `sudo: command not found` before several programs (a container that runs as root): one
+/// class, the wrapper's, whichever program it was to run; the fix is the command without it,
+/// and the rule is shown for each program seen.
 #[test]
-fn a_script_run_through_its_interpreter_is_the_substitute() {
+fn sudo_missing_before_several_programs_is_one_lesson() {
+    let missing = "bash: line 1: sudo: command not found";
     let mut h = Vec::new();
-    for (s, script) in [
-        ("a", "tools/gen.py --all"),
-        ("b", "scripts/sync.py"),
-        ("c", "bin/report.py -q"),
+    for (s, cmd) in [
+        ("a", "make install PREFIX=$HOME/.local"),
+        ("b", "chown -R 1000:1000 data"),
+        ("c", "chmod 600 ~/.ssh/deploy_key"),
     ] {
-        let denied = format!(
-            "bash: line 1: ./{}: Permission denied",
-            script.split(' ').next().unwrap()
-        );
-        h.push(rec(s, &format!("./{script}"), false, &denied));
-        h.push(rec(s, &format!("python3 {script}"), true, "done"));
+        h.push(rec(s, &format!("sudo {cmd}"), false, missing));
+        h.push(rec(s, cmd, true, ""));
     }
-    let said = accepted(&h);
-    assert_eq!(said.len(), 1, "{said:?}");
+    let out = run_pipeline(&h, &LearnConfig::default());
+    let rule = out
+        .candidates
+        .iter()
+        .find(|l| l.rule.accepted == Some(true))
+        .expect("accepted");
     assert_eq!(
-        said[0],
-        "run the script through `python3` instead of by its path: `python3 <script>`"
+        rule.rule.directive,
+        "run the command again without `sudo` in front of it"
     );
+    assert!(rule.rule.trigger.starts_with("`sudo` fails"), "{}", rule.rule.trigger);
+    assert_eq!(rule.rule.domains, vec!["chmod", "chown", "make"]);
 }

@@ -569,25 +569,25 @@ fn a_runners_own_options_are_context_a_bare_runner_a_substitute() {
 }
 
 #[test]
-fn a_script_through_its_interpreter_is_a_retry_a_look_at_a_binary_is_not() {
+fn sudo_dropped_is_its_own_fix_and_makes_variables_are_no_target() {
+    let missing = "bash: line 1: sudo: command not found";
     let h = vec![
+        rec("a", "sudo make install PREFIX=$HOME/.local", false, missing),
+        rec("a", "make install PREFIX=$HOME/.local", true, "installed"),
+        rec("b", "sudo chmod 600 ~/.ssh/key", false, missing),
+        rec("b", "whoami && chmod 600 ~/.ssh/key", true, "root"),
+        // A variable set on make's command line: the same target, a changed setting.
         rec(
-            "a",
-            "./tools/gen.py --all",
+            "c",
+            "make",
             false,
-            "bash: line 1: ./tools/gen.py: Permission denied",
+            "main.cpp:3:10: error: 'span' is not a member of 'std'",
         ),
-        rec("a", "python3 tools/gen.py --all", true, "done"),
-        rec(
-            "b",
-            "./build/app",
-            false,
-            "./build/app: error while loading shared libraries",
-        ),
-        rec("b", "ldd ./build/app", true, "libx.so => not found"),
+        rec("c", "make CXXFLAGS+=-std=c++20", true, "g++ -std=c++20 -o app main.cpp"),
     ];
     let e = eps(&h);
-    assert_eq!(e[0].outcome, Outcome::Recovered);
-    assert_eq!(e[0].substitute.as_deref(), Some("python3"));
-    assert_ne!(e[1].outcome, Outcome::Recovered);
+    assert_eq!(e[0].fix_key(), "variant:unwrapped:sudo");
+    assert_eq!(e[1].fix_key(), "variant:unwrapped:sudo");
+    assert_eq!(e[2].outcome, Outcome::Recovered);
+    assert_eq!(e[2].fix_key(), "variant:CXXFLAGS=<v>");
 }

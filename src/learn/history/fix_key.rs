@@ -65,6 +65,17 @@ impl Episode {
             let mut v: Vec<String> = Vec::new();
             let mut words = self.variant.iter();
             while let Some(w) = words.next() {
+                // make's `NAME+=value` (and `:=`, `?=`) sets the variable as `NAME=value` does.
+                let plain;
+                let w = match w.split_once('=') {
+                    Some((name, value))
+                        if name.ends_with(['+', ':', '?']) && crate::learn::text::command_norm::make_assignment(w) =>
+                    {
+                        plain = format!("{}={value}", name.trim_end_matches(['+', ':', '?']));
+                        &plain
+                    }
+                    _ => w,
+                };
                 // `--` only ends the options beside another change: `basename -a -- *.sql`
                 // is `-a`. Alone it is the change (`cat -- -notes.txt`: a name that starts
                 // with a dash read as a name).
@@ -106,6 +117,8 @@ impl Episode {
                     }
                     None if w.starts_with("without:") => w.clone(),
                     None if w.starts_with("quote:") => "quote:<v>".into(),
+                    // The wrapper dropped (`sudo`): its own kind, named.
+                    None if w.starts_with(crate::learn::history::recovery_form::UNWRAPPED) => w.clone(),
                     // A word the shell now expands (`~` unquoted, `$HOME` for `~`): one
                     // kind, whichever spelling.
                     None if w.starts_with(crate::learn::history::recovery_form::EXPAND) => "expand:<v>".into(),

@@ -3,7 +3,7 @@
 //!
 //! Owns the compact history as the log streams in ([`records`]: `History`, `Records`),
 //! each record normalised once ([`prepared`]: `Prepared`), [`episodes`] (`Episode`, `Outcome`), the form of a recovery
-//! ([`recovery_form`]), another action run instead of a retry ([`instead`]), a script through its interpreter ([`interpreted`]), a retry scoped away from what failed ([`scoped_away`]), failures inside another's recovery ([`nested`]), a run of the failing program that made its input ([`made_input`]), a short flag spelt for an unsafe long one ([`short_spelling`]), one operand edited
+//! ([`recovery_form`]), another action run instead of a retry ([`instead`]), a retry scoped away from what failed ([`scoped_away`]), failures inside another's recovery ([`nested`]), a run of the failing program that made its input ([`made_input`]), a short flag spelt for an unsafe long one ([`short_spelling`]), one operand edited
 //! ([`operand_edit`]), the option the failure named set by the retry ([`option_set`]), the key of an episode's fix ([`fix_key`]), failure texts that say
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
@@ -27,7 +27,6 @@ pub mod fix_key;
 mod fix_key_tests;
 pub mod fix_safety;
 pub mod instead;
-pub mod interpreted;
 pub mod looked_up;
 pub mod made_input;
 pub mod named_ignore;

@@ -195,7 +195,6 @@ pub fn is_retry(fail: &Segment, later: &Segment, d: &str, a: &str, later_line: &
             || joined(&fail.words, &later.words).is_some())
         && !(a.is_empty() && crate::learn::history::looked_up::asks_another_question(&fail.words, &later.words))
         || reappears(fail, later, later_line)
-        || crate::learn::history::interpreted::through_interpreter(fail, later)
 }
 
 /// Did `later` ask the program about itself (`--help`, `--list`, `--version`:
@@ -232,6 +231,7 @@ pub fn added(fail_words: &[String], retry_words: &[String], retry_line: &str) ->
 /// failing line quoted that the shell now expands (`expand:~/x.csv` after `"~/x.csv"`).
 pub fn removed(fail_words: &[String], retry_words: &[String], fail_cmd: &str, retry_cmd: &str) -> Vec<String> {
     let mut out: Vec<String> = quoted(fail_cmd, retry_cmd);
+    out.extend(unwrapped(fail_cmd, retry_cmd));
     out.extend(
         crate::learn::text::shell_expansion::now_expanded(fail_cmd, retry_cmd)
             .into_iter()
@@ -321,6 +321,29 @@ pub fn environment_program(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
         (None, Some(p)) => Some(p),
         _ => None,
     }
+}
+
+/// The wrapper a retry ran without (`sudo make install` → `make install`), said
+/// `unwrapped:sudo`: its own kind of fix (`Episode::fix_key`).
+pub const UNWRAPPED: &str = "unwrapped:";
+
+/// `unwrapped:<wrapper>` when the failing line ran its programs through `sudo` or `doas`
+/// and the retry ran the same programs without it.
+fn unwrapped(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
+    let through = |line: &str| -> Option<&'static str> {
+        let segs = crate::learn::text::command_norm::split_segments(line);
+        ["sudo", "doas"].into_iter().find(|w| {
+            segs.iter()
+                .any(|(piece, _)| piece.split_whitespace().next() == Some(*w))
+        })
+    };
+    let wrapper = through(fail_cmd).filter(|_| through(retry_cmd).is_none())?;
+    // The same programs, a look chained before them aside (`whoami && chmod 600 key`).
+    let (f, r) = (
+        crate::learn::text::intent::raw_programs(fail_cmd),
+        crate::learn::text::intent::raw_programs(retry_cmd),
+    );
+    (!f.is_empty() && r.ends_with(&f)).then(|| format!("{UNWRAPPED}{wrapper}"))
 }
 
 /// A word the shell now expands where the failing line kept it literal (the retry's

@@ -198,7 +198,12 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
         let mut actions: Vec<String> = all.iter().map(|&ei| episodes[ei].action.clone()).collect();
         actions.sort();
         actions.dedup();
-        let label = if actions.len() > 1 {
+        let programs: std::collections::BTreeSet<&str> = all.iter().map(|&ei| episodes[ei].domain.as_str()).collect();
+        let named_over = prep.named.get(&e0.fail_idx).filter(|_| programs.len() > 1);
+        let label = if let Some(named) = named_over {
+            // The step the error named, run before several programs: the class is that step's.
+            named.clone()
+        } else if actions.len() > 1 {
             prep.failing(e0.fail_idx).map(|s| s.program.clone()).unwrap_or_default()
         } else {
             prep.failing(e0.fail_idx).map(|s| s.label()).unwrap_or_default()
@@ -271,11 +276,24 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let e = &episodes[ei];
             e.outcome == Outcome::Unresolved || !proven(e)
         });
+        // A class whose error named a wrapper or a step the line ran (`sudo: command not
+        // found` before `make`, `chown`, `chmod`) holds several programs: its rule is
+        // theirs, as a class across programs is ([`crate::learn::propose::cross_program`]).
+        let spread = |eps: &[usize]| -> (String, Vec<String>) {
+            let mut ds: Vec<String> = eps.iter().map(|&ei| episodes[ei].domain.clone()).collect();
+            ds.sort();
+            ds.dedup();
+            if ds.len() > 1 && prep.named.contains_key(&e0.fail_idx) {
+                (String::new(), ds)
+            } else {
+                (e0.domain.clone(), Vec::new())
+            }
+        };
         let base = |key: String, directive: String, source, cmds: Vec<String>, act, eps: Vec<usize>| Candidate {
             key,
             cluster: cluster.clone(),
-            domain: e0.domain.clone(),
-            domains: Vec::new(),
+            domain: spread(&eps).0,
+            domains: spread(&eps).1,
             member_clusters: Vec::new(),
             action: e0.action.clone(),
             label: label.clone(),

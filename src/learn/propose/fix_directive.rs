@@ -7,7 +7,7 @@
 //! values (its branch, its crate folder) into a standing rule.
 
 use crate::learn::history::episodes::{Episode, FixStep, Prepared};
-use crate::learn::history::recovery_form::EXPAND;
+use crate::learn::history::recovery_form::{EXPAND, UNWRAPPED};
 use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
 use crate::learn::propose::render;
 use crate::learn::propose::render::quote_cmd;
@@ -134,17 +134,7 @@ pub fn directive_for(
         (
             {
                 let (said, seen) = crate::learn::propose::environment_said::environment_said(episodes, eps, p);
-                let interpreted = crate::learn::history::interpreted::language_of(&last.raw_program)
-                    == Some(crate::learn::text::program_family::program_name(p).as_str());
-                if interpreted {
-                    // The script is the session's own; its language's interpreter is the lesson.
-                    format!(
-                        "run the script through {said} instead of by its path: {}",
-                        quote_cmd(&format!("{p} <script>"))
-                    )
-                } else {
-                    format!("use {said} instead of {}{seen}", quote_cmd(&last.raw_program))
-                }
+                format!("use {said} instead of {}{seen}", quote_cmd(&last.raw_program))
             },
             DirectiveSource::Substitution,
             vec![retry_text],
@@ -188,6 +178,15 @@ pub fn directive_for(
             "retry {retry} with the pattern quoted so the shell does not expand it: {}",
             q.join(" ")
         );
+        (text, DirectiveSource::Variant, vec![retry_text], None)
+    } else if let Some(w) = last
+        .variant
+        .iter()
+        .find_map(|w| w.strip_prefix(UNWRAPPED))
+        .filter(|_| last.variant.len() == 1)
+    {
+        // The wrapper dropped: said as that, the command as the sessions ran it.
+        let text = format!("run the command again without `{w}` in front of it");
         (text, DirectiveSource::Variant, vec![retry_text], None)
     } else if !last.variant.is_empty() && last.variant.iter().all(|w| w.starts_with(VIA)) {
         let text = crate::learn::propose::runner_said::runner_said(episodes, eps, last, &retry, label);

@@ -204,7 +204,7 @@ fn two_level(program: &str, first: &str) -> bool {
 
 /// Splits a command line into simple commands at `&&`, `||`, `;`, `|`, `&` and newlines,
 /// respecting quotes. Each piece is returned with whether it followed a pipe.
-fn split_segments(cmd: &str) -> Vec<(String, bool)> {
+pub(crate) fn split_segments(cmd: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quote: Option<char> = None;
@@ -302,6 +302,18 @@ fn redirections(raw: &[String]) -> Vec<String> {
     out
 }
 
+/// `NAME=value`, `NAME+=value`, `NAME:=value`, `NAME?=value`: a variable make's command line
+/// sets.
+pub(crate) fn make_assignment(w: &str) -> bool {
+    let Some((name, _)) = w.split_once('=') else {
+        return false;
+    };
+    let name = name.trim_end_matches(['+', ':', '?']);
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: bool) -> Option<Segment> {
     let first = words.first()?;
     let mut program = program_name(first);
@@ -333,6 +345,11 @@ fn segment_from_words(mut words: Vec<String>, sudo: bool, piped: bool, writes: b
         let mut rest = words.iter().skip(1).peekable();
         let mut first_word: Option<&String> = None;
         while let Some(w) = rest.next() {
+            // `make CFLAGS=-fcommon`, `make CXXFLAGS+=-std=c++20`: a variable set on make's
+            // command line is a setting, not its target.
+            if program == "make" && make_assignment(w) {
+                continue;
+            }
             if w.starts_with('-') {
                 // A flag's value is no subcommand: `git -C dir`, `make -f x`, and the
                 // directory wrappers of any tool (`npm --prefix web run build`).

@@ -42,8 +42,22 @@ pub fn named_domain(cmd: &str, norm: &CmdNorm, template: &str) -> Option<String>
     if main.program == name {
         return None;
     }
-    let runs = norm.segments.iter().any(|s| s.program == name) || runs_as_housekeeping(cmd, name);
+    let runs = norm.segments.iter().any(|s| s.program == name)
+        || runs_as_housekeeping(cmd, name)
+        || runs_as_root_through(cmd, name) && template.contains(&format!("{name}: command not found"));
     runs.then(|| domain_of(name))
+}
+
+/// Does the line run a program through `name`, the wrapper that runs it as another user
+/// (`sudo`, `doas`)? Normalisation drops the wrapper, so an error that says it is not there
+/// (`sudo: command not found` in a container that runs as root) is the wrapper's, whichever
+/// program it was to run: one class, not one per program. (Its other messages, `sudo:
+/// unable to resolve host`, are warnings beside the program's run.)
+fn runs_as_root_through(cmd: &str, name: &str) -> bool {
+    matches!(name, "sudo" | "doas")
+        && crate::learn::text::command_norm::split_segments(cmd)
+            .iter()
+            .any(|(piece, _)| piece.split_whitespace().next() == Some(name))
 }
 
 /// The segment of the command line that failed: the step the error names, when it is a
@@ -136,5 +150,10 @@ mod tests {
         );
         assert_eq!(domain("git push", "error: failed to push some refs to 'x'\n"), None);
         assert_eq!(domain("sudo apt install x", "sudo: unable to resolve host box\n"), None);
+        // The wrapper missing is the wrapper's failure, whichever program it ran.
+        assert_eq!(
+            domain("sudo make install", "bash: line 1: sudo: command not found\n").as_deref(),
+            Some("sudo")
+        );
     }
 }
