@@ -48,12 +48,13 @@ use fieldtest_report::GeneratedSet;
 /// contested 21, pass 10, no_candidate 8, min_sample 4, generic 4, blocked_by_trust 4,
 /// coincidental 2, self_resolved 2, blocked_by_safety 1. 18 / 18 once `sudo` dropped is its own
 /// fix and the class is the wrapper's whichever program it ran (`sudo-missing-as-root` 4/4,
-/// generalisation.md §26b).
+/// generalisation.md §26b); 22 / 22 once a flag added to a cluster after a look (`-q` → `-oq`)
+/// is an options change, not a name looked up (`unzip-overwrite-prompt-noninteractive` 4/4).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev8",
     sessions: 56,
     classes: 14,
-    floors: [18, 18],
+    floors: [22, 22],
 };
 
 #[test]

@@ -591,3 +591,16 @@ fn sudo_dropped_is_its_own_fix_and_makes_variables_are_no_target() {
     assert_eq!(e[2].outcome, Outcome::Recovered);
     assert_eq!(e[2].fix_key(), "variant:CXXFLAGS=<v>");
 }
+
+#[test]
+fn a_flag_added_to_a_cluster_after_a_look_is_no_name_looked_up() {
+    let h = vec![
+        rec("a", "unzip -q f.zip -d vendor/f", false, "replace vendor/f/a.ttf? [y]es, [n]o, [A]ll, [N]one, [r]ename: NULL\n(EOF or read error, treating as \"[N]one\" ...)"),
+        rec("a", "ls vendor/f", true, "a.ttf"),
+        rec("a", "unzip -oq f.zip -d vendor/f", true, ""),
+    ];
+    let e = eps(&h);
+    assert_eq!(e[0].outcome, Outcome::Recovered);
+    assert_eq!(e[0].fix_key(), "variant:<options changed>");
+    assert!(e[0].looked.is_none());
+}

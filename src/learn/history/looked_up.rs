@@ -80,7 +80,8 @@ pub fn looked_up(fail_cmd: &str, retry_cmd: &str, looks: impl IntoIterator<Item 
     let before: Vec<&str> = tokens(fail_cmd).collect();
     let mut new = tokens(retry_cmd).filter(|t| !before.contains(t));
     let name = new.next()?;
-    if new.next().is_some() || name.chars().count() < 3 {
+    // A flag is no name a look printed (`-q` → `-oq`: an option added to a cluster).
+    if new.next().is_some() || name.chars().count() < 3 || name.starts_with('-') {
         return None;
     }
     // Exactly one failing word is gone: the name replaced.
