@@ -49,12 +49,14 @@ use fieldtest_report::GeneratedSet;
 /// coincidental 2, self_resolved 2, blocked_by_safety 1. 18 / 18 once `sudo` dropped is its own
 /// fix and the class is the wrapper's whichever program it ran (`sudo-missing-as-root` 4/4,
 /// generalisation.md §26b); 22 / 22 once a flag added to a cluster after a look (`-q` → `-oq`)
-/// is an options change, not a name looked up (`unzip-overwrite-prompt-noninteractive` 4/4).
+/// is an options change, not a name looked up (`unzip-overwrite-prompt-noninteractive` 4/4);
+/// 25 / 25 once a run of the failing program that wrote its input with `-out` is a step
+/// (`openssl x509 -req … -out cert.pem` before `openssl verify … cert.pem`: 3/4).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev8",
     sessions: 56,
     classes: 14,
-    floors: [22, 22],
+    floors: [25, 25],
 };
 
 #[test]

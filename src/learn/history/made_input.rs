@@ -10,11 +10,12 @@
 
 use crate::learn::text::command_norm::Segment;
 
-/// The file a run names as its output: `-o X`, `-oX`, `--output X`, `--output=X`.
+/// The file a run names as its output: `-o X`, `-oX`, `--output X`, `--output=X`, and the
+/// single-dash long form some tools use (`openssl x509 … -out cert.pem`).
 fn output_of(s: &Segment) -> Option<&str> {
     let w = &s.words;
     w.iter().enumerate().find_map(|(i, x)| match x.as_str() {
-        "-o" | "--output" => w.get(i + 1).map(String::as_str),
+        "-o" | "--output" | "-out" | "--out" => w.get(i + 1).map(String::as_str),
         _ => x
             .strip_prefix("--output=")
             .or_else(|| x.strip_prefix("-o").filter(|v| !v.is_empty() && !v.starts_with('-'))),
@@ -56,5 +57,15 @@ mod tests {
         ));
         assert!(!made_input(&link, &seg("gcc -c src/other.c -o obj/other.o")));
         assert!(!made_input(&link, &seg("gcc --version")));
+        // A certificate issued again where the failing verify reads it.
+        let verify = seg("openssl verify -CAfile ca.pem certs/server.pem");
+        assert!(made_input(
+            &verify,
+            &seg("openssl x509 -req -in certs/server.csr -CA ca.pem -CAkey ca.key -out certs/server.pem -days 365")
+        ));
+        assert!(!made_input(
+            &verify,
+            &seg("openssl x509 -noout -enddate -in certs/server.pem")
+        ));
     }
 }

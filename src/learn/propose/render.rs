@@ -13,10 +13,19 @@
 //! session nothing is known to be shared, so its private-looking values (absolute or home
 //! paths, e-mails, names) are placeholders too.
 
-/// A command as a directive quotes it: in backticks, at most 80 characters, its own
-/// backticks made quotes (a backtick inside would end the quote early).
+/// A command as a directive quotes it: in backticks, its own backticks made quotes (a
+/// backtick inside would end the quote early); past 100 characters cut at a word and
+/// ended with `…`, never inside a word (`-out <fil` read as a command to type).
 pub fn quote_cmd(s: &str) -> String {
-    format!("`{}`", crate::evidence::head_chars(s, 80).replace('`', "'"))
+    const MAX: usize = 100;
+    let said = if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let head = crate::evidence::head_chars(s, MAX);
+        let cut = head.rfind(' ').filter(|&at| at > 0).map_or(head, |at| &head[..at]);
+        format!("{cut} …")
+    };
+    format!("`{}`", said.replace('`', "'"))
 }
 
 /// One token of a rendered command.
@@ -488,6 +497,17 @@ mod tests {
         let v: Vec<Vec<String>> = cmds.iter().map(|c| w(c)).collect();
         let refs: Vec<&[String]> = v.iter().map(Vec::as_slice).collect();
         render(&anti_unify(&refs))
+    }
+
+    #[test]
+    fn a_long_command_is_cut_at_a_word() {
+        let long = "openssl x509 -req -in <file> -CA <file> -CAkey <file> -CAcreateserial -out <file> -days <n> -sha256 -extfile <file>";
+        let q = quote_cmd(long);
+        assert!(q.ends_with(" …`"), "{q}");
+        assert!(q.contains("-out <file>"), "{q}");
+        assert!(!q.contains("<fil`"), "{q}");
+        assert_eq!(quote_cmd("git pull --rebase"), "`git pull --rebase`");
+        assert_eq!(quote_cmd("echo `date`"), "`echo 'date'`");
     }
 
     #[test]
