@@ -22,7 +22,16 @@ pub fn by_steps<'a>(
 ) -> bool {
     // Asked of every recovery: the cheap test first, the steps read only when it holds.
     let steps: Vec<(usize, &str)> = steps.collect();
-    let rewrites = || steps.iter().any(|(_, t)| t.contains(" -o ") || t.contains(" --output"));
+    let rewrites = || {
+        steps.iter().any(|(_, t)| {
+            t.contains(" -o ")
+                || t.contains(" --output")
+                || t.contains(" -i")
+                || t.contains(" --in-place")
+                || t.starts_with("mv ")
+                || t.starts_with("cp ")
+        })
+    };
     if fail.len() != retry.len() || fail == retry && !rewrites() {
         return false;
     }
@@ -37,17 +46,47 @@ pub fn by_steps<'a>(
 }
 
 /// The input rewritten in place by a step, the failing command then run unchanged on it:
-/// `sort -o deps-a.txt deps-a.txt` before `comm -13 deps-a.txt deps-b.txt`. A step whose
-/// output (`-o X`, `--output X`, `--output=X`) is a file it also reads and the failing
-/// command named.
+/// `sort -o deps-a.txt deps-a.txt` before `comm -13 deps-a.txt deps-b.txt` (a step whose
+/// output, `-o X`, `--output X`, `--output=X`, is a file it also reads and the failing
+/// command named); `sed -i 's/\t/    /g' stats.py` before `python3 stats.py` (the in-place
+/// flag on a file the failing command named); `expand -t 4 f.py > f.tmp` then `mv f.tmp
+/// f.py` (written beside it, moved or copied back).
 pub fn in_place(fail: &[String], steps: &[&Segment]) -> bool {
-    steps.iter().any(|g| {
-        let out = g.words.iter().enumerate().find_map(|(i, w)| match w.as_str() {
-            "-o" | "--output" => g.words.get(i + 1).map(String::as_str),
-            w => w.strip_prefix("--output="),
+    let operand = |x: &str| fail[1..].iter().any(|f| f == x && (f.contains('.') || f.contains('/')));
+    // Edited where it lies (`sed -i 's/\t/    /g' stats.py`, `perl -pi -e … f`).
+    let edited = steps.iter().any(|g| {
+        // `-i`, `-i.bak`, `-pi`, `--in-place`: the in-place flag, alone or in a cluster.
+        let flag = g.words.iter().skip(1).any(|w| {
+            w == "--in-place"
+                || w.starts_with("-i") && !w.starts_with("--")
+                || w.starts_with('-') && !w.starts_with("--") && w.contains('i') && w.len() <= 4
         });
-        out.is_some_and(|x| fail[1..].iter().any(|f| f == x) && g.words.iter().filter(|w| *w == x).count() >= 2)
-    })
+        flag && g.words.iter().skip(1).any(|w| operand(w))
+    });
+    // Written beside, then moved or copied back over it (`expand -t 4 f.py > f.py.tmp`,
+    // `mv f.py.tmp f.py`).
+    let back = steps.windows(2).any(|p| {
+        let wrote = p[0]
+            .redirects
+            .chunks(2)
+            .find(|r| r.len() == 2 && r[0] == ">")
+            .map(|r| r[1].as_str());
+        let read = |f: &str| p[0].words.iter().skip(1).any(|w| w == f);
+        matches!(p[1].program.as_str(), "mv" | "cp")
+            && p[1].words.len() == 3
+            && wrote == Some(p[1].words[1].as_str())
+            && operand(&p[1].words[2])
+            && read(&p[1].words[2])
+    });
+    edited
+        || back
+        || steps.iter().any(|g| {
+            let out = g.words.iter().enumerate().find_map(|(i, w)| match w.as_str() {
+                "-o" | "--output" => g.words.get(i + 1).map(String::as_str),
+                w => w.strip_prefix("--output="),
+            });
+            out.is_some_and(|x| fail[1..].iter().any(|f| f == x) && g.words.iter().filter(|w| *w == x).count() >= 2)
+        })
 }
 
 /// The input converted inline: the retry is the failing command with some of its
@@ -212,5 +251,23 @@ mod tests {
         assert!(in_place(&fail, &[sorted.primary().unwrap()]));
         assert!(!in_place(&fail, &[other.primary().unwrap()]), "wrote another file");
         assert!(!in_place(&w("comm -13 c.txt d.txt"), &[sorted.primary().unwrap()]));
+        // Edited where it lies, or written beside and moved back over it.
+        let py = w("python3 stats.py 3");
+        let sed = norm("sed -i 's/\\t/    /g' stats.py");
+        assert!(in_place(&py, &[sed.primary().unwrap()]));
+        let perl = norm("perl -pi -e 's/\\t/    /g' stats.py");
+        assert!(in_place(&py, &[perl.primary().unwrap()]));
+        let (tmp, back) = (
+            norm("expand -t 4 stats.py > stats.py.tmp"),
+            norm("mv stats.py.tmp stats.py"),
+        );
+        assert!(in_place(&py, &[tmp.primary().unwrap(), back.primary().unwrap()]));
+        let elsewhere = norm("sed -i 's/a/b/' other.py");
+        assert!(!in_place(&py, &[elsewhere.primary().unwrap()]), "another file edited");
+        let kept = norm("mv stats.py.tmp stats.orig.py");
+        assert!(
+            !in_place(&py, &[tmp.primary().unwrap(), kept.primary().unwrap()]),
+            "not moved back"
+        );
     }
 }

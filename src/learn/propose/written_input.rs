@@ -33,7 +33,10 @@ pub fn fail_and_retry<'a>(e: &Episode, prep: &'a Prepared) -> Option<(&'a Segmen
 pub fn then_retry(group: &[&Episode], retry: &str, prep: &Prepared) -> String {
     let on_written: Vec<Vec<String>> = group
         .iter()
-        .filter_map(|e| ran_on_written(e, prep).map(|(_, r)| (e, r)))
+        .filter_map(|e| ran_on_written(e, prep).map(|(f, r)| (e, f, r)))
+        // Rewritten in place, the retry is the failing command as it was.
+        .filter(|(_, f, r)| f.words != r.words)
+        .map(|(e, _, r)| (e, r))
         .map(|(e, r)| crate::learn::propose::render::as_typed(std::slice::from_ref(&e.raw_program), &r.words))
         .collect();
     if on_written.is_empty() {
