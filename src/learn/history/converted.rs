@@ -55,13 +55,24 @@ pub fn in_place(fail: &[String], steps: &[&Segment]) -> bool {
     let operand = |x: &str| fail[1..].iter().any(|f| f == x && (f.contains('.') || f.contains('/')));
     // Edited where it lies (`sed -i 's/\t/    /g' stats.py`, `perl -pi -e … f`).
     let edited = steps.iter().any(|g| {
-        // `-i`, `-i.bak`, `-pi`, `--in-place`: the in-place flag, alone or in a cluster.
+        // `-i`, `-i.bak`, `-pi`, `--in-place`: the in-place flag, alone or in a short
+        // cluster; not `-in` (an input, `openssl x509 -in`), nor the failing program's own
+        // run (that made its input: `made_input`).
         let flag = g.words.iter().skip(1).any(|w| {
-            w == "--in-place"
-                || w.starts_with("-i") && !w.starts_with("--")
-                || w.starts_with('-') && !w.starts_with("--") && w.contains('i') && w.len() <= 4
+            w == "-i"
+                || w == "--in-place"
+                || w.starts_with("--in-place=")
+                || w.starts_with("-i.")
+                || w.len() == 3
+                    && w != "-in"
+                    && w.starts_with('-')
+                    && w[1..].chars().all(|c| c.is_ascii_alphabetic())
+                    && w.contains('i')
         });
-        flag && g.words.iter().skip(1).any(|w| operand(w))
+        let own = fail
+            .first()
+            .is_some_and(|p| crate::learn::text::program_family::program_name(p) == g.program);
+        flag && !own && g.words.iter().skip(1).any(|w| operand(w))
     });
     // Written beside, then moved or copied back over it (`expand -t 4 f.py > f.py.tmp`,
     // `mv f.py.tmp f.py`).
@@ -264,6 +275,10 @@ mod tests {
         assert!(in_place(&py, &[tmp.primary().unwrap(), back.primary().unwrap()]));
         let elsewhere = norm("sed -i 's/a/b/' other.py");
         assert!(!in_place(&py, &[elsewhere.primary().unwrap()]), "another file edited");
+        // An input flag, and the failing program's own run (it made its input).
+        let verify = w("openssl verify -CAfile ca.pem certs/server.pem");
+        let issued = norm("openssl x509 -req -in certs/server.csr -CA ca.pem -out certs/server.pem");
+        assert!(!in_place(&verify, &[issued.primary().unwrap()]));
         let kept = norm("mv stats.py.tmp stats.orig.py");
         assert!(
             !in_place(&py, &[tmp.primary().unwrap(), kept.primary().unwrap()]),

@@ -124,6 +124,8 @@ pub fn describe_anchor(a: &str) -> String {
         "conflict" => "stops on a conflict".into(),
         "rebase-conflict" => "stops because a commit could not be applied (conflict)".into(),
         "timeout" => "times out".into(),
+        // Any "expired" joins this anchor: a certificate as much as a token.
+        "token-expired" => "fails because something has expired (a token, a certificate)".into(),
         a if a.starts_with("http") && a.len() == 7 => format!("returns HTTP {}", &a[4..]),
         a if a.starts_with("errno") => format!("fails with Errno {}", &a[5..]),
         a => format!("fails with {}", a.replace('-', " ")),
