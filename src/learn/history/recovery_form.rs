@@ -330,14 +330,8 @@ pub const UNWRAPPED: &str = "unwrapped:";
 /// `unwrapped:<wrapper>` when the failing line ran its programs through `sudo` or `doas`
 /// and the retry ran the same programs without it.
 fn unwrapped(fail_cmd: &str, retry_cmd: &str) -> Option<String> {
-    let through = |line: &str| -> Option<&'static str> {
-        let segs = crate::learn::text::command_norm::split_segments(line);
-        ["sudo", "doas"].into_iter().find(|w| {
-            segs.iter()
-                .any(|(piece, _)| piece.split_whitespace().next() == Some(*w))
-        })
-    };
-    let wrapper = through(fail_cmd).filter(|_| through(retry_cmd).is_none())?;
+    use crate::learn::text::command_norm::run_as_another_user;
+    let wrapper = run_as_another_user(fail_cmd).filter(|_| run_as_another_user(retry_cmd).is_none())?;
     // The same programs, a look chained before them aside (`whoami && chmod 600 key`).
     let (f, r) = (
         crate::learn::text::intent::raw_programs(fail_cmd),

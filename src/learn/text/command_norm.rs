@@ -494,6 +494,16 @@ pub fn runs_as_housekeeping(cmd: &str, program: &str) -> bool {
     })
 }
 
+/// The wrapper of [`crate::learn::text::wrappers::AS_ANOTHER_USER`] a command line runs a program through, if any
+/// (`sudo` in `cd x && sudo make install`): normalisation drops it.
+pub(crate) fn run_as_another_user(cmd: &str) -> Option<&'static str> {
+    let segs = split_segments(cmd);
+    crate::learn::text::wrappers::AS_ANOTHER_USER.into_iter().find(|w| {
+        segs.iter()
+            .any(|(piece, _)| piece.split_whitespace().next() == Some(*w))
+    })
+}
+
 /// Normalises one command line. Never fails; an empty command has no segments.
 pub fn normalize(cmd: &str) -> CmdNorm {
     let mut segments = Vec::new();

@@ -42,22 +42,15 @@ pub fn named_domain(cmd: &str, norm: &CmdNorm, template: &str) -> Option<String>
     if main.program == name {
         return None;
     }
+    // A wrapper that runs the program as another user (`sudo`), said missing: normalisation
+    // drops it, so the failure is the wrapper's whichever program it was to run — one class,
+    // not one per program. (Its other messages, `sudo: unable to resolve host`, are warnings
+    // beside the program's run.)
     let runs = norm.segments.iter().any(|s| s.program == name)
         || runs_as_housekeeping(cmd, name)
-        || runs_as_root_through(cmd, name) && template.contains(&format!("{name}: command not found"));
+        || crate::learn::text::command_norm::run_as_another_user(cmd) == Some(name)
+            && template.contains(&format!("{name}: command not found"));
     runs.then(|| domain_of(name))
-}
-
-/// Does the line run a program through `name`, the wrapper that runs it as another user
-/// (`sudo`, `doas`)? Normalisation drops the wrapper, so an error that says it is not there
-/// (`sudo: command not found` in a container that runs as root) is the wrapper's, whichever
-/// program it was to run: one class, not one per program. (Its other messages, `sudo:
-/// unable to resolve host`, are warnings beside the program's run.)
-fn runs_as_root_through(cmd: &str, name: &str) -> bool {
-    matches!(name, "sudo" | "doas")
-        && crate::learn::text::command_norm::split_segments(cmd)
-            .iter()
-            .any(|(piece, _)| piece.split_whitespace().next() == Some(name))
 }
 
 /// The segment of the command line that failed: the step the error names, when it is a

@@ -44,11 +44,11 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut at_start = true;
     let mut skip_next = false;
-    let mut wrapped = false;
+    let mut wrapped: Option<&str> = None;
     for w in &words {
         if matches!(w.as_str(), "&&" | "||" | ";" | "|" | "&") {
             at_start = true;
-            wrapped = false;
+            wrapped = None;
             continue;
         }
         if skip_next {
@@ -64,12 +64,12 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
         let wrapper = crate::learn::text::tables::on(crate::learn::text::tables::Table::Wrappers)
             && matches!(w.as_str(), "sudo" | "env" | "time" | "nohup" | "export" | "exec");
         if assignment || wrapper {
-            wrapped = true;
+            wrapped = wrapper.then_some(w.as_str()).or(wrapped);
             continue;
         }
         // A wrapper's own flags (`sudo -u postgres`, `env -i`) are no program.
-        if wrapped && w.starts_with('-') {
-            skip_next = matches!(w.as_str(), "-u" | "-g");
+        if let Some(runner) = wrapped.filter(|_| w.starts_with('-')) {
+            skip_next = crate::learn::text::wrappers::option_takes_value(runner, w);
             continue;
         }
         if w == "cd" {
@@ -78,7 +78,7 @@ pub fn raw_programs(cmd: &str) -> Vec<String> {
         }
         out.push(w.rsplit('/').next().unwrap_or(w).trim_end_matches(';').to_string());
         at_start = false;
-        wrapped = false;
+        wrapped = None;
     }
     out
 }

@@ -5,6 +5,8 @@
 //! housekeeping, so the episode needs the raw words to see that the context was the fix;
 //! reading them is its own small judgement, tested with the episodes that use it.
 
+use crate::learn::text::wrappers::{option_takes_value, AS_ANOTHER_USER};
+
 /// `NAME=value` (an environment assignment word).
 pub(crate) fn is_env_assignment(w: &str) -> bool {
     match w.split_once('=') {
@@ -60,7 +62,7 @@ pub fn context_added(fail: &str, retry: &str) -> Vec<String> {
             if segment_start && w == "timeout" {
                 let mut j = i + 1;
                 while j < words.len() && words[j].starts_with('-') {
-                    j += if matches!(words[j], "-k" | "-s") { 2 } else { 1 };
+                    j += if option_takes_value("timeout", words[j]) { 2 } else { 1 };
                 }
                 let end = (j + 1).min(words.len());
                 out.push(words[i..end].join(" "));
@@ -86,18 +88,15 @@ pub const VIA: &str = "via:";
 /// environment, a substitute).
 fn runner_with_options(words: &[&str]) -> Option<usize> {
     let first = *words.first()?;
-    let (lead, valued): (usize, &[&str]) = match first {
-        "sudo" | "doas" => (1, &["-u", "-g"]),
-        "npx" | "bunx" | "pnpx" => (1, &["-p", "--package", "-c", "--call"]),
-        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if words.get(1) == Some(&"run") => {
-            (2, &["--with", "--python", "-p", "--env"])
-        }
+    let lead = match first {
+        "sudo" | "doas" | "npx" | "bunx" | "pnpx" => 1,
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if words.get(1) == Some(&"run") => 2,
         _ => return None,
     };
     let mut n = lead;
     while let Some(w) = words.get(n).filter(|w| w.starts_with('-')) {
-        n += if valued.contains(w) { 2 } else { 1 };
+        n += if option_takes_value(first, w) { 2 } else { 1 };
     }
     let n = n.min(words.len());
-    (n > lead || matches!(first, "sudo" | "doas")).then_some(n)
+    (n > lead || AS_ANOTHER_USER.contains(&first)).then_some(n)
 }

@@ -49,6 +49,23 @@ pub fn runner_exec(cmd: &str) -> Option<String> {
     (verb == "exec" && project_runner(&format!("{p} exec"))).then(|| format!("{p} exec"))
 }
 
+/// Does `runner`'s option `flag` take the next word as its value (`sudo -u postgres`,
+/// `timeout -k 5`, `npx -p typescript`, `uv run --with httpx`)? One table for every reader
+/// of a runner's options: unwrapping, the context a retry added, the programs as typed.
+pub(crate) fn option_takes_value(runner: &str, flag: &str) -> bool {
+    match runner {
+        "sudo" | "doas" => matches!(flag, "-u" | "-g"),
+        "env" => flag == "-u",
+        "timeout" => matches!(flag, "-k" | "-s"),
+        "npx" | "bunx" | "pnpx" => matches!(flag, "-p" | "--package" | "-c" | "--call"),
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" => matches!(flag, "--with" | "--python" | "-p" | "--env"),
+        _ => false,
+    }
+}
+
+/// The wrappers that run a program as another user.
+pub(crate) const AS_ANOTHER_USER: [&str; 2] = ["sudo", "doas"];
+
 /// Removes wrappers; returns the remaining words, whether `sudo` was seen, and an inner
 /// command string when the wrapper was `bash -c "…"`.
 pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<String>) {
@@ -64,7 +81,7 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
                 sudo = true;
                 drop(&mut w, 1);
                 while let Some(f) = w.first() {
-                    if f == "-u" || f == "-g" {
+                    if option_takes_value(&prog, f) {
                         drop(&mut w, 2);
                     } else if f.starts_with('-') {
                         drop(&mut w, 1);
@@ -76,7 +93,7 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
             "env" => {
                 drop(&mut w, 1);
                 while let Some(f) = w.first() {
-                    if f == "-u" {
+                    if option_takes_value("env", f) {
                         drop(&mut w, 2);
                     } else if f.starts_with('-') || is_assignment(f) {
                         drop(&mut w, 1);
@@ -97,7 +114,7 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
                 while let Some(f) = w.first().filter(|f| f.starts_with('-')).cloned() {
                     drop(&mut w, 1);
                     // `-k 5`, `-s KILL`: the option's value is no command.
-                    if f == "-k" || f == "-s" {
+                    if option_takes_value("timeout", &f) {
                         drop(&mut w, 1);
                     }
                 }
@@ -107,15 +124,14 @@ pub(crate) fn unwrap_words(mut w: Vec<String>) -> (Vec<String>, bool, Option<Str
                 drop(&mut w, 1);
                 while let Some(f) = w.first().filter(|f| f.starts_with('-')).cloned() {
                     // `-p typescript`, `--package eslint`: the package is no program.
-                    let takes_value = matches!(f.as_str(), "-p" | "--package" | "-c" | "--call");
-                    drop(&mut w, if takes_value { 2 } else { 1 });
+                    drop(&mut w, if option_takes_value(&prog, &f) { 2 } else { 1 });
                 }
             }
             "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if w.get(1).map(String::as_str) == Some("run") => {
                 drop(&mut w, 2);
                 while w.first().is_some_and(|f| f.starts_with('-')) {
-                    let takes_value = matches!(w[0].as_str(), "--with" | "--python" | "-p" | "--env");
-                    drop(&mut w, if takes_value { 2 } else { 1 });
+                    let n = if option_takes_value(&prog, &w[0]) { 2 } else { 1 };
+                    drop(&mut w, n);
                 }
             }
             "pnpm" | "yarn" if w.get(1).map(String::as_str) == Some("dlx") => drop(&mut w, 2),
@@ -185,7 +201,7 @@ pub fn timed_out(cmd: &str, exit: Option<i64>) -> bool {
     exit == Some(124)
         && cmd
             .split_whitespace()
-            .find(|w| !crate::learn::text::retry_context::is_env_assignment(w))
+            .find(|w| !is_assignment(w))
             .is_some_and(|w| w == "timeout")
 }
 
