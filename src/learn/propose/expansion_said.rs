@@ -34,12 +34,8 @@ pub fn expansion_said(episodes: &[Episode], eps: &[usize], last: &Episode, retry
             }
         }
     }
-    let also = if others.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = others.iter().map(|o| quote_cmd(o)).collect();
-        format!(" (also seen: {})", list.join(", "))
-    };
+    let list: Vec<String> = others.iter().map(|o| quote_cmd(o)).collect();
+    let also = crate::learn::propose::render::also_said(&list);
     format!(
         "retry {retry} with the path written where the shell expands it (in quotes `~` reaches the program as a literal `~`): {}{also}",
         quote_cmd(&expansion_way(word))

@@ -68,11 +68,7 @@ pub fn directive_for(
             let toks = render::anti_unify(&spellings);
             let (toks, others) = render::most_common_words(&spellings, toks, 1);
             let also: Vec<String> = others.iter().map(|(_, w)| quote_cmd(w)).collect();
-            let also = if also.is_empty() {
-                String::new()
-            } else {
-                format!(" (also seen: {})", also.join(", "))
-            };
+            let also = render::also_said(&also);
             return (
                 format!(
                     "run what the missing {} subcommand wraps directly: {}{also}",
@@ -255,11 +251,7 @@ pub fn directive_for(
         if restated && !texts.is_empty() {
             also.push("the script restated another way".to_string());
         }
-        let also = if also.is_empty() {
-            String::new()
-        } else {
-            format!(" (also seen: {})", also.join(", "))
-        };
+        let also = render::also_said(&also);
         let text = match texts.first() {
             Some(t) => format!("retry {retry} with {}{also}", said(t)),
             None => format!("retry {retry} with its script operand restated another way"),
@@ -294,11 +286,7 @@ pub fn directive_for(
         let flag = last.variant[0].trim_start_matches("value:");
         let values = ranked(episodes, eps, last_ei, |e| value_given(e, prep).into_iter().collect());
         let also: Vec<String> = values.iter().skip(1).map(|v| quote_cmd(v)).collect();
-        let also = if also.is_empty() {
-            String::new()
-        } else {
-            format!(" (also seen: {})", also.join(", "))
-        };
+        let also = render::also_said(&also);
         let text = match values.first() {
             Some(v) => format!(
                 "retry {retry} with another value for {}: {}{also}",
@@ -357,11 +345,7 @@ pub fn directive_for(
                 let mut groups = grouped.into_iter().map(said);
                 let first = groups.next().unwrap_or_default();
                 let also: Vec<String> = groups.collect();
-                if also.is_empty() {
-                    first
-                } else {
-                    format!("{first} (also seen: {})", also.join(", "))
-                }
+                format!("{first}{}", render::also_said(&also))
             })
             .collect::<Vec<_>>()
             .join(", then ");
@@ -473,11 +457,7 @@ pub fn directive_for(
                     .filter(|l| **l != first)
                     .map(|l| quote_cmd(l))
                     .collect();
-                let also = if others.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (also seen: {})", others.join(", "))
-                };
+                let also = render::also_said(&others);
                 format!(
                     "retry {retry} with a longer time limit: {}{also}",
                     quote_cmd(&format!("{first} {label}"))

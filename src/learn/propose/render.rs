@@ -482,7 +482,17 @@ pub(crate) fn also_seen(
     }
     others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let list: Vec<String> = others.iter().map(|o| quote_cmd(&o.2)).collect();
-    format!(" (also seen: {})", list.join(", "))
+    also_said(&list)
+}
+
+/// The other ways a directive names after its own, each already said (quoted):
+/// ` (also seen: `-R`, `-a`)`; empty for none. One wording for every directive.
+pub(crate) fn also_said(others: &[String]) -> String {
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!(" (also seen: {})", others.join(", "))
+    }
 }
 
 #[cfg(test)]
