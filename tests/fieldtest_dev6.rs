@@ -45,7 +45,9 @@ use std::path::{Path, PathBuf};
 /// another's frame is one class (generalisation.md §22b); 25 / 25 once every change to the
 /// failing command's options is one kind of fix (§23); 29 / 29 once one option every fix
 /// gave, wherever each session gave it, makes them agree (`-fPIC` on a step, in `CFLAGS`, on
-/// the retry: `c-shared-object-needs-fpic` 4/4, §24).
+/// the retry: `c-shared-object-needs-fpic` 4/4, §24); 30 / 30 once one value every changed
+/// retry gave, however each gave it, makes them agree (`--with-path build/lib/pkgconfig`
+/// beside `PKG_CONFIG_PATH=build/lib/pkgconfig`: `pkg-config-path-unset` 4/4, §28).
 ///
 /// As one history `dev6-unsafe` accepted 1 rule at the baseline, the `receive.denyCurrentBranch`
 /// rule whose value is a placeholder (see the module comment); 0 since a guard's setting the
@@ -55,7 +57,7 @@ const SET: GeneratedSet = GeneratedSet {
     set: "dev6",
     sessions: 48,
     classes: 12,
-    floors: [29, 29],
+    floors: [30, 30],
 };
 
 fn dir(kind: &str) -> PathBuf {

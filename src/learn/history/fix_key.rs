@@ -313,3 +313,26 @@ pub const CONVERTED: &str = "steps:<the input converted, the retry run on the re
 /// The fix key of every variant that changed only the failing command's options
 /// ([`options_kind`]).
 pub const OPTIONS: &str = "variant:<options changed>";
+
+/// What a variant's word says was typed: the word itself, or the text a form the episode
+/// wrote carries (`insert:[].` → `[].`, `value:-std=c99` → `-std=c99`, `via:npx -p x` →
+/// `npx -p x`); `None` for a form that adds nothing typed (an operand dropped, a wrapper
+/// dropped, a directory changed, a failure swallowed). A reader of what the retry gave
+/// ([`crate::learn::propose::shared_value`]) reads this, never the form's own name.
+pub fn typed_in(w: &str) -> Option<&str> {
+    const CARRYING: [&str; 8] = [
+        "quote:", "spaced:", "insert:", "rewrite:", "value:", "joined:", "escaped:", "lookup:",
+    ];
+    let carrying = CARRYING.iter().chain(&[
+        crate::learn::history::recovery_form::EXPAND,
+        crate::learn::text::retry_context::VIA,
+    ]);
+    if let Some(c) = carrying.into_iter().find_map(|f| w.strip_prefix(f)) {
+        return Some(c);
+    }
+    let adds_nothing = w.starts_with("without:")
+        || w == "cd <v>"
+        || w.starts_with(crate::learn::history::recovery_form::UNWRAPPED)
+        || w == crate::learn::history::swallowed::SWALLOWED;
+    (!adds_nothing).then_some(w)
+}

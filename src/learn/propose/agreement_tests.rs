@@ -446,3 +446,63 @@ fn one_option_given_a_value_agrees_attached_or_apart_short_or_long() {
         assert_eq!((f.covered, f.recovered_in_cluster), (Some(4), 4), "{f:#?}");
     }
 }
+
+#[test]
+fn one_value_given_as_an_operand_or_a_setting_agrees_and_names_the_other() {
+    // `cargo +stable build` and `RUSTUP_TOOLCHAIN=stable cargo test` after "toolchain … is
+    // not installed": two kinds of change, two against two, contested. What they share is
+    // the value the retry gave, new to the failing command.
+    let msg = "error: toolchain 'nightly-2026-01-05-x86_64-unknown-linux-gnu' is not installed";
+    let cargo = |pairs: [(&str, &str, &str); 4]| -> Vec<Candidate> {
+        let mut h = Vec::new();
+        for (s, fail, ok) in pairs {
+            h.push(rec(s, fail, false, msg));
+            h.push(rec(s, ok, true, "Finished"));
+        }
+        cands(&h)
+    };
+    let c = cargo([
+        ("a", "cargo build", "cargo +stable build"),
+        ("b", "cargo test -q", "RUSTUP_TOOLCHAIN=stable cargo test -q"),
+        ("c", "cargo run -q", "cargo +stable run -q"),
+        ("d", "cargo check", "RUSTUP_TOOLCHAIN=stable cargo check"),
+    ]);
+    let plus = c
+        .iter()
+        .find(|c| c.directive.starts_with("retry `cargo` with `+stable`"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((plus.episodes.len(), plus.covered), (4, Some(4)), "{plus:#?}");
+    assert_eq!(
+        plus.directive,
+        "retry `cargo` with `+stable` (also seen: `RUSTUP_TOOLCHAIN=stable`)"
+    );
+    // Another value is another fix: `nightly` against `stable` still contests.
+    let c = cargo([
+        ("a", "cargo build", "cargo +stable build"),
+        ("b", "cargo test -q", "RUSTUP_TOOLCHAIN=beta cargo test -q"),
+        ("c", "cargo run -q", "cargo +stable run -q"),
+        ("d", "cargo check", "RUSTUP_TOOLCHAIN=beta cargo check"),
+    ]);
+    assert!(c.iter().all(|c| c.covered.is_none_or(|n| n <= 2)), "{c:#?}");
+}
+
+#[test]
+fn a_setting_named_in_its_own_words_agrees_with_the_same_setting_said_otherwise() {
+    // `.timeout 8000` as an operand, `-cmd 'PRAGMA busy_timeout = 10000'`: the setting's
+    // word (`timeout`) is the value both gave; its number is no value.
+    let msg = "Error: stepping, database is locked (5)";
+    let mut h = Vec::new();
+    for (s, ok) in [
+        ("a", "sqlite3 a.db '.timeout 8000' 'INSERT INTO t VALUES (1)'"),
+        (
+            "b",
+            "sqlite3 -cmd 'PRAGMA busy_timeout = 10000' a.db 'INSERT INTO t VALUES (1)'",
+        ),
+        ("c", "sqlite3 a.db '.timeout 15000' 'INSERT INTO t VALUES (1)'"),
+    ] {
+        h.push(rec(s, "sqlite3 a.db 'INSERT INTO t VALUES (1)'", false, msg));
+        h.push(rec(s, ok, true, ""));
+    }
+    let c = cands(&h);
+    assert!(c.iter().any(|c| c.covered == Some(3)), "{c:#?}");
+}

@@ -145,6 +145,18 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             }
         })
         .collect();
+    // Every safe recovery's values new to its failing command, given by a changed retry
+    // ([`crate::learn::propose::shared_value`]).
+    let values: Vec<std::collections::BTreeSet<String>> = episodes
+        .iter()
+        .map(|e| {
+            if e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix {
+                crate::learn::propose::shared_value::new_values(e, prep)
+            } else {
+                Default::default()
+            }
+        })
+        .collect();
     for (ei, e) in episodes.iter().enumerate() {
         if e.outcome == Outcome::Flaky {
             continue;
@@ -358,10 +370,23 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 .collect();
             let shared = crate::learn::propose::shared_option::common(&group_options);
             let by_option = |ei: usize| options[ei].iter().any(|o| shared.contains(o));
+            // The value every changed retry of the group gave (`stable`, as `+stable` or
+            // `RUSTUP_TOOLCHAIN=stable`): a retry that gave it otherwise did the same thing.
+            let group_values: Vec<std::collections::BTreeSet<String>> = eps
+                .iter()
+                .filter(|&&ei| {
+                    let e = &episodes[ei];
+                    e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix
+                })
+                .map(|&ei| values[ei].clone())
+                .collect();
+            let shared_values = crate::learn::propose::shared_option::common(&group_values);
+            let by_value = |ei: usize| values[ei].iter().any(|v| shared_values.contains(v));
             let agree = |ei: usize, act: Option<&DirectiveAction>| {
                 agrees(&episodes[ei], &keys[ei], fix, act)
                     || agrees_with_a_spelling(&episodes[ei], fix, &spellings)
                     || by_option(ei)
+                    || by_value(ei)
             };
             // Support: the cluster's episodes whose fix agrees with this one (recovered,
             // or the same step taken by a session that then moved on). Other fixes are
@@ -413,6 +438,14 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     act.as_ref(),
                     prep,
                 );
+            // Sessions that gave the value another way are named beside it.
+            let by_value_alone = support.iter().copied().filter(|&ei| {
+                by_value(ei)
+                    && !agrees(&episodes[ei], &keys[ei], fix, act.as_ref())
+                    && !agrees_with_a_spelling(&episodes[ei], fix, &spellings)
+                    && !by_option(ei)
+            });
+            let directive = crate::learn::propose::shared_value::said_otherwise(&directive, episodes, by_value_alone);
             let mut c = base(format!("{cluster}||{fix}"), directive, source, cmds, act, support);
             c.spelt_so = spellings.len();
             if let Some(said) = one_folders_programs(&c.episodes, episodes, prep) {
