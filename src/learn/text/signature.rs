@@ -42,6 +42,8 @@ struct Masks {
     quoted: LazyRe,
     var: LazyRe,
     path: LazyRe,
+    located: LazyRe,
+    qualified: LazyRe,
     hash: LazyRe,
     dur: LazyRe,
     num: LazyRe,
@@ -57,12 +59,14 @@ struct Masks {
 #[cfg(test)]
 impl Masks {
     /// Every mask, for the tests that check each one.
-    fn all(&self) -> [&LazyRe; 14] {
+    fn all(&self) -> [&LazyRe; 16] {
         [
             &self.url,
             &self.quoted,
             &self.var,
             &self.path,
+            &self.located,
+            &self.qualified,
             &self.hash,
             &self.dur,
             &self.num,
@@ -117,6 +121,11 @@ static MASKS: Masks = Masks {
     path: LazyRe::new(
         r"(?:\.{0,2}/)?(?:[\w.@+-]+/)+[\w.@+-]*|\b[\w-]+(?:\.(?:py|rs|js|ts|tsx|jsx|go|rb|java|c|h|cpp|sh|yaml|yml|json|toml|txt|lock|tf|tfvars|md|cfg|ini|xml|sql|whl|tar|gz|zip))+\b",
     ),
+    // A line that starts with where it is (`users.csv:7: INSERT failed`, the `file:line:`
+    // of compilers and loaders): the file is the session's, whatever its extension.
+    located: LazyRe::new(r"^[\w+-]+(?:\.[\w+-]+)+:\d+:"),
+    // A qualified name (`Report::Format`, `App::Config`): the session's module, bare.
+    qualified: LazyRe::new(r"\b[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+\b"),
     hash: LazyRe::gated(gate::hash, r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
     dur: LazyRe::gated(
         gate::dur,
@@ -262,8 +271,21 @@ fn mask_line_in(e: Engine, line: &str) -> String {
     if s.contains('$') {
         s = m.var.replace(e, &s, "<var>").into();
     }
+    if s.contains('.') && s.contains(':') {
+        let t = s.clone();
+        s = m
+            .located
+            .replace_with(e, &t, |a, b| {
+                let at = t[a..b].find(':').map_or(b, |p| a + p);
+                format!("<path>{}", &t[at..b])
+            })
+            .into();
+    }
     if s.contains('/') || s.contains('.') {
         s = m.path.replace(e, &s, "<path>").into();
+    }
+    if s.contains("::") {
+        s = m.qualified.replace(e, &s, "<q>").into();
     }
     if has(|c| c.is_ascii_digit(), &s) {
         s = m.hash.replace(e, &s, "<hash>").into();
@@ -390,277 +412,5 @@ fn of_lines(lines: &[String]) -> Signature {
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn ascii_patterns_rewrite_classes_and_boundaries() {
-        assert_eq!(
-            crate::learn::text::mask_engine::ascii_pattern(r"\b\w+[\w.-]\d\s"),
-            r"(?-u:\b)[0-9A-Za-z_]+[0-9A-Za-z_.-][0-9][\t\n\x0B\x0C\r ]"
-        );
-        assert_eq!(
-            crate::learn::text::mask_engine::ascii_pattern(r"[^\s'\]]\.\\"),
-            r"[^\t\n\x0B\x0C\r '\]]\.\\"
-        );
-        for r in super::masks().all() {
-            let _ = r.get(); // every mask compiles in its ASCII form
-        }
-    }
-
-    use super::*;
-
-    #[test]
-    fn a_tools_diagnostics_are_picked_from_among_its_output_rows() {
-        let interleaved = "comm: file 2 is not in sorted order\nzoe\ncomm: file 1 is not in sorted order\nann\nbob\ncomm: input is not in sorted order\n";
-        let plain = "comm: file 2 is not in sorted order\ncomm: file 1 is not in sorted order\ncomm: input is not in sorted order\n";
-        assert_eq!(error_lines(interleaved), error_lines(plain));
-        assert_eq!(signature(interleaved).template, signature(plain).template);
-        // No prefix on the last line: the last two lines, as before.
-        assert_eq!(error_lines("a\nb\nc"), vec!["b".to_string(), "c".to_string()]);
-    }
-
-    #[test]
-    fn a_command_line_echoed_by_its_runner_is_no_error_line() {
-        // make prints the recipe it runs: `-Werror` names an error only as a flag.
-        let make = "gcc -Wall -Wextra -Werror -O2 -o app main.c\nmain.c: In function 'main':\n\
-                    main.c:4:9: error: unused variable 'n' [-Werror=unused-variable]\n\
-                    cc1: all warnings being treated as errors\nmake: *** [Makefile:5: app] Error 1\n";
-        let lines = error_lines(make);
-        assert!(lines[0].starts_with("main.c:4:9: error: unused variable"), "{lines:?}");
-        assert!(!lines.iter().any(|l| l.starts_with("gcc ")), "{lines:?}");
-        // An error word outside the flags keeps a line that also holds one.
-        assert_eq!(
-            error_lines("error: unexpected argument '--fail-fast' found"),
-            vec!["error: unexpected argument '--fail-fast' found".to_string()]
-        );
-        assert_eq!(
-            error_lines("go test -failfast ./...\n--- FAIL: TestX (0.00s)"),
-            vec!["--- FAIL: TestX (0.00s)".to_string()]
-        );
-    }
-
-    #[test]
-    fn masks_variable_parts() {
-        let t = mask_line("error: failed to push some refs to 'https://x.org/a.git' at 12:03:04 in 3.2s (abc1234def)");
-        assert!(t.contains("<q>") && t.contains("<dur>") && t.contains("<hash>"), "{t}");
-        let p = mask_line("  File \"src/train.py\", line 3, in <module>");
-        assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
-        assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
-        // A name with two known extensions is one path (`dump.sql.gz`, not `<path>.gz`).
-        assert_eq!(
-            mask_line("gzip: dump.sql.gz already exists"),
-            "gzip: <path> already exists"
-        );
-        assert!(mask_line("error[E0432]: unresolved import").contains("E0432"));
-    }
-
-    /// A name is the session's own word however the tool quotes it: GNU's `name' (find,
-    /// grep, make in the C locale) and a bare `$variable` (jq, shells) mask like 'name'.
-    #[test]
-    fn masks_gnu_quotes_and_variable_names() {
-        assert_eq!(
-            mask_line("find: paths must precede expression: `b.log'"),
-            "find: paths must precede expression: <q>"
-        );
-        assert_eq!(
-            mask_line("make: *** No rule to make target `a' and `b'"),
-            "make: *** No rule to make target <q> and <q>"
-        );
-        assert_eq!(mask_line("unresolved import `foo`"), "unresolved import <q>");
-        assert_eq!(
-            mask_line("jq: error: $target is not defined at <top-level>, line 1:"),
-            "jq: error: <var> is not defined at <top-level>, line <n>:"
-        );
-        assert_eq!(
-            mask_line("bash: $HOME_DIR: unbound variable"),
-            "bash: <var>: unbound variable"
-        );
-        // A dollar that names nothing stays.
-        assert_eq!(mask_line("cost: $5 and $ alone"), "cost: $<n> and $ alone");
-    }
-
-    #[test]
-    fn keeps_anchors() {
-        assert!(anchors("error[E0432]: unresolved import `foo`").contains(&"E0432".to_string()));
-        assert_eq!(anchors("npm ERR! code ERESOLVE")[0], "ERESOLVE");
-        assert_eq!(
-            anchors("Error: listen EADDRINUSE: address already in use :::3000")[0],
-            "EADDRINUSE"
-        );
-        assert_eq!(anchors("PermissionError: [Errno 13] Permission denied")[0], "errno13");
-        assert_eq!(anchors("429 Too Many Requests")[0], "http429");
-        assert_eq!(
-            anchors("ModuleNotFoundError: No module named 'torch'")[0],
-            "ModuleNotFoundError"
-        );
-        assert_eq!(
-            anchors(" ! [rejected] main -> main (fetch first)")[0],
-            "non-fast-forward"
-        );
-        assert_eq!(
-            anchors("remote contains work that you do not have locally")[0],
-            "non-fast-forward"
-        );
-        assert_eq!(anchors("CrashLoopBackOff")[0], "CrashLoopBackOff");
-    }
-
-    #[test]
-    fn generic_words_are_not_anchors() {
-        for t in [
-            "fails",
-            "error: something failed",
-            "incident",
-            "unsafe task requested: Propaganda AI Video",
-            "adversarial behavior requested: ddos_code_obfuscation_tools_1",
-            "temporary_error_1",
-            "bad data error",
-        ] {
-            assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
-        }
-    }
-
-    /// A word of a name the session chose (a quoted folder, a path) is never an anchor;
-    /// the same word in the tool's own message still is.
-    #[test]
-    fn path_and_quoted_name_words_are_never_anchors() {
-        for t in [
-            "cp: -r not specified; omitting directory 'fixtures'",
-            "cp: -r not specified; omitting directory 'tests/fixtures'",
-            "cp: cannot copy tests/fixtures/timeout to out",
-            "mv: cannot move `conflict' to `x'",
-            "cat: flaky.txt: Is a directory",
-        ] {
-            assert!(anchors(t).is_empty(), "{t}: {:?}", anchors(t));
-        }
-        assert!(anchors(
-            "Main.java:1: error: class ReportJob is public, should be declared in a file named ReportJob.java"
-        )
-        .is_empty());
-        assert_eq!(anchors("E   fixture 'db' not found")[0], "fixture-not-found");
-        assert_eq!(anchors("CrashLoopBackOff: pod/web-1 in ns/app")[0], "CrashLoopBackOff");
-        assert_eq!(anchors("cat: 'a b': No such file or directory")[0], "ENOENT");
-        assert!(anchors("error: 'timed out' while reading").contains(&"timeout".to_string()));
-    }
-
-    #[test]
-    fn signature_of_real_git_rejection() {
-        let tail = "To ../remote.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to '../remote.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally.";
-        let s = signature(tail);
-        assert_eq!(s.primary(), Some("non-fast-forward"));
-        assert!(!s.template.contains("remote.git"), "{}", s.template);
-    }
-
-    /// Every line of every corpus tail, both engines: masks and anchors byte-identical.
-    #[test]
-    fn engines_agree_on_corpora() {
-        let files = crate::learn::text::mask_engine::corpus_files();
-        let (mut lines, mut texts) = (0usize, 0usize);
-        let mut check = |text: &str| {
-            texts += 1;
-            assert_eq!(anchors_in(Engine::Lite, text), anchors_in(Engine::Full, text), "{text}");
-            for l in text.lines().chain(std::iter::once(text)) {
-                lines += 1;
-                assert_eq!(mask_line_in(Engine::Lite, l), mask_line_in(Engine::Full, l), "{l}");
-            }
-        };
-        crate::learn::text::mask_engine::corpus_objects(|o| {
-            for (k, x) in o {
-                if let Some(t) = x
-                    .as_str()
-                    .filter(|_| matches!(k.as_str(), "tail" | "trigger" | "directive"))
-                {
-                    check(t);
-                    check(&unescape(t));
-                }
-            }
-        });
-        for extra in [
-            "error: ‘quoted’ at https://x.org/a/b.git 12:03:04 3.2s 0xdeadbeef sha256:abc E0432 errno 13 Errno  7",
-            "Ünïcødé wörd_ERROR_CODE 503 Service Unavailable 429 too many",
-            "ERRNO 2 ModuleNotFoundError: No module named 'x' EADDRINUSE ENOSPC_X AB1234 1,234.5",
-            "naïve_ident 1.2.3 a/b/c.py:12 ./x ../y/ z.rs café.py",
-        ] {
-            check(extra);
-        }
-        assert!(
-            files.len() > 3 && lines > 1000,
-            "corpora found: {} files, {lines} lines",
-            files.len()
-        );
-        eprintln!("{} files, {texts} texts, {lines} lines", files.len());
-    }
-
-    /// Each mask's gate says yes wherever the mask matches, under both engines, on every
-    /// corpus line and on edge lines (see `mask_gates`).
-    #[test]
-    fn gates_hold_wherever_their_mask_matches() {
-        let all = masks().all();
-        let gated: Vec<_> = all.into_iter().filter_map(|r| Some((r, r.gate()?))).collect();
-        assert_eq!(gated.len(), 8);
-        let (mut lines, mut shut) = (0usize, 0usize);
-        let mut check = |l: &str| {
-            lines += 1;
-            for (r, gate) in &gated {
-                let open = gate(l.as_bytes());
-                assert!(
-                    open || !(r.get().is_match(l) || r.lite().is_match(l)),
-                    "{:?} matches {l:?}",
-                    r.get()
-                );
-                shut += usize::from(!open);
-            }
-        };
-        for l in [
-            "",
-            "E",
-            "EABC",
-            "xEABC",
-            "E0432",
-            "Errno 13",
-            "ERRNO:7",
-            "errno",
-            "429 Too",
-            "x429 Too",
-            "4290 not",
-            "3.2s",
-            "3. s",
-            "12:03",
-            "1:2",
-            "5 ms",
-            "5\x0bms",
-            "a1b2c3d",
-            "abcdef",
-            "sha256:",
-            "ModuleNotFoundError",
-            "AbCd",
-            "A1B2",
-            "Ab",
-            "ÉError",
-            "_12",
-            "é12",
-            "12é",
-            "1,234.5",
-            "ms5",
-            "deadbeef",
-            "500 - Internal",
-        ] {
-            check(l);
-        }
-        for f in crate::learn::text::mask_engine::corpus_files() {
-            let text = std::fs::read_to_string(&f).unwrap_or_default();
-            for l in text.lines().flat_map(|row| row.split("\\n").chain([row])) {
-                check(l);
-            }
-        }
-        assert!(
-            lines > 10_000 && shut > lines,
-            "{shut} of {} checks shut",
-            lines * gated.len()
-        );
-    }
-
-    #[test]
-    fn literal_backslash_n_is_a_line_break() {
-        let s = signature("ok\\nModuleNotFoundError: No module named 'x'\\n");
-        assert!(s.template.starts_with("ModuleNotFoundError"), "{}", s.template);
-    }
-}
+#[path = "signature_tests.rs"]
+mod tests;
