@@ -30,9 +30,11 @@ fn values_in(word: &str) -> Vec<String> {
     };
     for piece in word.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '+')) {
         push(piece);
-        // A setting's words (`busy_timeout`: `timeout`, as `.timeout` said it).
-        if piece.contains('_') {
-            piece.split('_').for_each(&mut push);
+        // A setting's words (`busy_timeout`: `timeout`, as `.timeout` said it;
+        // `--test-threads`: `threads`, as `RUST_TEST_THREADS` says it).
+        let words = piece.trim_start_matches(['-', '+', '.']);
+        if words.contains(['_', '-']) {
+            words.split(['_', '-']).for_each(&mut push);
         }
         let attached = piece.len() > 2 && piece.starts_with('-') && !piece.starts_with("--");
         if attached {
@@ -105,6 +107,8 @@ mod tests {
         assert!(values_in("PERL5LIB=\"$PWD/lib\"").contains(&"lib".to_string()));
         assert_eq!(values_in(".timeout 8000"), ["timeout"]);
         assert_eq!(values_in("--csv"), ["csv"]);
+        assert!(values_in("--test-threads=1").contains(&"threads".to_string()));
+        assert!(values_in("RUST_TEST_THREADS=1").contains(&"threads".to_string()));
     }
 
     #[test]
