@@ -323,8 +323,16 @@ pub fn error_lines(tail: &str) -> Vec<String> {
 
 /// Every candidate error line of an output, in order (each cut to 300 characters).
 fn picked(tail: &str) -> Vec<String> {
-    let text = unescape(crate::evidence::tail_chars(tail, MAX_SCAN_CHARS));
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let scanned = crate::evidence::tail_chars(tail, MAX_SCAN_CHARS);
+    let text = unescape(scanned);
+    // A scan cut inside a line starts with its end (`m error` of `npm error`): no line.
+    let cut_inside = scanned.len() < tail.len() && !tail[..tail.len() - scanned.len()].ends_with('\n');
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(usize::from(cut_inside))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
     if picked.is_empty() {
         // No line reads as an error: the last two lines, but when the last one carries the

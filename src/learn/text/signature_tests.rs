@@ -295,3 +295,15 @@ fn literal_backslash_n_is_a_line_break() {
     let s = signature("ok\\nModuleNotFoundError: No module named 'x'\\n");
     assert!(s.template.starts_with("ModuleNotFoundError"), "{}", s.template);
 }
+
+#[test]
+fn a_line_the_scan_cut_is_no_error_line() {
+    // The scan keeps the last characters of a long output: the line it cut into is a
+    // fragment (`m error` of `npm error`), never the failure's first error line.
+    let tail = format!(
+        "{}\nnpm error Clean install a project\nnpm error code 1\n",
+        "npm error x ".repeat(400)
+    );
+    let lines = error_lines(&tail);
+    assert!(lines.iter().all(|l| l.starts_with("npm error")), "{lines:?}");
+}
