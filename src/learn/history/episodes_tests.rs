@@ -604,3 +604,23 @@ fn a_flag_added_to_a_cluster_after_a_look_is_no_name_looked_up() {
     assert_eq!(e[0].fix_key(), "variant:<options changed>");
     assert!(e[0].looked.is_none());
 }
+
+/// A target's options are its program's: `make -i test` spells the `--ignore-errors`
+/// another session gave `make check` ([`crate::learn::history::short_spelling`]).
+#[test]
+fn a_short_flag_of_make_is_judged_whichever_target_it_was_given_with() {
+    let stale = |t: &str| format!("app: protocol mismatch: client speaks v4\nmake: *** [Makefile:11: {t}] Error 1");
+    let h = vec![
+        rec("a", "make check", false, &stale("check")),
+        rec("a", "make --ignore-errors check", true, ""),
+        rec("b", "make test", false, &stale("test")),
+        rec("b", "make -i test", true, ""),
+        rec("c", "make test", false, &stale("test")),
+        rec("c", "make -B test", true, ""),
+    ];
+    let p = Prepared::new(&h);
+    let e = extract(&h, &p, WINDOW);
+    assert!(e[0].unsafe_fix.is_some(), "--ignore-errors: {:#?}", e[0]);
+    assert_eq!(e[1].unsafe_fix, e[0].unsafe_fix, "-i spells it: {:#?}", e[1]);
+    assert!(e[2].unsafe_fix.is_none(), "-B is another letter: {:#?}", e[2]);
+}

@@ -51,11 +51,21 @@ fn unsafe_long_flags<H: Records + ?Sized>(r: &Recovery, history: &H) -> Vec<(cha
 /// the short spelling (`-f`) of a long flag (`--force`) another recovery of the same
 /// program and action showed unsafe. `None` where nothing changes.
 pub fn marks<H: Records + ?Sized>(recoveries: &[Recovery], history: &H) -> Vec<Option<&'static str>> {
+    // A target's options are its program's (`make -i test` beside `make --ignore-errors
+    // check`); a subcommand's are its own.
+    fn key<'a>(r: &Recovery<'a>) -> (&'a str, &'a str) {
+        let action = if crate::learn::text::command_norm::action_is_a_target(r.domain) {
+            ""
+        } else {
+            r.action
+        };
+        (r.domain, action)
+    }
     let mut unsafe_letters: HashMap<(&str, &str), Vec<(char, &'static str)>> = HashMap::new();
     for r in recoveries.iter().filter(|r| r.recovered && r.unsafe_fix.is_some()) {
         let found = unsafe_long_flags(r, history);
         if !found.is_empty() {
-            unsafe_letters.entry((r.domain, r.action)).or_default().extend(found);
+            unsafe_letters.entry(key(r)).or_default().extend(found);
         }
     }
     let short = |w: &String| {
@@ -68,7 +78,7 @@ pub fn marks<H: Records + ?Sized>(recoveries: &[Recovery], history: &H) -> Vec<O
             if !r.recovered || r.unsafe_fix.is_some() {
                 return None;
             }
-            let letters = unsafe_letters.get(&(r.domain, r.action))?;
+            let letters = unsafe_letters.get(&key(r))?;
             // The tool's own text prescribing the short flag (`hint: Use -f if you really
             // want to add them.` after `git add` of an ignored path) makes it the tool's
             // way on, not a guard forced: left to the gate as it is.

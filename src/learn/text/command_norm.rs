@@ -271,6 +271,13 @@ pub fn bare_action(program: &str) -> &'static str {
     }
 }
 
+/// Whether a program's action is a target it builds (`make test`), not a subcommand with
+/// options of its own (`git worktree add`): its options are the program's, whichever
+/// target they are given with.
+pub fn action_is_a_target(program: &str) -> bool {
+    program == "make"
+}
+
 /// The file redirections of a simple command's words: `… < in.csv > in.utf8.csv` →
 /// `["<", "in.csv", ">", "in.utf8.csv"]`. Not `2>`, `&>` or `/dev/…`: what a directive
 /// says of a step is where it read and wrote, which its words alone lose.

@@ -21,6 +21,7 @@ pub mod check_off;
 pub mod command_norm;
 pub mod config_setting;
 pub mod error_words;
+pub mod exit_report;
 pub mod failing_program;
 pub mod inspection;
 pub mod intent;

@@ -334,6 +334,17 @@ fn picked(tail: &str) -> Vec<String> {
         .filter(|l| !l.is_empty())
         .collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
+    // Only exit reports read as errors (`make: *** […] Error 1`): the line above the first
+    // says why ([`crate::learn::text::exit_report`]).
+    if !picked.is_empty()
+        && picked
+            .iter()
+            .all(|l| crate::learn::text::exit_report::is_exit_report(l))
+    {
+        if let Some(cause) = crate::learn::text::exit_report::cause_above(&lines) {
+            picked.insert(0, cause);
+        }
+    }
     if picked.is_empty() {
         // No line reads as an error: the last two lines, but when the last one carries the
         // `prog: ` prefix tools put before their diagnostics, the last two lines with that
