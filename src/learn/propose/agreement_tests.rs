@@ -506,3 +506,25 @@ fn a_setting_named_in_its_own_words_agrees_with_the_same_setting_said_otherwise(
     let c = cands(&h);
     assert!(c.iter().any(|c| c.covered == Some(3)), "{c:#?}");
 }
+
+#[test]
+fn a_form_beside_typed_words_is_never_said_as_shell() {
+    // `run` → `run-script` (an operand edited: a form the episode wrote) beside `--`
+    // typed: said as `-- insert:-script` before; now the retry as it was run.
+    let msg = "deploy: missing --target <env> (arguments: [\"staging\"])";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c"] {
+        h.push(rec(s, "npm run deploy --target staging", false, msg));
+        h.push(rec(s, "npm run-script deploy -- --target staging", true, "deployed"));
+    }
+    let c = cands(&h);
+    assert!(!c.is_empty());
+    for c in &c {
+        assert!(!c.directive.contains("insert:"), "{}", c.directive);
+    }
+    assert!(
+        c.iter()
+            .any(|c| c.directive.contains("`npm run-script deploy -- --target staging`")),
+        "{c:#?}"
+    );
+}

@@ -444,7 +444,14 @@ pub fn directive_for(
             .and_then(|k| prep.retry_of(last.fail_idx, k).map(|s| s.text()))
             .unwrap_or_default();
         let named = last.sets_named && key == format!("variant:{}", crate::learn::history::fix_key::NAMED);
+        // A form the episode wrote beside typed words (`insert:-script` of `run-script`
+        // beside `--`) is no shell: the retry is said as it was run.
+        let formed = best.iter().any(|w| {
+            crate::learn::history::fix_key::typed_in(w) != Some(w.as_str())
+                && w != crate::learn::history::swallowed::SWALLOWED
+        });
         let said = match flags.strip_prefix("cd ") {
+            _ if formed && !cmd.is_empty() => format!("retry {retry} as {}", quote_cmd(&cmd)),
             // Each session set the variable its own failure named: said as that kind.
             _ if named => format!("retry {retry} with the variable the error names set: `<NAME>=<value>`"),
             // A longer limit for `timeout`: said as the sessions gave it, never a placeholder.
