@@ -330,7 +330,9 @@ fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
             .take_while(|(a, b)| a == b)
             .count()
     });
-    let pre = rest[0][..common_pre].rfind('/').map_or(0, |p| p + 1);
+    // Whole path components, or whole words of a value that holds several (`.timeout
+    // 8000` against `.timeout 15000`: `.timeout `, the number the hole).
+    let pre = rest[0][..common_pre].rfind(['/', ' ']).map_or(0, |p| p + 1);
     let common_suf = rest.iter().skip(1).fold(rest[0].len(), |n, v| {
         rest[0]
             .bytes()
@@ -341,7 +343,7 @@ fn shared_ends<'a>(values: &[&'a str]) -> (&'a str, &'a str) {
             .count()
     });
     let tail = &rest[0][rest[0].len() - common_suf..];
-    let suf = tail.find('/').map_or(0, |p| tail.len() - p);
+    let suf = tail.find(['/', ' ']).map_or(0, |p| tail.len() - p);
     let fits = rest
         .iter()
         .all(|v| v.len() > pre + suf && v.is_char_boundary(pre) && v.is_char_boundary(v.len() - suf));
@@ -395,6 +397,10 @@ pub fn render(toks: &[Tok]) -> String {
         .map(|t| match t {
             Tok::Literal(w) => quote(w),
             Tok::Hole(h) => format!("<{h}>"),
+            // A value of several words is quoted whole, the hole inside: `'.timeout <n>'`.
+            Tok::Partial(p, h, s) if p.contains(' ') || s.contains(' ') => {
+                format!("'{}<{h}>{}'", p.replace('\'', "'\\''"), s.replace('\'', "'\\''"))
+            }
             Tok::Partial(p, h, s) => {
                 let q = |x: &str| if x.is_empty() { String::new() } else { quote(x) };
                 format!("{}<{h}>{}", q(p), q(s))

@@ -52,6 +52,17 @@ fn an_environment_setting_is_said_as_the_shell_reads_it() {
 }
 
 #[test]
+fn a_value_of_several_words_keeps_the_words_all_share() {
+    let v = |ws: &[&str]| -> Vec<String> { ws.iter().map(|w| w.to_string()).collect() };
+    let a = v(&["sqlite", ".timeout 8000"]);
+    let b = v(&["sqlite", ".timeout 15000"]);
+    assert_eq!(render(&anti_unify(&[&a, &b])), "sqlite '.timeout <n>'");
+    // Words that differ whole stay one hole.
+    let c = v(&["sqlite", "PRAGMA busy_timeout"]);
+    assert_eq!(render(&anti_unify(&[&a, &c])), "sqlite <value>");
+}
+
+#[test]
 fn varying_parts_become_placeholders_shared_parts_stay() {
     assert_eq!(
         au(&["git checkout -b feature/login", "git checkout -b fix/typo"]),
