@@ -33,7 +33,7 @@ use crate::learn::propose::render::quote_cmd;
 
 pub use crate::learn::propose::failure_class::failure_class;
 use crate::learn::text::signature::describe_anchor;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub use crate::learn::propose::core_pack::remedy;
 pub use crate::learn::propose::directive::{DirectiveAction, DirectiveSource};
@@ -116,6 +116,22 @@ pub fn group_key(e: &Episode) -> String {
     }
 }
 
+/// A recovery a fix may be taught from: it cured the failure, safely, by what the log shows.
+fn taught(e: &Episode) -> bool {
+    e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix
+}
+
+/// What every taught recovery of a group (`eps`) shares of `per_recovery` (the options or
+/// values each gave): none when the group has none.
+fn shared_by(eps: &[usize], episodes: &[Episode], per_recovery: &[BTreeSet<String>]) -> BTreeSet<String> {
+    let group: Vec<BTreeSet<String>> = eps
+        .iter()
+        .filter(|&&ei| taught(&episodes[ei]))
+        .map(|&ei| per_recovery[ei].clone())
+        .collect();
+    crate::learn::propose::shared_option::common(&group)
+}
+
 /// Builds candidates from episodes; `core`: apply the core pack
 /// ([`crate::learn::propose::core_pack`]) to unresolved failures with a known anchor. Pure.
 pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate> {
@@ -133,30 +149,16 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             }
         })
         .collect();
-    // Every safe recovery's options new to its failing command, computed once
-    // ([`crate::learn::propose::shared_option`]).
-    let options: Vec<std::collections::BTreeSet<String>> = episodes
-        .iter()
-        .map(|e| {
-            if e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix {
-                crate::learn::propose::shared_option::new_options(e, prep)
-            } else {
-                Default::default()
-            }
-        })
-        .collect();
-    // Every safe recovery's values new to its failing command, given by a changed retry
-    // ([`crate::learn::propose::shared_value`]).
-    let values: Vec<std::collections::BTreeSet<String>> = episodes
-        .iter()
-        .map(|e| {
-            if e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix {
-                crate::learn::propose::shared_value::new_values(e, prep)
-            } else {
-                Default::default()
-            }
-        })
-        .collect();
+    // Every safe recovery's options and values new to its failing command, computed once
+    // ([`crate::learn::propose::shared_option`], [`crate::learn::propose::shared_value`]).
+    let per_recovery = |new: fn(&Episode, &Prepared) -> BTreeSet<String>| -> Vec<BTreeSet<String>> {
+        episodes
+            .iter()
+            .map(|e| if taught(e) { new(e, prep) } else { BTreeSet::new() })
+            .collect()
+    };
+    let options = per_recovery(crate::learn::propose::shared_option::new_options);
+    let values = per_recovery(crate::learn::propose::shared_value::new_values);
     for (ei, e) in episodes.iter().enumerate() {
         if e.outcome == Outcome::Flaky {
             continue;
@@ -188,7 +190,7 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             // log (an edit record between the failure and the pass): what it did is unknown.
             for &ei in eps.iter().filter(|&&ei| {
                 let e = &episodes[ei];
-                e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix && !influenced(e, prep)
+                taught(e) && !influenced(e, prep)
             }) {
                 entry.0.push(ei);
                 *entry.1.entry(key.clone()).or_default() += 1;
@@ -354,33 +356,17 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
             let spellings: Vec<&[String]> = eps
                 .iter()
                 .map(|&ei| &episodes[ei])
-                .filter(|e| e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix)
+                .filter(|e| taught(e))
                 .map(|e| e.variant.as_slice())
                 .collect();
             // The option every recovery of the group gave, new to its failing command
             // (`-fPIC`): a session that gave it elsewhere (a step, a build variable) did
             // the same thing ([`crate::learn::propose::shared_option`]).
-            let group_options: Vec<std::collections::BTreeSet<String>> = eps
-                .iter()
-                .filter(|&&ei| {
-                    let e = &episodes[ei];
-                    e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix
-                })
-                .map(|&ei| options[ei].clone())
-                .collect();
-            let shared = crate::learn::propose::shared_option::common(&group_options);
+            let shared = shared_by(eps, episodes, &options);
             let by_option = |ei: usize| options[ei].iter().any(|o| shared.contains(o));
             // The value every changed retry of the group gave (`stable`, as `+stable` or
             // `RUSTUP_TOOLCHAIN=stable`): a retry that gave it otherwise did the same thing.
-            let group_values: Vec<std::collections::BTreeSet<String>> = eps
-                .iter()
-                .filter(|&&ei| {
-                    let e = &episodes[ei];
-                    e.outcome == Outcome::Recovered && e.unsafe_fix.is_none() && !e.unlogged_fix
-                })
-                .map(|&ei| values[ei].clone())
-                .collect();
-            let shared_values = crate::learn::propose::shared_option::common(&group_values);
+            let shared_values = shared_by(eps, episodes, &values);
             let by_value = |ei: usize| values[ei].iter().any(|v| shared_values.contains(v));
             let agree = |ei: usize, act: Option<&DirectiveAction>| {
                 agrees(&episodes[ei], &keys[ei], fix, act)
