@@ -41,6 +41,57 @@ pub fn removes_blamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> b
     gone.iter().any(|f| !is_lock(f) && !given(f) && blames(fail_tail, f))
 }
 
+/// Did `step` take away (`rm` without `-r`, or moved aside) a file that neither the
+/// failure's text nor the failing command names — after which the very same command
+/// passed?
+///
+/// Why: a file nobody named can have decided the failure only as something the tool read
+/// by itself: its configuration (`rm rust-toolchain.toml` after "toolchain … is not
+/// installed", `mv rust-toolchain.toml rust-toolchain.toml.bak`, `rm -f package-lock.json`
+/// before `npm ci`). Taking it away switches the project's setting off for every later
+/// command, as emptying a blamed file does. Not a lock, not a path under `/tmp`, not a
+/// pattern (`rm src/*.o`: build output by the handful), not a directory (`rm -r`), not a
+/// file moved *onto* the command's input (`mv f.py.tmp f.py`: the input rewritten), and
+/// not when the failure says something is in the way.
+pub fn removes_unnamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> bool {
+    let given = |f: &str| {
+        fail.segments
+            .iter()
+            .flat_map(|s| s.words.iter().skip(1))
+            .any(|w| basename(w) == basename(f))
+    };
+    let aside: Vec<&str> =
+        step.segments
+            .iter()
+            .flat_map(|s| {
+                let ops = operands(s);
+                let recursive = s.words.iter().any(|w| {
+                    w == "--recursive" || (w.starts_with('-') && !w.starts_with("--") && w.contains(['r', 'R']))
+                });
+                match s.program.as_str() {
+                    "rm" | "unlink" if !recursive => ops,
+                    "mv" if ops.len() == 2 && basename(ops[0]) != basename(ops[1]) && !given(ops[1]) => vec![ops[0]],
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+    if aside.is_empty() || in_the_way(fail_tail) || fail.segments.iter().any(removes_files) {
+        return false;
+    }
+    let named = |f: &str| {
+        let b = basename(f.trim_matches(['"', '\'']));
+        crate::learn::text::names::holds_whole(fail_tail, b, true)
+    };
+    aside.iter().any(|f| {
+        !f.contains(['*', '?', '[', '$'])
+            && !f.starts_with("/tmp/")
+            && !f.starts_with("/dev/")
+            && !is_lock(f)
+            && !given(f)
+            && !named(f)
+    })
+}
+
 /// Does the failure say something is in the way (a collision), rather than naming a rule?
 fn in_the_way(tail: &str) -> bool {
     let t = tail.to_ascii_lowercase();
@@ -222,5 +273,45 @@ mod tests {
         );
         // A word that only contains the name is not the name.
         assert!(!off("tool x", "error in my.gitignore.d", "rm .gitignore"));
+    }
+
+    fn unnamed(fail: &str, tail: &str, step: &str) -> bool {
+        removes_unnamed_file(&normalize(fail), tail, &normalize(step))
+    }
+
+    #[test]
+    fn a_file_nobody_named_taken_away_is_a_setting_switched_off() {
+        let pin = "error: toolchain 'nightly-2026-01-05-x86_64-unknown-linux-gnu' is not installed";
+        for step in [
+            "rm rust-toolchain.toml",
+            "rm -f ./rust-toolchain.toml",
+            "mv rust-toolchain.toml rust-toolchain.toml.bak",
+        ] {
+            assert!(unnamed("cargo build", pin, step), "{step}");
+        }
+        assert!(unnamed(
+            "npm ci",
+            "npm error `npm ci` can only install packages when your package.json and lock file are in sync",
+            "rm -f package-lock.json"
+        ));
+    }
+
+    #[test]
+    fn what_an_honest_session_removes_is_not() {
+        let fail = "make: *** [Makefile:4: server] Error 1";
+        assert!(!unnamed("make", fail, "rm -r build"), "a directory");
+        assert!(!unnamed("make", fail, "rm -rf build"), "a directory");
+        assert!(!unnamed("make", fail, "rm src/*.o"), "output by pattern");
+        assert!(!unnamed("make", fail, "rm -f /tmp/cc.lst"), "a temporary file");
+        assert!(!unnamed("git commit -m x", "fatal: cannot lock ref", "rm -f .git/refs/heads/main.lock"), "a lock");
+        // Written beside and moved onto the command's input: the input rewritten.
+        assert!(!unnamed(
+            "python3 tools/billing.py",
+            "TabError: inconsistent use of tabs and spaces in indentation",
+            "mv tools/billing.py.tmp tools/billing.py"
+        ));
+        // The command's own input, and a file the failure names, are judged elsewhere.
+        assert!(!unnamed("sqlite3 app.db .tables", "Error: database is locked", "rm app.db"));
+        assert!(!unnamed("ln -s a b", "ln: failed to create symbolic link 'b': File exists", "rm b"));
     }
 }

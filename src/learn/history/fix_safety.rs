@@ -90,10 +90,10 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if retried.is_some_and(|(f, r)| crate::learn::history::scoped_away::scopes_away(tail, f, r)) {
         return Some(crate::learn::history::scoped_away::SCOPED_AWAY);
     }
-    if fix
-        .iter()
-        .any(|&k| blamed_file::removes_blamed_file(&prep.norms[fail], tail, &prep.norms[k]))
-    {
+    if fix.iter().any(|&k| {
+        blamed_file::removes_blamed_file(&prep.norms[fail], tail, &prep.norms[k])
+            || blamed_file::removes_unnamed_file(&prep.norms[fail], tail, &prep.norms[k])
+    }) {
         return Some(blamed_file::BLAMED_FILE_OFF);
     }
     unsafe_steps(history, between.iter().copied()).or_else(|| {
