@@ -303,7 +303,14 @@ mod tests {
         assert!(!unnamed("make", fail, "rm -rf build"), "a directory");
         assert!(!unnamed("make", fail, "rm src/*.o"), "output by pattern");
         assert!(!unnamed("make", fail, "rm -f /tmp/cc.lst"), "a temporary file");
-        assert!(!unnamed("git commit -m x", "fatal: cannot lock ref", "rm -f .git/refs/heads/main.lock"), "a lock");
+        assert!(
+            !unnamed(
+                "git commit -m x",
+                "fatal: cannot lock ref",
+                "rm -f .git/refs/heads/main.lock"
+            ),
+            "a lock"
+        );
         // Written beside and moved onto the command's input: the input rewritten.
         assert!(!unnamed(
             "python3 tools/billing.py",
@@ -311,7 +318,15 @@ mod tests {
             "mv tools/billing.py.tmp tools/billing.py"
         ));
         // The command's own input, and a file the failure names, are judged elsewhere.
-        assert!(!unnamed("sqlite3 app.db .tables", "Error: database is locked", "rm app.db"));
-        assert!(!unnamed("ln -s a b", "ln: failed to create symbolic link 'b': File exists", "rm b"));
+        assert!(!unnamed(
+            "sqlite3 app.db .tables",
+            "Error: database is locked",
+            "rm app.db"
+        ));
+        assert!(!unnamed(
+            "ln -s a b",
+            "ln: failed to create symbolic link 'b': File exists",
+            "rm b"
+        ));
     }
 }
