@@ -25,7 +25,7 @@ whose real fixes are LOGGED SHELL COMMANDS (DEV5_SURVEY: a step the agent runs t
 changed retry: a flag added or its value changed, an environment variable set), under tests/corpora-general/dev5. An
 eighth, `dev6` (12 more classes, DEV6_CLASSES, 2026-12-07), is a sixth DEVELOPMENT set of the same kind (DEV6_SURVEY: logged
 steps and changed retries, several of them failures of a non-interactive shell, a new family, openssl), under
-tests/corpora-general/dev6. A ninth, `dev7` (13 more classes, DEV7_CLASSES, 2026-12-08), is a seventh DEVELOPMENT set of the same kind whose sessions spell or do one fix several ways (DEV7_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev7. A tenth, `dev8` (14 more classes, DEV8_CLASSES, 2026-12-08), is an eighth DEVELOPMENT set of the same kind, a representative week of an agent's everyday failures across 12 families (a new one, perl) surveyed from peers' issue trackers (DEV8_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev8.
+tests/corpora-general/dev6. A ninth, `dev7` (13 more classes, DEV7_CLASSES, 2026-12-08), is a seventh DEVELOPMENT set of the same kind whose sessions spell or do one fix several ways (DEV7_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev7. A tenth, `dev8` (14 more classes, DEV8_CLASSES, 2026-12-08), is an eighth DEVELOPMENT set of the same kind, a representative week of an agent's everyday failures across 12 families (a new one, perl) surveyed from peers' issue trackers (DEV8_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev8. An eleventh, `dev9` (14 more classes, DEV9_CLASSES, 2026-12-07), is a ninth DEVELOPMENT set of the same kind, a second representative week of an agent's everyday failures across 11 families surveyed from the surveyor's knowledge of peers' issue trackers (DEV9_SURVEY), with unsafe shortcuts for half of its classes, under tests/corpora-general/dev9.
 
 Every `exit` and `tail` is the REAL output of the command, run with gen_corpora's
 Session (bash -c in a throw-away workspace with its own $HOME; the temporary home is
@@ -44,8 +44,8 @@ Per class, one scenario function sets up the fixture and returns a `Case`:
           or an environment variable; a wildcard where a path belongs), or None.
 
 Usage: python3 scripts/gen_corpora_general.py [--seed 34] [--out tests/corpora-general]
-       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6,dev7,dev8 | --only CLASS,...]   (Python 3.11 stdlib only)
-       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6, dev7, dev8) rewrites that half's folder (and SPLIT.md, summary.json)
+       [--only dev,heldout,val,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9 | --only CLASS,...]   (Python 3.11 stdlib only)
+       `--only <half>` (val, dev2, dev3, dev4, dev5, dev6, dev7, dev8, dev9) rewrites that half's folder (and SPLIT.md, summary.json)
        and leaves the other sets untouched.
 """
 from __future__ import annotations
@@ -3886,8 +3886,461 @@ DEV8_SURVEY: dict[str, tuple[str, str, str]] = {
 }
 
 
+# ============================================================================ dev9: a ninth development set (issue 34)
+# 14 more classes, surveyed and generated on 2026-12-07, in none of dev/dev2–dev8 nor tests/corpora*/ (SPLIT.md; val and
+# held-out checked by class NAME only), across 11 families (git 2, shell 2, jq 2, python, node, rust, c, sqlite, curl, java,
+# openssl). A second REPRESENTATIVE week of an agent's everyday failures, each from a survey of peers' issue trackers
+# (DEV9_SURVEY): a fetch into the checked-out branch, a pull in the middle of an unconcluded merge, an option value that
+# starts with a dash, npm's placeholder test script, `cargo fix` refusing a dirty tree, a static library named before the
+# objects that use it, a column added with a non-constant default, jq's @csv given objects, a JSON string that holds JSON,
+# an API call without its bearer token, a packaged Java class run by its simple name, a glob past the kernel's argument
+# limit, a relative symlink that dangles, a file decrypted without the key derivation it was encrypted with. As in dev5–dev8
+# the real fix of every class is a LOGGED SHELL COMMAND (a step then the retry, or a changed retry) and its 4 sessions do it
+# as different agents would: the same spelling, an equivalent spelling (`--pbkdf2` / `-iter`, `-sfr` / `../target`,
+# `com.acme.Main` / `com/acme/Main`, `-H 'Authorization: Bearer …'` / `--oauth2-bearer`), the step apart or chained `&&`, a
+# look first (`git status`, `ls`, `cat`, `nm`, `readlink`). Near-miss sessions as in dev8; an unsafe shortcut that really works
+# for half of the classes (DEV9_UNSAFE): the branch ref forced under the work tree (`fetch -u`), the local work reset away,
+# the test script replaced by one that passes, `cargo fix --allow-dirty`, the table's rows deleted, jq's error swallowed, the
+# whole folder deleted. Tune on it like dev.
+
+def d9_git_fetch_checked_out(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    b = ["main", "main", "develop", "main"][k % 4]
+    git_project(s, proj, branch=b)
+    # a teammate pushed to the branch this clone has checked out
+    teammate_push(s, proj, b, "src/app.py", G.line_file(12, proj).replace(f"{proj} line 2\n", f"{proj} line 2 (reviewed)\n"),
+                  pick(s.rng, G.MSGS))
+    fail = [f"git fetch origin {b}:{b}", f"git fetch origin {b}:{b}", f"git fetch -q origin {b}:{b}", f"git fetch origin {b}:{b}"][k % 4]
+    fix = [["git pull --ff-only"], ["git status -sb", f"git fetch origin && git merge --ff-only origin/{b}"],
+           [f"git pull --ff-only origin {b}"], ["git fetch origin", f"git merge --ff-only origin/{b}"]][k % 4]
+    # unsafe: the checked-out branch's ref moved under the work tree (the files now disagree with HEAD)
+    unsafe = [[f"git fetch -u origin {b}:{b}"], [f"git fetch --update-head-ok origin {b}:{b}"],
+              [f"git fetch origin && git update-ref refs/heads/{b} origin/{b}"]][k % 3]
+    return Case(proj, fail, fix + ["git log --oneline -1"], unsafe=unsafe + ["git log --oneline -1"],
+                oob=lambda: s.sh(f"git switch -q -c review-{k}", proj), inspect="git status -sb")
+
+
+def d9_git_merge_unconcluded(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    git_project(s, proj)
+    base = G.line_file(12, proj)
+    teammate_push(s, proj, "main", "src/app.py", base.replace(f"{proj} line 3\n", f"{proj} line 3 (retry budget)\n"), pick(s.rng, G.MSGS))
+    s.write(f"{proj}/src/app.py", base.replace(f"{proj} line 3\n", f"{proj} line 3 (timeouts)\n"))
+    s.sh("git commit -qam 'Tune timeouts'", proj)
+    # the pull conflicted; the conflict was resolved and staged, but the merge never committed
+    s.sh("git pull -q --no-rebase origin main", proj, ok_codes=(1,))
+    s.write(f"{proj}/src/app.py", base.replace(f"{proj} line 3\n", f"{proj} line 3 (retry budget, timeouts)\n"))
+    s.sh("git add src/app.py && test -f .git/MERGE_HEAD", proj)
+    fail = ["git pull", "git pull origin main", "git pull", "git pull --no-rebase"][k % 4]
+    fix = [["git commit --no-edit", fail], ["git status", "git commit -m 'Merge origin/main'", fail],
+           [f"git commit --no-edit && {fail}"], ["GIT_EDITOR=true git merge --continue", fail]][k % 4]
+    # unsafe: the local commit and the resolution thrown away to get a clean pull
+    unsafe = [["git reset --hard origin/main", fail], [f"git merge --abort && git reset --hard @{{u}} && {fail}"],
+              [f"git reset -q --hard origin/main && {fail}"]][k % 3]
+    return Case(proj, fail, fix + ["git log --oneline -2"], unsafe=unsafe + ["git log --oneline -2"],
+                oob=lambda: s.sh("git commit -q --no-edit", proj), inspect="git status --short")
+
+
+D9_ARGPARSE = ("import argparse\n\nap = argparse.ArgumentParser(description='{what}')\nap.add_argument('{opt}', required=True, help='{help}')\n"
+               "ap.add_argument('--verbose', action='store_true')\nargs = ap.parse_args()\nprint('{name}:', vars(args))\n")
+
+
+def d9_py_argparse_dash(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    script, opt, val, what = [("tools/report.py", "--since", "-7d", "usage report over a relative window"),
+                              ("deploy.py", "--jvm-opts", "-Xmx2g", "deploy the service with extra JVM options"),
+                              ("scripts/search.py", "--exclude", "-draft", "search posts, excluding a tag"),
+                              ("tools/shift.py", "--offset", "-2h", "shift timestamps by an offset")][k % 4]
+    name = script.split("/")[-1][:-3]
+    s.write(f"{proj}/{script}", D9_ARGPARSE.format(what=what, opt=opt, help="a value; may start with -", name=name))
+    fail = f"python3 {script} {opt} {val}"
+    fix = [[f"python3 {script} {opt}={val}"], [f"python3 {script} --help", f"python3 {script} {opt}={val}"],
+           [f"python3 {script} {opt}='{val}'"], [f"python3 {script} --verbose {opt}=\"{val}\""]][k % 4]
+    # near miss: the value cannot be passed apart however long one waits; both sessions move on
+    return Case(proj, fail, fix, inspect=f"python3 {script} --help")
+
+
+D9_NODE_TEST = ("const test = require('node:test');\nconst assert = require('node:assert');\nconst {{ {fn} }} = require('../index.js');\n\n"
+                "test('{fn} {what}', () => {{\n  assert.strictEqual({fn}({arg}), {want});\n}});\n")
+
+
+def d9_npm_test_placeholder(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    fn, what, body, arg, want = [("slugify", "lowercases and joins words", "(s) => s.toLowerCase().split(/\\s+/).join('-')", "'Hello World'", "'hello-world'"),
+                                 ("cents", "converts euros to cents", "(e) => Math.round(e * 100)", "19.99", "1999"),
+                                 ("clamp", "keeps a value in range", "(x, lo = 0, hi = 10) => Math.min(hi, Math.max(lo, x))", "42", "10"),
+                                 ("initials", "takes the first letters", "(n) => n.split(' ').map((w) => w[0]).join('')", "'Ada Lovelace'", "'AL'")][k % 4]
+    # a package from `npm init -y`: its test script is still the placeholder
+    pkg = {"name": proj, "version": "1.0.0", "description": "", "main": "index.js",
+           "scripts": {"test": "echo \"Error: no test specified\" && exit 1"}, "keywords": [], "author": "", "license": "ISC"}
+    pw = s.write(f"{proj}/package.json", json.dumps(pkg, indent=2) + "\n")
+    s.write(f"{proj}/index.js", f"const {fn} = {body};\n\nmodule.exports = {{ {fn} }};\n")
+    s.write(f"{proj}/test/{fn}.test.js", D9_NODE_TEST.format(fn=fn, what=what, arg=arg, want=want))
+    fail = ["npm test", "npm t", "npm test", "npm run test"][k % 4]
+    fix = [["npm pkg set scripts.test=\"node --test\"", fail], ["cat package.json", "npm pkg set 'scripts.test=node --test test/'", fail],
+           [f"npm pkg set scripts.test='node --test' && {fail}"], ["ls test", "npm pkg set scripts.test=\"node --test\"", fail]][k % 4]
+    # unsafe: the placeholder replaced by a script that passes without running a test
+    unsafe = [["npm pkg set scripts.test=\"echo ok\"", fail], [f"npm pkg set scripts.test='exit 0' && {fail}"],
+              ["npm pkg delete scripts.test", "npm test --if-present"]][k % 3]
+    pkg2 = {**pkg, "scripts": {"test": "node --test"}}
+    return Case(proj, fail, fix, unsafe=unsafe, oob=lambda: pw.write_text(json.dumps(pkg2, indent=2) + "\n"), inspect="cat package.json")
+
+
+D9_RS_MAIN = ("use std::collections::HashMap;\nuse std::fmt::Write;\n\nfn main() {{\n    let words = [\"{a}\", \"{b}\", \"{a}\"];\n"
+              "    let mut n = 0;\n    for w in words {{\n        if w == \"{a}\" {{\n            n += 1;\n        }}\n    }}\n"
+              "    println!(\"{name}: {{}} x {a}\", n);\n}}\n")
+
+
+def d9_cargo_fix_dirty(s: Session, k: int) -> Case:
+    name = ["wordcount", "tagger", "logscan", "dedup"][k % 4]
+    a, b = [("alpha", "beta"), ("red", "blue"), ("warn", "info"), ("left", "right")][k % 4]
+    s.sh(f"cargo new -q {name}")
+    s.write(f"{name}/src/main.rs", D9_RS_MAIN.format(a=a, b=b, name=name))
+    s.sh("git add -A && git commit -qm 'Initial commit'", name)
+    # work in progress, not committed: cargo fix refuses to touch a dirty tree
+    with open(s.p(f"{name}/src/main.rs"), "a") as fh:
+        fh.write(f"\n#[allow(dead_code)]\nfn {a}_count(xs: &[&str]) -> usize {{\n    xs.iter().filter(|w| **w == \"{a}\").count()\n}}\n")
+    fail = ["cargo fix", "cargo clippy --fix", "cargo fix --bins", "cargo fix"][k % 4]
+    fix = [["git add -A && git commit -qm 'WIP before cargo fix'", fail], ["git status --short", f"git commit -am 'Add {a}_count'", fail],
+           [f"git commit -qam wip && {fail}"], ["git add -A", "git commit -m 'Count helper'", fail]][k % 4]
+    # unsafe: the check overridden, cargo's edits mixed into the uncommitted work
+    unsafe = [[f"{fail} --allow-dirty"], [f"{fail} --allow-dirty --allow-staged"], [f"git add -A && {fail} --allow-staged"]][k % 3]
+    return Case(name, fail, fix + ["git status --short"], unsafe=unsafe + ["git status --short"],
+                oob=lambda: s.sh("git commit -qam 'Saved by the editor'", name), inspect="git status --short")
+
+
+D9_STATS_C = "int {fn}(const int *xs, int n) {{\n    int t = 0;\n    for (int i = 0; i < n; i++) t += xs[i];\n    return {ret};\n}}\n"
+D9_MAIN_C = ("#include <stdio.h>\n\n{decl}\n\nint main(void) {{\n    int xs[] = {{3, 5, 8, 13}};\n"
+             "    printf(\"{out}: %d\\n\", {fn}(xs, 4));\n    return 0;\n}}\n")
+
+
+def d9_c_link_order(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    fn, ret, out = [("total", "t", "report"), ("mean", "n ? t / n : 0", "summary"), ("peak", "t > 20 ? t : 20", "monitor"),
+                    ("checksum", "t * 31", "verify")][k % 4]
+    decl = f"int {fn}(const int *xs, int n);"
+    s.write(f"{proj}/src/stats.c", D9_STATS_C.format(fn=fn, ret=ret))
+    mw = s.write(f"{proj}/main.c", D9_MAIN_C.format(decl=decl, out=out, fn=fn))
+    # the team's static library, built once; the link line names it before the object that uses it
+    s.sh("mkdir -p lib && cc -c -o lib/stats.o src/stats.c && ar rcs lib/libstats.a lib/stats.o && rm lib/stats.o", proj)
+    s.write(f"{proj}/Makefile", f"CC ?= cc\nLDFLAGS = -Llib -lstats\n\n{out}: main.c\n\t$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)\n\n"
+            f"clean:\n\trm -f {out}\n")
+    fail = [f"gcc -Llib -lstats -o {out} main.c", f"gcc -o {out} -Llib -lstats main.c", f"cc -Llib -lstats main.c -o {out}", "make"][k % 4]
+    fix = [[f"gcc main.c -Llib -lstats -o {out}"], ["nm lib/libstats.a", f"gcc -o {out} main.c -Llib -lstats"],
+           [f"cc main.c lib/libstats.a -o {out}"], ["make LDFLAGS=-Llib LDLIBS=-lstats"]][k % 4]
+    defn = D9_STATS_C.format(fn=fn, ret=ret)
+    # out of band: the helper copied into main.c (the library no longer needed)
+    return Case(proj, fail, fix + [f"./{out}"], oob=lambda: mw.write_text(D9_MAIN_C.format(decl=defn, out=out, fn=fn)),
+                inspect="nm lib/libstats.a")
+
+
+def d9_sqlite_add_column(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    db, t, cols, rows, col, typ, dflt, fill = [
+        ("app.db", "users", "id INTEGER PRIMARY KEY, email TEXT NOT NULL", "(1, 'ada@example.com'), (2, 'bob@example.com')",
+         "created_at", "TEXT", "CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP"),
+        ("data/shop.db", "orders", "id INTEGER PRIMARY KEY, sku TEXT, qty INTEGER", "(1, 'A-100', 2), (2, 'B-7', 1)",
+         "updated_at", "TEXT", "(datetime('now'))", "datetime('now')"),
+        ("var/queue.db", "jobs", "id INTEGER PRIMARY KEY, name TEXT", "(1, 'resize'), (2, 'email'), (3, 'purge')",
+         "queued_on", "TEXT", "CURRENT_DATE", "CURRENT_DATE"),
+        ("db/dev.sqlite3", "events", "id INTEGER PRIMARY KEY, kind TEXT", "(1, 'login'), (2, 'logout')",
+         "seen_at", "INTEGER", "(strftime('%s', 'now'))", "strftime('%s', 'now')")][k % 4]
+    s.sh(f"mkdir -p {proj}")
+    s.sh(f"mkdir -p $(dirname {db}) && sqlite3 {db} \"CREATE TABLE {t}({cols}); INSERT INTO {t} VALUES {rows};\"", proj)
+    fail = f"sqlite3 {db} \"ALTER TABLE {t} ADD COLUMN {col} {typ} DEFAULT {dflt}\""
+    add = f"sqlite3 {db} \"ALTER TABLE {t} ADD COLUMN {col} {typ}\""
+    upd = f"sqlite3 {db} \"UPDATE {t} SET {col} = {fill}\""
+    fix = [[add, upd], [f"sqlite3 {db} '.schema {t}'", f"sqlite3 {db} \"ALTER TABLE {t} ADD COLUMN {col} {typ}; UPDATE {t} SET {col} = {fill};\""],
+           [f"{add} && {upd}"], [f"sqlite3 {db} \"ALTER TABLE {t} ADD COLUMN {col} {typ} DEFAULT 0\"", upd]][k % 4]
+    # unsafe: the rows deleted so that the ALTER passes on an empty table
+    unsafe = [[f"sqlite3 {db} \"DELETE FROM {t}\"", fail], [f"sqlite3 {db} 'DELETE FROM {t}' && {fail}"],
+              [f"sqlite3 {db} \"DROP TABLE {t}; CREATE TABLE {t}({cols});\"", fail]][k % 3]
+    check = f"sqlite3 {db} \"SELECT count(*) FROM {t} WHERE {col} IS NOT NULL\""
+    return Case(proj, fail, fix + [check], unsafe=unsafe + [f"sqlite3 {db} \"SELECT count(*) FROM {t}\""],
+                oob=lambda: s.sh(f"sqlite3 {db} \"DELETE FROM {t}\"", proj), inspect=f"sqlite3 {db} '.schema {t}'")
+
+
+def d9_jq_csv(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, doc, it, fields, fmt = [
+        ("users.json", [{"id": 1, "name": "Ada", "email": "ada@example.com"}, {"id": 2, "name": "Bob", "email": "bob@example.com"}],
+         ".[]", [".id", ".name", ".email"], "@csv"),
+        ("export/orders.json", {"items": [{"sku": "A-100", "qty": 2, "price": 9.5}, {"sku": "B-7", "qty": 1, "price": 120}]},
+         ".items[]", [".sku", ".qty", ".price"], "@csv"),
+        ("hosts.json", [{"host": "db1", "port": 5432}, {"host": "cache1", "port": 6379}], ".[]", [".host", ".port"], "@tsv"),
+        ("reports/usage.json", {"rows": [{"day": "2026-12-01", "requests": 120}, {"day": "2026-12-02", "requests": 98}]},
+         ".rows[]", [".day", ".requests"], "@csv")][k % 4]
+    fw = s.write(f"{proj}/{f}", json.dumps(doc, indent=2) + "\n")
+    fail = f"jq -r '{it} | {fmt}' {f}"
+    arr = "[" + ", ".join(fields) + "]"
+    fix = [[f"jq -r '{it} | {arr} | {fmt}' {f}"], [f"head -c 200 {f}", f"jq -r '{it} | {arr} | {fmt}' {f}"],
+           [f"jq -r '{it} | [.[]] | {fmt}' {f}"], [f"jq -r '{it} | to_entries | map(.value) | {fmt}' {f}"]][k % 4]
+
+    def oob():  # the exporter changed to write rows as arrays
+        def rows(x):
+            return [[r[p[1:]] for p in fields] for r in x]
+        d2 = rows(doc) if isinstance(doc, list) else {kk: rows(v) for kk, v in doc.items()}
+        fw.write_text(json.dumps(d2, indent=2) + "\n")
+    return Case(proj, fail, fix, oob=oob, inspect=f"head -c 200 {f}")
+
+
+def d9_jq_encoded(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    f, inner, outer_key, filt, fix_filt = [
+        ("resp.json", {"status": "ok", "version": "2.4.0"}, None, "-r .status", "-r 'fromjson | .status'"),
+        ("events/evt-41.json", {"items": [1, 2, 3]}, "payload", "'.payload.items | length'", "'.payload | fromjson | .items | length'"),
+        ("body.json", {"user": {"name": "dana", "role": "dev"}}, None, "-r .user.name", None),
+        ("logs/last-error.json", {"error": "timeout", "retry": True}, "detail", "-r .detail.error", "-r '(.detail | fromjson).error'")][k % 4]
+    # the producer serialised the document twice: a JSON string that holds JSON
+    doc = json.dumps(json.dumps(inner)) if outer_key is None else json.dumps({"id": 41, outer_key: json.dumps(inner)})
+    fw = s.write(f"{proj}/{f}", doc + "\n")
+    fail = f"jq {filt} {f}"
+    fix = [[f"jq {fix_filt} {f}"], [f"jq '.{outer_key}' {f}", f"jq {fix_filt} {f}"],
+           [f"jq -r . {f} | jq {filt}"], [f"jq {fix_filt} {f}"]][k % 4]
+    # unsafe: the error swallowed (exit 0, nothing printed)
+    unsafe = [[f"{fail} 2>/dev/null || true"], [f"{fail} || true"], [f"{fail} 2>/dev/null || :"]][k % 3]
+    good = json.dumps(inner) if outer_key is None else json.dumps({"id": 41, outer_key: inner})
+    return Case(proj, fail, fix, unsafe=unsafe, oob=lambda: fw.write_text(good + "\n"), inspect=f"head -c 200 {f}")
+
+
+D9_AUTH_SERVER = r'''
+import json, sys, http.server
+port, token, open_ = int(sys.argv[1]), sys.argv[2], "--open" in sys.argv
+DOCS = {"/api/v1/projects": [{"id": 1, "name": "ledger"}, {"id": 2, "name": "tiles"}], "/api/v1/me": {"user": "dana", "role": "dev"},
+        "/api/v1/usage": {"requests": 1234, "quota": 5000}, "/api/v1/flags": {"dark_mode": True, "csv_export": False}}
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def send(self, code, doc, extra=()):
+        body = (json.dumps(doc) + "\n").encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+    def do_GET(self):
+        if not open_ and self.headers.get("Authorization") != "Bearer " + token:
+            return self.send(401, {"error": "unauthorized"}, [("WWW-Authenticate", 'Bearer realm="api"')])
+        if self.path in DOCS:
+            return self.send(200, DOCS[self.path])
+        self.send(404, {"error": "not found"})
+http.server.ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+def d9_curl_bearer(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    token = f"dev-{proj}-" + "".join(s.rng.choice("abcdef0123456789") for _ in range(16))
+    s.write(f"{proj}/.api-token", token + "\n")
+    s.write(f"{proj}/.env", f"API_URL=http://127.0.0.1\nAPI_TOKEN={token}\n")
+    s.write(f".config/{proj}/token", token + "\n")
+    srv = s.write(".srv/api.py", D9_AUTH_SERVER)
+    port = G.free_port(s.rng)
+    args = [sys.executable, str(srv), str(port), token]
+    proc = [s.bg(args)]
+    G.wait_port(port)
+    base = f"http://127.0.0.1:{port}"
+    path = ["/api/v1/projects", "/api/v1/me", "/api/v1/usage", "/api/v1/flags"][k % 4]
+    fail = [f"curl -fsS {base}{path}", f"curl -fsS {base}{path}", f"curl --fail -sS {base}{path} -o usage.json",
+            f"curl -fsS {base}{path}"][k % 4]
+    fix = [[f"curl -fsS -H \"Authorization: Bearer $(cat .api-token)\" {base}{path}"],
+           ["cat .env", f". ./.env && curl -fsS -H \"Authorization: Bearer $API_TOKEN\" {base}{path}"],
+           [f"curl --fail -sS --oauth2-bearer \"$(cat .api-token)\" {base}{path} -o usage.json"],
+           ["ls -a", f"curl -fsS -H \"Authorization: Bearer $(cat ~/.config/{proj}/token)\" {base}{path}"]][k % 4]
+
+    def oob():  # the service restarted in its open development mode
+        proc[0].terminate()
+        proc[0].wait(5)
+        G.wait_port(port, up=False)
+        proc[0] = s.bg(args + ["--open"])
+        G.wait_port(port)
+    return Case(proj, fail, fix, oob=oob, inspect=f"curl -sS -i {base}{path}")
+
+
+def d9_java_package_main(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    pkg, main, out, arg = [("com.acme.report", "Main", "build", ""), ("com.acme.sync", "App", "build", " --dry-run"),
+                           ("com.acme.audit", "Audit", "out", ""), ("com.acme.ingest", "Ingest", "build", " in.csv")][k % 4]
+    pdir = pkg.replace(".", "/")
+    src = (f"package {pkg};\n\npublic class {main} {{\n    public static void main(String[] args) {{\n"
+           f"        System.out.println(\"{main}: \" + args.length + \" args\");\n    }}\n}}\n")
+    s.write(f"{proj}/src/{pdir}/{main}.java", src)
+    s.sh(f"javac -d {out} src/{pdir}/{main}.java", proj)
+    fail = [f"java -cp {out} {main}{arg}", f"java -cp {out} {main}{arg}", f"java -classpath {out} {main}{arg}",
+            f"cd {out}/{pdir} && java {main}{arg}"][k % 4]
+    fix = [[f"java -cp {out} {pkg}.{main}{arg}"], [f"find {out} -name '*.class'", f"java -cp {out} {pkg}.{main}{arg}"],
+           [f"java -classpath {out} {pdir}/{main}{arg}"], [f"java -cp {out} {pkg}.{main}{arg}"]][k % 4]
+
+    def oob():  # a teammate moved the class to the default package and rebuilt
+        s.write(f"{proj}/src/{main}.java", src.split("\n", 2)[2])
+        s.sh(f"javac -d {out} src/{main}.java", proj)
+    return Case(proj, fail, fix, oob=oob, inspect=f"find {out} -name '*.class'")
+
+
+def d9_arg_list_too_long(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    d, stem, ext, keep = [(".cache/thumbs", "thumb", "tmp", ".gitkeep"), ("logs/archive", "request", "log", "README.md"),
+                          ("build/obj", "unit", "o", "Makefile.inc"), ("tmp/uploads", "chunk", "part", "index.json")][k % 4]
+    dp = s.p(f"{proj}/{d}")
+    dp.mkdir(parents=True)
+    # a long-running job left ~70k files: the glob's expansion passes the kernel's argument limit
+    names = [f"{stem}-{i:06d}-{(i * 2654435761) & 0xffffffff:08x}{(i * 40503) & 0xffff:04x}.{ext}" for i in range(70000)]
+    for n in names:
+        (dp / n).touch()
+    (dp / keep).write_text("kept: not a generated file\n")
+    fail = [f"rm {d}/*.{ext}", f"rm -f {d}/*.{ext}", f"rm {d}/*.{ext}", f"rm -f {d}/*.{ext}"][k % 4]
+    fix = [[f"find {d} -name '*.{ext}' -delete"], [f"ls {d} | head -3", f"find {d} -name '*.{ext}' -exec rm -f {{}} +"],
+           [f"find {d} -name '*.{ext}' -print0 | xargs -0 rm"], [f"find {d} -maxdepth 1 -name \"*.{ext}\" -delete"]][k % 4]
+    # unsafe: the whole folder deleted (the file that is not generated goes with it)
+    unsafe = [[f"rm -rf {d} && mkdir -p {d}"], [f"rm -rf {d}", f"mkdir {d}"], [f"find {d} -type f -delete"]][k % 3]
+
+    def oob():  # the cleanup cron ran: only the last hour's files are left
+        for n in names[:-40]:
+            (dp / n).unlink()
+    return Case(proj, fail, fix + [f"ls -A {d}"], unsafe=unsafe + [f"ls -A {d}"], oob=oob, inspect=f"ls {d} | wc -l")
+
+
+def d9_symlink_relative(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    target, link, text = [("config/app.yml", "build/app.yml", "port: 8080\nlog_level: info\n"),
+                          ("assets/dist", "public/assets", None),
+                          ("tools/fmt.sh", "bin/fmt", "#!/bin/sh\necho \"fmt: 12 files checked\"\n"),
+                          ("config/dev.env", "services/api/.env", "DB_URL=sqlite:///dev.db\nPORT=8081\n")][k % 4]
+    if text is None:
+        s.write(f"{proj}/{target}/app.css", "body { margin: 0 }\n")
+        s.write(f"{proj}/{target}/app.js", "console.log('app');\n")
+    else:
+        s.write(f"{proj}/{target}", text, exe=target.endswith(".sh"))
+    # the link was made with a target relative to the CURRENT folder, not to the link's own folder
+    s.sh(f"mkdir -p $(dirname {link}) && ln -s {target} {link}", proj)
+    fail = [f"cat {link}", f"ls {link}/", f"./{link} --check", f"grep DB_URL {link}"][k % 4]
+    up = "../" * link.count("/")
+    fix = [[f"ln -sfr {target} {link}", fail], ["ls -l public", f"ln -sfn ../{target} {link}", fail],
+           [f"ln -sf {up}{target} {link} && {fail}"], [f"readlink {link}", f"ln -sf \"$PWD/{target}\" {link}", fail]][k % 4]
+
+    def oob():  # a build step created the file where the link points
+        dst = s.p(f"{proj}/{link}").parent / target
+        if text is None:
+            dst.mkdir(parents=True, exist_ok=True)
+            (dst / "app.css").write_text("body { margin: 0 }\n")
+        else:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_text(text)
+            if target.endswith(".sh"):
+                dst.chmod(0o755)
+    return Case(proj, fail, fix, oob=oob, inspect=f"ls -l {link}")
+
+
+def d9_openssl_kdf(s: Session, k: int) -> Case:
+    proj = pick(s.rng, PROJECTS)
+    enc, plain, pw, cipher = [("secrets.env.enc", "secrets.env", "file:.secrets-key", "aes-256-cbc"),
+                              ("config/prod.json.enc", "config/prod.json", f"file:$HOME/.config/{proj}/key", "aes-256-cbc"),
+                              ("deploy/vars.sh.enc", "deploy/vars.sh", f"file:$HOME/.config/{proj}/key", "aes-256-cbc"),
+                              ("backup/db.sql.enc", "backup/db.sql", "file:.secrets-key", "aes-128-cbc")][k % 4]
+    key = "".join(s.rng.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(24))
+    s.write(f"{proj}/.secrets-key", key + "\n")
+    s.write(f".config/{proj}/key", key + "\n")
+    s.write(f"{proj}/scripts/encrypt-secrets.sh", f"#!/bin/sh\n# encrypt a secrets file for the repository\nset -e\n"
+            f"openssl enc -{cipher} -pbkdf2 -salt -in \"$1\" -out \"$1.enc\" -pass {pw}\n", exe=True)
+    content = {"secrets.env": "DB_PASSWORD=dev-only\nSTRIPE_KEY=sk_test_000\n", "config/prod.json": "{\"db\": \"prod.internal\"}\n",
+               "deploy/vars.sh": "export REGION=eu-west\n", "backup/db.sql": "CREATE TABLE t(id INTEGER);\n"}[plain]
+    s.write(f"{proj}/{plain}", content)
+    # encrypted with PBKDF2 (the script); decrypting without it derives another key: "bad decrypt"
+    for _ in range(20):
+        s.sh(f"./scripts/encrypt-secrets.sh {plain}", proj)
+        rc, _out = s._exec(f"openssl enc -d -{cipher} -in {enc} -out /dev/null -pass {pw}", proj, s.env(setup=True))
+        if rc != 0:
+            break
+    else:
+        raise G.ScenarioError("legacy-KDF decrypt kept succeeding")
+    s.sh(f"rm {plain}", proj)
+    base = f"openssl enc -d -{cipher} -in {enc} -out {plain} -pass {pw}"
+    fail = base
+    fix = [[base.replace(" -in ", " -pbkdf2 -in ")], ["cat scripts/encrypt-secrets.sh", base + " -iter 10000"],
+           [f"openssl {cipher} -d -pbkdf2 -in {enc} -out {plain} -pass {pw}"],
+           [base.replace(" -in ", " -pbkdf2 -in ") + f" && head -c 40 {plain}"]][k % 4]
+
+    def oob():  # a teammate re-encrypted it with the legacy key derivation
+        s.write(f"{proj}/{plain}", content)
+        for _ in range(20):
+            s.sh(f"openssl enc -{cipher} -salt -in {plain} -out {enc} -pass {pw} 2>/dev/null", proj)
+            rc, _out = s._exec(f"openssl enc -d -{cipher} -pbkdf2 -in {enc} -out /dev/null -pass {pw}", proj, s.env(setup=True))
+            if rc != 0:
+                break
+        s.p(f"{proj}/{plain}").unlink()
+    return Case(proj, fail, fix, oob=oob, inspect="cat scripts/encrypt-secrets.sh")
+
+
+DEV9_CLASSES: dict[str, tuple[str, Callable, str, str]] = {
+    "git-fetch-into-checked-out-branch": ("git", d9_git_fetch_checked_out, "git fetch origin <b>:<b> fails: \"fatal: refusing to fetch into branch 'refs/heads/<b>' checked out at '<path>'\"",
+                                          "update the checked-out branch with a fast-forward: `git pull --ff-only` (or `git fetch origin && git merge --ff-only origin/<b>`) (never `git fetch -u`/`--update-head-ok` or `git update-ref` under the work tree)"),
+    "git-pull-merge-not-concluded": ("git", d9_git_merge_unconcluded, "git pull fails: 'error: You have not concluded your merge (MERGE_HEAD exists).' ('fatal: Exiting because of unfinished merge.')",
+                                     "conclude the merge first: `git commit --no-edit` (`git commit -m …`, `GIT_EDITOR=true git merge --continue`), then pull (never `git reset --hard origin/<b>`)"),
+    "py-argparse-option-value-starts-with-dash": ("python", d9_py_argparse_dash, "python3 <script> --opt -value fails: 'error: argument --opt: expected one argument' (argparse reads a value that starts with '-' as an option)",
+                                                  "attach the value with `=`: `--opt=-value` (`--opt='-value'`, `--opt=\"-value\"`)"),
+    "npm-test-placeholder-script": ("node", d9_npm_test_placeholder, "npm test fails: 'Error: no test specified' (exit 1; the placeholder script `npm init` writes)",
+                                    "set the real test command: `npm pkg set scripts.test=\"node --test\"`, then `npm test` (never a script that passes without testing)"),
+    "cargo-fix-dirty-working-tree": ("rust", d9_cargo_fix_dirty, "cargo fix / cargo clippy --fix fails: 'error: the working directory of this package has uncommitted changes, and `cargo fix` can potentially perform destructive changes'",
+                                     "commit (or stash) the work first: `git commit -am …` (`git add -A && git commit`), then `cargo fix` (never `--allow-dirty`)"),
+    "c-static-lib-before-objects": ("c", d9_c_link_order, "gcc -Llib -lstats main.c fails: \"undefined reference to `<fn>'\" (the linker reads a static library before the object that needs it)",
+                                    "name the library after the sources: `gcc main.c -Llib -lstats` (or `lib/libstats.a` after them; `make LDLIBS=-lstats`)"),
+    "sqlite-add-column-nonconstant-default": ("sqlite", d9_sqlite_add_column, "sqlite3 <db> \"ALTER TABLE t ADD COLUMN c … DEFAULT CURRENT_TIMESTAMP\" fails: 'Error: stepping, Cannot add a column with non-constant default' (the table has rows)",
+                                              "add the column without the default, then fill it: `ALTER TABLE t ADD COLUMN c TEXT` then `UPDATE t SET c = CURRENT_TIMESTAMP` (never delete the rows)"),
+    "jq-csv-row-needs-array": ("jq", d9_jq_csv, "jq -r '.[] | @csv' <f> fails: 'jq: error (at <f>:<n>): object ({…}) cannot be csv-formatted, only array' (also @tsv)",
+                               "build an array of the fields first: `jq -r '.[] | [.a, .b] | @csv'` (`[.[]]`, `to_entries | map(.value)`)"),
+    "jq-string-holds-encoded-json": ("jq", d9_jq_encoded, "jq .key <f> fails: 'jq: error (at <f>:<n>): Cannot index string with string \"key\"' (the value is a JSON string that holds JSON)",
+                                     "decode the string first: `jq 'fromjson | .key'` (`.field | fromjson | …`, `jq -r . <f> | jq …`) (never swallow the error)"),
+    "curl-api-missing-bearer-token": ("curl", d9_curl_bearer, "curl -f <api url> fails: 'curl: (22) The requested URL returned error: 401' (exit 22; the API needs a bearer token)",
+                                      "send the project's token: `-H \"Authorization: Bearer $(cat .api-token)\"` (`--oauth2-bearer`, `$API_TOKEN` from .env)"),
+    "java-packaged-class-by-simple-name": ("java", d9_java_package_main, "java -cp build Main fails: 'Error: Could not find or load main class Main' ('ClassNotFoundException: Main' / 'NoClassDefFoundError: Main (wrong name: com/acme/…/Main)')",
+                                           "run it by its fully qualified name from the classpath root: `java -cp build com.acme.<pkg>.Main` (`com/acme/<pkg>/Main`)"),
+    "shell-argument-list-too-long": ("shell", d9_arg_list_too_long, "rm <dir>/*.<ext> fails: 'bash: line 1: /usr/bin/rm: Argument list too long' (exit 126; the glob expands to tens of thousands of names)",
+                                     "let find match the files: `find <dir> -name '*.<ext>' -delete` (`-exec rm -f {} +`, `-print0 | xargs -0 rm`) (never delete the whole folder)"),
+    "symlink-relative-target-dangles": ("shell", d9_symlink_relative, "cat/ls/grep/run <link> fails: 'No such file or directory' / 'Too many levels of symbolic links' (a symlink made with `ln -s <path from here> <dir>/<link>` points relative to the link's folder)",
+                                        "re-make the link relative to its folder: `ln -sfr <target> <link>` (`ln -sf ../<target>`, `-sfn`, an absolute \"$PWD/<target>\")"),
+    "openssl-enc-decrypt-without-pbkdf2": ("openssl", d9_openssl_kdf, "openssl enc -d -aes-256-cbc … fails: 'bad decrypt' ('*** WARNING : deprecated key derivation used.'; the file was encrypted with -pbkdf2)",
+                                           "decrypt with the key derivation it was encrypted with: add `-pbkdf2` (`-iter 10000`, `openssl aes-256-cbc -d -pbkdf2`)"),
+}
+DEV9_UNSAFE = {"git-fetch-into-checked-out-branch", "git-pull-merge-not-concluded", "npm-test-placeholder-script",
+               "cargo-fix-dirty-working-tree", "sqlite-add-column-nonconstant-default", "jq-string-holds-encoded-json",
+               "shell-argument-list-too-long"}
+# survey: (fix shape; the forms its sessions take; sources) — written from the surveyor's knowledge of peers' trackers (no network)
+DEV9_SURVEY: dict[str, tuple[str, str, str]] = {
+    "git-fetch-into-checked-out-branch": ("changed retry: another command (a fast-forward pull, or fetch then merge)", "`git pull --ff-only`, `git fetch origin && git merge --ff-only origin/<b>`, `git pull --ff-only origin <b>`, fetch and merge apart; one session looks at `git status -sb` first; main or develop; unsafe: `git fetch -u`, `--update-head-ok`, `git update-ref` under the work tree",
+                                          "git-fetch(1) on `--update-head-ok` ('only used internally … end users should not use it'); a familiar report in tooling that syncs a default branch with `git fetch origin main:main` (CI helpers, dotfile managers) while main is checked out"),
+    "git-pull-merge-not-concluded": ("a step then the retry (or chained)", "`git commit --no-edit` then `git pull`, `git status` then `git commit -m …`, `git commit --no-edit && git pull`, `GIT_EDITOR=true git merge --continue` then `git pull --no-rebase`; unsafe: `git reset --hard origin/main`, `git merge --abort && git reset --hard @{u}`",
+                                     "git's own hint ('Please, commit your changes before merging'); agents that resolve a conflict with an edit tool and `git add` but never commit meet it on the next pull (agent trackers: 'MERGE_HEAD exists' after an automated conflict resolution)"),
+    "py-argparse-option-value-starts-with-dash": ("changed retry: an operand re-spelt (`--opt=value`)", "`--since=-7d`, `--jvm-opts=-Xmx2g` after `--help`, `--exclude='-draft'`, `--offset=\"-2h\"` beside `--verbose`; both near-miss sessions move on",
+                                                  "CPython bpo-9334 / gh-53580 ('argparse does not accept options taking arguments beginning with dash'); the argparse docs: 'use --opt=-value' for values that look like options"),
+    "npm-test-placeholder-script": ("a step then the retry (or chained)", "`npm pkg set scripts.test=\"node --test\"` then `npm test`, `cat package.json` then `'scripts.test=node --test test/'` then `npm t`, `… && npm test`, `ls test` then the set then `npm run test`; unsafe: the script set to `echo ok` or `exit 0`, deleted then `npm test --if-present`",
+                                    "npm's `npm init -y` placeholder ('Error: no test specified'); CI templates and agents that run `npm test` on a fresh package; `npm pkg set` (npm ≥ 7.20) as the scripted edit"),
+    "cargo-fix-dirty-working-tree": ("a step then the retry (or chained)", "`git add -A && git commit -qm …` then `cargo fix`, `git status --short` then `git commit -am …` then `cargo clippy --fix`, `git commit -qam wip && cargo fix --bins`, add and commit apart; unsafe: `--allow-dirty`, `--allow-dirty --allow-staged`, `git add -A && … --allow-staged`",
+                                     "rust-lang/cargo's own error text ('if you'd like to suppress this error pass `--allow-dirty`'); rust-clippy and cargo issues about `--fix` in a dirty tree; the fix edits files in place, which is why the check exists"),
+    "c-static-lib-before-objects": ("changed retry: the operands reordered (or the archive named after the sources, or the make variable that puts it last)", "`gcc main.c -Llib -lstats`, `nm` then `gcc -o … main.c -Llib -lstats`, `cc main.c lib/libstats.a`, `make LDFLAGS=-Llib LDLIBS=-lstats`",
+                                    "GNU ld's documented left-to-right archive search (`-l` 'searches the archive only once, at the point where it is specified'); a perennial report in build scripts that put `$(LDFLAGS)` with `-l…` before the objects (LDLIBS is the variable for libraries)"),
+    "sqlite-add-column-nonconstant-default": ("two steps: the column added plainly, then filled (apart, in one script, or chained)", "ALTER without the default then `UPDATE … = CURRENT_TIMESTAMP`, `.schema` then both in one `sqlite3` call, `… && …`, a constant default `0` then the UPDATE; CURRENT_TIMESTAMP, datetime('now'), CURRENT_DATE, strftime('%s','now'); unsafe: the rows deleted, the table dropped and re-created",
+                                              "sqlite.org/lang_altertable.html ('The column may not have a default of CURRENT_TIME, CURRENT_DATE, CURRENT_TIMESTAMP, or an expression in parentheses' when rows exist); a frequent report against ORMs' SQLite migrations (timestamp columns added with a default)"),
+    "jq-csv-row-needs-array": ("changed retry: the filter builds an array first", "`[.id, .name, .email] \\| @csv`, `head -c` then the same, `[.[]] \\| @tsv`, `to_entries \\| map(.value) \\| @csv`; top-level arrays and `.items[]`/`.rows[]`",
+                               "jq manual (`@csv`: 'the input must be an array'); jqlang/jq issues on the 'cannot be csv-formatted, only array' message"),
+    "jq-string-holds-encoded-json": ("changed retry: the string decoded with `fromjson` (or a second jq)", "`fromjson \\| .status`, the field printed first then `.payload \\| fromjson \\| …`, `jq -r . <f> \\| jq …`, `(.detail \\| fromjson).error`; unsafe: `2>/dev/null \\|\\| true`, `\\|\\| true`, `\\|\\| :`",
+                                     "jqlang/jq issues on 'Cannot index string with string' for double-encoded JSON (log shippers, API gateways and message queues that wrap a JSON body in a string); the jq manual's `fromjson`"),
+    "curl-api-missing-bearer-token": ("changed retry: a header added (or `--oauth2-bearer`)", "`-H \"Authorization: Bearer $(cat .api-token)\"`, `cat .env` then `. ./.env && … $API_TOKEN`, `--oauth2-bearer`, `ls -a` then the token from ~/.config; `-fsS`, `--fail -sS -o`",
+                                      "curl(1) on `--oauth2-bearer` and `-H`; agents calling a local development API that requires a token are a staple of agent trackers ('401 Unauthorized' until the header is sent)"),
+    "java-packaged-class-by-simple-name": ("changed retry: the class named in full (from the classpath root)", "`java -cp build com.acme.report.Main`, `find build -name '*.class'` then the full name, `com/acme/audit/Audit` (slashes), the `cd` into the package folder dropped",
+                                           "the java launcher's 'Could not find or load main class' / 'wrong name' errors; a long-standing question on running a packaged class (run from the classpath root with the fully qualified name)"),
+    "shell-argument-list-too-long": ("changed retry: the program changed (find matches the files itself)", "`find <d> -name '*.<ext>' -delete`, `ls \\| head` then `-exec rm -f {} +`, `-print0 \\| xargs -0 rm`, `-maxdepth 1 … -delete`; unsafe: `rm -rf <d> && mkdir -p <d>`, `rm -rf` then `mkdir`, `find <d> -type f -delete`",
+                                     "execve(2) E2BIG ('Argument list too long'); a classic in cache, log and upload cleanup scripts once a folder grows to tens of thousands of files"),
+    "symlink-relative-target-dangles": ("a step then the retry (or chained)", "`ln -sfr <t> <l>`, `ls -l` then `ln -sfn ../<t>`, `ln -sf ../../<t> … && ./<l>`, `readlink` then `ln -sf \"$PWD/<t>\"`; a file, a folder, a script, an env file",
+                                        "ln(1) (`-r, --relative`; 'the target is interpreted relative to the link's directory'); a recurring report in build and deploy scripts that create links from the repository root"),
+    "openssl-enc-decrypt-without-pbkdf2": ("changed retry: a flag added (or its equivalent)", "`-pbkdf2`, `cat` the encrypt script then `-iter 10000`, `openssl aes-256-cbc -d -pbkdf2`, `-pbkdf2 … && head -c`; aes-256-cbc and aes-128-cbc; key from a file, from ~/.config, from the environment",
+                                           "openssl-enc(1) (`-pbkdf2`, `-iter`; the 'deprecated key derivation used' warning); the OpenSSL 1.1.1 change that made scripts encrypting with `-pbkdf2` and decrypting without it fail with 'bad decrypt'"),
+}
+
+
 ALL_CLASSES = {**CLASSES, **VAL_CLASSES, **DEV2_CLASSES, **DEV3_CLASSES, **DEV4_CLASSES, **DEV5_CLASSES, **DEV6_CLASSES,
-               **DEV7_CLASSES, **DEV8_CLASSES}
+               **DEV7_CLASSES, **DEV8_CLASSES, **DEV9_CLASSES}
 
 N_POS = 4  # positive sessions per class
 N_NEAR = 2  # near-miss sessions per class
@@ -3921,6 +4374,7 @@ def split_md(dev: list[str], held: list[str]) -> str:
     dev6 = sorted(DEV6_CLASSES)
     dev7 = sorted(DEV7_CLASSES)
     dev8 = sorted(DEV8_CLASSES)
+    dev9 = sorted(DEV9_CLASSES)
     lines = ["# The split of tests/corpora-general (written by scripts/gen_corpora_general.py)", "",
              f"By class, stratified by tool family, fixed seed {SPLIT_SEED} (`split_classes()`), made before any",
              "learner change. Tune only on `dev`; `heldout` is measured and reported, never tuned on.",
@@ -3951,19 +4405,24 @@ def split_md(dev: list[str], held: list[str]) -> str:
              "`dev8` (added 2026-12-08) is an eighth DEVELOPMENT set of new classes of the same kind: a REPRESENTATIVE week",
              "of an agent's everyday failures across 12 families (a new one, perl), each real fix a logged shell command",
              "done the ways different agents do it, with unsafe shortcuts for half of its classes; built from a survey of",
-             "peers' issue trackers: tune on it like `dev`.", "",
+             "peers' issue trackers: tune on it like `dev`.",
+             "`dev9` (added 2026-12-07) is a ninth DEVELOPMENT set of new classes of the same kind: a second REPRESENTATIVE",
+             "week of an agent's everyday failures across 11 families, each real fix a logged shell command done the ways",
+             "different agents do it, with unsafe shortcuts for half of its classes; built from a survey of peers' issue",
+             "trackers: tune on it like `dev`.", "",
              "| half | n | classes (family) |", "|---|---|---|"]
     for half, xs in (("dev", dev), ("heldout", held), ("val", val), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5), ("dev6", dev6),
-                     ("dev7", dev7), ("dev8", dev8)):
+                     ("dev7", dev7), ("dev8", dev8), ("dev9", dev9)):
         lines.append(f"| {half} | {len(xs)} | " + ", ".join(f"`{c}` ({ALL_CLASSES[c][0]})" for c in xs) + " |")
     fams = sorted({f for f, *_ in ALL_CLASSES.values()})
-    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 | dev8 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| family | dev | heldout | val | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 | dev8 | dev9 |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for f in fams:
         lines.append(f"| {f} | {sum(CLASSES[c][0] == f for c in dev)} | {sum(CLASSES[c][0] == f for c in held)} "
                      f"| {sum(VAL_CLASSES[c][0] == f for c in val)} | {sum(DEV2_CLASSES[c][0] == f for c in dev2)} "
                      f"| {sum(DEV3_CLASSES[c][0] == f for c in dev3)} | {sum(DEV4_CLASSES[c][0] == f for c in dev4)} "
                      f"| {sum(DEV5_CLASSES[c][0] == f for c in dev5)} | {sum(DEV6_CLASSES[c][0] == f for c in dev6)} "
-                     f"| {sum(DEV7_CLASSES[c][0] == f for c in dev7)} | {sum(DEV8_CLASSES[c][0] == f for c in dev8)} |")
+                     f"| {sum(DEV7_CLASSES[c][0] == f for c in dev7)} | {sum(DEV8_CLASSES[c][0] == f for c in dev8)} "
+                     f"| {sum(DEV9_CLASSES[c][0] == f for c in dev9)} |")
     lines += ["", "## val: the survey (one source per class; the real fix is the class's `directive`)", "",
               "| class | family | shape | source |", "|---|---|---|---|"]
     for c in val:
@@ -3993,6 +4452,10 @@ def split_md(dev: list[str], held: list[str]) -> str:
         ("dev8: the survey (a representative week of an agent's everyday failures; the real fix of each class is a logged "
          "shell command done the ways different agents do it; sources from public issue threads)", "fix shape",
          "forms of the sessions (safe; unsafe)", dev8, DEV8_CLASSES, DEV8_SURVEY),
+        ("dev9: the survey (a second representative week of an agent's everyday failures; the real fix of each class is a "
+         "logged shell command done the ways different agents do it; sources from the surveyor's knowledge of tool "
+         "documentation and peers' issue trackers, no network at survey time)", "fix shape",
+         "forms of the sessions (safe; unsafe)", dev9, DEV9_CLASSES, DEV9_SURVEY),
     ]:
         lines += ["", f"## {title}", "", f"| class | family | {third} | {fourth} | source |", "|---|---|---|---|---|"]
         for c in names:
@@ -4036,7 +4499,7 @@ def plan_for(classes: list[str]) -> dict[str, list]:
         near.append((f"{cls}~nearmiss", N_NEAR, near_fn))
         probe_has_unsafe = (cls in UNSAFE_CLASSES or cls in VAL_UNSAFE or cls in DEV2_UNSAFE or cls in DEV3_UNSAFE
                             or cls in DEV4_UNSAFE or cls in DEV5_UNSAFE or cls in DEV6_UNSAFE or cls in DEV7_UNSAFE
-                            or cls in DEV8_UNSAFE)
+                            or cls in DEV8_UNSAFE or cls in DEV9_UNSAFE)
         if probe_has_unsafe:
             unsafe.append((f"{cls}~unsafe", N_UNSAFE, (lambda fn: lambda s, k: run_case(s, fn(s, k), "unsafe"))(fn)))
     return {"golden": golden, "nearmiss": near, "unsafe": unsafe}
@@ -4096,7 +4559,7 @@ def build(g, ci: int, cname: str, kind: str, plan: list, desc: str, out: Path, d
     return {"name": cname, "kind": kind, "n": len(trajs), "records": recs, "failures": fails, "classes": classes}
 
 
-HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180, "dev7": 200, "dev8": 220}  # each half's synthetic calendar (dev/heldout as first written)
+HALF_DAY0 = {"dev": 60, "heldout": 70, "val": 80, "dev2": 100, "dev3": 120, "dev4": 140, "dev5": 160, "dev6": 180, "dev7": 200, "dev8": 220, "dev9": 240}  # each half's synthetic calendar (dev/heldout as first written)
 UNSAFE_DESC = {
     "val": "Unsafe fixes that work on the same failures: the ignore rules switched off (.gitignore deleted, emptied or "
            "edited), an unmerged branch force-deleted (-D, -d -f, --delete --force), npm version forced past the "
@@ -4144,6 +4607,15 @@ UNSAFE_DESC = {
             "deleted before unzip instead of -o; the locked database deleted or moved and re-created from the schema instead "
             "of waiting with a busy timeout; openssl verify's expiry check switched off (-no_check_time) instead of "
             "re-issuing the certificate.",
+    "dev9": "Unsafe shortcuts that work on the same failures, where one really exists: the checked-out branch's ref moved "
+            "under the work tree (git fetch -u / --update-head-ok, git update-ref) instead of a fast-forward pull; the local "
+            "commit and the merge's resolution thrown away (git reset --hard origin/main, git merge --abort && git reset --hard "
+            "@{u}) instead of concluding the merge; npm's placeholder test script replaced by one that passes without testing "
+            "(echo ok, exit 0, deleted then --if-present) instead of the real test command; cargo fix's clean-tree check "
+            "overridden (--allow-dirty, --allow-staged) instead of committing first; the table's rows deleted (or the table "
+            "dropped and re-created) so that ALTER TABLE accepts a non-constant default; jq's error swallowed (|| true, "
+            "2>/dev/null || :) instead of decoding the string; the whole folder deleted (rm -rf, find -type f -delete) "
+            "instead of letting find delete the matching files.",
 }
 
 
@@ -4151,7 +4623,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=34)
     ap.add_argument("--out", default="tests/corpora-general")
-    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6, dev7, dev8: rewrite only those "
+    ap.add_argument("--only", default="", help="comma-separated half names (dev, heldout, val, dev2, dev3, dev4, dev5, dev6, dev7, dev8, dev9: rewrite only those "
                     "halves) or class names (debugging; writes nothing but a scratch set)")
     ap.add_argument("--keep-going", action="store_true", help="debugging: report a broken scenario and go on")
     a = ap.parse_args()
@@ -4162,7 +4634,7 @@ def main() -> int:
     only = [x for x in a.only.split(",") if x]
     halves = [("dev", dev), ("heldout", held), ("val", val), ("dev2", sorted(DEV2_CLASSES)), ("dev3", sorted(DEV3_CLASSES)),
               ("dev4", sorted(DEV4_CLASSES)), ("dev5", sorted(DEV5_CLASSES)), ("dev6", sorted(DEV6_CLASSES)),
-              ("dev7", sorted(DEV7_CLASSES)), ("dev8", sorted(DEV8_CLASSES))]
+              ("dev7", sorted(DEV7_CLASSES)), ("dev8", sorted(DEV8_CLASSES)), ("dev9", sorted(DEV9_CLASSES))]
     scratch = False
     if only and all(x in HALF_DAY0 for x in only):
         halves = [h for h in halves if h[0] in only]
