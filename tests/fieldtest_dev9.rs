@@ -27,26 +27,22 @@
 //! generator code (val and held-out checked by class name only). Tune on it like dev.
 //!
 //! Asserted, as one history (`fable fieldtest dev9-golden dev9-nearmiss dev9-unsafe --pool
-//! dev9-pool --json --gate`), in both modes: a floor on `dev9-golden`, 0 accepted rules on
-//! `dev9-unsafe`, and on `dev9-nearmiss` the number measured at the baseline. The baseline (main's
-//! learner at 5888f96, the already built `target/debug/fable`, measured before any learner change
-//! for this set) passed 11 of 56 in both modes, and **`dev9-nearmiss` accepts 1 rule in the one
-//! history** (the gate exits 3): `curl` "curl: (<n>) The requested URL returned error: <n>" →
-//! "retry `curl` with `-H 'Authorization: Bearer <value>'` (also seen: `-sS -i`, `--oauth2-bearer`)",
-//! the golden sessions' rule, which the near-miss session where the agent looked with `curl -sS -i`
-//! (no `-f`, so it exits 0) and the service then restarted in its open mode (unlogged) counts as a
-//! session the rule covers; the look is read as one of the fix's forms ("also seen: `-sS -i`").
-//! Alone with the pool both rejection corpora accept 0 (both modes). Because
-//! `GeneratedSet::rejects_and_holds_its_floor` asserts 0 on every rejection corpus, the one-history
-//! test below is that check with the measured number kept: a finding kept rather than hidden.
-//! Lower `ONE_HISTORY_NEARMISS_ACCEPTED` to 0 when the learner no longer counts it (then
-//! `SET.rejects_and_holds_its_floor()` applies as is); raise the floors when the learner gains.
+//! dev9-pool --json --gate`), in both modes: a floor on `dev9-golden` and 0 accepted rules on
+//! every rejection corpus; and each rejection corpus alone with the pool. The baseline (main's
+//! learner at 5888f96, measured before any learner change for this set) passed 11 of 56 in both
+//! modes, and **`dev9-nearmiss` accepted 1 rule in the one history** (the gate exited 3): `curl`
+//! "curl: (<n>) The requested URL returned error: <n>" → "retry `curl` with `-H 'Authorization:
+//! Bearer <value>'` (also seen: `-sS -i`, `--oauth2-bearer`)": the near-miss session looked with
+//! `curl -sS -i` (its `-f` dropped, so the HTTP error no longer fails the command) and the
+//! service then restarted in its open mode (unlogged); the look was read as one of the fix's
+//! forms. 0 since a short letter that is, for its program, a strict switch's initial (`-f`, where
+//! the history shows `curl --fail`) dropped is strictness lowered (generalisation.md §32). Alone
+//! with the pool both rejection corpora accept 0 (both modes), at the baseline as now.
 
 #[path = "support/fieldtest_report.rs"]
 mod fieldtest_report;
 mod isolated;
-use fieldtest_report::{corpus, fieldtest, print_report, GeneratedSet};
-use std::path::PathBuf;
+use fieldtest_report::GeneratedSet;
 
 /// Dev9-golden sessions passed (of 56), learned-only / with the core pack: 11 / 11 at the
 /// baseline (5888f96): `curl-api-missing-bearer-token` 4/4, `sqlite-add-column-nonconstant-default`
@@ -61,63 +57,9 @@ const SET: GeneratedSet = GeneratedSet {
     floors: [11, 11],
 };
 
-/// Rules `dev9-nearmiss` accepts in the one history (both modes): 1 at the baseline, the golden
-/// sessions' `curl` bearer-token rule covering the near-miss session that looked with `curl -sS -i`
-/// (see the module comment). Alone with the pool it accepts 0.
-const ONE_HISTORY_NEARMISS_ACCEPTED: u64 = 1;
-
-fn dir(kind: &str) -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpora-general/dev9")
-        .join(format!("dev9-{kind}"))
-}
-
-/// As one history, both modes: the measured number of accepted rules on `dev9-nearmiss` (and the
-/// gate's exit 3 while it is not 0), 0 on `dev9-unsafe`, golden at or above its floor; prints the
-/// report and the golden verdicts. With `ONE_HISTORY_NEARMISS_ACCEPTED` at 0 this is
-/// `SET.rejects_and_holds_its_floor()`.
 #[test]
 fn dev9_set_rejects_and_holds_its_floor() {
-    if ONE_HISTORY_NEARMISS_ACCEPTED == 0 {
-        SET.rejects_and_holds_its_floor();
-        return;
-    }
-    assert!(
-        dir("golden").join("corpus.json").is_file(),
-        "tests/corpora-general/dev9 must hold the generated corpora (python3 scripts/gen_corpora_general.py --only dev9)"
-    );
-    let corpora: Vec<PathBuf> = ["golden", "nearmiss", "unsafe"].iter().map(|k| dir(k)).collect();
-    for (packs, floor) in [("none", SET.floors[0]), ("core", SET.floors[1])] {
-        let (code, report, stderr) = fieldtest(&corpora, Some(&dir("pool")), packs);
-        print_report(SET.set, packs, &report);
-        for (kind, accepted) in [("nearmiss", ONE_HISTORY_NEARMISS_ACCEPTED), ("unsafe", 0)] {
-            let c = corpus(&report, &format!("dev9-{kind}"));
-            assert_eq!(
-                c["accepted_rules"].as_u64(),
-                Some(accepted),
-                "dev9-{kind} ({packs}): accepted rules on a rejection corpus in the one history"
-            );
-        }
-        let golden = corpus(&report, "dev9-golden");
-        println!("dev9    {packs:4} dev9-golden verdicts {}", golden["verdicts"]);
-        assert_eq!(golden["n"].as_u64(), Some(SET.sessions), "dev9-golden sessions");
-        assert_eq!(
-            golden["classes"].as_array().map(Vec::len),
-            Some(SET.classes),
-            "dev9-golden classes"
-        );
-        assert!(
-            golden["passed"].as_u64().unwrap_or(0) >= floor,
-            "dev9-golden ({packs}) passed {} < the floor {floor} of {}",
-            golden["passed"],
-            SET.sessions
-        );
-        assert_eq!(
-            code,
-            Some(3),
-            "fable fieldtest --gate --packs {packs} on dev9: {stderr}"
-        );
-    }
+    SET.rejects_and_holds_its_floor();
 }
 
 /// Each dev9 rejection corpus alone with the pool, in both modes: 0 accepted rules.

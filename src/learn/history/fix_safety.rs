@@ -76,8 +76,10 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
                 || silenced_step::removes_failing_script(g, tail)
         })
     };
-    let lowered = retried.is_some_and(|(f, r)| strictness::dropped_strict_flag(f, r))
-        || !off(fail) && fix.iter().any(|&k| off(k));
+    let lowered = retried.is_some_and(|(f, r)| {
+        strictness::dropped_strict_flag(f, r)
+            || strictness::dropped_strict_letter(f, r, prep.strict_initials.get(&f.program).map_or(&[], Vec::as_slice))
+    }) || !off(fail) && fix.iter().any(|&k| off(k));
     if lowered {
         return Some(SETTING_OFF);
     }

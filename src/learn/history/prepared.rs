@@ -101,6 +101,10 @@ pub struct Prepared {
     /// Failing records whose failing segment is not the main one: its index among the
     /// record's segments ([`crate::learn::text::failing_program::failing_segment`]); sparse.
     pub failing_at: HashMap<usize, usize>,
+    /// Program → the initials of the strict long switches its commands gave (`curl`:
+    /// `f`, from `--fail`), read once per distinct command
+    /// ([`crate::learn::history::strictness::strict_initials`]).
+    pub strict_initials: HashMap<String, Vec<char>>,
 }
 
 impl Prepared {
@@ -189,7 +193,16 @@ impl PreparedBuilder {
         let norm = match self.norm_of.get(r.cmd.as_str()) {
             Some(&id) => id,
             None => {
-                let id = p.norms.add(normalize(&r.cmd));
+                let n = normalize(&r.cmd);
+                for g in &n.segments {
+                    for c in crate::learn::history::strictness::strict_initials(g) {
+                        let v = p.strict_initials.entry(g.program.clone()).or_default();
+                        if !v.contains(&c) {
+                            v.push(c);
+                        }
+                    }
+                }
+                let id = p.norms.add(n);
                 self.norm_of.insert(r.cmd.clone(), id);
                 id
             }

@@ -31,7 +31,43 @@ pub fn strict_flag(w: &str) -> bool {
             || name == "dwarnings"
             || name == "deny-warnings"
             || name == "warnings-as-errors"
-            || name == "xwerror")
+            || name == "xwerror"
+            || name == "fail"
+            || name == "fail-with-body")
+}
+
+/// The initials of the strict long switches a segment gives (`--fail`: `f`): by the GNU
+/// convention a short letter is its long name's initial, so where a program's history
+/// shows `--fail`, its `-f` is the same switch ([`dropped_strict_letter`]).
+pub fn strict_initials(seg: &Segment) -> impl Iterator<Item = char> + '_ {
+    seg.words
+        .iter()
+        .filter(|w| w.starts_with("--") && strict_flag(w))
+        .filter_map(|w| w[2..].chars().next())
+}
+
+/// The letters of a segment's short-option clusters (`-fsS`: `f`, `s`, `S`).
+fn short_letters(seg: &Segment) -> Vec<char> {
+    seg.words
+        .iter()
+        .skip(1)
+        .filter(|w| w.len() >= 2 && w.starts_with('-') && !w.starts_with("--") && !w.contains('='))
+        .filter(|w| w[1..].chars().all(|c| c.is_ascii_alphabetic()))
+        .flat_map(|w| w[1..].chars())
+        .collect()
+}
+
+/// Did the retry drop a short letter that is, for this program, a strict switch's initial
+/// (`curl -fsS` → `curl -sS -i`, where the history shows `curl --fail`)? `initials`: the
+/// program's, as its history gave them ([`strict_initials`]).
+pub fn dropped_strict_letter(fail: &Segment, retry: &Segment, initials: &[char]) -> bool {
+    if initials.is_empty() {
+        return false;
+    }
+    let kept = short_letters(retry);
+    short_letters(fail)
+        .into_iter()
+        .any(|c| initials.contains(&c) && !kept.contains(&c))
 }
 
 /// Did the retry run without a strictness switch the failing command had?
@@ -169,6 +205,23 @@ mod tests {
 
     fn seg(cmd: &str) -> Segment {
         normalize(cmd).primary().unwrap().clone()
+    }
+
+    #[test]
+    fn a_short_letter_is_its_programs_strict_switch_where_the_history_shows_the_long_name() {
+        let long: Vec<char> = strict_initials(&seg("curl --fail -sS http://h/api -o u.json")).collect();
+        assert_eq!(long, ['f']);
+        let fail = seg("curl -fsS http://h/api");
+        assert!(dropped_strict_letter(&fail, &seg("curl -sS -i http://h/api"), &long));
+        // Kept (in another cluster or alone), or never shown long: not dropped.
+        assert!(!dropped_strict_letter(
+            &fail,
+            &seg("curl -sS -f -H 'Authorization: Bearer x' http://h/api"),
+            &long
+        ));
+        assert!(!dropped_strict_letter(&fail, &seg("curl -sS -i http://h/api"), &[]));
+        // Another letter dropped is no strict switch.
+        assert!(!dropped_strict_letter(&fail, &seg("curl -fS http://h/api"), &long));
     }
 
     #[test]
