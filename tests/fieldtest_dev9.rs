@@ -50,11 +50,14 @@ use fieldtest_report::GeneratedSet;
 /// (the fourth decodes with a second jq, `jq -r . <f> | jq …`: contested), the other 11 classes
 /// 0/4. Verdicts of the 56 (both modes): generic 11, no_candidate 11, pass 11, contested 10,
 /// self_resolved 9, blocked_by_safety 4.
+/// 15 / 15 once a long flag the command gave, echoed as a diagnostic's subject (`argument
+/// --since:`), is masked as the session's own word (`py-argparse-option-value-starts-with-dash`
+/// 4/4, generalisation.md §32b).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
     classes: 14,
-    floors: [11, 11],
+    floors: [15, 15],
 };
 
 #[test]

@@ -380,9 +380,15 @@ pub fn directive_for(
                         Some(given) => v.extend(given.split(' ').map(str::to_string)),
                         None => v.push(w.trim_start_matches("value:").to_string()),
                     },
-                    // A long option takes its value either way: said apart (`--output f`).
+                    // A long option takes its value either way: said apart (`--output f`),
+                    // unless the failing command gave it apart already (`--since -7d` →
+                    // `--since=-7d`: the value joined is the change, said so).
                     None => match w.split_once('=') {
-                        Some((f, val)) if f.starts_with("--") && !val.is_empty() => {
+                        Some((f, val))
+                            if f.starts_with("--")
+                                && !val.is_empty()
+                                && !prep.failing(e.fail_idx).is_some_and(|s| s.words.iter().any(|x| x == f)) =>
+                        {
                             v.extend([f.to_string(), val.to_string()]);
                         }
                         _ => v.push(w.clone()),

@@ -43,6 +43,30 @@ pub fn masked<'a>(cmd: &str, tail: &'a str) -> Cow<'a, str> {
             }
         }
     }
+    // A long flag of the command echoed as the subject of a diagnostic, `--name:` (argparse's
+    // `error: argument --since: expected one argument`): the session's own option, as its
+    // value is. Only so: a help listing the tool prints (`npm error   --ignore-scripts`)
+    // names the tool's options, not the session's.
+    for flag in long_flags(cmd) {
+        let subject = format!(" {flag}:");
+        if out.contains(&subject) {
+            out = Cow::Owned(out.replace(&subject, " <q>:"));
+        }
+    }
+    out
+}
+
+/// The long flags a command gave (`--since` of `--since -7d` or `--since=-7d`): a name of
+/// three characters or more after the dashes.
+fn long_flags(cmd: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = cmd
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
+        .filter_map(|w| w.strip_prefix("--").map(|_| w.split('=').next().unwrap_or(w)))
+        .filter(|f| f.len() >= 5 && f[2..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .collect();
+    out.sort_unstable_by_key(|f| std::cmp::Reverse(f.len()));
+    out.dedup();
     out
 }
 
@@ -125,6 +149,30 @@ fn operands(cmd: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_flag_echoed_bare_is_masked() {
+        assert_eq!(
+            masked(
+                "python3 tools/report.py --since -7d",
+                "report.py: error: argument --since: expected one argument"
+            ),
+            "report.py: error: argument <q>: expected one argument"
+        );
+        // Not a longer flag that starts with it, nor a flag the command did not give, nor
+        // the tool's own listing of its options.
+        assert_eq!(
+            masked("tool --since 3", "error: --since-epoch: and --until: conflict"),
+            "error: --since-epoch: and --until: conflict"
+        );
+        assert_eq!(
+            masked(
+                "npm ci --ignore-scripts",
+                "npm error   --ignore-scripts\nnpm error [--ignore-scripts]"
+            ),
+            "npm error   --ignore-scripts\nnpm error [--ignore-scripts]"
+        );
+    }
 
     #[test]
     fn an_operand_echoed_as_gnu_tools_do_is_masked() {
