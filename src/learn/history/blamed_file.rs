@@ -32,12 +32,7 @@ pub fn removes_blamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> b
     // A file the failing command was given is its input, not its rules: renamed (`mv
     // Helpers.java Util.java` after "should be declared in a file named Util.java") it is
     // the input corrected; emptied, [`crate::learn::history::fix_safety::overwrites_input`].
-    let given = |f: &str| {
-        fail.segments
-            .iter()
-            .flat_map(|s| s.words.iter().skip(1))
-            .any(|w| basename(w) == basename(f))
-    };
+    let given = |f: &str| given_to(fail, f);
     gone.iter().any(|f| !is_lock(f) && !given(f) && blames(fail_tail, f))
 }
 
@@ -54,12 +49,7 @@ pub fn removes_blamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> b
 /// file moved *onto* the command's input (`mv f.py.tmp f.py`: the input rewritten), and
 /// not when the failure says something is in the way.
 pub fn removes_unnamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> bool {
-    let given = |f: &str| {
-        fail.segments
-            .iter()
-            .flat_map(|s| s.words.iter().skip(1))
-            .any(|w| basename(w) == basename(f))
-    };
+    let given = |f: &str| given_to(fail, f);
     let aside: Vec<&str> =
         step.segments
             .iter()
@@ -90,6 +80,15 @@ pub fn removes_unnamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> 
             && !given(f)
             && !named(f)
     })
+}
+
+/// Was a file (by its basename) given to the failing command, as an operand of any of its
+/// segments?
+fn given_to(fail: &CmdNorm, f: &str) -> bool {
+    fail.segments
+        .iter()
+        .flat_map(|s| s.words.iter().skip(1))
+        .any(|w| basename(w) == basename(f))
 }
 
 /// Does the failure say something is in the way (a collision), rather than naming a rule?

@@ -12,16 +12,15 @@
 /// Whether a line only reports an exit status: it ends with `Error <n>` (make, `(ignored)`
 /// after it too) or with `returned <n> exit status`.
 pub fn is_exit_report(line: &str) -> bool {
-    let l = line.trim().trim_end_matches(" (ignored)");
-    let ends_with_number = |prefix: &str| {
-        l.rsplit_once(' ')
-            .is_some_and(|(head, n)| head.ends_with(prefix) && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    // `<head><word> <digits>`: the last blank-separated word a number, after `word`.
+    let number_after = |text: &str, word: &str| {
+        text.rsplit_once(' ')
+            .is_some_and(|(head, n)| head.ends_with(word) && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
     };
-    ends_with_number(" Error")
-        || (l.ends_with(" exit status")
-            && l[..l.len() - " exit status".len()]
-                .rsplit_once(' ')
-                .is_some_and(|(h, n)| h.ends_with(" returned") && n.chars().all(|c| c.is_ascii_digit())))
+    let l = line.trim().trim_end_matches(" (ignored)");
+    number_after(l, " Error")
+        || l.strip_suffix(" exit status")
+            .is_some_and(|h| number_after(h, " returned"))
 }
 
 /// The line the child printed last before the first exit report among `lines`, when it
