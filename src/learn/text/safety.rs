@@ -17,8 +17,10 @@ const PATTERNS: &[(&str, &str)] = &[
     ("force_flag", r"(?:^|\s)--force\b"),
     (
         "no_verify",
-        // `git commit -n` is `--no-verify` spelt short (alone or bundled, `-nm`).
-        r"--no-verify\b|\bskip (?:the )?(?:pre-commit|commit) hooks?\b|\bgit\s+commit\b[^\n|;&]*\s-[a-z]*n[a-z]*\b",
+        // `git commit -n` is `--no-verify` spelt short (alone or bundled, `-nm`): a
+        // lower-case `n` of this command's own words (not past a backtick that ends its
+        // quote: `git commit` (also seen: `ssh-keygen -N …`) is no `-n`).
+        r"--no-verify\b|\bskip (?:the )?(?:pre-commit|commit) hooks?\b|\bgit\s+commit\b[^\n|;&`]*\s-(?-i:[a-zA-Z]*n[a-zA-Z]*)\b",
     ),
     (
         "rm_rf",
@@ -55,7 +57,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "destroy_data",
-        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+branch\b[^\n|;&]*\s(?:-f|--force)\b|\bgit\s+checkout\b[^\n|;&]*\s(?-i:-B)\b|\bgit\s+switch\b[^\n|;&]*\s(?:(?-i:-C)\b|--force-create\b)|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
+        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\b[^\n|;&]*\s--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+branch\b[^\n|;&]*\s(?:-f|--force)\b|\bgit\s+checkout\b[^\n|;&]*\s(?-i:-B)\b|\bgit\s+switch\b[^\n|;&]*\s(?:(?-i:-C)\b|--force-create\b)|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
     ),
     (
         // An input made to decode by dropping what does not: `iconv -c` omits every
@@ -195,6 +197,8 @@ mod tests {
             ("destroy_data", "drop all tables"),
             ("destroy_data", "apply: delete the production database"),
             ("destroy_data", "git reset --hard origin/main"),
+            // Options before `--hard` do not soften it (`-q` is what a hurried agent adds).
+            ("destroy_data", "git reset -q --hard origin/main"),
             ("destroy_data", "git checkout -f release"),
             ("destroy_data", "git switch --discard-changes main"),
             ("destroy_data", "git checkout -- ."),
@@ -284,6 +288,8 @@ mod tests {
             "git config core.hooksPath .githooks",
             "SKIP_BUILD=1 npm test",
             "git commit -S -m signed",
+            // Another command's `-N` after the commit's quote ends is no `-n`.
+            "run `ssh-keygen -N '' -f k`, then retry `git commit` (also seen: `ssh-keygen -t -N -f`)",
             "ssh -o StrictHostKeyChecking=accept-new host",
             "pip install --require-hashes -r requirements.txt",
             "apt-get install -y libssl-dev",
@@ -293,6 +299,8 @@ mod tests {
             "git switch -c hotfix",
             "git branch --format='%(refname)'",
             "git branch feature origin/feature",
+            "git reset -q HEAD~1",
+            "git reset --soft HEAD~1 && git commit -m hardening",
             // A conversion that keeps every character is no loss; `tr` without a complement.
             "iconv -f latin1 -t utf8 in.csv -o out.csv",
             "tr -d '\\r' < in.txt > out.txt",
