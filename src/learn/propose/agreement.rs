@@ -6,6 +6,7 @@
 
 use crate::learn::history::episodes::{Episode, Prepared};
 use crate::learn::propose::directive::DirectiveAction;
+use std::collections::BTreeSet;
 
 pub(crate) use crate::learn::text::intent::edit_distance;
 
@@ -41,9 +42,10 @@ pub(crate) fn unresolved_attempt(e: &Episode, prep: &Prepared, template_cmds: &[
 }
 
 /// Does an episode's fix agree with a fix candidate: the same group key, or (step fixes)
-/// a safe step with the directive's domain and action whose flags include the
-/// directive's (`git config --global user.email …` agrees with `git config user.email …`;
-/// `git pull --no-rebase` does not agree with `git pull --rebase`).
+/// a safe step with the directive's domain and action whose flags make no opposite choice
+/// ([`opposed`]: `git config --global user.email …` agrees with `git config user.email …`,
+/// `git branch -m` with `git branch -M`; `git pull --no-rebase` does not agree with `git
+/// pull --rebase`).
 pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&DirectiveAction>) -> bool {
     if e_key == key {
         return true;
@@ -63,11 +65,31 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
         Some(DirectiveAction::AddFlags(v)) => one_option_given_a_value(&e.variant, v) || the_change_and_a_flag(e, v),
         // The step run instead of the retry (`npm install` after `npm ci` failed, and the
         // session moved on: `Episode::verb`) is the step run before it.
-        Some(DirectiveAction::Step { domain, action, flags }) => e.steps.iter().chain(e.verb.as_deref()).any(|s| {
-            &s.domain == domain && &s.action == action && flags.iter().all(|f| s.flags.iter().any(|g| same_flag(f, g)))
-        }),
+        Some(DirectiveAction::Step { domain, action, flags }) => e
+            .steps
+            .iter()
+            .chain(e.verb.as_deref())
+            .any(|s| &s.domain == domain && &s.action == action && !opposed(flags, &s.flags)),
         _ => false,
     }
+}
+
+/// Do two spellings of one step make opposite choices: one flag the other's `--no-` form
+/// (`git pull --rebase` against `--no-rebase`), or a `config` step setting another setting
+/// (`core.bare` is no `receive.denyCurrentBranch`)? Anything else is one step spelt
+/// stronger, quieter or shorter (`git branch -M` beside `-m`, `git commit --no-edit` beside
+/// `-m <msg>`, `ln -sfn` beside `ln -sfr`): the same step inserted, the kind of change the
+/// sessions agree on (issue 34), each spelling still judged by the safety gate on its own.
+fn opposed(a: &[String], b: &[String]) -> bool {
+    let negates = |x: &String, y: &String| x.strip_prefix("--no-").is_some_and(|r| y.strip_prefix("--") == Some(r));
+    let mark = crate::learn::text::config_setting::MARK;
+    let settings = |v: &[String]| -> BTreeSet<String> {
+        v.iter()
+            .filter(|f| f.starts_with(mark))
+            .map(|f| f.to_ascii_lowercase())
+            .collect()
+    };
+    settings(a) != settings(b) || a.iter().any(|x| b.iter().any(|y| negates(x, y) || negates(y, x)))
 }
 
 /// Does a session agree with a one-flag fix through another of the group's spellings:
@@ -115,7 +137,7 @@ fn valued_option(v: &[String]) -> Option<(&str, bool)> {
 /// One flag of a step, spelt short or long (`cargo build -r` / `--release`): the short
 /// flag's letter starts the long flag's name, the GNU convention, so no table of synonyms.
 /// Not a `--no-` flag (`-n` is no `--no-verify`'s short form by its letter).
-fn same_flag(a: &str, b: &str) -> bool {
+pub(crate) fn same_flag(a: &str, b: &str) -> bool {
     let initial = |short: &str, long: &str| {
         let (Some(s), Some(l)) = (short.strip_prefix('-'), long.strip_prefix("--")) else {
             return false;

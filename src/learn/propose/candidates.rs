@@ -424,6 +424,17 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                     act.as_ref(),
                     prep,
                 );
+            // Sessions that spelt the step with other flags are named beside it.
+            let otherwise = crate::learn::propose::step_said_otherwise::step_said_otherwise(
+                &directive,
+                episodes,
+                &support,
+                &keys,
+                fix,
+                act.as_ref(),
+                prep,
+            );
+            let directive = directive + &otherwise;
             // Sessions that gave the value another way are named beside it.
             let by_value_alone = support.iter().copied().filter(|&ei| {
                 by_value(ei)
