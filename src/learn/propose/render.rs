@@ -375,6 +375,13 @@ fn quote(w: &str) -> String {
         return format!("{name}={}", quote(value));
     }
     let inert = |c: char| c.is_ascii_alphanumeric() || "_-+=:,./@%^".contains(c);
+    // A path from an environment variable (`$PWD/config/dev.env`, `${HOME}/bin`): the
+    // session's shell expanded it, so it is said in double quotes. Single quotes would
+    // hand the program `$PWD` itself. Only an upper-case name: a lower-case `$x` is as
+    // likely a script's own variable (`jq '$x'`), which the shell must not touch.
+    if expands_env_path(w) && w.chars().all(|c| inert(c) || "${}".contains(c)) {
+        return format!("\"{w}\"");
+    }
     // `~/remotes/x.git` as typed: quoted, the shell would not expand the `~`.
     let body = w.strip_prefix("~/").unwrap_or(w);
     if !body.is_empty() && body.chars().all(inert) {
@@ -382,6 +389,30 @@ fn quote(w: &str) -> String {
     } else {
         shell_words::quote(w).into_owned()
     }
+}
+
+/// Does a word start with an upper-case environment variable (`$PWD`, `${HOME}`) and go on
+/// as a path (`/…`) or end there?
+fn expands_env_path(w: &str) -> bool {
+    let Some(rest) = w.strip_prefix('$') else {
+        return false;
+    };
+    let (name, tail) = match rest.strip_prefix('{') {
+        Some(r) => match r.split_once('}') {
+            Some((n, t)) => (n, t),
+            None => return false,
+        },
+        None => {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (&rest[..end], &rest[end..])
+        }
+    };
+    is_env_name(name)
+        && name.chars().all(|c| !c.is_ascii_lowercase())
+        && (tail.is_empty() || tail.starts_with('/'))
+        && !tail.contains('$')
 }
 
 /// A name the shell takes as a variable's: a letter or `_`, then letters, digits, `_`.

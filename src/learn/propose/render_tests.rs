@@ -52,6 +52,20 @@ fn an_environment_setting_is_said_as_the_shell_reads_it() {
 }
 
 #[test]
+fn a_path_from_an_environment_variable_is_said_so_the_shell_expands_it() {
+    let q = |w: &str| quote_words(&[w.to_string()]);
+    // `ln -sf "$PWD/config/dev.env" …` had been said `'$PWD/config/dev.env'`: a link to a
+    // file named `$PWD`.
+    assert_eq!(q("$PWD/config/dev.env"), "\"$PWD/config/dev.env\"");
+    assert_eq!(q("${HOME}/bin"), "\"${HOME}/bin\"");
+    assert_eq!(q("$HOME"), "\"$HOME\"");
+    // A script's own variable, or more than a path: quoted whole as before.
+    assert_eq!(q("$x"), "'$x'");
+    assert_eq!(q("$PWD/a b"), "'$PWD/a b'");
+    assert_eq!(q("$HOMEx/$Y"), "'$HOMEx/$Y'");
+}
+
+#[test]
 fn a_value_of_several_words_keeps_the_words_all_share() {
     let v = |ws: &[&str]| -> Vec<String> { ws.iter().map(|w| w.to_string()).collect() };
     let a = v(&["sqlite", ".timeout 8000"]);

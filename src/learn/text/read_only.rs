@@ -59,6 +59,10 @@ pub fn only_looks(seg: Looked) -> bool {
             | "dig"
             | "host"
             | "stat"
+            // Where a link points, where a path resolves: `readlink .env` before `ln -sf`
+            // relinks it looks; said as a fix step it put a look in the directive.
+            | "readlink"
+            | "realpath"
             | "file"
             | "wc"
             | "sort"
