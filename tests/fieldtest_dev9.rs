@@ -53,11 +53,15 @@ use fieldtest_report::GeneratedSet;
 /// 15 / 15 once a long flag the command gave, echoed as a diagnostic's subject (`argument
 /// --since:`), is masked as the session's own word (`py-argparse-option-value-starts-with-dash`
 /// 4/4, generalisation.md §32b).
+/// 22 / 22 once one step inserted agrees whatever its flags short of an opposite choice
+/// (`symlink-relative-target-dangles` 3/4: `ln -sf`, `-sfn`, `-sfr`; §34), and the switch a
+/// failure offers to suppress itself is unsafe (`cargo-fix-dirty-working-tree` 4/4:
+/// `--allow-dirty` no longer contests committing first; §35).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
     classes: 14,
-    floors: [15, 15],
+    floors: [22, 22],
 };
 
 #[test]

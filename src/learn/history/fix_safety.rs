@@ -92,6 +92,10 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if retried.is_some_and(|(f, r)| crate::learn::history::scoped_away::scopes_away(tail, f, r)) {
         return Some(crate::learn::history::scoped_away::SCOPED_AWAY);
     }
+    // The switch the failure offered to suppress itself (`--allow-dirty`), taken.
+    if retried.is_some_and(|(f, r)| crate::learn::history::escape_hatch::takes_escape(tail, f, r)) {
+        return Some(crate::learn::history::escape_hatch::ESCAPE_TAKEN);
+    }
     if fix.iter().any(|&k| {
         blamed_file::removes_blamed_file(&prep.norms[fail], tail, &prep.norms[k])
             || blamed_file::removes_unnamed_file(&prep.norms[fail], tail, &prep.norms[k])

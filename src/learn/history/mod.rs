@@ -8,7 +8,7 @@
 //! the same thing ([`same_text`]), options switched on by config or environment
 //! ([`switch_spelling`]), the file a failure blamed emptied or removed ([`blamed_file`]), a retry whose line
 //! swallowed its status ([`swallowed`]), the finding a failure named handed to a switch
-//! that silences it ([`named_ignore`]), a retry on fewer operands ([`narrowed`]),
+//! that silences it ([`named_ignore`]), the switch a failure offered to suppress itself, taken ([`escape_hatch`]), a retry on fewer operands ([`narrowed`]),
 //! strictness lowered ([`strictness`]), what failed taken out of the check's sight by the
 //! project's own files ([`silenced_step`]) and
 //! trust by origin ([`origin_trust`]).
@@ -22,6 +22,7 @@ pub mod elsewhere_first;
 pub mod episodes;
 #[cfg(test)]
 mod episodes_tests;
+pub mod escape_hatch;
 pub mod fix_key;
 #[cfg(test)]
 mod fix_key_tests;
