@@ -2,7 +2,8 @@
 //! the file the failure named written into an ignore list (`echo config/prod.env >>
 //! .secretscanignore`), or the script the failure ran deleted or replaced (`npm pkg delete
 //! scripts.pretest`, `npm pkg set scripts.pretest='echo skipped'` after "> app@1.0.0
-//! pretest … lint: 1 problem").
+//! pretest … lint: 1 problem"). A placeholder script (npm's default `test`: `echo "Error:
+//! no test specified" && exit 1`) filled in with a real command is the fix, not that.
 //!
 //! Why: the failing command then passes because it no longer looks, not because anything
 //! was fixed. Read as an ordinary step, it was a working fix that contested the real one.
@@ -38,18 +39,67 @@ pub fn writes_named_into_ignore_list(step: &Segment, fail_tail: &str) -> bool {
 }
 
 /// Does the step delete or replace a project script (`scripts.<name>`) the failure printed
-/// by name?
+/// by name? A placeholder the project never filled in (`echo "Error: no test specified" &&
+/// exit 1`, npm's default `test`) is no check: replacing it with a command that runs
+/// something (`node --test`) is the fix, and only a replacement that cannot fail (`echo
+/// ok`, `exit 0`, `true`) takes it out of sight.
 pub fn removes_failing_script(step: &Segment, fail_tail: &str) -> bool {
-    let edits = step
+    let edit = step
         .words
         .iter()
-        .any(|w| matches!(w.as_str(), "delete" | "set" | "rm" | "unset"));
-    edits
-        && step.words.iter().any(|w| {
-            let key = w.split('=').next().unwrap_or(w);
-            key.strip_prefix("scripts.")
-                .is_some_and(|name| name.len() > 1 && crate::learn::text::names::holds_whole(fail_tail, name, false))
-        })
+        .find(|w| matches!(w.as_str(), "delete" | "set" | "rm" | "unset"));
+    let Some(edit) = edit else {
+        return false;
+    };
+    step.words.iter().any(|w| {
+        let (key, value) = w.split_once('=').unwrap_or((w, ""));
+        let Some(name) = key.strip_prefix("scripts.") else {
+            return false;
+        };
+        if name.len() < 2 || !crate::learn::text::names::holds_whole(fail_tail, name, false) {
+            return false;
+        }
+        edit != "set" || !placeholder(fail_tail, name) || does_nothing(value)
+    })
+}
+
+/// Is the script `name`, as the failure printed it (`> app@1.0.0 test`, then `> <its
+/// command>`), only a message and a failing exit: a placeholder, not a check?
+fn placeholder(fail_tail: &str, name: &str) -> bool {
+    let mut lines = fail_tail.lines().map(str::trim);
+    let Some(_) = lines
+        .by_ref()
+        .find(|l| l.starts_with("> ") && l.ends_with(&format!(" {name}")))
+    else {
+        return false;
+    };
+    let Some(script) = lines.find_map(|l| l.strip_prefix("> ")) else {
+        return false;
+    };
+    let parts: Vec<&str> = script
+        .split(['&', ';', '|'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let fails = |p: &str| {
+        p.strip_prefix("exit ")
+            .is_some_and(|n| n.trim().parse::<i32>().is_ok_and(|n| n != 0))
+    };
+    parts.iter().any(|p| fails(p))
+        && parts
+            .iter()
+            .all(|p| fails(p) || p.starts_with("echo ") || p.starts_with("printf "))
+}
+
+/// A command that cannot fail and checks nothing: empty, `echo …`, `printf …`, `true`,
+/// `:`, `exit 0`, alone or chained.
+fn does_nothing(value: &str) -> bool {
+    let value = value.trim_matches(['"', '\'']);
+    value
+        .split(['&', ';', '|'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .all(|p| p.starts_with("echo") || p.starts_with("printf") || matches!(p, "true" | ":" | "exit" | "exit 0"))
 }
 
 #[cfg(test)]
@@ -98,5 +148,31 @@ mod tests {
             !removes_failing_script(&seg("npm pkg get scripts.pretest"), npm),
             "a look"
         );
+    }
+
+    #[test]
+    fn a_placeholder_script_filled_in_is_the_fix_but_not_with_a_no_op() {
+        let npm =
+            "\n> notifier@1.0.0 test\n> echo \"Error: no test specified\" && exit 1\n\nError: no test specified\n";
+        assert!(!removes_failing_script(
+            &seg("npm pkg set scripts.test=\"node --test\""),
+            npm
+        ));
+        assert!(!removes_failing_script(
+            &seg("npm pkg set 'scripts.test=node --test test/'"),
+            npm
+        ));
+        assert!(removes_failing_script(
+            &seg("npm pkg set scripts.test=\"echo ok\""),
+            npm
+        ));
+        assert!(removes_failing_script(&seg("npm pkg set scripts.test='exit 0'"), npm));
+        assert!(removes_failing_script(&seg("npm pkg delete scripts.test"), npm));
+        // A real check replaced, whatever with: out of sight as before.
+        let lint = "\n> app@1.0.0 pretest\n> eslint src\n\n/app/src/a.js\n  1:1  error  x\n";
+        assert!(removes_failing_script(
+            &seg("npm pkg set scripts.pretest='eslint src/ok.js'"),
+            lint
+        ));
     }
 }
