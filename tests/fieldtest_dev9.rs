@@ -59,11 +59,13 @@ use fieldtest_report::GeneratedSet;
 /// `--allow-dirty` no longer contests committing first; §35).
 /// 26 / 26 once a placeholder script filled in with a real command is the fix, not the
 /// check taken out of sight (`npm-test-placeholder-script` 4/4; §36).
+/// 29 / 29 once warnings beside an error are set aside and OpenSSL's per-run thread id is
+/// masked (`openssl-enc-decrypt-without-pbkdf2` 3/4; §37).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
     classes: 14,
-    floors: [26, 26],
+    floors: [29, 29],
 };
 
 #[test]

@@ -38,12 +38,17 @@ fn contains(b: &[u8], needle: &[u8]) -> bool {
     b.windows(needle.len()).any(|w| w == needle)
 }
 
-/// `hash`: seven lower-case hex digits in a row, or `sha256:`.
+/// `hash`: seven lower-case hex digits in a row, twelve upper-case ones, or `sha256:`.
 pub fn hash(b: &[u8]) -> bool {
-    let mut run = 0;
+    let (mut run, mut upper) = (0, 0);
     for &c in b {
         run = if lower_hex(c) { run + 1 } else { 0 };
-        if run >= 7 {
+        upper = if c.is_ascii_digit() || (b'A'..=b'F').contains(&c) {
+            upper + 1
+        } else {
+            0
+        };
+        if run >= 7 || upper >= 12 {
             return true;
         }
     }

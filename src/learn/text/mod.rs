@@ -8,7 +8,7 @@
 //! raw words ([`intent`]), what the shell hands a program for each word ([`shell_expansion`]), failure signatures and anchors ([`signature`], the command's echoed operands it masks in
 //! [`operand_echo`], its phrase lexicon in
 //! [`anchor_phrases`], the session's names it ignores in [`names`] and the variables' names it keys no class on in [`variable_name`], its regex engines
-//! in [`mask_engine`], its error words in [`error_words`], its masks'
+//! in [`mask_engine`], its error words in [`error_words`] and the warnings it sets aside beside an error in [`warning_line`], its masks'
 //! gates in [`mask_gates`]), what a failure says was missing ([`said_missing`]), the options it names ([`named_options`]), the clause it ends on whoever framed it ([`message_core`]), the safety patterns ([`safety`]; a switch that names a check and
 //! turns it off, in [`check_off`]) and the switch that turns one
 //! hand-written table off for a measurement ([`tables`]).
@@ -41,4 +41,5 @@ pub mod signature;
 pub mod spelling;
 pub mod tables;
 pub mod variable_name;
+pub mod warning_line;
 pub mod wrappers;

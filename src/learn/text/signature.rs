@@ -126,7 +126,9 @@ static MASKS: Masks = Masks {
     located: LazyRe::new(r"^[\w+-]+(?:\.[\w+-]+)+:\d+:"),
     // A qualified name (`Report::Format`, `App::Config`): the session's module, bare.
     qualified: LazyRe::new(r"\b[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+\b"),
-    hash: LazyRe::gated(gate::hash, r"\b(?:[0-9a-f]{7,64}|sha256:[0-9a-f]+)\b"),
+    // Upper-case too from twelve digits: the thread id OpenSSL 3 puts before each error
+    // (`80DB1AF8027F0000:error:1C800064:…`) changes with every run; its 8-digit code stays.
+    hash: LazyRe::gated(gate::hash, r"\b(?:[0-9a-f]{7,64}|[0-9A-F]{12,64}|sha256:[0-9a-f]+)\b"),
     dur: LazyRe::gated(
         gate::dur,
         r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|minutes|h|hours)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b",
@@ -334,6 +336,14 @@ fn picked(tail: &str) -> Vec<String> {
         .filter(|l| !l.is_empty())
         .collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
+    // Warnings beside what failed are no part of it ([`crate::learn::text::warning_line`]).
+    let warning = crate::learn::text::warning_line::is_warning;
+    if crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords)
+        && picked.iter().any(|l| warning(l))
+        && picked.iter().any(|l| !warning(l))
+    {
+        picked.retain(|l| !warning(l));
+    }
     // Only exit reports read as errors (`make: *** […] Error 1`): the line above the first
     // says why ([`crate::learn::text::exit_report`]).
     if !picked.is_empty()

@@ -54,6 +54,12 @@ fn masks_variable_parts() {
     let p = mask_line("  File \"src/train.py\", line 3, in <module>");
     assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
     assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
+    // OpenSSL 3's per-run thread id, upper-case hex: masked; its error code kept.
+    assert_eq!(
+        mask_line("80DB1AF8027F0000:error:1C800064:Provider routines:ossl_cipher_unpadblock:bad decrypt"),
+        mask_line("801B22B51F7F0000:error:1C800064:Provider routines:ossl_cipher_unpadblock:bad decrypt")
+    );
+    assert!(mask_line("80DB1AF8027F0000:error:1C800064:x").contains(":error:1C800064:"));
     // A name with two known extensions is one path (`dump.sql.gz`, not `<path>.gz`).
     assert_eq!(
         mask_line("gzip: dump.sql.gz already exists"),
@@ -306,4 +312,15 @@ fn a_line_the_scan_cut_is_no_error_line() {
     );
     let lines = error_lines(&tail);
     assert!(lines.iter().all(|l| l.starts_with("npm error")), "{lines:?}");
+}
+
+#[test]
+fn warnings_beside_an_error_are_set_aside_but_a_failure_of_warnings_keeps_them() {
+    let openssl = "*** WARNING : deprecated key derivation used.\nUsing -iter or -pbkdf2 would be better.\nbad decrypt\n80DB1AF8027F0000:error:1C800064:Provider routines:ossl_cipher_unpadblock:bad decrypt:../providers/implementations/ciphers/ciphercommon_block.c:124:";
+    let lines = error_lines(openssl);
+    assert!(lines.iter().all(|l| !l.contains("WARNING")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("bad decrypt")), "{lines:?}");
+    // A `-Werror`-style failure that printed only warnings: they are what failed.
+    let only = "src/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]";
+    assert_eq!(error_lines(only), vec![only.to_string()]);
 }
