@@ -61,11 +61,13 @@ use fieldtest_report::GeneratedSet;
 /// check taken out of sight (`npm-test-placeholder-script` 4/4; §36).
 /// 29 / 29 once warnings beside an error are set aside and OpenSSL's per-run thread id is
 /// masked (`openssl-enc-decrypt-without-pbkdf2` 3/4; §37).
+/// 32 / 32 once a value the tool printed and cut (`object ({"id":1,"na...)`) is masked
+/// (`jq-csv-row-needs-array` 3/4; the fourth's `@tsv` is its own text; §38).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
     classes: 14,
-    floors: [29, 29],
+    floors: [32, 32],
 };
 
 #[test]

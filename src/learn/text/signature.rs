@@ -38,6 +38,7 @@ pub const MAX_LINES: usize = 4;
 const MAX_SCAN_CHARS: usize = 3000;
 
 struct Masks {
+    excerpt: LazyRe,
     url: LazyRe,
     quoted: LazyRe,
     var: LazyRe,
@@ -59,8 +60,9 @@ struct Masks {
 #[cfg(test)]
 impl Masks {
     /// Every mask, for the tests that check each one.
-    fn all(&self) -> [&LazyRe; 16] {
+    fn all(&self) -> [&LazyRe; 17] {
         [
+            &self.excerpt,
             &self.url,
             &self.quoted,
             &self.var,
@@ -109,6 +111,9 @@ fn outside_flags(line: &str) -> String {
 }
 
 static MASKS: Masks = Masks {
+    // A value the tool printed and cut (`object ({"id":1,"na...) cannot be csv-formatted`,
+    // jq): the session's data, its cut quote unbalanced. Masked before quotes are read.
+    excerpt: LazyRe::new(r#"\([\[{"][^\n]*?\.\.\.\)"#),
     url: LazyRe::new(r#"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'"`<>]+|git@[\w.-]+:[^\s'"`<>]+"#),
     // `*`, not `{0,200}`: a bounded repeat of a Unicode class compiles to 200 copies of
     // its UTF-8 automaton (milliseconds per process); a quote never spans a line anyway.
@@ -264,6 +269,9 @@ fn mask_line_in(e: Engine, line: &str) -> String {
     let has = |pred: fn(char) -> bool, s: &str| s.chars().any(pred);
     let mut s = std::borrow::Cow::Borrowed(line);
     // Each mask runs (and compiles) only when the line holds what it could match.
+    if s.contains("...)") {
+        s = m.excerpt.replace(e, &s, "(<value>)").into();
+    }
     if s.contains("://") || s.contains("git@") {
         s = m.url.replace(e, &s, "<url>").into();
     }

@@ -54,6 +54,13 @@ fn masks_variable_parts() {
     let p = mask_line("  File \"src/train.py\", line 3, in <module>");
     assert!(p.contains("<q>") && p.contains("<n>"), "{p}");
     assert_eq!(mask_line("open /home/u/x/y.txt failed"), "open <path> failed");
+    // A value jq printed and cut: the session's data, whatever it held.
+    assert_eq!(
+        mask_line("jq: error (at users.json:12): object ({\"id\":1,\"na...) cannot be csv-formatted, only array"),
+        mask_line(
+            "jq: error (at export/orders.json:14): object ({\"sku\":\"A-1...) cannot be csv-formatted, only array"
+        )
+    );
     // OpenSSL 3's per-run thread id, upper-case hex: masked; its error code kept.
     assert_eq!(
         mask_line("80DB1AF8027F0000:error:1C800064:Provider routines:ossl_cipher_unpadblock:bad decrypt"),
