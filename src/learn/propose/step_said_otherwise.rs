@@ -41,14 +41,13 @@ pub fn step_said_otherwise(
         .iter()
         .map(|f| bare(f))
         .chain(
-            crate::learn::propose::candidates::backticked(directive)
-                .iter()
-                .flat_map(|c| {
-                    c.split(' ')
-                        .filter(|w| w.starts_with('-'))
-                        .map(&bare)
-                        .collect::<Vec<_>>()
-                }),
+            // The directive's commands: every other piece between backticks.
+            directive.split('`').skip(1).step_by(2).flat_map(|c| {
+                c.split(' ')
+                    .filter(|w| w.starts_with('-'))
+                    .map(&bare)
+                    .collect::<Vec<_>>()
+            }),
         )
         .collect();
     let said_already = |f: &String| own.iter().any(|o| crate::learn::propose::agreement::same_flag(o, f));

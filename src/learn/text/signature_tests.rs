@@ -331,3 +331,29 @@ fn warnings_beside_an_error_are_set_aside_but_a_failure_of_warnings_keeps_them()
     let only = "src/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]";
     assert_eq!(error_lines(only), vec![only.to_string()]);
 }
+
+/// What the signature does with a variable's name said unset (`text/variable_name.rs`):
+/// no anchor; an error code spelt the same way stays one. (Here, not beside the file: it
+/// would make a test-only import cycle with the signature that asks it.)
+#[test]
+fn a_variable_said_unset_is_no_anchor_an_error_code_is() {
+    for text in [
+        "config: DATABASE_URL is not set (see .env)",
+        "Error: API_KEY must be set",
+        "error: missing environment variable REDIS_URL",
+        "KeyError: environment variable SMTP_HOST",
+    ] {
+        let a = signature(text).anchors;
+        assert!(
+            !a.iter()
+                .any(|x| x.contains('_') && x.chars().all(|c| c.is_ascii_uppercase() || c == '_')),
+            "{text}: {a:?}"
+        );
+    }
+    assert!(signature("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'")
+        .anchors
+        .contains(&"ERR_MODULE_NOT_FOUND".to_string()));
+    assert!(signature("sqlite3.OperationalError: SQLITE_BUSY: database is locked")
+        .anchors
+        .contains(&"SQLITE_BUSY".to_string()));
+}

@@ -34,33 +34,3 @@ pub fn names_a_variable(text: &str, a: usize, b: usize) -> bool {
         || before.ends_with('$')
         || before.ends_with("${")
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_variable_said_unset_is_no_anchor_an_error_code_is() {
-        for text in [
-            "config: DATABASE_URL is not set (see .env)",
-            "Error: API_KEY must be set",
-            "error: missing environment variable REDIS_URL",
-            "KeyError: environment variable SMTP_HOST",
-        ] {
-            let a = crate::learn::text::signature::signature(text).anchors;
-            assert!(
-                !a.iter()
-                    .any(|x| x.contains('_') && x.chars().all(|c| c.is_ascii_uppercase() || c == '_')),
-                "{text}: {a:?}"
-            );
-        }
-        assert!(
-            crate::learn::text::signature::signature("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'")
-                .anchors
-                .contains(&"ERR_MODULE_NOT_FOUND".to_string())
-        );
-        assert!(
-            crate::learn::text::signature::signature("sqlite3.OperationalError: SQLITE_BUSY: database is locked")
-                .anchors
-                .contains(&"SQLITE_BUSY".to_string())
-        );
-    }
-}
