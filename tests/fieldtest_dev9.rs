@@ -63,11 +63,14 @@ use fieldtest_report::GeneratedSet;
 /// masked (`openssl-enc-decrypt-without-pbkdf2` 3/4; §37).
 /// 32 / 32 once a value the tool printed and cut (`object ({"id":1,"na...)`) is masked
 /// (`jq-csv-row-needs-array` 3/4; the fourth's `@tsv` is its own text; §38).
+/// 35 / 35 once the coincidence test weighs every recovery of the class against its plain
+/// retries (`git-pull-merge-not-concluded` 3/4: one unchanged retry in a near-miss session
+/// no longer outvotes three agreeing sessions beside a fourth fix; §39).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
     classes: 14,
-    floors: [32, 32],
+    floors: [35, 35],
 };
 
 #[test]
