@@ -80,7 +80,8 @@ fn fetched_files(cmd: &str) -> Vec<String> {
     let words: Vec<&str> = cmd.split_whitespace().collect();
     let mut out = Vec::new();
     for (i, w) in words.iter().enumerate() {
-        if matches!(*w, "-o" | "-O" | "--output" | "--output-document" | ">" | ">>") {
+        let cluster_o = w.len() > 2 && w.starts_with('-') && !w.starts_with("--") && w.ends_with('o');
+        if cluster_o || matches!(*w, "-o" | "-O" | "--output" | "--output-document" | ">" | ">>") {
             if let Some(f) = words.get(i + 1) {
                 if *f != "-" {
                     out.push(f.trim_matches(['"', '\'']).to_string());
@@ -192,6 +193,17 @@ pub fn directive_in_untrusted(directive_cmds: &[String], untrusted_tails: &[&str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_fetched_by_a_short_cluster_ending_in_o_is_read_untrusted() {
+        // `curl -fsSLo F URL` names its file as `-o F` does; reading F later is reading
+        // the page (before, only a separate `-o` was tracked, and the read was trusted).
+        let h = vec![
+            rec("s", "curl -fsSLo v/notes.txt http://h/notes.txt", None),
+            rec("s", "cat v/notes.txt", None),
+        ];
+        assert_eq!(classify(&h), vec![Trust::Untrusted, Trust::Untrusted]);
+    }
 
     #[test]
     fn a_fetch_that_fetched_nothing_is_trusted_and_one_that_did_is_not() {
