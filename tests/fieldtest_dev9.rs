@@ -59,8 +59,8 @@ use fieldtest_report::GeneratedSet;
 /// `--allow-dirty` no longer contests committing first; §35).
 /// 26 / 26 once a placeholder script filled in with a real command is the fix, not the
 /// check taken out of sight (`npm-test-placeholder-script` 4/4; §36).
-/// 29 / 29 once warnings beside an error are set aside and OpenSSL's per-run thread id is
-/// masked (`openssl-enc-decrypt-without-pbkdf2` 3/4; §37).
+/// 29 / 29 once OpenSSL's per-run thread id is masked (`openssl-enc-decrypt-without-pbkdf2`
+/// 3/4; warnings beside the error are set aside too, which moves no count; §37).
 /// 32 / 32 once a value the tool printed and cut (`object ({"id":1,"na...)`) is masked
 /// (`jq-csv-row-needs-array` 3/4; the fourth's `@tsv` is its own text; §38).
 /// 35 / 35 once the coincidence test weighs every recovery of the class against its plain

@@ -29,12 +29,14 @@ pub enum Table {
     /// Programs whose first word is a subcommand (`git push`), and make's default goal
     /// (`all`), `text/command_norm.rs`.
     SubcommandPrograms,
-    /// Words that make a line an error line (`error`, `denied`), `text/signature.rs`.
+    /// Words that make a line an error line (`error`, `denied`), `text/signature.rs`; the
+    /// level words a warning set aside beside an error says it warns by, `text/warning_line.rs`.
     ErrorWords,
     /// Phrases that name an anchor (`address already in use` → `EADDRINUSE`), `text/signature.rs`.
     AnchorPhrases,
     /// Unsafe directive patterns (`rm -rf`, `--no-verify`), `text/safety.rs`; the words a
-    /// guard's setting is named by (`deny…`, `require…`), `text/check_off.rs`.
+    /// guard's setting is named by (`deny…`, `require…`), `text/check_off.rs`; the phrases a
+    /// failure offers the switch that suppresses it in, `history/escape_hatch.rs`.
     Safety,
     /// Stop-words dropped from triggers (`the`, `a`), `matching/terms.rs`.
     StopWords,
