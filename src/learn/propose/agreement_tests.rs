@@ -529,23 +529,42 @@ fn a_form_beside_typed_words_is_never_said_as_shell() {
     );
 }
 
+/// Sessions that fail `fail`, run `step` (one per session), and pass `fail` again.
+fn stepped(msg: &str, fail: &str, steps: &[(&str, String)]) -> Vec<Candidate> {
+    let mut h = Vec::new();
+    for (s, step) in steps {
+        h.push(rec(s, fail, false, msg));
+        h.push(rec(s, step, true, ""));
+        h.push(rec(s, fail, true, "ok"));
+    }
+    cands(&h)
+}
+
+/// The candidate whose directive says `needle`.
+fn saying<'a>(c: &'a [Candidate], needle: &str) -> &'a Candidate {
+    c.iter()
+        .find(|c| c.directive.contains(needle))
+        .unwrap_or_else(|| panic!("{needle}: {c:#?}"))
+}
+
 #[test]
 fn one_step_spelt_stronger_or_shorter_is_one_fix_but_not_another_setting() {
     // `git branch -M main` twice, `git branch -m main` once, before the same push: before,
     // the directive's flags had to be among the step's, so `-m` contested `-M` (2 of 3
     // at the minimum). One step inserted, spelt two ways: one fix of three sessions.
     let msg = "error: src refspec main does not match any\nerror: failed to push some refs to 'origin'";
-    let mut h = Vec::new();
-    for (s, flag) in [("a", "-M"), ("b", "-m"), ("c", "-M")] {
-        h.push(rec(s, "git push -u origin main", false, msg));
-        h.push(rec(s, &format!("git branch {flag} main"), true, ""));
-        h.push(rec(s, "git push -u origin main", true, "ok"));
-    }
-    let c = cands(&h);
-    let f = c
-        .iter()
-        .find(|c| c.directive.contains("git branch"))
-        .unwrap_or_else(|| panic!("{c:#?}"));
+    let each = |f: &str| -> Vec<(&str, String)> {
+        ["a", "b", "c", "d"]
+            .into_iter()
+            .zip(f.split(',').map(str::to_string))
+            .collect()
+    };
+    let c = stepped(
+        msg,
+        "git push -u origin main",
+        &each("git branch -M main,git branch -m main,git branch -M main"),
+    );
+    let f = saying(&c, "git branch");
     assert_eq!(
         (f.episodes.len(), f.covered, f.recovered_in_cluster),
         (3, Some(3), 3),
@@ -557,42 +576,22 @@ fn one_step_spelt_stronger_or_shorter_is_one_fix_but_not_another_setting() {
     );
     // A `config` step that sets another setting is another fix: `core.bare true` made the
     // push pass too, by turning the checkout into a bare repository.
-    let msg = "remote: error: refusing to update checked out branch: refs/heads/main";
-    let mut h = Vec::new();
-    for (s, set) in [
-        ("a", "receive.denyCurrentBranch updateInstead"),
-        ("b", "core.bare true"),
-        ("c", "receive.denyCurrentBranch updateInstead"),
-        ("d", "core.bare true"),
-    ] {
-        h.push(rec(s, "git push origin main", false, msg));
-        h.push(rec(s, &format!("git -C ../site config {set}"), true, ""));
-        h.push(rec(s, "git push origin main", true, "ok"));
-    }
-    let c = cands(&h);
-    let f = c
-        .iter()
-        .find(|c| c.directive.contains("updateInstead"))
-        .unwrap_or_else(|| panic!("{c:#?}"));
+    let set = |v: &str| format!("git -C ../site config {v}");
+    let (update, bare) = (set("receive.denyCurrentBranch updateInstead"), set("core.bare true"));
+    let c = stepped(
+        "remote: error: refusing to update checked out branch: refs/heads/main",
+        "git push origin main",
+        &each(&[update.as_str(), &bare, &update, &bare].join(",")),
+    );
+    let f = saying(&c, "updateInstead");
     assert_eq!((f.episodes.len(), f.covered), (2, Some(2)), "{f:#?}");
     // Nor is a step that makes the opposite choice: `git pull --no-rebase` before the
     // push is a merge, `git pull --rebase` a rebase.
-    let msg = "! [rejected]        main -> main (fetch first)\nerror: failed to push some refs";
-    let mut h = Vec::new();
-    for (s, flag) in [
-        ("a", "--rebase"),
-        ("b", "--no-rebase"),
-        ("c", "--rebase"),
-        ("d", "--no-rebase"),
-    ] {
-        h.push(rec(s, "git push origin main", false, msg));
-        h.push(rec(s, &format!("git pull {flag} origin main"), true, "ok"));
-        h.push(rec(s, "git push origin main", true, "ok"));
-    }
-    let c = cands(&h);
-    let f = c
-        .iter()
-        .find(|c| c.directive.contains("git pull --rebase"))
-        .unwrap_or_else(|| panic!("{c:#?}"));
+    let c = stepped(
+        "! [rejected]        main -> main (fetch first)\nerror: failed to push some refs",
+        "git push origin main",
+        &each("git pull --rebase origin main,git pull --no-rebase origin main,git pull --rebase origin main,git pull --no-rebase origin main"),
+    );
+    let f = saying(&c, "git pull --rebase");
     assert_eq!((f.episodes.len(), f.covered), (2, Some(2)), "{f:#?}");
 }

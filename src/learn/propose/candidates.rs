@@ -414,26 +414,17 @@ pub fn build(episodes: &[Episode], prep: &Prepared, core: bool) -> Vec<Candidate
                 directive
             };
             // Sessions that took the fix's other way (the step its flag automates) are
-            // named beside it.
-            let directive = directive
-                + &crate::learn::propose::fix_directive::steps_instead(
-                    episodes,
-                    &support,
-                    &keys,
-                    fix,
-                    act.as_ref(),
-                    prep,
-                );
-            // Sessions that spelt the step with other flags are named beside it.
-            let otherwise = crate::learn::propose::step_said_otherwise::step_said_otherwise(
-                &directive,
+            // named beside it; so are sessions that spelt the step with other flags.
+            let supporters = crate::learn::propose::directive::Supporters {
                 episodes,
-                &support,
-                &keys,
+                support: &support,
+                keys: &keys,
                 fix,
-                act.as_ref(),
+                act: act.as_ref(),
                 prep,
-            );
+            };
+            let directive = directive + &crate::learn::propose::fix_directive::steps_instead(&supporters);
+            let otherwise = crate::learn::propose::step_said_otherwise::step_said_otherwise(&directive, &supporters);
             let directive = directive + &otherwise;
             // Sessions that gave the value another way are named beside it.
             let by_value_alone = support.iter().copied().filter(|&ei| {

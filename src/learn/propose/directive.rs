@@ -52,3 +52,16 @@ pub enum DirectiveAction {
     },
     AddFlags(Vec<String>),
 }
+
+/// A fix group's candidate as the sentences that name other ways beside its directive read
+/// it ([`crate::learn::propose::fix_directive::steps_instead`],
+/// [`crate::learn::propose::step_said_otherwise`]): the sessions that support it, every
+/// episode's group key, its own key and action.
+pub struct Supporters<'a> {
+    pub episodes: &'a [crate::learn::history::episodes::Episode],
+    pub support: &'a [usize],
+    pub keys: &'a [String],
+    pub fix: &'a str,
+    pub act: Option<&'a DirectiveAction>,
+    pub prep: &'a crate::learn::history::episodes::Prepared,
+}

@@ -603,16 +603,16 @@ fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
 /// it for them ([`crate::learn::propose::agreement::step_the_flag_does`]), named as the
 /// other way of the same fix, with the step that undid it after the retry when one did
 /// (`git stash pop` after `git stash`): ` (or: `git stash` before it, `git stash pop`
-/// after)`. Empty when no session took that way. `keys[ei]` is each episode's group key,
-/// `fix` this candidate's.
-pub fn steps_instead(
-    episodes: &[Episode],
-    support: &[usize],
-    keys: &[String],
-    fix: &str,
-    act: Option<&DirectiveAction>,
-    prep: &Prepared,
-) -> String {
+/// after)`. Empty when no session took that way.
+pub fn steps_instead(g: &crate::learn::propose::directive::Supporters) -> String {
+    let crate::learn::propose::directive::Supporters {
+        episodes,
+        support,
+        keys,
+        fix,
+        act,
+        prep,
+    } = *g;
     let Some(DirectiveAction::AddFlags(v)) = act else {
         return String::new();
     };

@@ -8,8 +8,7 @@
 //! in the rule, and the agent learns the step's other spellings work too. Said as the
 //! program, its subcommand and the flags (values and operands are that session's own).
 
-use crate::learn::history::episodes::{Episode, Prepared};
-use crate::learn::propose::directive::DirectiveAction;
+use crate::learn::propose::directive::{DirectiveAction, Supporters};
 use crate::learn::propose::render;
 
 /// The shell's reserved words (POSIX, and bash's `select`, `function`, `time`): a step that
@@ -22,15 +21,15 @@ const RESERVED: &[&str] = &[
 /// ` (also seen: `git branch -m`)`, said after `directive`, for the supporting sessions (`support`) outside the
 /// fix group (`keys[ei] != fix`) whose step at the directive's program and subcommand is
 /// spelt with other flags; empty when none is.
-pub fn step_said_otherwise(
-    directive: &str,
-    episodes: &[Episode],
-    support: &[usize],
-    keys: &[String],
-    fix: &str,
-    act: Option<&DirectiveAction>,
-    prep: &Prepared,
-) -> String {
+pub fn step_said_otherwise(directive: &str, g: &Supporters) -> String {
+    let Supporters {
+        episodes,
+        support,
+        keys,
+        fix,
+        act,
+        prep,
+    } = *g;
     let Some(DirectiveAction::Step { domain, action, flags }) = act else {
         return String::new();
     };
