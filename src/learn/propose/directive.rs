@@ -65,3 +65,13 @@ pub struct Supporters<'a> {
     pub act: Option<&'a DirectiveAction>,
     pub prep: &'a crate::learn::history::episodes::Prepared,
 }
+
+impl<'a> Supporters<'a> {
+    /// The supporting episodes outside the fix group: the sessions that took another way.
+    pub fn others(&self) -> impl Iterator<Item = &'a crate::learn::history::episodes::Episode> + '_ {
+        self.support
+            .iter()
+            .filter(|&&ei| self.keys[ei] != self.fix)
+            .map(|&ei| &self.episodes[ei])
+    }
+}

@@ -605,23 +605,14 @@ fn operand_shape(e: &Episode, prep: &Prepared) -> Option<String> {
 /// (`git stash pop` after `git stash`): ` (or: `git stash` before it, `git stash pop`
 /// after)`. Empty when no session took that way.
 pub fn steps_instead(g: &crate::learn::propose::directive::Supporters) -> String {
-    let crate::learn::propose::directive::Supporters {
-        episodes,
-        support,
-        keys,
-        fix,
-        act,
-        prep,
-    } = *g;
-    let Some(DirectiveAction::AddFlags(v)) = act else {
+    let (Some(DirectiveAction::AddFlags(v)), prep) = (g.act, g.prep) else {
         return String::new();
     };
     let Some(flag) = v.iter().find(|w| w.starts_with('-')) else {
         return String::new();
     };
     let mut said: Vec<String> = Vec::new();
-    for &ei in support.iter().filter(|&&ei| keys[ei] != fix) {
-        let e = &episodes[ei];
+    for e in g.others() {
         let Some(st) = crate::learn::propose::agreement::step_the_flag_does(e, flag) else {
             continue;
         };

@@ -18,19 +18,11 @@ const RESERVED: &[&str] = &[
     "function", "time", "!", "{", "}",
 ];
 
-/// ` (also seen: `git branch -m`)`, said after `directive`, for the supporting sessions (`support`) outside the
-/// fix group (`keys[ei] != fix`) whose step at the directive's program and subcommand is
-/// spelt with other flags; empty when none is.
+/// ` (also seen: `git branch -m`)`, said after `directive`, for the supporting sessions
+/// outside the fix group ([`Supporters::others`]) whose step at the directive's program and
+/// subcommand is spelt with other flags; empty when none is.
 pub fn step_said_otherwise(directive: &str, g: &Supporters) -> String {
-    let Supporters {
-        episodes,
-        support,
-        keys,
-        fix,
-        act,
-        prep,
-    } = *g;
-    let Some(DirectiveAction::Step { domain, action, flags }) = act else {
+    let (Some(DirectiveAction::Step { domain, action, flags }), prep) = (g.act, g.prep) else {
         return String::new();
     };
     let bare = |f: &str| f.split('=').next().unwrap_or(f).to_string();
@@ -51,8 +43,8 @@ pub fn step_said_otherwise(directive: &str, g: &Supporters) -> String {
         .collect();
     let said_already = |f: &String| own.iter().any(|o| crate::learn::propose::agreement::same_flag(o, f));
     let mut said: Vec<String> = Vec::new();
-    for &ei in support.iter().filter(|&&ei| keys[ei] != fix) {
-        let Some(seg) = episodes[ei]
+    for e in g.others() {
+        let Some(seg) = e
             .steps
             .iter()
             .filter(|s| &s.domain == domain && &s.action == action)
