@@ -66,11 +66,13 @@ use fieldtest_report::GeneratedSet;
 /// 35 / 35 once the coincidence test weighs every recovery of the class against its plain
 /// retries (`git-pull-merge-not-concluded` 3/4: one unchanged retry in a near-miss session
 /// no longer outvotes three agreeing sessions beside a fourth fix; §39).
+/// 38 / 38 once a name looked up that extends the failing one agrees with an insertion
+/// (`java-packaged-class-by-simple-name` 3/4; §42).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
     classes: 14,
-    floors: [35, 35],
+    floors: [38, 38],
 };
 
 #[test]

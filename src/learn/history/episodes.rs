@@ -122,6 +122,11 @@ pub struct Episode {
     /// (`.tables`, then `users` for `user`): that step, the look
     /// ([`crate::learn::history::looked_up`]); the variant is `lookup:<name>`.
     pub looked: Option<Box<FixStep>>,
+    /// The looked-up name is the failing one with text inserted (`App` →
+    /// `com.acme.sync.App`, found by `find build -name '*.class'`): the retry is an
+    /// insertion into the operand too, one kind with sessions that inserted without
+    /// looking ([`crate::learn::propose::agreement::agrees`]).
+    pub lookup_inserts: bool,
     /// The retry changed a word the failure's text named (`no such table: user` → `users`):
     /// the fix acted on what the error pointed at
     /// ([`crate::learn::history::looked_up::changes_what_failed_named`]).
@@ -365,6 +370,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
             }
             let mut substitute: Option<String> = None;
             let (mut looked, mut added_lookup, mut aims_at_named, mut retyped) = (None, None, false, false);
+            let mut lookup_inserts = false;
             let listing = via_listing.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let verb = via_verb.map(|(k, p)| Box::new(step_of(k, &prep.norms[k].segments[p], history)));
             let (outcome, variant, retry_idx) = match retry {
@@ -429,6 +435,9 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         .flatten()
                         .filter(|(_, b)| steps.iter().all(|s| s.idx == *b));
                     if let Some((name, b)) = lookup {
+                        lookup_inserts =
+                            crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added)
+                                .is_some_and(|x| x.starts_with("insert:"));
                         looked = prep.norms[b].primary().map(|g| Box::new(step_of(b, g, history)));
                         steps.clear();
                         added_lookup = Some(format!("lookup:{name}"));
@@ -608,6 +617,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 value_names_a_file,
                 unwrapped,
                 aims_at_named: aims_at_named && outcome == Outcome::Recovered,
+                lookup_inserts: lookup_inserts && outcome == Outcome::Recovered,
                 looked,
             });
         }

@@ -62,7 +62,9 @@ pub(crate) fn agrees(e: &Episode, e_key: &str, key: &str, act: Option<&Directive
                     .find(|w| w.starts_with('-'))
                     .is_some_and(|f| step_the_flag_does(e, f).is_some() || the_change_and_a_flag(e, v))
         }
-        Some(DirectiveAction::AddFlags(v)) => one_option_given_a_value(&e.variant, v) || the_change_and_a_flag(e, v),
+        Some(DirectiveAction::AddFlags(v)) => {
+            one_option_given_a_value(&e.variant, v) || the_change_and_a_flag(e, v) || looked_up_an_insertion(e, v)
+        }
         // The step run instead of the retry (`npm install` after `npm ci` failed, and the
         // session moved on: `Episode::verb`) is the step run before it.
         Some(DirectiveAction::Step { domain, action, flags }) => e
@@ -90,6 +92,15 @@ fn opposed(a: &[String], b: &[String]) -> bool {
             .collect()
     };
     settings(a) != settings(b) || a.iter().any(|x| b.iter().any(|y| negates(x, y) || negates(y, x)))
+}
+
+/// Did the session insert into the failing operand, as the directive does, by a name a
+/// look printed (`find build -name '*.class'`, then `com.acme.sync.App` for `App`)? One
+/// kind of change (an insertion, whatever was inserted: `fix_key`), found by looking.
+/// Only this way round: a lookup directive names the look, and a session that inserted
+/// without one did not take it.
+fn looked_up_an_insertion(e: &Episode, v: &[String]) -> bool {
+    e.lookup_inserts && !v.is_empty() && v.iter().all(|w| w.starts_with("insert:"))
 }
 
 /// Does a session agree with a one-flag fix through another of the group's spellings:

@@ -595,3 +595,36 @@ fn one_step_spelt_stronger_or_shorter_is_one_fix_but_not_another_setting() {
     let f = saying(&c, "git pull --rebase");
     assert_eq!((f.episodes.len(), f.covered), (2, Some(2)), "{f:#?}");
 }
+
+#[test]
+fn a_name_looked_up_that_extends_the_failing_one_agrees_with_an_insertion() {
+    // Two sessions put the package before the class name; a third found it with `find`
+    // first. Before, the look made the third its own fix (a lookup), and two insertions
+    // stood below the three sessions a variant needs.
+    let msg = |c: &str| {
+        format!("Error: Could not find or load main class {c}\nCaused by: java.lang.ClassNotFoundException: {c}")
+    };
+    let mut h = Vec::new();
+    for (s, c, pkg) in [("a", "Main", "com.acme.report"), ("b", "Audit", "com.acme.audit")] {
+        h.push(rec(s, &format!("java -cp build {c}"), false, &msg(c)));
+        h.push(rec(s, &format!("java -cp build {pkg}.{c}"), true, "ok"));
+    }
+    h.push(rec("c", "java -cp build App", false, &msg("App")));
+    h.push(rec(
+        "c",
+        "find build -name '*.class'",
+        true,
+        "build/com/acme/sync/App.class",
+    ));
+    h.push(rec("c", "java -cp build com.acme.sync.App", true, "ok"));
+    let c = cands(&h);
+    let f = c
+        .iter()
+        .find(|c| c.directive.contains("its operand as"))
+        .unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((f.episodes.len(), f.covered), (3, Some(3)), "{f:#?}");
+    // The look's own candidate still stands on its session alone: an insertion without a
+    // look did not take it.
+    let look = c.iter().find(|c| c.directive.starts_with("look the name up"));
+    assert!(look.is_none_or(|l| l.episodes.len() == 1), "{look:#?}");
+}
