@@ -67,7 +67,7 @@ use fieldtest_report::GeneratedSet;
 /// retries (`git-pull-merge-not-concluded` 3/4: one unchanged retry in a near-miss session
 /// no longer outvotes three agreeing sessions beside a fourth fix; §39).
 /// 38 / 38 once a name looked up that extends the failing one agrees with an insertion
-/// (`java-packaged-class-by-simple-name` 3/4; §42).
+/// (`java-packaged-class-by-simple-name` 3/4; §41).
 const SET: GeneratedSet = GeneratedSet {
     set: "dev9",
     sessions: 56,
