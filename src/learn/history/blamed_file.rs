@@ -25,7 +25,7 @@ pub const BLAMED_FILE_OFF: &str = "safeguard_off";
 pub fn removes_blamed_file(fail: &CmdNorm, fail_tail: &str, step: &CmdNorm) -> bool {
     // The cheap test first: asked of every step of every recovery, and most steps take
     // no file away.
-    let gone = gone_files(step);
+    let gone = gone_files(step, fail_tail);
     if gone.is_empty() || in_the_way(fail_tail) || fail.segments.iter().any(removes_files) {
         return false;
     }
@@ -97,6 +97,12 @@ fn in_the_way(tail: &str) -> bool {
     t.contains("file exists") || t.contains("already exists") || t.contains("eexist")
 }
 
+/// Does the failure's text ask for its files to be moved (`Please move or remove them`)?
+fn asked_to_move(tail: &str) -> bool {
+    tail.split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("move"))
+}
+
 /// A lock or pid file: state left behind by a process, not rules.
 fn is_lock(path: &str) -> bool {
     let b = basename(path).to_ascii_lowercase();
@@ -130,7 +136,7 @@ fn operands(s: &Segment) -> Vec<&str> {
 }
 
 /// The files a step leaves empty or takes away.
-fn gone_files(step: &CmdNorm) -> Vec<String> {
+fn gone_files(step: &CmdNorm, fail_tail: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for s in &step.segments {
         let ops = operands(s);
@@ -140,8 +146,13 @@ fn gone_files(step: &CmdNorm) -> Vec<String> {
             "git" if s.action == "rm" && !s.words.iter().any(|w| w == "--cached") => {
                 out.extend(ops.iter().map(|o| o.to_string()))
             }
-            // Moved away under another name: no longer where the tool reads it.
-            "mv" if ops.len() == 2 && basename(ops[0]) != basename(ops[1]) => out.push(ops[0].to_string()),
+            // Moved away under another name: no longer where the tool reads it. Unless the
+            // failure asked for it to be moved (git's "Please move or remove them before you
+            // switch branches": an untracked file in the way of a checkout): a move keeps
+            // the user's file, as the tool asked; removing it (`rm`) still loses it.
+            "mv" if ops.len() == 2 && basename(ops[0]) != basename(ops[1]) && !asked_to_move(fail_tail) => {
+                out.push(ops[0].to_string())
+            }
             "truncate" if truncates_to_zero(&s.words) => out.extend(ops.iter().skip(1).map(|o| o.to_string())),
             "cp" if ops.len() == 2 && ops[0] == "/dev/null" => out.push(ops[1].to_string()),
             _ => {}
@@ -245,6 +256,14 @@ mod tests {
             !off("javac -d out Helpers.java", named, "mv Helpers.java Util.java"),
             "the command's own input renamed"
         );
+        // Moved aside where the failure asks for it: the user's file kept. Removed, lost.
+        let untracked = "error: The following untracked working tree files would be overwritten by checkout:\n\tscripts/dev-setup.sh\nPlease move or remove them before you switch branches.\nAborting";
+        assert!(!off(
+            "git switch hotfix",
+            untracked,
+            "mv scripts/dev-setup.sh scripts/dev-setup.sh.mine"
+        ));
+        assert!(off("git switch hotfix", untracked, "rm -f scripts/dev-setup.sh"));
     }
 
     #[test]
