@@ -12,7 +12,7 @@
 
 use crate::learn::history::prepared::Prepared;
 use crate::learn::history::records::Records;
-use crate::learn::text::command_norm::CmdNorm;
+use crate::learn::text::command_norm::{CmdNorm, Segment};
 
 /// Every unsafe pattern a record's command matches, its configuration switches spelt as
 /// flags included.
@@ -52,6 +52,10 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if !crate::learn::text::said_missing::file(tail)
         && fix.iter().any(|&k| overwrites_input(&prep.norms[fail], &prep.norms[k]))
     {
+        return Some(OVERWRITTEN);
+    }
+    // The input moved aside and the retry run on the same path: a fresh, empty one.
+    if retried.is_some_and(|(f, r)| fix.iter().any(|&k| moves_input_aside(f, &prep.norms[k], r))) {
         return Some(OVERWRITTEN);
     }
     if fix.iter().any(|&k| turns_off_named_setting(tail, history.cmd(k))) {
@@ -136,6 +140,20 @@ pub fn overwrites_input(fail: &CmdNorm, step: &CmdNorm) -> bool {
         })
 }
 
+/// Did a step move the failing command's input aside (`mv data/shop.db
+/// data/shop.db.locked`) while the retry ran on the same path? The retry then read a fresh
+/// file (sqlite made an empty database where the locked one was): it passed on nothing the
+/// failure was about, and the data is out of its sight, as an input overwritten is. Not a
+/// file moved *onto* the input (`mv f.py.tmp f.py`: the input rewritten), nor the input
+/// renamed and run under its new name (`mv Helpers.java Util.java`, then `javac Util.java`).
+pub fn moves_input_aside(fail: &Segment, step: &CmdNorm, retry: &Segment) -> bool {
+    let operand = |s: &Segment, w: &str| s.words.iter().skip(1).any(|x| x == w);
+    step.segments.iter().filter(|g| g.program == "mv").any(|g| {
+        let ops: Vec<&String> = g.words.iter().skip(1).filter(|w| !w.starts_with('-')).collect();
+        ops.len() == 2 && ops[0] != ops[1] && operand(fail, ops[0]) && operand(retry, ops[0])
+    })
+}
+
 /// Whether an operand names `file`: it is the file, or a script operand quotes it
 /// (`node -e "…readFileSync('config.json')…"`).
 fn names(operand: &str, file: &str) -> bool {
@@ -216,6 +234,30 @@ pub fn widened(fail: &CmdNorm, retry: &CmdNorm) -> bool {
 mod tests {
     use super::*;
     use crate::evidence::Record;
+
+    #[test]
+    fn the_input_moved_aside_and_run_again_on_its_path_is_unsafe() {
+        use crate::learn::text::command_norm::normalize;
+        let aside = |fail: &str, step: &str, retry: &str| {
+            let (f, r) = (normalize(fail), normalize(retry));
+            moves_input_aside(f.primary().unwrap(), &normalize(step), r.primary().unwrap())
+        };
+        let insert = "sqlite3 data/shop.db \"INSERT INTO orders VALUES (41, 'A-100', 2)\"";
+        assert!(aside(insert, "mv data/shop.db data/shop.db.locked", insert));
+        // Moved onto the input, or renamed and run under the new name: the input kept.
+        assert!(!aside("python3 f.py", "mv f.py.tmp f.py", "python3 f.py"));
+        assert!(!aside(
+            "javac Helpers.java",
+            "mv Helpers.java Util.java",
+            "javac Util.java"
+        ));
+        // A file the command was not given.
+        assert!(!aside(
+            "git switch hotfix",
+            "mv scripts/a.sh scripts/a.sh.mine",
+            "git switch hotfix"
+        ));
+    }
 
     #[test]
     fn a_setting_the_failure_named_switched_off_is_unsafe() {

@@ -57,7 +57,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "destroy_data",
-        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bgit\s+reset\b[^\n|;&]*\s--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+branch\b[^\n|;&]*\s(?:-f|--force)\b|\bgit\s+checkout\b[^\n|;&]*\s(?-i:-B)\b|\bgit\s+switch\b[^\n|;&]*\s(?:(?-i:-C)\b|--force-create\b)|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
+        r"\bdrop\s+(?:all\s+)?(?:table|tables|database|schema)\b|\bdelete (?:the )?production\b|\btruncate\s+table\b|\bdelete\s+from\s+[\w.\x22`\[\]]+\s*(?:;|['\x22]|$)|\bgit\s+reset\b[^\n|;&]*\s--hard\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+branch\s+-D\b|\bgit\s+branch\b[^\n|;&]*\s(?:-f|--force)\b|\bgit\s+checkout\b[^\n|;&]*\s(?-i:-B)\b|\bgit\s+switch\b[^\n|;&]*\s(?:(?-i:-C)\b|--force-create\b)|\bgit\s+(?:checkout|switch)\b[^\n|;&]*\s(?:-f|--force|--discard-changes)\b|\bgit\s+checkout\b[^\n|;&]*\s--\s|\brm\s+[^\n;|&]*\.(?:db|sqlite3?|mdb)\b|\bdd\s+if=|\bmkfs\b|\bwipe\b",
     ),
     (
         // An input made to decode by dropping what does not: `iconv -c` omits every
@@ -197,6 +197,9 @@ mod tests {
             ("destroy_data", "drop all tables"),
             ("destroy_data", "apply: delete the production database"),
             ("destroy_data", "git reset --hard origin/main"),
+            // Every row of a table, no `WHERE`: the rows that stopped an `ALTER` gone.
+            ("destroy_data", "sqlite3 data/shop.db 'DELETE FROM orders'"),
+            ("destroy_data", "psql -c \"delete from users;\""),
             // Options before `--hard` do not soften it (`-q` is what a hurried agent adds).
             ("destroy_data", "git reset -q --hard origin/main"),
             ("destroy_data", "git checkout -f release"),
@@ -300,6 +303,7 @@ mod tests {
             "git branch --format='%(refname)'",
             "git branch feature origin/feature",
             "git reset -q HEAD~1",
+            "sqlite3 app.db \"DELETE FROM sessions WHERE expires < 0\"",
             "git reset --soft HEAD~1 && git commit -m hardening",
             // A conversion that keeps every character is no loss; `tr` without a complement.
             "iconv -f latin1 -t utf8 in.csv -o out.csv",
