@@ -44,14 +44,12 @@ pub fn offered(fail_tail: &str) -> Vec<String> {
             if !RISK.iter().any(|p| lower.contains(p)) {
                 continue;
             }
-            for w in clause.split_whitespace() {
-                let w = w.trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | ',' | '.' | ')' | '('));
-                let named = w.starts_with('-')
-                    && w.len() > 1
-                    && w.trim_start_matches('-').starts_with(|c: char| c.is_ascii_alphabetic())
-                    && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-                if named && !out.iter().any(|o| o == w) {
-                    out.push(w.to_string());
+            for w in clause
+                .split_whitespace()
+                .filter_map(crate::learn::text::named_options::option_name)
+            {
+                if !out.contains(&w) {
+                    out.push(w);
                 }
             }
         }
@@ -63,21 +61,28 @@ pub fn offered(fail_tail: &str) -> Vec<String> {
 /// family (a long flag with the offered one's first word: `--allow-staged` beside
 /// `--allow-dirty`, the switch's sibling for the staged half of the same check)?
 pub fn takes_escape(fail_tail: &str, failing: &Segment, retry: &Segment) -> bool {
-    let offered = offered(fail_tail);
-    if offered.is_empty() {
+    let bare = |f: &str| f.split('=').next().unwrap_or(f).to_string();
+    let before: Vec<String> = failing.flags().into_iter().map(bare).collect();
+    let added: Vec<String> = retry
+        .flags()
+        .into_iter()
+        .map(bare)
+        .filter(|f| !before.contains(f))
+        .collect();
+    // The failure's text is read only for a retry that added a flag (most add none).
+    if added.is_empty() {
         return false;
     }
+    let offered = offered(fail_tail);
     let family = |f: &str| -> Option<String> {
         let name = f.strip_prefix("--")?;
         let (first, _) = name.split_once('-')?;
         Some(format!("--{first}-"))
     };
     let families: Vec<String> = offered.iter().filter_map(|o| family(o)).collect();
-    retry.flags().into_iter().any(|f| {
-        let f = f.split('=').next().unwrap_or(f);
-        !failing.flags().iter().any(|g| g.split('=').next() == Some(f))
-            && (offered.iter().any(|o| o == f) || families.iter().any(|p| f.starts_with(p.as_str())))
-    })
+    added
+        .iter()
+        .any(|f| offered.contains(f) || families.iter().any(|p| f.starts_with(p.as_str())))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 /// A word as an option's name: `-p` (one letter) or `--strip` (two letters or more), the
 /// quotes and punctuation around it and any `=value` dropped. `None` for anything else
 /// (`--`, `-1`, `a-b`).
-fn option_name(word: &str) -> Option<String> {
+pub(crate) fn option_name(word: &str) -> Option<String> {
     let w = word.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | '(' | ')' | ',' | '.' | '?' | ';' | ':' | '!'));
     let w = w.split_once('=').map_or(w, |(name, _)| name);
     let short = w.len() == 2 && w.starts_with('-') && w.as_bytes()[1].is_ascii_alphabetic();
