@@ -345,12 +345,15 @@ fn picked(tail: &str) -> Vec<String> {
         .collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
     // Warnings beside what failed are no part of it ([`crate::learn::text::warning_line`]).
-    let warning = crate::learn::text::warning_line::is_warning;
-    if crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords)
-        && picked.iter().any(|l| warning(l))
-        && picked.iter().any(|l| !warning(l))
-    {
-        picked.retain(|l| !warning(l));
+    if crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords) {
+        let warns: Vec<bool> = picked
+            .iter()
+            .map(|l| crate::learn::text::warning_line::is_warning(l))
+            .collect();
+        if warns.contains(&true) && warns.contains(&false) {
+            let mut w = warns.iter();
+            picked.retain(|_| !w.next().copied().unwrap_or(false));
+        }
     }
     // Only exit reports read as errors (`make: *** […] Error 1`): the line above the first
     // says why ([`crate::learn::text::exit_report`]).

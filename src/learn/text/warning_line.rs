@@ -13,9 +13,10 @@
 /// (`gcc: warning: …`, `src/a.c:3:5: warning: …`, `npm warn …`).
 pub fn is_warning(line: &str) -> bool {
     let l = line.trim_start_matches(|c: char| c == '*' || c == '!' || c.is_whitespace());
+    // Asked of every error line at the hook: no allocation.
     let word_is_warning = |w: &str| {
-        let w = w.trim_end_matches(':').to_ascii_lowercase();
-        matches!(w.as_str(), "warning" | "warn" | "w")
+        let w = w.trim_end_matches(':');
+        ["warning", "warn", "w"].iter().any(|k| w.eq_ignore_ascii_case(k))
     };
     let first = l.split([' ', ':']).next().unwrap_or("");
     if word_is_warning(first) && (first.len() > 1 || l.starts_with("W:")) {
@@ -30,7 +31,7 @@ pub fn is_warning(line: &str) -> bool {
     // After `prog: ` or `file:line:col: `, the level and its colon (`gcc: warning: …`).
     l.split_once(": ").is_some_and(|(_, rest)| {
         let second = rest.split([' ', ':']).next().unwrap_or("");
-        second.len() > 1 && word_is_warning(second) && rest.starts_with(&format!("{second}:"))
+        second.len() > 1 && word_is_warning(second) && rest[second.len()..].starts_with(':')
     })
 }
 
