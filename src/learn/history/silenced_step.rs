@@ -95,11 +95,13 @@ fn placeholder(fail_tail: &str, name: &str) -> bool {
 /// `:`, `exit 0`, alone or chained.
 fn does_nothing(value: &str) -> bool {
     let value = value.trim_matches(['"', '\'']);
-    value
-        .split(['&', ';', '|'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .all(|p| p.starts_with("echo") || p.starts_with("printf") || matches!(p, "true" | ":" | "exit" | "exit 0"))
+    value.split(['&', ';', '|']).all(|p| {
+        let words: Vec<&str> = p.split_whitespace().collect();
+        words.is_empty()
+            || matches!(words.first(), Some(&("echo" | "printf")))
+            || words == ["exit"]
+            || crate::learn::history::swallowed::no_op(&words)
+    })
 }
 
 #[cfg(test)]

@@ -36,15 +36,20 @@ pub fn swallows(line: &str) -> bool {
         return false;
     };
     let after: Vec<&str> = words[op + 1..].iter().map(String::as_str).collect();
-    let no_op = matches!(
-        after.as_slice(),
-        ["true" | ":" | "/bin/true" | "/usr/bin/true"] | ["exit" | "return", "0"]
-    );
+    let no_op = no_op(&after);
     match words[op].as_str() {
         "||" => no_op || matches!(after.first(), Some(&("echo" | "printf"))),
         ";" => no_op,
         _ => false,
     }
+}
+
+/// A command that does nothing and cannot fail: `true`, `:`, `exit 0`, `return 0`.
+pub fn no_op(words: &[&str]) -> bool {
+    matches!(
+        words,
+        ["true" | ":" | "/bin/true" | "/usr/bin/true"] | ["exit" | "return", "0"]
+    )
 }
 
 /// Did the retry's line swallow a status the failing line did not (`cmd || true` after
