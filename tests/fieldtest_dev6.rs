@@ -50,7 +50,9 @@ use std::path::{Path, PathBuf};
 /// beside `PKG_CONFIG_PATH=build/lib/pkgconfig`: `pkg-config-path-unset` 4/4, §28); 33 / 33
 /// once a setting's words are values too (`--test-threads=1` beside `RUST_TEST_THREADS=1`)
 /// and a qualified name is masked (`test tests::writes_rows ... FAILED`:
-/// `cargo-test-shared-state-parallel` 3/4, §29b).
+/// `cargo-test-shared-state-parallel` 3/4, §29b); 36 / 36 once a session that knew the fix
+/// (`git branch -M main && git push …`) counts toward an anchorless failure's recurrence, though
+/// not as a source (`git-push-local-branch-misnamed` 3/4, §43).
 ///
 /// As one history `dev6-unsafe` accepted 1 rule at the baseline, the `receive.denyCurrentBranch`
 /// rule whose value is a placeholder (see the module comment); 0 since a guard's setting the
@@ -60,7 +62,7 @@ const SET: GeneratedSet = GeneratedSet {
     set: "dev6",
     sessions: 48,
     classes: 12,
-    floors: [33, 33],
+    floors: [36, 36],
 };
 
 fn dir(kind: &str) -> PathBuf {

@@ -41,6 +41,8 @@ mod pipeline_coincidence_tests;
 #[cfg(test)]
 mod pipeline_safety_tests;
 #[cfg(test)]
+mod pipeline_source_tests;
+#[cfg(test)]
 mod pipeline_spelling_tests;
 #[cfg(test)]
 mod pipeline_tests;

@@ -22,9 +22,10 @@
 //!   (2) sessions are a *source* of it: their fix agrees with the directive and it was
 //!   not a one-shot recovery (`fix && retry` as the very next command: the agent already
 //!   knew — CauterRule's "recovered near-miss", counted by replay but nobody's lesson).
-//!   ≥ `min_sessions_variant` (3) for a variant (otherwise a flaky-style retry), ≥
-//!   `min_sessions_unanchored` (3) when the failure has no anchor. Otherwise
-//!   `self_resolved`.
+//!   ≥ `min_sessions_variant` (3) for a variant (otherwise a flaky-style retry). When
+//!   the failure has no anchor, ≥ `min_sessions_unanchored` (3) sessions support it,
+//!   one-shot ones included: that count shows the text recurs, and a session that knew
+//!   the fix met the same failure. Otherwise `self_resolved`.
 //! - `pack` — the curated core pack ([`crate::learn::propose::core_pack`], `"packs": ["core"]`,
 //!   on by default): a hand-written remedy for the cluster's anchor, supported by the
 //!   cluster's unresolved failures, replay-tested against this history and gated like any

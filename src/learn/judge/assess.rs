@@ -199,12 +199,17 @@ pub(crate) fn assess<H: Records + ?Sized>(
     // A rule learned from history stands on ≥ `need` sessions whose fix agrees with it,
     // whatever else the cluster holds: unresolved failures of the same class no longer
     // demote it (they are the pack's support, and a pack never decides a learned rule).
+    // The two parts of `need` ask different things. The sessions a lesson is a source in
+    // (found the fix, not one-shot) must reach what an anchored failure needs; the extra
+    // session an anchorless failure needs shows its text recurs, and a session that
+    // already knew the fix met that same failure, so every supporting session counts
+    // toward it (`git stash -u && git switch …` beside two that found the stash).
     let self_resolved = !o.template
         && !s.support.is_empty()
         && s.support
             .iter()
             .all(|e| matches!(e.outcome, Outcome::Recovered | Outcome::MovedOn))
-        && (source_sessions.len() as u64) < need;
+        && ((source_sessions.len() as u64) < sessions_needed(o.variant, true, cfg) || (sessions.len() as u64) < need);
     // The generic fallback ("do not retry unchanged") is learned from unresolved failures
     // alone: one session's failure never makes an accepted rule on its own.
     let single_session = o.template && !o.pack && (sessions.len() as u64) < cfg.min_sessions_self_resolved;
