@@ -152,3 +152,35 @@ fn sudo_missing_before_several_programs_is_one_lesson() {
     assert!(rule.rule.trigger.starts_with("`sudo` fails"), "{}", rule.rule.trigger);
     assert_eq!(rule.rule.domains, vec!["chmod", "chown", "make"]);
 }
+
+/// Each session installed another package (`npm install ./vendor/a-2.0.0.tgz`, …): one kind
+/// of change, every word of it different. Said as placeholders (`<value> <file>`) it told the
+/// agent nothing; it is said as the retries ran.
+#[test]
+fn a_change_whose_every_word_differed_is_said_as_run() {
+    let says = "npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree";
+    let mut h = Vec::new();
+    for (s, fix) in [
+        ("a", "npm install ./vendor/alpha-lite-2.1.0.tgz"),
+        ("b", "npm install file:vendor/beta-lite-3.3.0.tgz"),
+        ("c", "npm install ./vendor/gamma-lite-7.8.5.tgz"),
+    ] {
+        h.push(rec(s, "npm install", false, says));
+        h.push(rec(s, fix, true, "added 2 packages"));
+    }
+    let accepted = accepted(&h);
+    assert_eq!(accepted.len(), 1, "{accepted:#?}");
+    assert!(!accepted[0].contains("<value>"), "{}", accepted[0]);
+    assert!(
+        accepted[0].contains("`npm install ./vendor/gamma-lite-7.8.5.tgz`"),
+        "{}",
+        accepted[0]
+    );
+    assert!(
+        accepted[0].contains(
+            "(also seen: `npm install ./vendor/alpha-lite-2.1.0.tgz`, `npm install file:vendor/beta-lite-3.3.0.tgz`)"
+        ),
+        "{}",
+        accepted[0]
+    );
+}

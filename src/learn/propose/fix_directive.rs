@@ -481,6 +481,25 @@ pub fn directive_for(
                 "run {retry} in its directory: {}",
                 quote_cmd(&format!("cd {dir} && {label}"))
             ),
+            // Every word of the change differed between the sessions (`npm install
+            // ./vendor/react-lite-2.1.0.tgz`, `npm i file:vendor/eslint-lite-8.57.0.tgz`):
+            // placeholders alone (`<value> <file>`) say nothing, the retries as run do.
+            None if render::only_holes(&flags) && !cmd.is_empty() => {
+                let mut others: Vec<String> = Vec::new();
+                for &ei in eps.iter().filter(|&&ei| ei != last_ei) {
+                    let e = &episodes[ei];
+                    let ran = e.retry_idx.and_then(|k| prep.retry_of(e.fail_idx, k).map(|s| s.text()));
+                    if let Some(ran) = ran.filter(|r| *r != cmd && !others.contains(&quote_cmd(r))) {
+                        others.push(quote_cmd(&ran));
+                    }
+                }
+                others.truncate(2);
+                format!(
+                    "retry {retry} with the operands this failure needs, as here: {}{}",
+                    quote_cmd(&cmd),
+                    render::also_said(&others)
+                )
+            }
             None => format!(
                 "retry {retry} with {}{}",
                 quote_cmd(&flags),

@@ -552,6 +552,22 @@ pub(crate) fn also_said(others: &[String]) -> String {
     }
 }
 
+/// Is a rendered change nothing but placeholders (`<value> <file>`)? Every word differed
+/// between the sessions, so the rendering says nothing a reader could act on.
+pub(crate) fn only_holes(rendered: &str) -> bool {
+    let mut depth = 0usize;
+    let mut said = false;
+    for ch in rendered.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 && !(ch.is_whitespace() || matches!(ch, '\'' | '"')) => said = true,
+            _ => {}
+        }
+    }
+    !rendered.trim().is_empty() && !said
+}
+
 #[cfg(test)]
 #[path = "render_tests.rs"]
 mod tests;

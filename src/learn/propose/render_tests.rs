@@ -226,3 +226,12 @@ fn the_word_most_sessions_typed_is_said_and_the_others_named() {
     let (toks, _) = most_common_words(&spelled, anti_unify(&spelled), 1);
     assert!(!render(&toks).contains("backup"), "{}", render(&toks));
 }
+
+#[test]
+fn a_change_of_placeholders_alone_says_nothing() {
+    assert!(only_holes("<value> <file>"));
+    assert!(only_holes("'<value>'"));
+    assert!(!only_holes("--arg <value> <value>"));
+    assert!(!only_holes("src/<file>"));
+    assert!(!only_holes(""));
+}
