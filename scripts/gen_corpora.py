@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 TAIL_MAX = 4000
+HEAD_MAX = 1000
 FAKE_HOME = "/home/dev"
 AGENT_PATH = "/root/.cargo/bin:/usr/local/bin:/usr/bin:/bin"
 BASE_TIME = dt.datetime(2026, 11, 2, 8, 0, 0, tzinfo=dt.timezone.utc)
@@ -216,6 +217,9 @@ class Session:
             "event": "PostToolUse" if verdict else "PostToolUseFailure",
             "tool_use_id": "toolu_" + hashlib.sha1(f"{self.tid}/{len(self.records)}".encode()).hexdigest()[:20],
         }
+        if len(self.fake(out)) > TAIL_MAX:
+            # The output's start, as the hook keeps it when the tail cut it (formats: `head`).
+            rec["head"] = self.fake(out)[:HEAD_MAX]
         if trust:
             rec["trust"] = trust
         self.records.append(rec)

@@ -208,7 +208,7 @@ proptest! {
         fable::evidence::journal::read_lines_into(&bytes[..], &mut out);
         // A record written by us always reads back identically.
         let r = fable::evidence::Record { v: 1, ts: "2026-12-02T12:00:00.000Z".into(), session: t.clone(), cwd: t.clone(),
-            cmd: t.clone(), exit: Some(1), ok: false, tail: t, event: None, tool_use_id: None, agent: None, ms: None, trust: None, file: None, summary: None, background: None, imported: None, tree: None, host: None, chain: None, mac: None };
+            cmd: t.clone(), exit: Some(1), ok: false, tail: t.clone(), head: Some(t), event: None, tool_use_id: None, agent: None, ms: None, trust: None, file: None, summary: None, background: None, imported: None, tree: None, host: None, chain: None, mac: None };
         let mut back = fable::evidence::journal::ReadOutcome::default();
         fable::evidence::journal::read_lines_into(r.to_line().as_bytes(), &mut back);
         prop_assert_eq!(back.records, vec![r]);

@@ -34,6 +34,7 @@ fn run(session: &str, cwd: &Path, home: &Path, cmd: &str, seq: &mut u32) -> Reco
         exit: Some(code as i64),
         ok: code == 0,
         tail: String::from_utf8_lossy(&out.stdout).to_string(),
+        head: None,
         event: Some(if code == 0 { "PostToolUse" } else { "PostToolUseFailure" }.to_string()),
         tool_use_id: None,
         agent: None,

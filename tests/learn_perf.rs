@@ -16,6 +16,7 @@ fn rec(i: usize, session: usize, cmd: &str, ok: bool, tail: &str) -> Record {
         exit: Some(if ok { 0 } else { 1 }),
         ok,
         tail: tail.into(),
+        head: None,
         event: None,
         tool_use_id: None,
         agent: None,

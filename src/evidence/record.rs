@@ -14,6 +14,11 @@ use serde_json::Value;
 /// Longest `cmd` and `tail`, in characters (pinned).
 pub const MAX_CMD_CHARS: usize = 4000;
 pub const MAX_TAIL_CHARS: usize = 4000;
+/// Longest `head`, in characters: the output's start, kept only when the tail cut it.
+pub const MAX_HEAD_CHARS: usize = 1000;
+/// The line a reader puts between `head` and `tail` ([`Record::output`]): what the two
+/// left out. Never written to the log.
+pub const OUTPUT_CUT: &str = "[\u{2026} fable: output cut here \u{2026}]";
 
 /// One evidence record: one line of `.fable/evidence.jsonl`.
 ///
@@ -32,6 +37,12 @@ pub struct Record {
     pub ok: bool,
     #[serde(default)]
     pub tail: String,
+    /// The output's first [`MAX_HEAD_CHARS`] characters, present only when the output was
+    /// longer than the tail keeps: tools that print their error first and then a page of
+    /// usage (`npm ci`'s "Missing: x from lock file"), or a cascade whose first error is
+    /// the cause, lost the decisive line to the tail's cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -78,6 +89,15 @@ pub struct Record {
 }
 
 impl Record {
+    /// The output as a reader sees it: the tail, or, when the output was cut, its head,
+    /// the [`OUTPUT_CUT`] line and the tail (whose first line the cut may have split).
+    pub fn output(&self) -> std::borrow::Cow<'_, str> {
+        match &self.head {
+            Some(head) if !head.is_empty() => format!("{head}\n{OUTPUT_CUT}\n{}", self.tail).into(),
+            _ => self.tail.as_str().into(),
+        }
+    }
+
     /// A record with the required fields set and every optional one absent; callers add
     /// optional fields with struct-update syntax (`Record { ms: Some(3), ..Record::new(…) }`).
     pub fn new(
@@ -98,6 +118,7 @@ impl Record {
             exit,
             ok,
             tail: tail.into(),
+            head: None,
             event: None,
             tool_use_id: None,
             agent: None,
@@ -320,6 +341,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         exit,
         ok,
         tail: tail_chars(&tail, MAX_TAIL_CHARS).to_string(),
+        head: (tail.chars().count() > MAX_TAIL_CHARS).then(|| head_chars(&tail, MAX_HEAD_CHARS).to_string()),
         event: (!input.hook_event_name.is_empty()).then(|| input.hook_event_name.clone()),
         tool_use_id: (!input.tool_use_id.is_empty()).then(|| input.tool_use_id.clone()),
         agent: input.agent_id.clone(),
@@ -405,6 +427,10 @@ mod tests {
         assert_eq!(r.tail.chars().count(), 4000);
         assert!(r.tail.ends_with("password=[REDACTED]"));
         assert_eq!(tail_chars("héllo", 4), "éllo");
+        // The output's start, kept because the tail cut it; redacted like the tail.
+        let head = r.head.as_deref().unwrap();
+        assert_eq!(head.chars().count(), MAX_HEAD_CHARS);
+        assert!(r.output().starts_with(head) && r.output().contains(OUTPUT_CUT));
         assert_eq!(head_chars("héllo", 2), "hé");
     }
 
@@ -415,6 +441,8 @@ mod tests {
         );
         let line = r.to_line();
         assert!(line.ends_with('\n') && !line.contains("\"agent\"") && !line.contains("\"trust\""));
+        // An output the tail holds whole has no head.
+        assert!(!line.contains("\"head\"") && r.output() == r.tail);
         let back: Record = serde_json::from_str(&line).unwrap();
         assert_eq!(back, r);
         assert!(line.starts_with(r#"{"v":1,"ts":"2026-12-02T12:00:00.000Z","session":"s","cwd":"/p","cmd":"true","exit":0,"ok":true,"tail":"""#));

@@ -289,7 +289,8 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
     {
         return Vec::new();
     }
-    let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail);
+    let output = failure.output();
+    let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &output);
     let names = NamesHere::of(rules, &norm, failure);
     ranked_in(rules, &norm, &signature(&tail), threshold, true, names)
 }
@@ -310,7 +311,7 @@ impl NamesHere {
         let exists = |p: &str| std::path::Path::new(&failure.cwd).join(p).exists();
         NamesHere {
             split: rules.iter().any(|r| split_name::needs_split_name(r.key.as_deref()))
-                && split_name::holds_split_name(norm, &failure.tail, exists),
+                && split_name::holds_split_name(norm, &failure.output(), exists),
             dashed: rules.iter().any(|r| dash_name::needs_dash_name(r.key.as_deref()))
                 && dash_name::holds_dash_name(norm, exists),
         }
@@ -427,7 +428,10 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         return None;
     }
     let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
-    let sig = signature(&crate::learn::text::operand_echo::masked(&failure.cmd, &failure.tail));
+    let sig = signature(&crate::learn::text::operand_echo::masked(
+        &failure.cmd,
+        &failure.output(),
+    ));
     let rules: Vec<Rule> = match promoted {
         Promoted::Indexed(mut snap, ix) => {
             // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:

@@ -135,6 +135,7 @@ pub fn build_state(root: &Path, state: &Path) -> Result<()> {
             exit: Some(if ok { 0 } else { 101 }),
             ok,
             tail: format!("line {i}: {}", "output text ".repeat(20)),
+            head: None,
             event: Some(if ok { "PostToolUse" } else { "PostToolUseFailure" }.into()),
             tool_use_id: Some(format!("toolu_{i:06}")),
             agent: None,

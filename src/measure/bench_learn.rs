@@ -148,6 +148,7 @@ pub fn synthetic_records(n: usize, mut sink: impl FnMut(Record) -> Result<()>) -
             exit: Some(exit),
             ok: exit == 0,
             tail: tail.into(),
+            head: None,
             event: Some(if exit == 0 { "PostToolUse" } else { "PostToolUseFailure" }.into()),
             tool_use_id: Some(format!("toolu_{i:08}")),
             agent: None,

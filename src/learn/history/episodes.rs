@@ -281,13 +281,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                                 && s.action != a
                                 && !(s.is_filter() || s.is_read_only())
                                 && (crate::learn::text::intent::same_operands(seg, s)
-                                    || crate::learn::history::instead::unwraps(seg, s, history.tail(i))
-                                    || crate::learn::history::instead::named_instead(seg, s, history.tail(i))
+                                    || crate::learn::history::instead::unwraps(seg, s, &history.tail(i))
+                                    || crate::learn::history::instead::named_instead(seg, s, &history.tail(i))
                                     || crate::learn::history::instead::runs_where_named(
                                         seg,
                                         s,
                                         history.cmd(k),
-                                        history.tail(i),
+                                        &history.tail(i),
                                     ))
                         });
                         // Only if the failing action itself never passes later: `git pull
@@ -419,7 +419,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     aims_at_named = crate::learn::history::looked_up::changes_what_failed_named(
                         &fail_words,
                         retry_words,
-                        history.tail(i),
+                        &history.tail(i),
                     );
                     // A name a step between printed, used in place of the failing one: the
                     // look is no fix step, the name is the change.
@@ -488,7 +488,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         let named = crate::learn::history::option_set::set_named(
                             seg,
                             &prep.norms[k].segments[sp],
-                            history.tail(i),
+                            &history.tail(i),
                         );
                         let ins = (!retyped && named.is_none())
                             .then(|| crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added))
@@ -539,7 +539,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let b = prep.position[k].1;
                     prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
                 });
-            let sets_named = crate::learn::history::recovery_form::names_what_failed(&variant, history.tail(i));
+            let sets_named = crate::learn::history::recovery_form::names_what_failed(&variant, &history.tail(i));
             let value_names_a_file = variant.iter().any(|w| w.starts_with("value:"))
                 && retry.is_some_and(|(k, sp)| {
                     crate::learn::history::operand_edit::new_value_names_a_file(
@@ -552,7 +552,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     .segments
                     .iter()
                     .find(|g| g.text() == v.text)
-                    .is_some_and(|g| crate::learn::history::instead::unwraps(seg, g, history.tail(i)))
+                    .is_some_and(|g| crate::learn::history::instead::unwraps(seg, g, &history.tail(i)))
             });
             let prepares_operand = outcome == Outcome::Recovered
                 && variant.is_empty()
@@ -580,12 +580,12 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     .iter()
                     .find(|g| g.text() == v.text)
                     .is_some_and(|g| {
-                        crate::learn::history::instead::runs_where_named(seg, g, history.cmd(v.idx), history.tail(i))
+                        crate::learn::history::instead::runs_where_named(seg, g, history.cmd(v.idx), &history.tail(i))
                     })
             });
             let step_on_named = outcome == Outcome::Recovered
                 && steps.iter().any(|st| {
-                    crate::learn::history::looked_up::step_names_what_failed_named(&st.text, history.tail(i))
+                    crate::learn::history::looked_up::step_names_what_failed_named(&st.text, &history.tail(i))
                 });
             out.push(Episode {
                 step_on_named,

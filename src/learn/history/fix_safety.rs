@@ -44,7 +44,7 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
         return Some(crate::learn::history::swallowed::FAILURE_MASKED);
     }
     use crate::learn::history::{blamed_file, named_ignore, narrowed, silenced_step, strictness};
-    let tail = history.tail(fail);
+    let tail = &history.tail(fail);
     // The fix's records (the steps, then the retry), and the failing and retried segments.
     let fix: Vec<usize> = between.iter().copied().chain(retry).collect();
     let retried = retry.and_then(|k| Some((prep.failing(fail)?, prep.retry_of(fail, k)?)));

@@ -209,9 +209,9 @@ impl PreparedBuilder {
         };
         p.norms.push_id(norm);
         let (s, cut) = if r.ok {
-            (signature(&r.tail), Vec::new())
+            (signature(&r.output()), Vec::new())
         } else {
-            let mut tail = crate::learn::text::operand_echo::masked(&r.cmd, &r.tail).into_owned();
+            let mut tail = crate::learn::text::operand_echo::masked(&r.cmd, &r.output()).into_owned();
             if crate::learn::text::wrappers::timed_out(&r.cmd, r.exit) {
                 tail.push_str("\ntimeout: the command timed out");
             }

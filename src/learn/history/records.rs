@@ -27,9 +27,10 @@ pub trait Records {
     fn ok(&self, i: usize) -> bool;
     fn session(&self, i: usize) -> &str;
     fn ts(&self, i: usize) -> &str;
-    /// The output's tail. A [`History`] keeps it only for failures and untrusted records
-    /// (the only ones any stage reads it of after normalisation); `""` otherwise.
-    fn tail(&self, i: usize) -> &str;
+    /// The output as read ([`Record::output`]: the tail, after the head when the output
+    /// was cut). A [`History`] keeps it only for failures and untrusted records (the only
+    /// ones any stage reads it of after normalisation); `""` otherwise.
+    fn tail(&self, i: usize) -> std::borrow::Cow<'_, str>;
     /// An edit record ([`is_edit_record`]).
     fn is_edit(&self, i: usize) -> bool;
 }
@@ -50,8 +51,8 @@ impl Records for [Record] {
     fn ts(&self, i: usize) -> &str {
         &self[i].ts
     }
-    fn tail(&self, i: usize) -> &str {
-        &self[i].tail
+    fn tail(&self, i: usize) -> std::borrow::Cow<'_, str> {
+        self[i].output()
     }
     fn is_edit(&self, i: usize) -> bool {
         is_edit_record(&self[i])
@@ -74,7 +75,7 @@ impl Records for Vec<Record> {
     fn ts(&self, i: usize) -> &str {
         self.as_slice().ts(i)
     }
-    fn tail(&self, i: usize) -> &str {
+    fn tail(&self, i: usize) -> std::borrow::Cow<'_, str> {
         self.as_slice().tail(i)
     }
     fn is_edit(&self, i: usize) -> bool {
@@ -160,10 +161,10 @@ impl Records for History {
         let start = if i == 0 { 0 } else { self.ts_end[i - 1] };
         &self.ts[start..self.ts_end[i]]
     }
-    fn tail(&self, i: usize) -> &str {
+    fn tail(&self, i: usize) -> std::borrow::Cow<'_, str> {
         match self.tails.binary_search_by_key(&i, |(k, _)| *k) {
-            Ok(p) => &self.tails[p].1,
-            Err(_) => "",
+            Ok(p) => self.tails[p].1.as_ref().into(),
+            Err(_) => "".into(),
         }
     }
     fn is_edit(&self, i: usize) -> bool {
@@ -198,7 +199,7 @@ impl HistoryBuilder {
         self.ts.push_str(&r.ts);
         self.ts_end.push(self.ts.len());
         if !r.ok || trust == Trust::Untrusted {
-            self.tails.push((i, r.tail.as_str().into()));
+            self.tails.push((i, r.output().as_ref().into()));
         }
     }
 

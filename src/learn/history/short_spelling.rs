@@ -82,7 +82,7 @@ pub fn marks<H: Records + ?Sized>(recoveries: &[Recovery], history: &H) -> Vec<O
             // The tool's own text prescribing the short flag (`hint: Use -f if you really
             // want to add them.` after `git add` of an ignored path) makes it the tool's
             // way on, not a guard forced: left to the gate as it is.
-            let tail = history.tail(r.fail_idx);
+            let tail = &history.tail(r.fail_idx);
             r.variant
                 .iter()
                 .filter(|w| !crate::learn::text::names::holds_whole(tail, w, false))

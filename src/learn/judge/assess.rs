@@ -108,7 +108,7 @@ pub(crate) fn assess<H: Records + ?Sized>(
     let mut trust = lowest(evidence_idx.iter().map(|&i| prep.trust[i]));
     if trust == Trust::Trusted && !s.directive_cmds.is_empty() {
         let mut seen: HashSet<usize> = HashSet::new();
-        let mut tails: Vec<&str> = Vec::new();
+        let mut tails: Vec<std::borrow::Cow<'_, str>> = Vec::new();
         for e in &s.support {
             let (slot, pos) = prep.position[e.fail_idx];
             let idxs = &prep.sessions[slot].1;
@@ -123,6 +123,7 @@ pub(crate) fn assess<H: Records + ?Sized>(
                 }
             }
         }
+        let tails: Vec<&str> = tails.iter().map(|t| t.as_ref()).collect();
         if directive_in_untrusted(s.directive_cmds, &tails) {
             trust = Trust::Untrusted;
         }

@@ -331,12 +331,77 @@ pub fn error_lines(tail: &str) -> Vec<String> {
     cut(&picked(tail), MAX_LINES)
 }
 
-/// Every candidate error line of an output, in order (each cut to 300 characters).
+/// Every candidate error line of an output, in order (each cut to 300 characters). An
+/// output the log cut ([`crate::evidence::Record::output`]: head, cut line, tail) gives its
+/// head's error lines first, the cause a page of usage or a cascade pushed out of the
+/// tail (`npm error Missing: x from lock file` before `npm ci`'s option list), then the
+/// tail's.
 fn picked(tail: &str) -> Vec<String> {
+    let Some((head, rest)) = split_at_cut(tail) else {
+        return picked_in(tail, false);
+    };
+    let mut lines = head_errors(head);
+    for l in picked_in(rest, true) {
+        if !lines.contains(&l) {
+            lines.push(l);
+        }
+    }
+    lines
+}
+
+/// An output's head and tail, when the log cut it between them.
+fn split_at_cut(output: &str) -> Option<(&str, &str)> {
+    let at = output.find(crate::evidence::OUTPUT_CUT)?;
+    let head = output[..at].strip_suffix('\n')?;
+    let rest = output[at + crate::evidence::OUTPUT_CUT.len()..].strip_prefix('\n')?;
+    Some((head, rest))
+}
+
+/// The error lines of a head, its last line left out unless whole (the head's cut may
+/// split it); warnings set aside beside other errors, as in the tail.
+fn head_errors(head: &str) -> Vec<String> {
+    let text = unescape(head);
+    let mut lines: Vec<&str> = text.lines().collect();
+    if !text.ends_with('\n') {
+        lines.pop();
+    }
+    let mut picked: Vec<&str> = lines
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && errorish(l))
+        .collect();
+    // A line that is only the prefix the tool puts on every line (`npm error` between
+    // paragraphs) says nothing.
+    if let Some(first) = picked.first() {
+        let prefix: String = first.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        if picked.iter().filter(|l| l.starts_with(&prefix)).count() >= 3 {
+            picked.retain(|l| *l != prefix);
+        }
+    }
+    let warns: Vec<bool> = picked
+        .iter()
+        .map(|l| crate::learn::text::warning_line::is_warning(l))
+        .collect();
+    let set_aside = crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords);
+    if set_aside && warns.contains(&true) && warns.contains(&false) {
+        let mut w = warns.iter();
+        picked.retain(|_| !w.next().copied().unwrap_or(false));
+    }
+    picked
+        .into_iter()
+        .take(MAX_LINES)
+        .map(|l| crate::evidence::head_chars(l, 300).to_string())
+        .collect()
+}
+
+/// [`picked`] of a plain output; `split_first`: its first line is the remainder of one
+/// the log's cut split.
+fn picked_in(tail: &str, split_first: bool) -> Vec<String> {
     let scanned = crate::evidence::tail_chars(tail, MAX_SCAN_CHARS);
     let text = unescape(scanned);
     // A scan cut inside a line starts with its end (`m error` of `npm error`): no line.
-    let cut_inside = scanned.len() < tail.len() && !tail[..tail.len() - scanned.len()].ends_with('\n');
+    let cut_inside = (scanned.len() < tail.len() && !tail[..tail.len() - scanned.len()].ends_with('\n'))
+        || (split_first && scanned.len() == tail.len());
     let lines: Vec<&str> = text
         .lines()
         .skip(usize::from(cut_inside))

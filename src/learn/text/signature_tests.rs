@@ -357,3 +357,29 @@ fn a_variable_said_unset_is_no_anchor_an_error_code_is() {
         .anchors
         .contains(&"SQLITE_BUSY".to_string()));
 }
+
+/// `npm ci` prints its error, then a page of usage: the tail held only the usage, and the
+/// failure's class was its option list. With the head the log keeps, the error lines come
+/// first; the tail's first line, split by the cut, is none.
+#[test]
+fn a_cut_output_gives_its_heads_error_lines_first() {
+    let usage: String = (0..80).map(|i| format!("npm error [--option-{i} <value>]\n")).collect();
+    let head = "npm error code EUSAGE\nnpm error\nnpm error `npm ci` can only install packages when your package.json and package-lock.json are in sync.\nnpm error\nnpm error Missing: left-pad@1.3.0 from lock file\nnpm error\nnpm error Clean install a proj";
+    let r = crate::evidence::Record {
+        head: Some(head.into()),
+        ..crate::evidence::Record::new("t", "s", "/p", "npm ci", Some(1), false, format!("t <value>]\n{usage}"))
+    };
+    let sig = signature(&r.output());
+    assert!(
+        sig.template
+            .starts_with("npm error code EUSAGE | npm error <q> can only install"),
+        "{}",
+        sig.template
+    );
+    assert!(sig.template.contains("from lock file"), "{}", sig.template);
+    assert!(!sig.template.contains("proj"), "{}", sig.template);
+    // Without the head, the same tail is read as before: its option lines.
+    let tail_only = signature(&r.tail);
+    assert!(tail_only.template.contains("--option-"), "{}", tail_only.template);
+    assert!(!tail_only.template.contains("t <value>]"), "{}", tail_only.template);
+}
