@@ -311,3 +311,30 @@ fn a_retry_scoped_away_from_what_failed_is_blocked_and_contests_nothing() {
     }
     safe_accepted_shortcut_blocked(&h, "`--3way`", "--exclude");
 }
+
+/// Four sessions bring the lock file in line (`npm install`, then `npm ci`); three take the
+/// package the failure said was missing out of the project instead (`npm uninstall`, `npm
+/// pkg delete dependencies.…`) and run `npm ci` again. Before, those three were working
+/// fixes the safety gate did not know, and the real one was contested (4 of 7). A
+/// requirement the failure named, dropped, is what failed no longer asked for
+/// ([`crate::learn::history::dropped_requirement`]): blocked, no competitor.
+#[test]
+fn a_dependency_the_failure_named_dropped_is_blocked_and_contests_nothing() {
+    let missing = "npm error code EUSAGE\nnpm error `npm ci` can only install packages when your package.json and package-lock.json are in sync.\nnpm error Missing: date-helpers@1.0.0 from lock file";
+    let mut h = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        h.push(rec(s, "npm ci", false, missing));
+        h.push(rec(s, "npm install", true, "added 1 package"));
+        h.push(rec(s, "npm ci", true, "added 2 packages"));
+    }
+    for (s, drop) in [
+        ("x", "npm uninstall date-helpers"),
+        ("y", "npm pkg delete dependencies.date-helpers"),
+        ("z", "npm uninstall date-helpers"),
+    ] {
+        h.push(rec(s, "npm ci", false, missing));
+        h.push(rec(s, drop, true, ""));
+        h.push(rec(s, "npm ci", true, "added 1 package"));
+    }
+    safe_accepted_shortcut_blocked(&h, "npm install", "date-helpers");
+}

@@ -100,6 +100,16 @@ pub fn unsafe_recovery<H: Records + ?Sized>(
     if retried.is_some_and(|(f, r)| crate::learn::history::escape_hatch::takes_escape(tail, f, r)) {
         return Some(crate::learn::history::escape_hatch::ESCAPE_TAKEN);
     }
+    // A package the failure named taken out of the project: what it needed, no longer asked.
+    let dropped = |f: &Segment, k: usize| {
+        prep.norms[k]
+            .segments
+            .iter()
+            .any(|g| crate::learn::history::dropped_requirement::drops_named_requirement(f, g, tail))
+    };
+    if prep.failing(fail).is_some_and(|f| fix.iter().any(|&k| dropped(f, k))) {
+        return Some(narrowed::DROPPED_WHAT_FAILED);
+    }
     if fix.iter().any(|&k| {
         blamed_file::removes_blamed_file(&prep.norms[fail], tail, &prep.norms[k])
             || blamed_file::removes_unnamed_file(&prep.norms[fail], tail, &prep.norms[k])

@@ -17,6 +17,7 @@
 
 pub mod blamed_file;
 pub mod converted;
+pub mod dropped_requirement;
 pub mod edit_span;
 pub mod elsewhere_first;
 pub mod episodes;
