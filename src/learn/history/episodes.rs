@@ -276,19 +276,23 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     }
                     None if history.ok(k) => {
                         let same_prog = |s: &crate::learn::text::command_norm::Segment| s.program == seg.program;
-                        let verb = nk.segments.iter().position(|s| {
-                            same_prog(s)
-                                && s.action != a
-                                && !(s.is_filter() || s.is_read_only())
-                                && (crate::learn::text::intent::same_operands(seg, s)
-                                    || crate::learn::history::instead::unwraps(seg, s, &history.tail(i))
-                                    || crate::learn::history::instead::named_instead(seg, s, &history.tail(i))
-                                    || crate::learn::history::instead::runs_where_named(
-                                        seg,
-                                        s,
-                                        history.cmd(k),
-                                        &history.tail(i),
-                                    ))
+                        let by_find = (0..nk.segments.len())
+                            .find(|&p| crate::learn::history::instead::globbed_by_find(seg, &nk.segments, p));
+                        let verb = by_find.or_else(|| {
+                            nk.segments.iter().position(|s| {
+                                same_prog(s)
+                                    && s.action != a
+                                    && !(s.is_filter() || s.is_read_only())
+                                    && (crate::learn::text::intent::same_operands(seg, s)
+                                        || crate::learn::history::instead::unwraps(seg, s, &history.tail(i))
+                                        || crate::learn::history::instead::named_instead(seg, s, &history.tail(i))
+                                        || crate::learn::history::instead::runs_where_named(
+                                            seg,
+                                            s,
+                                            history.cmd(k),
+                                            &history.tail(i),
+                                        ))
+                            })
                         });
                         // Only if the failing action itself never passes later: `git pull
                         // --rebase origin main` after `git push origin main` is a fix step.

@@ -4,7 +4,9 @@
 //! makes), the payload of a missing subcommand run directly ([`unwraps`]: `cargo test`
 //! after ``no such command: `watch` ``), or another action run in the folder the failure
 //! named ([`runs_where_named`]: `git -C x pull` after "destination path 'x' already
-//! exists").
+//! exists"), or the failing program run by `find` on the files its glob named
+//! ([`globbed_by_find`]: `find d -name '*.tmp' -delete` after `rm d/*.tmp` met "Argument
+//! list too long").
 //!
 //! Why apart from [`crate::learn::history::recovery_form`]: a retry keeps the failing
 //! action and changes how it runs; these replace the action, and are found among the
@@ -91,10 +93,79 @@ pub fn unwraps(fail: &Segment, later: &Segment, fail_text: &str) -> bool {
     later.words[1..].iter().all(|w| rest.any(|g| g == w))
 }
 
+/// Does the line `line` run the failing program on the files the failing command's glob
+/// named, through `find` (its segment `at`)? `rm d/*.tmp` → `find d -name '*.tmp' -delete`,
+/// `… -exec rm -f {} +`, `find d -name '*.o' -print0 | xargs -0 rm`. The glob's folder is
+/// `find`'s start and its last part the `-name` pattern; the program is the one `find`
+/// hands the files to (`-delete` is `rm`'s own). The shell expanded the glob into more
+/// words than a command line holds, or not where the files were: `find` walks them itself.
+/// A `find` that only lists the files is a look, not this.
+pub fn globbed_by_find(fail: &Segment, line: &[Segment], at: usize) -> bool {
+    let Some(find) = line.get(at).filter(|s| s.program == "find") else {
+        return false;
+    };
+    let globbed = fail
+        .words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-') && w.contains('*'));
+    let walks = |w: &String| {
+        let (dir, pattern) = w.rsplit_once('/').unwrap_or((".", w));
+        let dir = if dir.is_empty() { "/" } else { dir };
+        let start = find
+            .words
+            .get(1)
+            .is_some_and(|d| d.trim_end_matches('/') == dir.trim_end_matches('/'));
+        let named = find
+            .words
+            .windows(2)
+            .any(|p| matches!(p[0].as_str(), "-name" | "-iname") && p[1] == pattern);
+        start && named
+    };
+    if !globbed.into_iter().any(walks) {
+        return false;
+    }
+    let own = &fail.program;
+    let deletes = own == "rm" && find.words.iter().any(|w| w == "-delete");
+    let execs = find
+        .words
+        .windows(2)
+        .any(|p| matches!(p[0].as_str(), "-exec" | "-execdir") && &p[1] == own);
+    let fed = line
+        .iter()
+        .skip(at + 1)
+        .any(|s| s.piped && s.program == "xargs" && s.words.iter().skip(1).any(|w| w == own));
+    deletes || execs || fed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::learn::text::command_norm::normalize;
+
+    #[test]
+    fn the_glob_handed_to_find() {
+        let by_find = |fail: &str, later: &str| {
+            let (f, l) = (normalize(fail), normalize(later));
+            globbed_by_find(f.primary().unwrap(), &l.segments, 0)
+        };
+        assert!(by_find(
+            "rm .cache/thumbs/*.tmp",
+            "find .cache/thumbs -name '*.tmp' -delete"
+        ));
+        assert!(by_find("rm -f logs/*.log", "find logs/ -name '*.log' -exec rm -f {} +"));
+        assert!(by_find(
+            "rm build/obj/*.o",
+            "find build/obj -name '*.o' -print0 | xargs -0 rm"
+        ));
+        assert!(by_find("gzip logs/*.log", "find logs -name '*.log' -exec gzip {} +"));
+        // A look at the files, another folder, another pattern, another program: no.
+        assert!(!by_find("rm logs/*.log", "find logs -name '*.log'"));
+        assert!(!by_find("rm logs/*.log", "find tmp -name '*.log' -delete"));
+        assert!(!by_find("rm logs/*.log", "find logs -name '*.txt' -delete"));
+        assert!(!by_find("gzip logs/*.log", "find logs -name '*.log' -delete"));
+        assert!(!by_find("rm logs/app.log", "find logs -name 'app.log' -delete"));
+    }
 
     #[test]
     fn another_action_in_the_folder_the_failure_quoted() {
