@@ -47,6 +47,30 @@ fn codex_evidence_holds_real_exit_codes_for_a_failing_and_a_passing_command() {
     }
 }
 
+/// Codex hands the hook the combined output: one longer than the tail keeps has its start
+/// kept too (`head`), as under Claude Code; one the tail holds whole has none.
+#[test]
+fn codex_a_long_output_keeps_its_head() {
+    let Some(codex) = available() else { return };
+    let o = CodexSession::new("head")
+        .file(".fable/LEDGER.md", "# Ledger\n")
+        .shell("echo 'error: the decisive line'; seq 1 1500; exit 3")
+        .shell("echo ok")
+        .text("Looked around.")
+        .run(&codex);
+    assert_eq!(o.rc, 0, "{}", o.debug());
+    let ev = o.evidence();
+    let long = ev
+        .iter()
+        .find(|r| r["exit"] == json!(3))
+        .unwrap_or_else(|| panic!("no record of the long run: {ev:#?}\n{}", o.debug()));
+    let head = long["head"].as_str().unwrap_or_else(|| panic!("no head: {long}"));
+    assert!(head.starts_with("error: the decisive line\n1\n2\n"), "{head}");
+    assert!(!long["tail"].as_str().unwrap().contains("decisive"), "{long}");
+    let echo = ev.iter().find(|r| r["cmd"] == "echo ok").expect("echo logged");
+    assert!(echo.get("head").is_none(), "{echo}");
+}
+
 #[test]
 fn codex_fail_streak_reminder_at_three_and_demand_at_six_reach_the_model() {
     let Some(codex) = available() else { return };

@@ -66,3 +66,28 @@ fn real_cli_reports_cwd_after_the_command() {
         assert!(rec["cwd"].as_str().unwrap().ends_with("/proj/sub"), "{rec}");
     }
 }
+
+/// An output longer than the tail keeps (4,000 characters) keeps its start too: a tool
+/// that prints its error first and then pages of text (npm's usage after "Missing: …")
+/// lost the decisive line to the tail's cut. An output the tail holds whole has no head.
+#[test]
+fn real_cli_long_output_keeps_its_head() {
+    let Some(claude) = available() else { return };
+    let o = Session::new("head")
+        .bash("echo 'error: the decisive line'; seq 1 1500; exit 3")
+        .bash("seq 1 10")
+        .text("done")
+        .run(&claude);
+    let r = o.evidence();
+    assert_eq!(r.len(), 2, "{r:#?}\n{}", o.debug());
+    let head = r[0]["head"].as_str().unwrap_or_else(|| panic!("no head: {}", r[0]));
+    assert!(head.starts_with("error: the decisive line\n1\n2\n"), "{head}");
+    assert_eq!(head.chars().count(), 1000, "{head}");
+    let tail = r[0]["tail"].as_str().unwrap();
+    assert!(
+        tail.trim_end().ends_with("1500") && !tail.contains("decisive"),
+        "{tail}"
+    );
+    assert_eq!(r[0]["exit"].as_i64(), Some(3));
+    assert!(r[1].get("head").is_none(), "{}", r[1]);
+}
