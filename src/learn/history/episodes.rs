@@ -477,6 +477,20 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         // no pass at all, and no plain retry either. The swallowing is the
                         // "fix", and the safety gate blocks it.
                         (Outcome::Recovered, vec![swallowed::SWALLOWED.to_string()], Some(k))
+                    } else if let Some(v) = same
+                        .then(|| {
+                            let at = prep.norms[i].segments.iter().position(|g| std::ptr::eq(g, seg))?;
+                            let at = (at == sp).then_some(at)?;
+                            crate::learn::history::pipeline_options::changed_elsewhere(
+                                &prep.norms[i],
+                                &prep.norms[k],
+                                at,
+                            )
+                        })
+                        .flatten()
+                    {
+                        // Another stage of the pipeline given other options: no plain retry.
+                        (Outcome::Recovered, v, Some(k))
                     } else if same {
                         // Literally unchanged, nothing state-changing in between: flaky.
                         (Outcome::Flaky, Vec::new(), Some(k))

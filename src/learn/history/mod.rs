@@ -37,6 +37,7 @@ pub mod nested;
 pub mod operand_edit;
 pub mod option_set;
 pub mod origin_trust;
+pub mod pipeline_options;
 pub mod prepared;
 pub mod records;
 pub mod recovery_form;
