@@ -180,6 +180,8 @@ fn imported_records_are_redacted_capped_and_unsealed_unless_vouched_for() {
     assert!(!log.contains("hunter2"), "imported secrets are redacted");
     let r: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
     assert_eq!(r["tail"].as_str().unwrap().chars().count(), 4000);
+    // The output's start is kept as the hook keeps it: the tail cut it.
+    assert_eq!(r["head"].as_str().unwrap(), "y".repeat(1000), "{r}");
     assert_eq!(stop_code(&p.stop()), 2, "an import backs no card");
     // `--seal` without a terminal (an agent's shell, a pipe) is refused and adds nothing.
     let before = log_text(&p);

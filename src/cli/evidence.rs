@@ -227,7 +227,7 @@ fn stats(journal: &Journal, json: bool) -> Result<i32> {
 
 fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: bool) -> Result<i32> {
     use crate::evidence::journal::{read_lines_into, ReadOutcome};
-    use crate::evidence::{head_chars, redact::redact, tail_chars, MAX_CMD_CHARS, MAX_TAIL_CHARS};
+    use crate::evidence::{head_chars, redact::redact, tail_chars, MAX_CMD_CHARS, MAX_HEAD_CHARS, MAX_TAIL_CHARS};
     // Unsealed unless the user vouches, at a terminal: an imported record is another
     // host's claim, and an agent with a shell must not be able to vouch for its own.
     if seal && files.iter().any(|f| f.as_os_str() == "-") {
@@ -270,9 +270,15 @@ fn import(journal: &Journal, files: &[std::path::PathBuf], seal: bool, json: boo
     for one in reads {
         for r in &one.records {
             // The same redaction and caps as the hook's own records.
+            let output = redact(&r.tail);
             let r = Record {
                 cmd: head_chars(&redact(&r.cmd), MAX_CMD_CHARS).to_string(),
-                tail: tail_chars(&redact(&r.tail), MAX_TAIL_CHARS).to_string(),
+                tail: tail_chars(&output, MAX_TAIL_CHARS).to_string(),
+                // A source's own head is kept, capped and redacted; a long tail gives one.
+                head: match &r.head {
+                    Some(h) => Some(head_chars(&redact(h), MAX_HEAD_CHARS).to_string()),
+                    None => crate::evidence::head_if_cut(&output),
+                },
                 cwd: head_chars(&r.cwd, MAX_CMD_CHARS).to_string(),
                 session: head_chars(&r.session, 200).to_string(),
                 imported: Some(now.clone()),

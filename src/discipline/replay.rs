@@ -153,9 +153,11 @@ impl RunResult {
         // runs it again verbatim; it matches the citation as the logged record did.
         let cmd = crate::evidence::redact::redact(&self.job.command);
         let cwd = self.job.dir.to_string_lossy().into_owned();
+        let head = crate::evidence::head_if_cut(&tail);
         let tail = tail_chars(&tail, crate::evidence::MAX_TAIL_CHARS);
         Some(Record {
             event: Some("Replay".into()),
+            head,
             ms: Some(self.ms),
             // The replay's own output says what it ran: a test summary keeps it a check.
             summary: crate::evidence::summary::parse(&self.job.command, &self.output),
@@ -574,6 +576,24 @@ mod tests {
             assert!(r.to_record("s").is_none());
         }
         assert!(!t.path().join("leaked.txt").exists());
+    }
+
+    #[test]
+    fn a_replays_long_output_keeps_its_head_as_the_hook_does() {
+        let t = tempfile::tempdir().unwrap();
+        let job = Job {
+            cited: "x".into(),
+            command: "echo 'error: first'; seq 1 1500; exit 3".into(),
+            dir: t.path().into(),
+        };
+        let rec = run_one(&job, Duration::from_secs(10), Reap::Group)
+            .to_record("s")
+            .unwrap();
+        assert!(
+            rec.head.as_deref().is_some_and(|h| h.starts_with("error: first\n1\n")),
+            "{rec:?}"
+        );
+        assert!(!rec.tail.contains("first") && rec.exit == Some(3), "{rec:?}");
     }
 
     #[test]

@@ -181,6 +181,13 @@ pub fn head_chars(s: &str, max: usize) -> &str {
     }
 }
 
+/// The `head` a record keeps of an (already redacted) output: its first
+/// [`MAX_HEAD_CHARS`] characters, only when the tail's cap cuts it. One rule for every
+/// writer (the hook, `fable evidence import`, a replay's record).
+pub fn head_if_cut(output: &str) -> Option<String> {
+    (output.chars().nth(MAX_TAIL_CHARS).is_some()).then(|| head_chars(output, MAX_HEAD_CHARS).to_string())
+}
+
 /// The last `max` characters of `s`.
 pub fn tail_chars(s: &str, max: usize) -> &str {
     let n = s.chars().count();
@@ -341,7 +348,7 @@ pub fn record_from(input: &HookInput, env_session: Option<&str>, ts: String) -> 
         exit,
         ok,
         tail: tail_chars(&tail, MAX_TAIL_CHARS).to_string(),
-        head: (tail.chars().count() > MAX_TAIL_CHARS).then(|| head_chars(&tail, MAX_HEAD_CHARS).to_string()),
+        head: head_if_cut(&tail),
         event: (!input.hook_event_name.is_empty()).then(|| input.hook_event_name.clone()),
         tool_use_id: (!input.tool_use_id.is_empty()).then(|| input.tool_use_id.clone()),
         agent: input.agent_id.clone(),
