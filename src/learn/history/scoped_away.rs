@@ -83,8 +83,24 @@ pub fn scopes_away(fail_tail: &str, fail: &Segment, retry: &Segment) -> bool {
         let pathish = value.contains(['/', '.', '*']);
         pathish
             && (says(LEAVE_OUT) && covers(fail_tail, value)
-                || says(KEEP_ONLY) && names_any_path(fail_tail) && !covers(fail_tail, value))
+                || says(KEEP_ONLY)
+                    && names_any_path(fail_tail)
+                    && !covers(fail_tail, value)
+                    && !still_given(fail_tail, retry))
     })
+}
+
+/// Does the retry still name, as an operand of its own, a path the failure was in? Then an
+/// option that "keeps only" something cannot have kept that path out: `gcc
+/// --include=config.h -o app src/main.c` after `src/main.c:3: error: …` forces a header
+/// in and compiles the same file.
+fn still_given(fail_tail: &str, retry: &Segment) -> bool {
+    retry
+        .words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-') && w.contains(['/', '.']))
+        .any(|w| names_path(fail_tail, w))
 }
 
 #[cfg(test)]
@@ -116,6 +132,18 @@ mod tests {
 
     #[test]
     fn the_real_fix_and_a_scope_that_keeps_what_failed_are_not() {
+        // A header forced in (`--include`), the failing file still compiled: no scope.
+        let undeclared = "src/main.c:3:12: error: 'VERSION' undeclared (first use in this function)\n";
+        assert!(!away(
+            "gcc -o app src/main.c",
+            undeclared,
+            "gcc --include=config.h -o app src/main.c"
+        ));
+        assert!(!away(
+            "gcc -o app src/main.c",
+            undeclared,
+            "gcc --include config/defaults.h -o app src/main.c"
+        ));
         let fail = "git apply ~/p/fix.patch";
         assert!(!away(fail, PATCH, "git apply -3 ~/p/fix.patch"));
         assert!(!away(fail, PATCH, "git apply --3way ~/p/fix.patch"));
