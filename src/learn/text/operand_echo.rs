@@ -47,10 +47,13 @@ pub fn masked<'a>(cmd: &str, tail: &'a str) -> Cow<'a, str> {
     // `error: argument --since: expected one argument`): the session's own option, as its
     // value is. Only so: a help listing the tool prints (`npm error   --ignore-scripts`)
     // names the tool's options, not the session's.
-    for flag in long_flags(cmd) {
-        let subject = format!(" {flag}:");
-        if out.contains(&subject) {
-            out = Cow::Owned(out.replace(&subject, " <q>:"));
+    // Every subject starts ` --`: an output without one asks for no flag list.
+    if out.contains(" --") {
+        for flag in long_flags(cmd) {
+            let subject = format!(" {flag}:");
+            if out.contains(&subject) {
+                out = Cow::Owned(out.replace(&subject, " <q>:"));
+            }
         }
     }
     out
