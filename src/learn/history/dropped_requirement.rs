@@ -11,7 +11,9 @@
 //!
 //! Read from the step's words, not a table of package managers: a removal subcommand
 //! (`uninstall`, `remove`, `rm`, `un`, `delete`, `del`) followed by a name the failure's
-//! own output printed as a whole word, its version (`@1.0.0`, `==2.1`) aside. A name of
+//! own output printed as a package: a version after it (`x@1.0.0`, `x==2.1`), or in a
+//! failure that speaks of dependencies (a stale container or pod the failure names, taken
+//! away, is a fix, not this). A name of
 //! fewer than three characters is chance, not the package the failure meant. `git rm`
 //! and the like are no package: a path (`/`, a leading `.`) never counts. When the failing
 //! command was itself a removal (`pip uninstall x` asked to confirm), removing is the
@@ -71,14 +73,43 @@ fn package_name(w: &str) -> Option<&str> {
     (name.chars().count() >= 3 && !path).then_some(name)
 }
 
-/// Does `text` print `name` as a whole word (not inside a longer name)?
+/// Does `text` print `name` as a package: a whole word with a version after it
+/// (`date-helpers@1.0.0`, `react-lite@"^2.0.0"`, `requests==2.31`), or a whole word in a
+/// failure about dependencies ([`about_dependencies`])? A name alone is not enough: `docker rm web` after `container name "/web" is already in use`, or `kubectl
+/// delete pod web` after `pods "web" already exists`, takes away a stale object, which is
+/// the fix, not a requirement dropped.
 fn printed_whole(text: &str, name: &str) -> bool {
     let part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/');
     text.match_indices(name).any(|(i, _)| {
         let before = text[..i].chars().next_back();
-        let after = text[i + name.len()..].chars().next();
-        !before.is_some_and(part) && !after.is_some_and(|c| part(c) && c != '.')
+        let rest = &text[i + name.len()..];
+        let versioned = ["==", ">=", "<=", "~=", "!="].iter().any(|op| rest.starts_with(op))
+            || rest
+                .strip_prefix('@')
+                .and_then(|v| v.chars().next())
+                .is_some_and(|c| c.is_ascii_digit() || matches!(c, '^' | '~' | '"' | '\'' | '<' | '>' | '='));
+        let after = rest.chars().next();
+        let whole = !before.is_some_and(part) && !after.is_some_and(|c| part(c) && c != '.');
+        !before.is_some_and(part) && versioned || whole && about_dependencies(text)
     })
+}
+
+/// Does the failure speak of dependencies (`dependency`, `requires`, `missing`, a lock
+/// file)? Then a name it printed without a version is still the package it meant.
+fn about_dependencies(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    [
+        "dependenc",
+        "depends on",
+        "requires",
+        "required by",
+        "missing:",
+        "lock file",
+        "lockfile",
+        "not installed",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 #[cfg(test)]
@@ -101,6 +132,11 @@ mod tests {
         assert!(drops("npm pkg delete dependencies.date-helpers", MISSING));
         assert!(drops("npm rm date-helpers@1.0.0", MISSING));
         assert!(drops("pip uninstall -y requests", "ERROR: requests==2.31 conflicts"));
+        let peer = "npm error Could not resolve dependency:\nnpm error peer react-lite@\"^2.0.0\" from ui-kit@3.0.0";
+        assert!(drops("npm uninstall ui-kit", peer));
+        // No version beside it, but a failure about dependencies.
+        let dep = "error: failed to select a version for the requirement `widget-core = \"^2\"`\nrequired by package `app v0.1.0`";
+        assert!(drops("cargo remove widget-core", dep));
     }
 
     #[test]
@@ -114,6 +150,19 @@ mod tests {
         // A path is no package (`git rm` of a file the failure printed).
         assert!(!drops("git rm src/app.js", "error: src/app.js: conflict"));
         assert!(!drops("git rm ./notes.md", "notes.md"));
+        // A stale object the failure named, taken away: the fix, not a requirement dropped.
+        let in_use = "docker: Error response from daemon: Conflict. The container name \"/web\" is already in use";
+        assert!(!drops_named_requirement(
+            &seg("docker run --name web nginx"),
+            &seg("docker rm web"),
+            in_use
+        ));
+        let exists = "Error from server (AlreadyExists): pods \"web\" already exists";
+        assert!(!drops_named_requirement(
+            &seg("kubectl create -f pod.yaml"),
+            &seg("kubectl delete pod web"),
+            exists
+        ));
         // The failing command was the removal: confirming it is the fix.
         let asked = "Proceed (Y/n)? ERROR: Exception: EOFError; Found existing installation: requests 2.31";
         assert!(!drops_named_requirement(
