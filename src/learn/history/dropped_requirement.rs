@@ -75,23 +75,24 @@ fn package_name(w: &str) -> Option<&str> {
 
 /// Does `text` print `name` as a package: a whole word with a version after it
 /// (`date-helpers@1.0.0`, `react-lite@"^2.0.0"`, `requests==2.31`), or a whole word in a
-/// failure about dependencies ([`about_dependencies`])? A name alone is not enough: `docker rm web` after `container name "/web" is already in use`, or `kubectl
-/// delete pod web` after `pods "web" already exists`, takes away a stale object, which is
-/// the fix, not a requirement dropped.
+/// failure about dependencies ([`about_dependencies`]; whole as the learner and the hook
+/// read a name: [`crate::learn::text::names::holds_whole`])? A name alone is not enough:
+/// `docker rm web` after `container name "/web" is already in use`, or `kubectl delete pod
+/// web` after `pods "web" already exists`, takes away a stale object, which is the fix,
+/// not a requirement dropped.
 fn printed_whole(text: &str, name: &str) -> bool {
     let part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/');
-    text.match_indices(name).any(|(i, _)| {
+    let versioned = text.match_indices(name).any(|(i, _)| {
         let before = text[..i].chars().next_back();
         let rest = &text[i + name.len()..];
-        let versioned = ["==", ">=", "<=", "~=", "!="].iter().any(|op| rest.starts_with(op))
+        let version = ["==", ">=", "<=", "~=", "!="].iter().any(|op| rest.starts_with(op))
             || rest
                 .strip_prefix('@')
                 .and_then(|v| v.chars().next())
                 .is_some_and(|c| c.is_ascii_digit() || matches!(c, '^' | '~' | '"' | '\'' | '<' | '>' | '='));
-        let after = rest.chars().next();
-        let whole = !before.is_some_and(part) && !after.is_some_and(|c| part(c) && c != '.');
-        !before.is_some_and(part) && versioned || whole && about_dependencies(text)
-    })
+        !before.is_some_and(part) && version
+    });
+    versioned || about_dependencies(text) && crate::learn::text::names::holds_whole(text, name, false)
 }
 
 /// Does the failure speak of dependencies (`dependency`, `requires`, `missing`, a lock
