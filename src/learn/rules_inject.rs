@@ -291,7 +291,7 @@ pub fn ranked(rules: &[Rule], failure: &Record, threshold: f64) -> Vec<(usize, f
     }
     let output = failure.output();
     let tail = crate::learn::text::operand_echo::masked(&failure.cmd, &output);
-    let names = NamesHere::of(rules, &norm, failure);
+    let names = NamesHere::of(rules, &norm, failure, &output);
     ranked_in(rules, &norm, &signature(&tail), threshold, true, names)
 }
 
@@ -306,12 +306,13 @@ struct NamesHere {
 }
 
 impl NamesHere {
-    fn of(rules: &[Rule], norm: &CmdNorm, failure: &Record) -> NamesHere {
+    /// `output`: the failure's output as read ([`Record::output`]), read once by the caller.
+    fn of(rules: &[Rule], norm: &CmdNorm, failure: &Record, output: &str) -> NamesHere {
         use crate::learn::matching::{dash_name, split_name};
         let exists = |p: &str| std::path::Path::new(&failure.cwd).join(p).exists();
         NamesHere {
             split: rules.iter().any(|r| split_name::needs_split_name(r.key.as_deref()))
-                && split_name::holds_split_name(norm, &failure.output(), exists),
+                && split_name::holds_split_name(norm, output, exists),
             dashed: rules.iter().any(|r| dash_name::needs_dash_name(r.key.as_deref()))
                 && dash_name::holds_dash_name(norm, exists),
         }
@@ -428,10 +429,8 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         return None;
     }
     let threshold = crate::learn::load_config(project).map(|c| c.threshold).unwrap_or(0.45);
-    let sig = signature(&crate::learn::text::operand_echo::masked(
-        &failure.cmd,
-        &failure.output(),
-    ));
+    let output = failure.output();
+    let sig = signature(&crate::learn::text::operand_echo::masked(&failure.cmd, &output));
     let rules: Vec<Rule> = match promoted {
         Promoted::Indexed(mut snap, ix) => {
             // The anchor gate of `ranked_in`, on the index's copy of each rule's anchors:
@@ -457,7 +456,7 @@ pub fn failure_context(project: &Project, failure: &Record, get: impl Fn(&str) -
         Promoted::Parsed(rules) => of_domain(rules),
     };
     // The best match whose seal was made here (seals checked best first, usually one).
-    let names = NamesHere::of(&rules, &norm, failure);
+    let names = NamesHere::of(&rules, &norm, failure, &output);
     let r = ranked_in(&rules, &norm, &sig, threshold, true, names)
         .into_iter()
         .map(|(i, _)| &rules[i])

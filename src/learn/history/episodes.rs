@@ -222,6 +222,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                 continue;
             }
             let Some(seg) = prep.failing(i) else { continue };
+            // The failure's output, read once: every later command of its window asks it.
+            let fail_text = history.tail(i);
             let (d, a) = (seg.domain.clone(), seg.action.clone());
             let fail_words = seg.words.clone();
             let mut attempts = vec![i];
@@ -284,13 +286,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                                     && s.action != a
                                     && !(s.is_filter() || s.is_read_only())
                                     && (crate::learn::text::intent::same_operands(seg, s)
-                                        || crate::learn::history::instead::unwraps(seg, s, &history.tail(i))
-                                        || crate::learn::history::instead::named_instead(seg, s, &history.tail(i))
+                                        || crate::learn::history::instead::unwraps(seg, s, &fail_text)
+                                        || crate::learn::history::instead::named_instead(seg, s, &fail_text)
                                         || crate::learn::history::instead::runs_where_named(
                                             seg,
                                             s,
                                             history.cmd(k),
-                                            &history.tail(i),
+                                            &fail_text,
                                         ))
                             })
                         });
@@ -423,7 +425,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     aims_at_named = crate::learn::history::looked_up::changes_what_failed_named(
                         &fail_words,
                         retry_words,
-                        &history.tail(i),
+                        &fail_text,
                     );
                     // A name a step between printed, used in place of the failing one: the
                     // look is no fix step, the name is the change.
@@ -503,11 +505,8 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         retyped = crate::learn::history::looked_up::retyped(&fail_words, retry_words, &added);
                         // The option the failure named, set however spelt: said as the
                         // retry's setting alone (`-p1`, `--strip=1`), one flag added.
-                        let named = crate::learn::history::option_set::set_named(
-                            seg,
-                            &prep.norms[k].segments[sp],
-                            &history.tail(i),
-                        );
+                        let named =
+                            crate::learn::history::option_set::set_named(seg, &prep.norms[k].segments[sp], &fail_text);
                         let ins = (!retyped && named.is_none())
                             .then(|| crate::learn::history::recovery_form::inserted(&fail_words, retry_words, &added))
                             .flatten();
@@ -557,7 +556,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     let b = prep.position[k].1;
                     prep.sessions[slot].1[a + 1..b].iter().any(|&x| history.is_edit(x))
                 });
-            let sets_named = crate::learn::history::recovery_form::names_what_failed(&variant, &history.tail(i));
+            let sets_named = crate::learn::history::recovery_form::names_what_failed(&variant, &fail_text);
             let value_names_a_file = variant.iter().any(|w| w.starts_with("value:"))
                 && retry.is_some_and(|(k, sp)| {
                     crate::learn::history::operand_edit::new_value_names_a_file(
@@ -570,7 +569,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     .segments
                     .iter()
                     .find(|g| g.text() == v.text)
-                    .is_some_and(|g| crate::learn::history::instead::unwraps(seg, g, &history.tail(i)))
+                    .is_some_and(|g| crate::learn::history::instead::unwraps(seg, g, &fail_text))
             });
             let prepares_operand = outcome == Outcome::Recovered
                 && variant.is_empty()
@@ -598,13 +597,13 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                     .iter()
                     .find(|g| g.text() == v.text)
                     .is_some_and(|g| {
-                        crate::learn::history::instead::runs_where_named(seg, g, history.cmd(v.idx), &history.tail(i))
+                        crate::learn::history::instead::runs_where_named(seg, g, history.cmd(v.idx), &fail_text)
                     })
             });
             let step_on_named = outcome == Outcome::Recovered
-                && steps.iter().any(|st| {
-                    crate::learn::history::looked_up::step_names_what_failed_named(&st.text, &history.tail(i))
-                });
+                && steps
+                    .iter()
+                    .any(|st| crate::learn::history::looked_up::step_names_what_failed_named(&st.text, &fail_text));
             out.push(Episode {
                 step_on_named,
                 where_named,
