@@ -378,20 +378,29 @@ fn head_errors(head: &str) -> Vec<String> {
             picked.retain(|l| *l != prefix);
         }
     }
-    let warns: Vec<bool> = picked
-        .iter()
-        .map(|l| crate::learn::text::warning_line::is_warning(l))
-        .collect();
-    let set_aside = crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords);
-    if set_aside && warns.contains(&true) && warns.contains(&false) {
-        let mut w = warns.iter();
-        picked.retain(|_| !w.next().copied().unwrap_or(false));
-    }
+    set_warnings_aside(&mut picked);
     picked
         .into_iter()
         .take(MAX_LINES)
         .map(|l| crate::evidence::head_chars(l, 300).to_string())
         .collect()
+}
+
+/// Warnings beside what failed are no part of it ([`crate::learn::text::warning_line`]):
+/// set aside when other error lines stand beside them (a failure of warnings alone keeps
+/// them). One pass over the lines, no allocation per line.
+fn set_warnings_aside(picked: &mut Vec<&str>) {
+    if !crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords) {
+        return;
+    }
+    let warns: Vec<bool> = picked
+        .iter()
+        .map(|l| crate::learn::text::warning_line::is_warning(l))
+        .collect();
+    if warns.contains(&true) && warns.contains(&false) {
+        let mut w = warns.iter();
+        picked.retain(|_| !w.next().copied().unwrap_or(false));
+    }
 }
 
 /// [`picked`] of a plain output; `split_first`: its first line is the remainder of one
@@ -409,17 +418,7 @@ fn picked_in(tail: &str, split_first: bool) -> Vec<String> {
         .filter(|l| !l.is_empty())
         .collect();
     let mut picked: Vec<&str> = lines.iter().copied().filter(|l| errorish(l)).collect();
-    // Warnings beside what failed are no part of it ([`crate::learn::text::warning_line`]).
-    if crate::learn::text::tables::on(crate::learn::text::tables::Table::ErrorWords) {
-        let warns: Vec<bool> = picked
-            .iter()
-            .map(|l| crate::learn::text::warning_line::is_warning(l))
-            .collect();
-        if warns.contains(&true) && warns.contains(&false) {
-            let mut w = warns.iter();
-            picked.retain(|_| !w.next().copied().unwrap_or(false));
-        }
-    }
+    set_warnings_aside(&mut picked);
     // Only exit reports read as errors (`make: *** […] Error 1`): the line above the first
     // says why ([`crate::learn::text::exit_report`]).
     if !picked.is_empty()
