@@ -481,8 +481,7 @@ pub fn extract<H: Records + ?Sized>(history: &H, prep: &Prepared, window: usize)
                         (Outcome::Recovered, vec![swallowed::SWALLOWED.to_string()], Some(k))
                     } else if let Some(v) = same
                         .then(|| {
-                            let at = prep.norms[i].segments.iter().position(|g| std::ptr::eq(g, seg))?;
-                            let at = (at == sp).then_some(at)?;
+                            let at = prep.failing_index(i).filter(|&at| at == sp)?;
                             crate::learn::history::pipeline_options::changed_elsewhere(
                                 &prep.norms[i],
                                 &prep.norms[k],

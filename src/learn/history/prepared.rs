@@ -120,10 +120,19 @@ impl Prepared {
     /// The segment of record `i` that failed: the step its error names, else its main
     /// segment ([`crate::learn::text::failing_program::failing_segment`]).
     pub fn failing(&self, i: usize) -> Option<&crate::learn::text::command_norm::Segment> {
-        let n = &self.norms[i];
+        self.failing_index(i).and_then(|k| self.norms[i].segments.get(k))
+    }
+
+    /// Where in record `i`'s line the failing segment stands ([`Prepared::failing`]): the
+    /// step its error names, else the main segment's place (`CmdNorm::primary`).
+    pub fn failing_index(&self, i: usize) -> Option<usize> {
+        let segments = &self.norms[i].segments;
         match self.failing_at.get(&i) {
-            Some(&k) => n.segments.get(k),
-            None => n.primary(),
+            Some(&k) => Some(k),
+            None => segments
+                .iter()
+                .rposition(|s| !s.piped)
+                .or((!segments.is_empty()).then_some(0)),
         }
     }
 
