@@ -205,6 +205,7 @@ class Session:
         if expect == "ok" and rc != 0:
             raise ScenarioError(f"{self.tid}: expected success, got exit {rc}: {cmd}\n{out[-800:]}")
         verdict = (rc == 0) if ok is None else ok
+        shown = self.fake(out)
         rec = {
             "v": 1,
             "ts": self.t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.t.microsecond // 1000:03d}Z",
@@ -213,13 +214,13 @@ class Session:
             "cmd": self.fake(cmd)[:4000],
             "exit": rc,
             "ok": verdict,
-            "tail": self.fake(out)[-TAIL_MAX:],
+            "tail": shown[-TAIL_MAX:],
             "event": "PostToolUse" if verdict else "PostToolUseFailure",
             "tool_use_id": "toolu_" + hashlib.sha1(f"{self.tid}/{len(self.records)}".encode()).hexdigest()[:20],
         }
-        if len(self.fake(out)) > TAIL_MAX:
+        if len(shown) > TAIL_MAX:
             # The output's start, as the hook keeps it when the tail cut it (formats: `head`).
-            rec["head"] = self.fake(out)[:HEAD_MAX]
+            rec["head"] = shown[:HEAD_MAX]
         if trust:
             rec["trust"] = trust
         self.records.append(rec)
