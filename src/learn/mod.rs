@@ -46,6 +46,8 @@ mod pipeline_source_tests;
 mod pipeline_spelling_tests;
 #[cfg(test)]
 mod pipeline_tests;
+#[cfg(test)]
+mod pipeline_texts_tests;
 pub(crate) mod reassess;
 pub mod rules_inject;
 pub(crate) mod session_end;

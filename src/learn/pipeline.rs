@@ -158,6 +158,7 @@ fn run_prepared<H: Records + ?Sized>(
                 failure_terms: matcher::failure_terms(&terms, &label),
                 terms,
                 domains: c.domains.clone(),
+                alternatives: crate::learn::propose::one_program::alternative_specs(c, &mut vocab),
             };
             assess_candidate(c, &spec, &eps, history, prep, &ix, cfg)
         })

@@ -146,6 +146,9 @@ impl Rule {
             spec.action = a.clone();
         }
         spec.domains = self.domains.clone();
+        for a in &mut spec.alternatives {
+            self.onto_spec(a);
+        }
     }
 }
 

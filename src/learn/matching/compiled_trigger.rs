@@ -22,6 +22,32 @@ pub struct CompiledTrigger {
     pub domain: String,
     pub action: String,
     pub anchors: Vec<String>,
+    /// A trigger of several texts (`` `cc` fails with "A" or "B" ``): each compiled on its
+    /// own ([`alternatives`]), so a failure is scored against the text it says. Optional in
+    /// the stored form: absent for a trigger of one text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<CompiledTrigger>,
+}
+
+/// The joint between the texts of a trigger of several texts.
+pub const OR: &str = "\" or \"";
+
+/// The texts of a trigger that names several (`` `cc` fails with "A" or "B" ``, as
+/// [`crate::learn::propose::one_program`] writes it), each as a trigger of its own, its
+/// text unquoted so its words are terms (a quoted text is masked whole): `` `cc` fails
+/// with A ``. Empty for any other trigger.
+pub fn alternatives(trigger: &str) -> Vec<String> {
+    let Some((head, texts)) = trigger.split_once(" fails with \"") else {
+        return Vec::new();
+    };
+    let Some(texts) = texts.strip_suffix('"') else {
+        return Vec::new();
+    };
+    let parts: Vec<&str> = texts.split(OR).collect();
+    if parts.len() < 2 || !head.starts_with('`') {
+        return Vec::new();
+    }
+    parts.iter().map(|t| format!("{head} fails with {t}")).collect()
 }
 
 /// Compiles a trigger: anchors come from the text itself, domain/action from the first
@@ -40,6 +66,7 @@ pub fn compile(trigger: &str, domain: &str) -> CompiledTrigger {
         domain: d,
         action: a,
         anchors: crate::learn::text::signature::anchors(trigger),
+        alternatives: alternatives(trigger).iter().map(|t| compile(t, domain)).collect(),
     }
 }
 
@@ -55,6 +82,7 @@ impl CompiledTrigger {
             anchors: self.anchors.clone(),
             actions: Vec::new(),
             failure_terms: failure_terms(&terms, &label),
+            alternatives: self.alternatives.iter().map(|a| a.spec(vocab)).collect(),
             terms,
             domains: Vec::new(),
         }
@@ -106,6 +134,34 @@ mod tests {
         let idf = vocab.idf();
         assert_eq!(score(&from_text, &v, &idf), score(&from_store, &v, &idf));
         assert!(score(&from_store, &v, &idf) > 0.0);
+    }
+
+    /// A trigger of several texts compiles each on its own, and the stored form keeps
+    /// them (absent from a trigger of one text, so older rules read the same).
+    #[test]
+    fn a_trigger_of_several_texts_keeps_each_text() {
+        let two = "`cc` fails with \"error: c++ style comments are not allowed in iso c90\" or \"error: <q> loop initial declarations are only allowed in c99 or c11 mode\"";
+        assert_eq!(
+            alternatives(two),
+            vec![
+                "`cc` fails with error: c++ style comments are not allowed in iso c90",
+                "`cc` fails with error: <q> loop initial declarations are only allowed in c99 or c11 mode",
+            ]
+        );
+        let stored: CompiledTrigger =
+            serde_json::from_str(&serde_json::to_string(&compile(two, "gcc")).unwrap()).unwrap();
+        assert_eq!(stored, compile(two, "gcc"));
+        assert_eq!(stored.alternatives.len(), 2);
+        assert!(
+            stored.alternatives[0].masked.contains("comments"),
+            "{:?}",
+            stored.alternatives[0]
+        );
+        let one = "`cc` fails with \"error: c++ style comments are not allowed in iso c90\"";
+        assert!(alternatives(one).is_empty());
+        assert!(!serde_json::to_string(&compile(one, "gcc"))
+            .unwrap()
+            .contains("alternatives"));
     }
 
     /// A rule learned on `gcc` fires on the same failure met through `cc` or a versioned

@@ -166,6 +166,11 @@ pub struct TriggerSpec {
     /// A trigger learned across programs (its `domain` empty): the domains it was seen in,
     /// each its own to the matcher, replay and the hooks.
     pub domains: Vec<String>,
+    /// One cause in several texts of one program, each its own trigger
+    /// ([`crate::learn::propose::one_program`]): a failure is scored against each and
+    /// keeps the best, so a failure saying one of them is not scored against the words of
+    /// all (which would halve its score). Empty for a trigger of one text.
+    pub alternatives: Vec<TriggerSpec>,
 }
 
 impl TriggerSpec {
@@ -243,6 +248,9 @@ pub fn anchors_rule_out(anchors: &[String], record_anchors: &[String], threshold
 
 /// The score of a trigger against a record, in [0, 1] (see the module documentation).
 pub fn score(t: &TriggerSpec, r: &RecordView, idf: &Idf) -> f64 {
+    if !t.alternatives.is_empty() {
+        return t.alternatives.iter().map(|a| score(a, r, idf)).fold(0.0, f64::max);
+    }
     let lex = lexical(&t.terms, &r.terms, idf);
     let same_cmd = |(d, a): &(String, String)| t.in_domain(d) && (*a == t.action || t.actions.contains(a));
     let command = if r.actions.iter().any(same_cmd) {
@@ -532,6 +540,7 @@ mod tests {
             failure_terms: failure_terms(&terms, &label),
             terms,
             domains: Vec::new(),
+            alternatives: Vec::new(),
         }
     }
 

@@ -32,6 +32,7 @@ mod tests {
             terms: [&[0], failure_terms].concat(),
             failure_terms: failure_terms.to_vec(),
             domains: Vec::new(),
+            alternatives: Vec::new(),
         }
     }
 

@@ -40,6 +40,10 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `node_modules/.bin/<it>`), whichever program ([`Episode::fix_key`]).
 const SELF_COPY: &str = "substitution:<env>/bin/<self>";
 
+/// The joint of the texts in the key of a class of several texts of one program
+/// (`cross:texts:A ‖ B`, [`crate::learn::propose::one_program`]): no masked text holds it.
+pub const TEXTS: &str = " \u{2016} ";
+
 /// What a failure says, program aside: its anchors (environment anchors excepted) and
 /// its one-line text without the program's own `prog: ` prefix.
 fn says(c: &Candidate) -> BTreeSet<String> {
@@ -91,6 +95,10 @@ pub fn member(cross: &str, own: &str, domains: &[String], anchors: &[String], te
         Some(("text", t)) => rest
             .strip_prefix("tpl:")
             .is_some_and(|x| x.split_once(": ").map_or(x, |(p, r)| if p == domain { r } else { x }) == t),
+        // Texts of one program joined by the option they changed ([`crate::learn::propose::one_program`]).
+        Some(("texts", list)) => rest
+            .strip_prefix("tpl:")
+            .is_some_and(|x| list.split(TEXTS).any(|t| t == x)),
         // Texts of one program that share these words ([`crate::learn::propose::one_program`]).
         Some(("words", w)) => rest.strip_prefix("tpl:").is_some_and(|x| {
             let own = words(x);

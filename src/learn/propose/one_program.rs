@@ -25,8 +25,10 @@
 //! [`crate::learn::propose::cross_program::member`]).
 
 use crate::learn::history::episodes::{Episode, Prepared};
+use crate::learn::matching::compiled_trigger::{compile, OR};
+use crate::learn::matching::matcher::{TriggerSpec, Vocab};
 use crate::learn::propose::candidates::Candidate;
-use crate::learn::propose::cross_program::{a_class, agrees_with, merged, observed, sessions, words};
+use crate::learn::propose::cross_program::{a_class, agrees_with, merged, observed, sessions, words, TEXTS};
 use std::collections::BTreeSet;
 
 /// Terms two texts must share to be one cause's wording.
@@ -52,6 +54,49 @@ fn flags(c: &Candidate, episodes: &[Episode]) -> Option<BTreeSet<String>> {
     let mut sets = c.covering.iter().map(|&ei| of(&episodes[ei]));
     let first = sets.next()?;
     (!first.is_empty() && sets.all(|s| s == first)).then_some(first)
+}
+
+/// How much of each text a trigger of several texts quotes: enough for the words that
+/// tell the texts apart (`…only allowed in C99 or C11 mode`).
+const ALTERNATIVE_CHARS: usize = 120;
+
+/// Are `rc` and `c` one cause by the option both changed the value of (`-std=c89` →
+/// `-std=c99` after "'for' loop initial declarations are only allowed in C99 mode", and
+/// after "C++ style comments are not allowed in ISO C90")? Two texts of one program whose
+/// every recovery gave one option another value: what the option sets is the cause, however
+/// each text words it. Each text must recur on its own (two sessions or more): a text met
+/// once is no class to join, and the option's value alone says nothing of it.
+fn one_option_value(rc: &Candidate, c: &Candidate, episodes: &[Episode], prep: &Prepared) -> bool {
+    values_only(rc, episodes)
+        && values_only(c, episodes)
+        && sessions(&c.covering, episodes, prep) >= 2
+        && sessions(&rc.covering, episodes, prep) >= 2
+}
+
+/// The specs of a trigger of several texts ([`crate::learn::matching::compiled_trigger::alternatives`]),
+/// each scored as the candidate's own (its domains and actions), as a stored rule's are.
+pub fn alternative_specs(c: &Candidate, vocab: &mut Vocab) -> Vec<TriggerSpec> {
+    compile(&c.trigger, &c.domain)
+        .alternatives
+        .iter()
+        .map(|a| TriggerSpec {
+            domain: c.domain.clone(),
+            action: c.action.clone(),
+            actions: c.actions.clone(),
+            domains: c.domains.clone(),
+            ..a.spec(vocab)
+        })
+        .collect()
+}
+
+/// Did every recovery of `c` change an option's value and nothing else (`-std=c89` →
+/// `-std=c99`)?
+fn values_only(c: &Candidate, episodes: &[Episode]) -> bool {
+    !c.covering.is_empty()
+        && c.covering.iter().all(|&ei| {
+            let v = &episodes[ei].variant;
+            !v.is_empty() && v.iter().all(|w| w.starts_with("value:"))
+        })
 }
 
 /// The reference's text said with the shared words only, a gap as `…`: `error: invalid …
@@ -116,6 +161,9 @@ pub fn merge(
         let rc = &cands[*ri];
         let mut members = vec![*ri];
         let mut shared = rw.clone();
+        // Joined by the option whose value every recovery changed, not by shared words:
+        // the class is said as its texts, each matched apart.
+        let mut by_value = false;
         for (oi, ow, of) in &pool {
             let c = &cands[*oi];
             if used.contains(oi) || members.contains(oi) || c.domain != rc.domain || c.cluster == rc.cluster || of != rf
@@ -127,28 +175,45 @@ pub fn merge(
             // not a database` inside `error: in prepare, file is not a database (<n>)`).
             let within = common.len() >= 2 && (common == *ow || common == *rw);
             let alike = common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len());
-            if (alike || within) && agrees_with(c, rc, episodes) {
+            let one_value = one_option_value(rc, c, episodes, prep);
+            if (alike || within || one_value) && agrees_with(c, rc, episodes) {
                 members.push(*oi);
-                shared = common;
+                if alike || within {
+                    shared = common;
+                } else {
+                    by_value = true;
+                }
             }
         }
         if !a_class(&members, cands, episodes, prep, &stands_alone) {
             continue;
         }
         used.extend(members.iter().copied());
-        let key = shared.iter().cloned().collect::<Vec<_>>().join(" ");
-        let text = BTreeSet::from([format!("words:{key}")]);
-        let said = shared_text(text_of(rc).unwrap_or_default(), &shared);
+        let texts: Vec<&str> = members.iter().filter_map(|&m| text_of(&cands[m])).collect();
+        let (text, said) = if by_value {
+            (
+                BTreeSet::from([format!("texts:{}", texts.join(TEXTS))]),
+                texts[0].to_string(),
+            )
+        } else {
+            let key = shared.iter().cloned().collect::<Vec<_>>().join(" ");
+            let said = shared_text(text_of(rc).unwrap_or_default(), &shared);
+            (BTreeSet::from([format!("words:{key}")]), said)
+        };
         let mut c = merged(cands, &members, &text, episodes, prep);
         c.domain = rc.domain.clone();
         c.domains = vec![rc.domain.clone()];
         c.label = rc.label.clone();
         c.template = said.clone();
-        c.trigger = format!(
-            "`{}` fails with \"{}\"",
-            rc.label,
-            crate::evidence::head_chars(&said, 80)
-        );
+        let quoted: Vec<String> = if by_value {
+            texts
+                .iter()
+                .map(|t| crate::evidence::head_chars(t, ALTERNATIVE_CHARS).to_string())
+                .collect()
+        } else {
+            vec![crate::evidence::head_chars(&said, 80).to_string()]
+        };
+        c.trigger = format!("`{}` fails with \"{}\"", rc.label, quoted.join(OR));
         c.directive = rc.directive.clone();
         out.push(c);
     }
