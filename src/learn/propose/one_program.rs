@@ -76,6 +76,11 @@ fn one_option_value(rc: &Candidate, c: &Candidate, episodes: &[Episode], prep: &
 /// The specs of a trigger of several texts ([`crate::learn::matching::compiled_trigger::alternatives`]),
 /// each scored as the candidate's own (its domains and actions), as a stored rule's are.
 pub fn alternative_specs(c: &Candidate, vocab: &mut Vocab) -> Vec<TriggerSpec> {
+    // Asked of every candidate: compiling runs the signature masks, so only a trigger that
+    // names several texts is compiled.
+    if !c.trigger.contains(OR) {
+        return Vec::new();
+    }
     compile(&c.trigger, &c.domain)
         .alternatives
         .iter()
