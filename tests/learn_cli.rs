@@ -65,19 +65,7 @@ fn hand_written(poisoned: bool) -> tempfile::TempDir {
     d
 }
 
-fn fable(dir: &Path, args: &[&str]) -> Value {
-    let out = isolated::cmd("fable", &dir.join(".home"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "fable {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
+use isolated::fable_json as fable;
 
 const PINNED: &[&str] = &[
     "id",
@@ -358,24 +346,7 @@ fn session_end_hook_learns_and_never_blocks() {
 
 /// The failure hook's answer to a rejected push in `dir`: its stdout and stderr.
 fn failure_feedback(dir: &Path) -> String {
-    // Each call its own id: the hook acts once per call, and a repeat would answer nothing.
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    let id = format!("toolu_{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    let payload = json!({"session_id": "s-new", "transcript_path": "/tmp/t.jsonl", "cwd": dir.display().to_string(),
-        "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": id,
-        "tool_input": {"command": "git push origin main"},
-        "error": "Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'origin'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally."});
-    let out = isolated::cmd("fable-fail-streak", &dir.join(".home"))
-        .current_dir(dir)
-        .write_stdin(payload.to_string())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+    isolated::failure_hook(dir, "git push origin main", " ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'origin'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally.")
 }
 
 /// A rule promoted here carries its trigger compiled under the seal: the failure hook

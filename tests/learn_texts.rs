@@ -47,39 +47,11 @@ fn project() -> tempfile::TempDir {
     d
 }
 
-fn fable(dir: &Path, args: &[&str]) -> Value {
-    let out = isolated::cmd("fable", &dir.join(".home"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "fable {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
+use isolated::fable_json as fable;
 
 /// The failure hook's answer to `gcc` failing with `text` in `dir`.
 fn failure_feedback(dir: &Path, text: &str) -> String {
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    let id = format!("toolu_{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    let payload = json!({"session_id": "s-new", "transcript_path": "/tmp/t.jsonl", "cwd": dir.display().to_string(),
-        "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": id,
-        "tool_input": {"command": "gcc -std=c89 -o tool tool.c"},
-        "error": format!("Exit code 1\n{text}")});
-    let out = isolated::cmd("fable-fail-streak", &dir.join(".home"))
-        .current_dir(dir)
-        .write_stdin(payload.to_string())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+    isolated::failure_hook(dir, "gcc -std=c89 -o tool tool.c", text)
 }
 
 #[test]

@@ -115,19 +115,7 @@ fn append_sealed(dir: &Path, h: &[(String, Vec<Value>)]) {
     isolated::seal_import(&dir.join(".home"), dir, "history.jsonl");
 }
 
-fn fable(dir: &Path, args: &[&str]) -> Value {
-    let out = isolated::cmd("fable", &dir.join(".home"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "fable {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
+use isolated::fable_json as fable;
 
 /// The measured git rules (every rule learned from the rejected push), checked alike.
 fn git_rules(rep: &Value) -> Vec<&Value> {

@@ -72,3 +72,41 @@ pub fn seal_import(home: &Path, dir: &Path, file: &str) -> std::process::Output 
     );
     out
 }
+
+/// `fable <args>` in the project `dir` (its home `dir/.home`): asserted to succeed, its
+/// standard output read as JSON.
+pub fn fable_json(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = cmd("fable", &dir.join(".home"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "fable {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The failure hook's answer (stdout and stderr) to `command` failing with `error` in
+/// `dir`. Each call has its own tool-use id: the hook acts once per call, and a repeat
+/// would answer nothing.
+pub fn failure_hook(dir: &Path, command: &str, error: &str) -> String {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let id = format!("toolu_{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    let payload = serde_json::json!({"session_id": "s-new", "transcript_path": "/tmp/t.jsonl", "cwd": dir.display().to_string(),
+        "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": id,
+        "tool_input": {"command": command}, "error": format!("Exit code 1\n{error}")});
+    let out = cmd("fable-fail-streak", &dir.join(".home"))
+        .current_dir(dir)
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
