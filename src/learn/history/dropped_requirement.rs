@@ -48,7 +48,7 @@ pub fn drops_named_requirement(failed: &Segment, step: &Segment, failure: &str) 
         .skip(at + 2)
         .filter(|w| !w.starts_with('-'))
         .filter_map(|w| package_name(w))
-        .any(|name| printed_whole(failure, name))
+        .any(|name| printed_as_package(failure, name))
 }
 
 /// The package an operand names: `date-helpers` of `dependencies.date-helpers`,
@@ -80,7 +80,7 @@ fn package_name(w: &str) -> Option<&str> {
 /// `docker rm web` after `container name "/web" is already in use`, or `kubectl delete pod
 /// web` after `pods "web" already exists`, takes away a stale object, which is the fix,
 /// not a requirement dropped.
-fn printed_whole(text: &str, name: &str) -> bool {
+fn printed_as_package(text: &str, name: &str) -> bool {
     let part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/');
     let versioned = text.match_indices(name).any(|(i, _)| {
         let before = text[..i].chars().next_back();

@@ -126,13 +126,9 @@ impl Prepared {
     /// Where in record `i`'s line the failing segment stands ([`Prepared::failing`]): the
     /// step its error names, else the main segment's place (`CmdNorm::primary`).
     pub fn failing_index(&self, i: usize) -> Option<usize> {
-        let segments = &self.norms[i].segments;
         match self.failing_at.get(&i) {
             Some(&k) => Some(k),
-            None => segments
-                .iter()
-                .rposition(|s| !s.piped)
-                .or((!segments.is_empty()).then_some(0)),
+            None => self.norms[i].primary_index(),
         }
     }
 

@@ -60,17 +60,15 @@ fn flags(c: &Candidate, episodes: &[Episode]) -> Option<BTreeSet<String>> {
 /// tell the texts apart (`…only allowed in C99 or C11 mode`).
 const ALTERNATIVE_CHARS: usize = 120;
 
-/// Are `rc` and `c` one cause by the option both changed the value of (`-std=c89` →
-/// `-std=c99` after "'for' loop initial declarations are only allowed in C99 mode", and
-/// after "C++ style comments are not allowed in ISO C90")? Two texts of one program whose
-/// every recovery gave one option another value: what the option sets is the cause, however
-/// each text words it. Each text must recur on its own (two sessions or more): a text met
-/// once is no class to join, and the option's value alone says nothing of it.
-fn one_option_value(rc: &Candidate, c: &Candidate, episodes: &[Episode], prep: &Prepared) -> bool {
-    values_only(rc, episodes)
-        && values_only(c, episodes)
-        && sessions(&c.covering, episodes, prep) >= 2
-        && sessions(&rc.covering, episodes, prep) >= 2
+/// Can a text join another by the option its recoveries changed (`-std=c89` → `-std=c99`
+/// after "'for' loop initial declarations are only allowed in C99 mode", and after "C++
+/// style comments are not allowed in ISO C90")? Yes when every recovery gave an option
+/// another value and nothing else, and the text recurs on its own (two sessions or more):
+/// a text met once is no class to join. Asked of the reference once and of each other
+/// text; that both changed the *same* options is the merge's flag test. Two texts of one
+/// program so fixed are one cause, the option's setting, however each words it.
+fn one_option_value(c: &Candidate, episodes: &[Episode], prep: &Prepared) -> bool {
+    values_only(c, episodes) && sessions(&c.covering, episodes, prep) >= 2
 }
 
 /// The specs of a trigger of several texts ([`crate::learn::matching::compiled_trigger::alternatives`]),
@@ -169,6 +167,7 @@ pub fn merge(
         // Joined by the option whose value every recovery changed, not by shared words:
         // the class is said as its texts, each matched apart.
         let mut by_value = false;
+        let rc_by_value = one_option_value(rc, episodes, prep);
         for (oi, ow, of) in &pool {
             let c = &cands[*oi];
             if used.contains(oi) || members.contains(oi) || c.domain != rc.domain || c.cluster == rc.cluster || of != rf
@@ -180,7 +179,7 @@ pub fn merge(
             // not a database` inside `error: in prepare, file is not a database (<n>)`).
             let within = common.len() >= 2 && (common == *ow || common == *rw);
             let alike = common.len() >= MIN_SHARED && common.len() * 2 >= rw.len().min(ow.len());
-            let one_value = one_option_value(rc, c, episodes, prep);
+            let one_value = !(alike || within) && rc_by_value && one_option_value(c, episodes, prep);
             if (alike || within || one_value) && agrees_with(c, rc, episodes) {
                 members.push(*oi);
                 if alike || within {

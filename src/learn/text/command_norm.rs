@@ -100,10 +100,15 @@ pub struct CmdNorm {
 
 impl CmdNorm {
     /// The main segment: the last one not piped into (`cd x && git push` → `git push`,
-    /// `git pull && git push` → `git push`, `pytest | tail` → `pytest`): in a chain the
-    /// earlier steps prepare the last. `None` for an empty command.
+    /// `pytest | tail` → `pytest`): in a chain the earlier steps prepare the last. `None`
+    /// for an empty command. Its place in the line: [`CmdNorm::primary_index`].
     pub fn primary(&self) -> Option<&Segment> {
-        self.segments.iter().rev().find(|s| !s.piped).or(self.segments.first())
+        self.segments.get(self.primary_index()?)
+    }
+
+    pub fn primary_index(&self) -> Option<usize> {
+        let last = self.segments.iter().rposition(|s| !s.piped);
+        last.or((!self.segments.is_empty()).then_some(0))
     }
 
     pub fn domain(&self) -> &str {
